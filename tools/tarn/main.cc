@@ -1,0 +1,6 @@
+#include <cstdio>
+
+int main() {
+  std::puts("tarn " TARN_VERSION);
+  return 0;
+}
