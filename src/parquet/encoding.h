@@ -1,9 +1,8 @@
 // Parquet value and level encodings: the RLE/bit-packed hybrid (levels, booleans, dictionary
-// indices), legacy BIT_PACKED levels, PLAIN, and the dictionary index stream.
+// indices), legacy BIT_PACKED levels and PLAIN. (Encoders are in encoder.h.)
 //
 // Decoders read untrusted page bytes through bounds checks: running past the buffer, a bit
 // width over 32, or a run longer than asked for is a Corruption status, never a crash.
-// Encoders append to a std::string.
 //
 // Thread-safety: a decoder or encoder object is used by one thread.
 #pragma once
@@ -47,32 +46,6 @@ class RleBitPackedDecoder {
   int64_t literal_bit_pos_ = 0;  // bit offset of the next literal value in data_
 };
 
-// Encodes values of `bit_width` bits with the hybrid encoding (RLE runs for repeats of >= 8,
-// bit-packed groups of 8 otherwise).
-class RleBitPackedEncoder {
- public:
-  explicit RleBitPackedEncoder(int bit_width);
-  void Put(uint32_t value);
-  void PutRepeated(uint32_t value, int64_t count);
-  // Appends the encoded bytes (no length prefix) to `out` and resets.
-  void Flush(std::string* out);
-
- private:
-  struct Impl;
-  int bit_width_;
-  std::string buffer_;
-  // pending literal values and the current run
-  uint32_t pending_[8] = {};
-  int pending_count_ = 0;
-  uint32_t run_value_ = 0;
-  int64_t run_length_ = 0;
-  int64_t literal_header_pos_ = -1;  // where the open bit-packed run's header sits
-  int64_t literal_groups_ = 0;
-  void FlushRun();
-  void FlushLiteralGroup(const uint32_t* values);
-  void CloseLiteralRun();
-};
-
 // Legacy BIT_PACKED levels (MSB-first, deprecated encoding still written by old writers).
 Status DecodeBitPackedLevels(const uint8_t* data, int64_t size, int bit_width, int64_t count,
                              int16_t* out);
@@ -90,7 +63,5 @@ Status DecodePlainBooleans(const uint8_t* data, int64_t size, int64_t* bit_pos, 
 // (offsets, bytes): offsets receives count new int64 end offsets.
 Status DecodePlainByteArrays(const uint8_t* data, int64_t size, int64_t* pos, int64_t count,
                              int64_t* offsets_out, std::string* bytes_out);
-
-void EncodePlainByteArray(std::string_view value, std::string* out);
 
 }  // namespace tarn::parquet
