@@ -91,7 +91,7 @@ class FaultInjectingFileSystem : public FileSystem {
   void FailAfter(int64_t n, std::vector<Op> ops = {}, bool sticky = false);
   // Fails reads at a path for which `pred(path)` is true.
   void FailPaths(std::function<bool(const std::string&)> pred);
-  // Reads return fewer bytes than asked (an IOError "short read").
+  // Removes every scheduled failure and restarts the op count at 0.
   void Clear();
   int64_t op_count() const;
 
