@@ -10,11 +10,11 @@ flights=tools/oracle/node_modules/vega-datasets/data/flights-3m.parquet
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 set -x
-build/tarn parquet meta "$flights" | head -40
+build/tarn parquet meta "$flights"
 build/tarn parquet cat "$flights" --limit 20 --format table
 build/tarn parquet cat "$flights" --where "origin = 'SFO' AND delay > 300" --with-position --limit 10
 build/tarn parquet write "$flights" "$work/flights.zstd.parquet" --compression zstd:3
-build/tarn parquet meta "$work/flights.zstd.parquet" | head -20
+build/tarn parquet meta "$work/flights.zstd.parquet" --format json
 build/tarn parquet cat "$work/flights.zstd.parquet" --limit 5 --format csv
 { set +x; } 2>/dev/null
 original=$(build/tarn parquet cat "$flights" --format csv | md5sum)

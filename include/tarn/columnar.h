@@ -237,7 +237,11 @@ Status ExportBatchReader(std::unique_ptr<BatchReader> reader, ArrowArrayStream* 
 // Import (copying into tarn buffers, validating every offset): for tests and embedders that
 // hand tarn Arrow data.
 Result<Schema> ImportSchema(ArrowSchema* schema);  // releases `schema`
+// This overload assumes tarn's own layout (as ExportBatch produces: 64-bit string offsets).
 Result<std::shared_ptr<Batch>> ImportBatch(std::shared_ptr<const Schema> schema,
                                            ArrowArray* array);  // releases `array`
+// Imports an array described by its own Arrow schema, which also admits layouts tarn does not
+// export ("u"/"z" 32-bit string offsets, "+L" 64-bit list offsets). Releases both.
+Result<std::shared_ptr<Batch>> ImportBatch(ArrowSchema* schema, ArrowArray* array);
 
 }  // namespace tarn

@@ -4,7 +4,15 @@
 // Field names follow parquet.thrift in snake_case; optional Thrift fields are std::optional.
 // Decoding is bounds-checked everywhere and refuses hostile sizes (see DecodeLimits): a
 // malformed footer or page header is a Corruption status naming what was being decoded, never
-// a crash or an unbounded allocation. Unknown fields are skipped, as Thrift requires.
+// a crash or an unbounded allocation. Unknown fields are skipped, as Thrift requires; a known
+// field with the wrong wire type, or a missing required field, is Corruption.
+//
+// Enum values: PhysicalType, Repetition and BoundaryOrder are checked on decode (a value
+// outside the named enumerators is Corruption). Encoding, CompressionCodec, ConvertedType and
+// PageType keep whatever value the file holds, so consumers must treat a value outside the
+// named enumerators as unsupported (e.g. skip an unknown page type). A LogicalType union
+// member tarn does not know (or one with an unknown TimeUnit) decodes as Kind::kNone, and the
+// encoder writes no logicalType for Kind::kNone. Optional lists are empty when absent.
 //
 // Thread-safety: plain values.
 #pragma once
@@ -64,7 +72,10 @@ struct LogicalType {
   int8_t bit_width = 0;           // kInteger: 8, 16, 32, 64
   bool is_signed = true;          // kInteger
   std::optional<std::string> crs;  // kGeometry, kGeography
-  int32_t variant_specification_version = 0;  // kVariant
+  int32_t variant_specification_version = 0;  // kVariant (i8 on the wire; 0 = absent)
+  std::optional<int32_t> geography_algorithm;  // kGeography: EdgeInterpolationAlgorithm
+
+  friend bool operator==(const LogicalType&, const LogicalType&) = default;
 };
 
 struct SchemaElement {
@@ -78,6 +89,8 @@ struct SchemaElement {
   std::optional<int32_t> precision;
   std::optional<int32_t> field_id;
   std::optional<LogicalType> logical_type;
+
+  friend bool operator==(const SchemaElement&, const SchemaElement&) = default;
 };
 
 struct Statistics {
@@ -89,23 +102,32 @@ struct Statistics {
   std::optional<std::string> min_value;
   std::optional<bool> is_max_value_exact;
   std::optional<bool> is_min_value_exact;
+  std::optional<int64_t> nan_count;  // field 9
+
+  friend bool operator==(const Statistics&, const Statistics&) = default;
 };
 
 struct KeyValue {
   std::string key;
   std::optional<std::string> value;
+
+  friend bool operator==(const KeyValue&, const KeyValue&) = default;
 };
 
 struct PageEncodingStats {
   PageType page_type = PageType::kDataPage;
   Encoding encoding = Encoding::kPlain;
   int32_t count = 0;
+
+  friend bool operator==(const PageEncodingStats&, const PageEncodingStats&) = default;
 };
 
 struct SizeStatistics {
   std::optional<int64_t> unencoded_byte_array_data_bytes;
   std::vector<int64_t> repetition_level_histogram;
   std::vector<int64_t> definition_level_histogram;
+
+  friend bool operator==(const SizeStatistics&, const SizeStatistics&) = default;
 };
 
 struct ColumnMetaData {
@@ -125,6 +147,8 @@ struct ColumnMetaData {
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
   std::optional<SizeStatistics> size_statistics;
+
+  friend bool operator==(const ColumnMetaData&, const ColumnMetaData&) = default;
 };
 
 struct ColumnChunk {
@@ -137,12 +161,16 @@ struct ColumnChunk {
   std::optional<int32_t> column_index_length;
   bool has_crypto_metadata = false;              // set when the chunk is encrypted
   std::optional<std::string> encrypted_column_metadata;
+
+  friend bool operator==(const ColumnChunk&, const ColumnChunk&) = default;
 };
 
 struct SortingColumn {
   int32_t column_idx = 0;
   bool descending = false;
   bool nulls_first = false;
+
+  friend bool operator==(const SortingColumn&, const SortingColumn&) = default;
 };
 
 struct RowGroup {
@@ -153,10 +181,16 @@ struct RowGroup {
   std::optional<int64_t> file_offset;
   std::optional<int64_t> total_compressed_size;
   std::optional<int16_t> ordinal;
+
+  friend bool operator==(const RowGroup&, const RowGroup&) = default;
 };
 
 struct ColumnOrder {
-  bool type_defined_order = true;
+  bool type_defined_order = true;    // TYPE_ORDER (union member 1)
+  bool ieee754_total_order = false;  // IEEE_754_TOTAL_ORDER (union member 2)
+  // Both false: a member tarn does not know; min/max statistics must then be ignored.
+
+  friend bool operator==(const ColumnOrder&, const ColumnOrder&) = default;
 };
 
 struct FileMetaData {
@@ -169,6 +203,8 @@ struct FileMetaData {
   std::vector<ColumnOrder> column_orders;
   bool has_encryption_algorithm = false;  // plaintext footer of an encrypted file
   std::optional<std::string> footer_signing_key_metadata;
+
+  friend bool operator==(const FileMetaData&, const FileMetaData&) = default;
 };
 
 struct DataPageHeader {
@@ -177,12 +213,16 @@ struct DataPageHeader {
   Encoding definition_level_encoding = Encoding::kRle;
   Encoding repetition_level_encoding = Encoding::kRle;
   std::optional<Statistics> statistics;
+
+  friend bool operator==(const DataPageHeader&, const DataPageHeader&) = default;
 };
 
 struct DictionaryPageHeader {
   int32_t num_values = 0;
   Encoding encoding = Encoding::kPlain;
   std::optional<bool> is_sorted;
+
+  friend bool operator==(const DictionaryPageHeader&, const DictionaryPageHeader&) = default;
 };
 
 struct DataPageHeaderV2 {
@@ -194,6 +234,8 @@ struct DataPageHeaderV2 {
   int32_t repetition_levels_byte_length = 0;
   bool is_compressed = true;  // Thrift default
   std::optional<Statistics> statistics;
+
+  friend bool operator==(const DataPageHeaderV2&, const DataPageHeaderV2&) = default;
 };
 
 struct PageHeader {
@@ -204,6 +246,8 @@ struct PageHeader {
   std::optional<DataPageHeader> data_page_header;
   std::optional<DictionaryPageHeader> dictionary_page_header;
   std::optional<DataPageHeaderV2> data_page_header_v2;
+
+  friend bool operator==(const PageHeader&, const PageHeader&) = default;
 };
 
 // Page index structures (read and written by the page-index work; decoded here already).
@@ -214,17 +258,36 @@ struct ColumnIndex {
   std::vector<std::string> min_values;
   std::vector<std::string> max_values;
   BoundaryOrder boundary_order = BoundaryOrder::kUnordered;
-  std::vector<int64_t> null_counts;
+  std::vector<int64_t> null_counts;                  // empty = absent
+  std::vector<int64_t> repetition_level_histograms;  // empty = absent
+  std::vector<int64_t> definition_level_histograms;  // empty = absent
+  std::vector<int64_t> nan_counts;                   // empty = absent
+
+  friend bool operator==(const ColumnIndex&, const ColumnIndex&) = default;
 };
 
 struct PageLocation {
   int64_t offset = 0;
   int32_t compressed_page_size = 0;
   int64_t first_row_index = 0;
+
+  friend bool operator==(const PageLocation&, const PageLocation&) = default;
 };
 
 struct OffsetIndex {
   std::vector<PageLocation> page_locations;
+  std::vector<int64_t> unencoded_byte_array_data_bytes;  // empty = absent
+
+  friend bool operator==(const OffsetIndex&, const OffsetIndex&) = default;
+};
+
+// FileCryptoMetaData: the plaintext prefix of an encrypted footer (a file ending in "PARE").
+// The encrypted FileMetaData follows it; tarn does not decrypt.
+struct FileCryptoMetaData {
+  int32_t encryption_algorithm = 0;  // union member: 1 = AES_GCM_V1, 2 = AES_GCM_CTR_V1
+  std::optional<std::string> key_metadata;
+
+  friend bool operator==(const FileCryptoMetaData&, const FileCryptoMetaData&) = default;
 };
 
 // Bounds applied while decoding untrusted metadata.
@@ -232,6 +295,8 @@ struct DecodeLimits {
   int64_t max_string_bytes = 256 << 20;   // any single binary/string field
   int64_t max_list_elements = 16 << 20;   // any single list
   int32_t max_struct_depth = 64;          // nesting of Thrift structs
+
+  friend bool operator==(const DecodeLimits&, const DecodeLimits&) = default;
 };
 
 // Decoders. `bytes` is exactly the serialized struct; `consumed` (when not null) receives the
@@ -241,12 +306,15 @@ Result<PageHeader> DecodePageHeader(std::string_view bytes, int64_t* consumed,
                                     const DecodeLimits& limits = {});
 Result<ColumnIndex> DecodeColumnIndex(std::string_view bytes, const DecodeLimits& limits = {});
 Result<OffsetIndex> DecodeOffsetIndex(std::string_view bytes, const DecodeLimits& limits = {});
+Result<FileCryptoMetaData> DecodeFileCryptoMetaData(std::string_view bytes, int64_t* consumed,
+                                                    const DecodeLimits& limits = {});
 
 // Encoders: append the compact-protocol serialization to `out`.
 void EncodeFileMetaData(const FileMetaData& metadata, std::string* out);
 void EncodePageHeader(const PageHeader& header, std::string* out);
 void EncodeColumnIndex(const ColumnIndex& index, std::string* out);
 void EncodeOffsetIndex(const OffsetIndex& index, std::string* out);
+void EncodeFileCryptoMetaData(const FileCryptoMetaData& crypto, std::string* out);
 
 // Names as parquet.thrift spells them ("PLAIN", "RLE_DICTIONARY", "SNAPPY", "INT64", ...).
 std::string_view PhysicalTypeName(PhysicalType type);

@@ -1,0 +1,94 @@
+// Runs tarn and DuckDB on the same data in the same run and prints the ratios as a markdown
+// table. Both use 2 threads; each measurement is the best of 5 after one warm-up.
+//
+//   node bench/run.mjs [--build build] [--work /tmp/tarn-bench] [--only NAME]
+//
+// The generated 10M-row, 8-column table is written once by DuckDB into the work folder.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const require = createRequire(path.join(root, 'tools/oracle/package.json'));
+const { DuckDBInstance } = require('@duckdb/node-api');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const build = path.resolve(root, option('--build', 'build'));
+const work = option('--work', '/tmp/tarn-bench');
+const only = option('--only', null);
+mkdirSync(work, { recursive: true });
+
+const flights = path.join(root, 'tools/oracle/node_modules/vega-datasets/data/flights-3m.parquet');
+const lineitem = path.resolve(root, '../shared/data/tpch-sf0.1/lineitem.parquet');
+const gen10m = path.join(work, 'gen10m.parquet');
+
+const instance = await DuckDBInstance.create(':memory:');
+const con = await instance.connect();
+await con.run('SET threads=2');
+
+async function duckBest(sql, reps = 5) {
+  await con.run(sql);  // warm-up
+  let best = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const start = process.hrtime.bigint();
+    await con.run(sql);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return best;
+}
+
+function tarnBench(...benchArgs) {
+  const out = execFileSync(path.join(build, 'tarn_bench'), benchArgs, { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+if (!existsSync(gen10m)) {
+  console.error(`generating ${gen10m} ...`);
+  await con.run(`COPY (
+    SELECT i AS id,
+           (i * 7919) % 1000003 AS amount,
+           ((i * 31) % 100000) / 100.0 :: DOUBLE AS price,
+           DATE '2000-01-01' + CAST(i % 9000 AS INTEGER) AS day,
+           TIMESTAMP '2020-01-01' + to_microseconds(i * 1000) AS ts,
+           ['red', 'green', 'blue', 'cyan', 'magenta', 'yellow', 'black', 'white'][1 + i % 8] AS color,
+           md5(CAST(i AS VARCHAR)) AS token,
+           sqrt(i) :: DOUBLE AS score
+    FROM range(10000000) t(i)) TO '${gen10m}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`);
+}
+
+const decodeAll = (file) => `SELECT min(COLUMNS(*)), max(COLUMNS(*)) FROM read_parquet('${file}')`;
+const rows = [];
+async function compare(name, duckSql, tarnArgs, extra = () => '') {
+  if (only && !name.includes(only)) return;
+  const duck = await duckBest(duckSql);
+  const tarn = tarnBench(...tarnArgs);
+  rows.push({ name, tarn: tarn.best_ms, duck, ratio: tarn.best_ms / duck, note: extra(tarn) });
+  console.error(`${name}: tarn ${tarn.best_ms.toFixed(1)} ms, DuckDB ${duck.toFixed(1)} ms`);
+}
+
+await compare('scan flights-3m (all columns)', decodeAll(flights), ['scan', flights]);
+await compare('scan lineitem SF0.1 (all columns)', decodeAll(lineitem), ['scan', lineitem]);
+await compare('scan generated 10M x 8 (all columns)', decodeAll(gen10m), ['scan', gen10m]);
+
+const duckOut = path.join(work, 'duck-write.parquet');
+const tarnOut = path.join(work, 'tarn-write.parquet');
+if (!only || 'write generated 10M x 8 (snappy, 122880-row groups)'.includes(only)) {
+  await con.run(`CREATE OR REPLACE TABLE gen AS SELECT * FROM read_parquet('${gen10m}')`);
+}
+await compare('write generated 10M x 8 (snappy, 122880-row groups)',
+  `COPY gen TO '${duckOut}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`,
+  ['write', gen10m, tarnOut, 'snappy', '122880'],
+  (t) => `tarn ${(t.bytes / 1e6).toFixed(1)} MB, DuckDB ${(statSync(duckOut).size / 1e6).toFixed(1)} MB`);
+
+console.log('| benchmark | tarn ms | DuckDB ms | tarn/DuckDB | notes |');
+console.log('|---|---:|---:|---:|---|');
+for (const r of rows) {
+  console.log(`| ${r.name} | ${r.tarn.toFixed(1)} | ${r.duck.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.note} |`);
+}

@@ -1,0 +1,122 @@
+// tarn's side of the benchmarks in bench/run.mjs. Each mode runs one warm-up and then N timed
+// repetitions on 2 threads, and prints one JSON object with the best time.
+//
+//   tarn_bench scan FILE                   full scan decoding every column
+//   tarn_bench positions FILE COLUMN LO HI selective scan (LO <= COLUMN < HI) projecting the
+//                                          physical position, row groups pruned by statistics
+//   tarn_bench write IN OUT CODEC ROWS     write IN's rows (held in memory) with CODEC and
+//                                          ROWS per row group
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "parquet/compression.h"
+#include "tarn/parquet.h"
+#include "tarn/thread_pool.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kRepetitions = 5;
+
+double BestOf(int repetitions, const std::function<tarn::Status()>& fn) {
+  tarn::Status warmup = fn();
+  if (!warmup.ok()) {
+    std::fprintf(stderr, "%s\n", warmup.ToString().c_str());
+    std::exit(1);
+  }
+  double best = 1e300;
+  for (int i = 0; i < repetitions; ++i) {
+    auto start = Clock::now();
+    tarn::Status status = fn();
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (!status.ok()) {
+      std::fprintf(stderr, "%s\n", status.ToString().c_str());
+      std::exit(1);
+    }
+    best = std::min(best, ms);
+  }
+  return best;
+}
+
+// Keeps a full scan honest: touches every batch so nothing is optimized away.
+tarn::Status ScanAll(const tarn::ParquetReader& reader, const tarn::ScanOptions& options,
+                     int64_t* rows) {
+  TARN_ASSIGN_OR_RETURN(auto scan, reader.Scan(options));
+  *rows = 0;
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(auto batch, scan->Next());
+    if (!batch) break;
+    *rows += batch->num_rows;
+  }
+  return tarn::Status::OK();
+}
+
+int Fail(const tarn::Status& status) {
+  std::fprintf(stderr, "%s\n", status.ToString().c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: tarn_bench scan|positions|write ...\n");
+    return 2;
+  }
+  std::string mode = argv[1];
+  auto fs = tarn::LocalFileSystem();
+  tarn::ThreadPool pool(2);
+
+  if (mode == "scan") {
+    auto reader = tarn::ParquetReader::Open(fs, argv[2]);
+    if (!reader.ok()) return Fail(reader.status());
+    tarn::ScanOptions options;
+    options.pool = &pool;
+    int64_t rows = 0;
+    double ms = BestOf(kRepetitions, [&] { return ScanAll(**reader, options, &rows); });
+    std::printf("{\"mode\":\"scan\",\"rows\":%lld,\"best_ms\":%.3f}\n",
+                static_cast<long long>(rows), ms);
+    return 0;
+  }
+  if (mode == "write" && argc == 6) {
+    auto reader = tarn::ParquetReader::Open(fs, argv[2]);
+    if (!reader.ok()) return Fail(reader.status());
+    auto all = (*reader)->ReadAll();
+    if (!all.ok()) return Fail(all.status());
+    auto codec = tarn::parquet::ParseCodec(argv[4]);
+    if (!codec.ok()) return Fail(codec.status());
+    auto props = tarn::WriterProperties::Builder()
+                     .compression(static_cast<int>(*codec))
+                     .max_row_group_rows(std::atoll(argv[5]))
+                     .Build();
+    if (!props.ok()) return Fail(props.status());
+    std::string out = argv[3];
+    int64_t size = 0;
+    const tarn::Batch& batch = **all;
+    // Cut the input as a scan would deliver it, outside the timed region.
+    std::vector<std::shared_ptr<tarn::Batch>> slices;
+    for (int64_t offset = 0; offset < batch.num_rows; offset += 122880) {
+      slices.push_back(
+          tarn::SliceBatch(batch, offset, std::min<int64_t>(122880, batch.num_rows - offset)));
+    }
+    double ms = BestOf(kRepetitions, [&]() -> tarn::Status {
+      TARN_ASSIGN_OR_RETURN(auto writer,
+                            tarn::ParquetWriter::Open(fs, out, *batch.schema, *props));
+      for (const auto& slice : slices) TARN_RETURN_NOT_OK(writer->Write(*slice));
+      TARN_ASSIGN_OR_RETURN(auto info, writer->Finish());
+      size = info.file_size;
+      return tarn::Status::OK();
+    });
+    std::printf("{\"mode\":\"write\",\"rows\":%lld,\"best_ms\":%.3f,\"bytes\":%lld}\n",
+                static_cast<long long>(batch.num_rows), ms, static_cast<long long>(size));
+    return 0;
+  }
+  std::fprintf(stderr, "unknown or malformed mode: %s\n", mode.c_str());
+  return 2;
+}

@@ -1,0 +1,102 @@
+// The syntax tree of a SQL expression, as written: names unresolved, types unknown.
+//
+// One node struct with a kind tag (rather than a class per kind) keeps walking, copying and
+// printing trivial; each kind documents which fields it uses. The parser builds it, the binder
+// (binder.h) resolves it against a schema, and the SQL front end embeds it in statements.
+// ToString prints SQL that parses back to an equal tree, with only the parentheses that
+// precedence requires.
+//
+// Thread-safety: plain values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tarn::ast {
+
+enum class ExprKind : uint8_t {
+  kLiteral,    // literal_kind, text (typed literal: type_name too)
+  kColumnRef,  // names: one or more parts (a.b.c); the binder decides column vs. struct field
+  kStar,       // * (only as a function argument, e.g. count(*))
+  kParameter,  // text: "$1" or "?"
+  kUnary,      // op (kNegate, kPlus, kNot), children[0]
+  kBinary,     // op (arithmetic, comparison, AND, OR, ||, IS [NOT] DISTINCT FROM), 2 children
+  kIsNull,     // negated, children[0]
+  kIn,         // negated, children[0] IN (children[1..])
+  kBetween,    // negated, children: value, low, high
+  kLike,       // op (kLike, kILike), negated, children: value, pattern [, escape]
+  kCase,       // has_operand, has_else; children: [operand] when, then, ..., [else]
+  kCast,       // type_name, try_cast; children[0]; is_postfix = written x::T
+  kFunction,   // names[0] = function name as written; children = arguments; distinct
+  kSubscript,  // children: base, index (1-based list index)
+  kField,      // children[0] . names[0] (field access on a non-name expression)
+};
+
+enum class LiteralKind : uint8_t { kNull, kTrue, kFalse, kInteger, kDecimal, kFloat, kString, kTyped };
+
+enum class Op : uint8_t {
+  kNone,
+  // unary
+  kNegate, kPlus, kNot,
+  // arithmetic
+  kAdd, kSubtract, kMultiply, kDivide, kIntDivide, kModulo, kPower, kConcat,
+  // comparison
+  kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual,
+  kIsDistinctFrom, kIsNotDistinctFrom,
+  // logic
+  kAnd, kOr,
+  // LIKE family
+  kLike, kILike,
+};
+
+// Where a node came from in the source text (bytes), for error messages.
+struct SourceRange {
+  int32_t offset = 0;
+  int32_t length = 0;
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  Op op = Op::kNone;
+  LiteralKind literal_kind = LiteralKind::kNull;
+  bool negated = false;
+  bool has_operand = false;
+  bool has_else = false;
+  bool try_cast = false;
+  bool is_postfix = false;
+  bool distinct = false;
+  std::string text;       // literal value (unescaped), parameter spelling
+  std::string type_name;  // kCast target, kTyped literal type (as written)
+  std::vector<std::string> names;
+  std::vector<std::unique_ptr<Expr>> children;
+  SourceRange range;
+
+  Expr() = default;
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+
+  std::unique_ptr<Expr> Clone() const;
+  // SQL text that parses back to an equal tree.
+  std::string ToString() const;
+  // Structural equality (ignores ranges and how a cast was written).
+  bool Equals(const Expr& other) const;
+};
+
+// Spelling of an operator: "+", "AND", "IS DISTINCT FROM", "LIKE".
+const char* OpName(Op op);
+// Binding strength, higher binds tighter (DuckDB's PostgreSQL-derived order).
+int Precedence(const Expr& expr);
+
+// Builders used by the parser and by code that synthesizes expressions.
+std::unique_ptr<Expr> MakeLiteral(LiteralKind kind, std::string text);
+std::unique_ptr<Expr> MakeColumnRef(std::vector<std::string> names);
+std::unique_ptr<Expr> MakeUnary(Op op, std::unique_ptr<Expr> operand);
+std::unique_ptr<Expr> MakeBinary(Op op, std::unique_ptr<Expr> left, std::unique_ptr<Expr> right);
+std::unique_ptr<Expr> MakeFunction(std::string name, std::vector<std::unique_ptr<Expr>> args);
+
+// Quotes an identifier when it is not a plain lower-case word or is a reserved word.
+std::string QuoteIdentifier(const std::string& name);
+
+}  // namespace tarn::ast

@@ -1,0 +1,712 @@
+#include "expr/binder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+#include "expr/cast.h"
+
+namespace tarn::expr {
+namespace {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::Op;
+using NodePtr = std::unique_ptr<BoundNode>;
+
+const DataType kBool(TypeId::kBoolean);
+
+bool IsTemporalPoint(TypeId id) {
+  return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz ||
+         id == TypeId::kTimestampS || id == TypeId::kTimestampMs || id == TypeId::kTimestampNs;
+}
+
+NodePtr MakeNode(BoundKind kind, DataType type) {
+  auto node = std::make_unique<BoundNode>();
+  node->kind = kind;
+  node->type = std::move(type);
+  return node;
+}
+
+NodePtr MakeConstant(Value v) {
+  auto node = MakeNode(BoundKind::kConstant, v.type());
+  node->constant = std::move(v);
+  return node;
+}
+
+Status TypeError(const Expr& expr, const std::string& what) {
+  return Status::InvalidArgument("Binder Error: ", what, " in expression \"", expr.ToString(), "\"");
+}
+
+Result<NodePtr> BindLiteral(const Expr& expr) {
+  switch (expr.literal_kind) {
+    case ast::LiteralKind::kNull: {
+      auto node = MakeConstant(Value());
+      return node;
+    }
+    case ast::LiteralKind::kTrue: return MakeConstant(Value::Boolean(true));
+    case ast::LiteralKind::kFalse: return MakeConstant(Value::Boolean(false));
+    case ast::LiteralKind::kInteger: {
+      __int128 v = 0;
+      bool overflow = false;
+      for (char c : expr.text) {
+        if (v > (PowerOfTen(38) - 1) / 10 * 17) overflow = true;  // far beyond int128/10
+        if (!overflow) v = v * 10 + (c - '0');
+      }
+      if (overflow || expr.text.size() > 38) {
+        return MakeConstant(Value::Float64(std::strtod(expr.text.c_str(), nullptr)));
+      }
+      DataType type(v <= INT32_MAX ? TypeId::kInt32 : v <= INT64_MAX ? TypeId::kInt64 : TypeId::kInt128);
+      auto node = MakeConstant(MakeInteger(type, v));
+      node->integer_literal = true;
+      return node;
+    }
+    case ast::LiteralKind::kDecimal: {
+      size_t dot = expr.text.find('.');
+      int integral = static_cast<int>(dot);
+      int scale = static_cast<int>(expr.text.size() - dot - 1);
+      int width = std::max(integral + scale, 1);
+      if (width > 38) return MakeConstant(Value::Float64(std::strtod(expr.text.c_str(), nullptr)));
+      TARN_ASSIGN_OR_RETURN(Value v, CastValue(Value::Varchar(expr.text),
+                                               DataType::Decimal(width, scale)));
+      return MakeConstant(std::move(v));
+    }
+    case ast::LiteralKind::kFloat:
+      return MakeConstant(Value::Float64(std::strtod(expr.text.c_str(), nullptr)));
+    case ast::LiteralKind::kString: {
+      auto node = MakeConstant(Value::Varchar(expr.text));
+      node->string_literal = true;
+      return node;
+    }
+    case ast::LiteralKind::kTyped: {
+      TARN_ASSIGN_OR_RETURN(DataType type, ParseSqlType(expr.type_name));
+      Result<Value> v = CastValue(Value::Varchar(expr.text), type);
+      if (!v.ok()) return TypeError(expr, v.status().message());
+      return MakeConstant(std::move(v).value());
+    }
+  }
+  return Status::Internal("unknown literal");
+}
+
+bool FitsType(const Value& v, const DataType& type) {
+  if (!type.IsInteger()) return false;
+  __int128 lo, hi, x = AsInt128(v);
+  IntegerRange(type.id, &lo, &hi);
+  return x >= lo && x <= hi;
+}
+
+// DuckDB's common type of several operands, literals adapting last.
+Result<DataType> CommonType(const Expr& expr, const std::vector<const BoundNode*>& nodes) {
+  std::optional<DataType> base;
+  auto merge = [&](const DataType& t) -> Status {
+    if (!base) {
+      base = t;
+      return Status::OK();
+    }
+    auto max = MaxType(*base, t);
+    if (!max) {
+      return TypeError(expr, StrCat("Cannot mix values of type ", base->ToString(), " and ",
+                                    t.ToString()));
+    }
+    base = *max;
+    return Status::OK();
+  };
+  for (const BoundNode* node : nodes) {
+    bool literal = node->integer_literal || node->string_literal ||
+                   (node->kind == BoundKind::kConstant && node->type.id == TypeId::kNull);
+    if (!literal) TARN_RETURN_NOT_OK(merge(node->type));
+  }
+  for (const BoundNode* node : nodes) {
+    if (!node->integer_literal) continue;
+    if (base && base->IsInteger() && FitsType(node->constant, *base)) continue;
+    TARN_RETURN_NOT_OK(merge(node->type));
+  }
+  for (const BoundNode* node : nodes) {
+    if (node->string_literal && !base) base = node->type;
+  }
+  if (!base) base = DataType(TypeId::kNull);  // only NULLs: stays NULL, as in DuckDB
+  return *base;
+}
+
+}  // namespace
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                  std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::vector<std::string> ClosestNames(std::string_view name,
+                                      const std::vector<std::string>& candidates) {
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const std::string& candidate : candidates) {
+    scored.emplace_back(EditDistance(name, candidate), candidate);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < 3; ++i) {
+    if (i > 0 && scored[i].first > scored[0].first + 1) break;
+    out.push_back(scored[i].second);
+  }
+  return out;
+}
+
+Result<NodePtr> CastTo(NodePtr node, const DataType& type) {
+  if (node->type == type) return node;
+  if (node->kind == BoundKind::kConstant) {
+    TARN_ASSIGN_OR_RETURN(Value v, CastValue(node->constant, type));
+    return MakeConstant(std::move(v));
+  }
+  auto cast = MakeNode(BoundKind::kCast, type);
+  cast->children.push_back(std::move(node));
+  return cast;
+}
+
+namespace {
+
+class Binder {
+ public:
+  explicit Binder(const Schema& schema) : schema_(schema) {}
+
+  // Binds and then folds operators over a NULL constant to NULL, as DuckDB's optimizer does
+  // (so `x % NULL` is NULL without evaluating x).
+  Result<NodePtr> Bind(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(NodePtr node, BindInner(expr));
+    bool propagates = node->kind == BoundKind::kArith || node->kind == BoundKind::kNegate ||
+                      node->kind == BoundKind::kLike ||
+                      (node->kind == BoundKind::kCompare && node->op != Op::kIsDistinctFrom &&
+                       node->op != Op::kIsNotDistinctFrom) ||
+                      (node->kind == BoundKind::kFunction && PropagatesNull(node->function));
+    if (!propagates) return node;
+    for (const auto& child : node->children) {
+      if (child->kind == BoundKind::kConstant && child->constant.is_null()) {
+        return MakeConstant(Value::Null(node->type));
+      }
+    }
+    return node;
+  }
+
+  Result<NodePtr> BindInner(const Expr& expr) {
+    switch (expr.kind) {
+      case ExprKind::kLiteral: return BindLiteral(expr);
+      case ExprKind::kColumnRef: return BindColumn(expr);
+      case ExprKind::kStar: return TypeError(expr, "* is only allowed as count(*)");
+      case ExprKind::kParameter:
+        return Status::NotSupported("Binder Error: parameter ", expr.text, " has no value");
+      case ExprKind::kUnary: return BindUnary(expr);
+      case ExprKind::kBinary: return BindBinary(expr);
+      case ExprKind::kIsNull: {
+        TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
+        if (child->type.id == TypeId::kNull) {
+          TARN_ASSIGN_OR_RETURN(child, CastTo(std::move(child), DataType(TypeId::kInt32)));
+        }
+        auto node = MakeNode(BoundKind::kIsNull, kBool);
+        node->negated = expr.negated;
+        node->children.push_back(std::move(child));
+        return node;
+      }
+      case ExprKind::kIn: return BindIn(expr);
+      case ExprKind::kBetween: return BindBetween(expr);
+      case ExprKind::kLike: return BindLike(expr);
+      case ExprKind::kCase: return BindCase(expr);
+      case ExprKind::kCast: {
+        TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
+        Result<DataType> type = ParseSqlType(expr.type_name);
+        if (!type.ok()) return TypeError(expr, type.status().message());
+        if (child->kind == BoundKind::kConstant) {
+          Result<Value> v = CastValue(child->constant, *type, expr.try_cast);
+          if (!v.ok()) return TypeError(expr, v.status().message());
+          return MakeConstant(std::move(v).value());
+        }
+        if (child->type == *type) return child;
+        auto node = MakeNode(BoundKind::kCast, *type);
+        node->try_cast = expr.try_cast;
+        node->children.push_back(std::move(child));
+        return node;
+      }
+      case ExprKind::kFunction: return BindFunction(expr);
+      case ExprKind::kSubscript: {
+        TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
+        TARN_ASSIGN_OR_RETURN(auto index, Bind(*expr.children[1]));
+        if (base->type.id != TypeId::kList) {
+          return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
+        }
+        if (!index->type.IsInteger()) return TypeError(expr, "a list index must be an integer");
+        TARN_ASSIGN_OR_RETURN(index, CastTo(std::move(index), DataType(TypeId::kInt64)));
+        auto node = MakeNode(BoundKind::kListIndex, base->type.children[0].type);
+        node->children.push_back(std::move(base));
+        node->children.push_back(std::move(index));
+        return node;
+      }
+      case ExprKind::kField: {
+        TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
+        return FieldAccess(expr, std::move(base), expr.names[0]);
+      }
+    }
+    return Status::Internal("unknown expression kind");
+  }
+
+ private:
+  Result<NodePtr> FieldAccess(const Expr& expr, NodePtr base, const std::string& name) {
+    if (base->type.id != TypeId::kStruct) {
+      return TypeError(expr, StrCat("cannot read field \"", name, "\" of a value of type ",
+                                    base->type.ToString()));
+    }
+    std::vector<std::string> names;
+    for (size_t i = 0; i < base->type.children.size(); ++i) {
+      const Field& field = base->type.children[i];
+      if (EditDistance(field.name, name) == 0 && field.name.size() == name.size()) {
+        auto node = MakeNode(BoundKind::kField, field.type);
+        node->field_index = static_cast<int>(i);
+        node->name = field.name;
+        node->children.push_back(std::move(base));
+        return node;
+      }
+      names.push_back(field.name);
+    }
+    return NotFound("field", name, names);
+  }
+
+  static Status NotFound(const char* what, const std::string& name,
+                         const std::vector<std::string>& candidates) {
+    std::string message = StrCat("Binder Error: ", what, " \"", name, "\" not found");
+    std::vector<std::string> closest = ClosestNames(name, candidates);
+    if (!closest.empty()) {
+      message += "; did you mean ";
+      for (size_t i = 0; i < closest.size(); ++i) {
+        if (i > 0) message += i + 1 == closest.size() ? " or " : ", ";
+        message += "\"" + closest[i] + "\"";
+      }
+      message += "?";
+    }
+    return Status::NotFound(message);
+  }
+
+  Result<NodePtr> BindColumn(const Expr& expr) {
+    int index = schema_.FindField(expr.names[0]);
+    if (index < 0) {
+      std::vector<std::string> names;
+      for (const Field& field : schema_.fields) names.push_back(field.name);
+      return NotFound("column", expr.names[0], names);
+    }
+    auto node = MakeNode(BoundKind::kColumn, schema_.field(index).type);
+    node->column_index = index;
+    node->name = schema_.field(index).name;
+    for (size_t i = 1; i < expr.names.size(); ++i) {
+      TARN_ASSIGN_OR_RETURN(node, FieldAccess(expr, std::move(node), expr.names[i]));
+    }
+    return node;
+  }
+
+  Result<NodePtr> ToBoolean(const Expr& expr, NodePtr node, const char* context) {
+    if (node->type.id == TypeId::kBoolean) return node;
+    if (node->type.id == TypeId::kNull || node->string_literal || node->integer_literal) {
+      Result<NodePtr> cast = CastTo(std::move(node), kBool);
+      if (!cast.ok()) return TypeError(expr, cast.status().message());
+      return cast;
+    }
+    return TypeError(expr, StrCat("argument of ", context, " must be BOOLEAN, not ",
+                                  node->type.ToString()));
+  }
+
+  Result<NodePtr> BindUnary(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
+    if (expr.op == Op::kNot) {
+      TARN_ASSIGN_OR_RETURN(child, ToBoolean(expr, std::move(child), "NOT"));
+      auto node = MakeNode(BoundKind::kNot, kBool);
+      node->children.push_back(std::move(child));
+      return node;
+    }
+    if (child->type.id == TypeId::kNull) {  // DuckDB types -NULL as BIGINT
+      TARN_ASSIGN_OR_RETURN(child, CastTo(std::move(child), DataType(TypeId::kInt64)));
+    }
+    if (!child->type.IsNumeric() && child->type.id != TypeId::kInterval) {
+      return TypeError(expr, StrCat("cannot apply unary ", ast::OpName(expr.op), " to type ",
+                                    child->type.ToString()));
+    }
+    if (expr.op == Op::kPlus) return child;
+    if (child->kind == BoundKind::kConstant && child->integer_literal) {
+      // A negative integer literal stays a literal of its type.
+      __int128 lo, hi;
+      IntegerRange(child->type.id, &lo, &hi);
+      __int128 v = AsInt128(child->constant);
+      if (-v >= lo) {
+        auto node = MakeConstant(MakeInteger(child->type, -v));
+        node->integer_literal = true;
+        return node;
+      }
+    }
+    auto node = MakeNode(BoundKind::kNegate, child->type);
+    node->children.push_back(std::move(child));
+    return node;
+  }
+
+  // Casts every node in `nodes` to one common type.
+  Status Unify(const Expr& expr, std::vector<NodePtr>* nodes, DataType* type) {
+    std::vector<const BoundNode*> raw;
+    for (const auto& node : *nodes) raw.push_back(node.get());
+    TARN_ASSIGN_OR_RETURN(*type, CommonType(expr, raw));
+    for (auto& node : *nodes) {
+      Result<NodePtr> cast = CastTo(std::move(node), *type);
+      if (!cast.ok()) return TypeError(expr, cast.status().message());
+      node = std::move(cast).value();
+    }
+    return Status::OK();
+  }
+
+  Result<NodePtr> Compare(const Expr& expr, Op op, NodePtr left, NodePtr right) {
+    std::vector<NodePtr> nodes;
+    nodes.push_back(std::move(left));
+    nodes.push_back(std::move(right));
+    DataType type;
+    TARN_RETURN_NOT_OK(Unify(expr, &nodes, &type));
+    auto node = MakeNode(BoundKind::kCompare, kBool);
+    node->op = op;
+    node->children = std::move(nodes);
+    return node;
+  }
+
+  Result<NodePtr> BindBinary(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(auto left, Bind(*expr.children[0]));
+    TARN_ASSIGN_OR_RETURN(auto right, Bind(*expr.children[1]));
+    switch (expr.op) {
+      case Op::kAnd: case Op::kOr: {
+        BoundKind kind = expr.op == Op::kAnd ? BoundKind::kAnd : BoundKind::kOr;
+        auto node = MakeNode(kind, kBool);
+        for (NodePtr* child : {&left, &right}) {
+          TARN_ASSIGN_OR_RETURN(*child, ToBoolean(expr, std::move(*child), ast::OpName(expr.op)));
+          if ((*child)->kind == kind) {  // flatten a AND (b AND c)
+            for (auto& grandchild : (*child)->children) node->children.push_back(std::move(grandchild));
+          } else {
+            node->children.push_back(std::move(*child));
+          }
+        }
+        return node;
+      }
+      case Op::kEqual: case Op::kNotEqual: case Op::kLess: case Op::kLessEqual:
+      case Op::kGreater: case Op::kGreaterEqual: case Op::kIsDistinctFrom:
+      case Op::kIsNotDistinctFrom:
+        return Compare(expr, expr.op, std::move(left), std::move(right));
+      case Op::kConcat: {
+        std::vector<NodePtr> args;
+        args.push_back(std::move(left));
+        args.push_back(std::move(right));
+        return MakeCall(expr, FunctionId::kConcatOperator, "||", std::move(args));
+      }
+      default:
+        return BindArithmetic(expr, std::move(left), std::move(right));
+    }
+  }
+
+  Result<NodePtr> Arith(Op op, DataType type, NodePtr left, NodePtr right) {
+    auto node = MakeNode(BoundKind::kArith, std::move(type));
+    node->op = op;
+    node->children.push_back(std::move(left));
+    node->children.push_back(std::move(right));
+    return node;
+  }
+
+  Result<NodePtr> BindArithmetic(const Expr& expr, NodePtr left, NodePtr right) {
+    Op op = expr.op;
+    // NULL operands take the other side's type (an INTEGER offset beside a DATE, an
+    // INTERVAL beside a TIMESTAMP); string literals beside a date or timestamp convert to it.
+    for (NodePtr* pair : {&left, &right}) {
+      NodePtr& self = *pair;
+      const NodePtr& other = pair == &left ? right : left;
+      if (!IsTemporalPoint(other->type.id)) continue;
+      if (self->type.id == TypeId::kNull) {
+        DataType to(other->type.id == TypeId::kDate ? TypeId::kInt32 : TypeId::kInterval);
+        TARN_ASSIGN_OR_RETURN(self, CastTo(std::move(self), to));
+      } else if (self->string_literal && op == Op::kSubtract) {
+        Result<NodePtr> cast = CastTo(std::move(self), other->type);
+        if (!cast.ok()) return TypeError(expr, cast.status().message());
+        self = std::move(cast).value();
+      }
+    }
+    if (left->type.id == TypeId::kNull && right->type.id == TypeId::kNull) {
+      TARN_ASSIGN_OR_RETURN(left, CastTo(std::move(left), DataType(TypeId::kInt32)));
+    }
+    if (left->type.id == TypeId::kNull) {
+      TARN_ASSIGN_OR_RETURN(left, CastTo(std::move(left), right->type));
+    }
+    if (right->type.id == TypeId::kNull) {
+      TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), left->type));
+    }
+    const DataType lt = left->type, rt = right->type;
+    auto mismatch = [&]() {
+      return TypeError(expr, StrCat("cannot apply ", ast::OpName(op), " to ", lt.ToString(),
+                                    " and ", rt.ToString()));
+    };
+    // Temporal arithmetic.
+    bool l_point = IsTemporalPoint(lt.id), r_point = IsTemporalPoint(rt.id);
+    if (l_point || r_point || lt.id == TypeId::kInterval || rt.id == TypeId::kInterval) {
+      const DataType ts(TypeId::kTimestamp), date(TypeId::kDate), interval(TypeId::kInterval);
+      if (op == Op::kAdd && r_point && !l_point) return BindArithmetic2(expr, std::move(right), std::move(left));
+      if (lt.id == TypeId::kDate && rt.IsInteger() && (op == Op::kAdd || op == Op::kSubtract)) {
+        TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), DataType(TypeId::kInt32)));
+        return Arith(op, date, std::move(left), std::move(right));
+      }
+      if (lt.id == TypeId::kDate && rt.id == TypeId::kDate && op == Op::kSubtract) {
+        return Arith(op, DataType(TypeId::kInt64), std::move(left), std::move(right));
+      }
+      if (l_point && (rt.id == TypeId::kInterval || right->string_literal) &&
+          (op == Op::kAdd || op == Op::kSubtract)) {
+        TARN_ASSIGN_OR_RETURN(left, CastTo(std::move(left), ts));
+        TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), interval));
+        return Arith(op, ts, std::move(left), std::move(right));
+      }
+      if (l_point && r_point && op == Op::kSubtract) {
+        TARN_ASSIGN_OR_RETURN(left, CastTo(std::move(left), ts));
+        TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), ts));
+        return Arith(op, interval, std::move(left), std::move(right));
+      }
+      if (lt.id == TypeId::kInterval && rt.id == TypeId::kInterval &&
+          (op == Op::kAdd || op == Op::kSubtract)) {
+        return Arith(op, interval, std::move(left), std::move(right));
+      }
+      return mismatch();
+    }
+    // String literals take the numeric side's type.
+    if (left->string_literal && rt.IsNumeric()) {
+      TARN_ASSIGN_OR_RETURN(left, CastTo(std::move(left), rt));
+    }
+    if (right->string_literal && lt.IsNumeric()) {
+      TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), lt));
+    }
+    if (!left->type.IsNumeric() || !right->type.IsNumeric()) return mismatch();
+    if (op == Op::kPower) {
+      const DataType dbl(TypeId::kFloat64);
+      TARN_ASSIGN_OR_RETURN(left, CastTo(std::move(left), dbl));
+      TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), dbl));
+      return Arith(op, dbl, std::move(left), std::move(right));
+    }
+    std::vector<NodePtr> nodes;
+    nodes.push_back(std::move(left));
+    nodes.push_back(std::move(right));
+    std::vector<const BoundNode*> raw = {nodes[0].get(), nodes[1].get()};
+    TARN_ASSIGN_OR_RETURN(DataType common, CommonType(expr, raw));
+    if (op == Op::kDivide || (op == Op::kIntDivide && !common.IsInteger())) {
+      // `/` always divides as floating point; `//` on non-integers too, but by zero is NULL.
+      if (common.id != TypeId::kFloat32) common = DataType(TypeId::kFloat64);
+    }
+    DataType result = common;
+    if (common.id == TypeId::kDecimal && op == Op::kMultiply) {
+      // Each side keeps its own decimal width; the product adds them.
+      DataType types[2];
+      for (int i = 0; i < 2; ++i) {
+        const DataType& t = nodes[i]->type;
+        types[i] = t.id == TypeId::kDecimal ? t : DecimalForInteger(t.id);
+        TARN_ASSIGN_OR_RETURN(nodes[i], CastTo(std::move(nodes[i]), types[i]));
+      }
+      int scale = types[0].scale + types[1].scale;
+      if (scale > 38) return mismatch();
+      int width = std::min(38, types[0].precision + types[1].precision);
+      // Like DuckDB, a product of two 64-bit decimals stays 64-bit (with an overflow check).
+      if (width > 18 && types[0].precision <= 18 && types[1].precision <= 18 && scale < 18) {
+        width = 18;
+      }
+      return Arith(op, DataType::Decimal(width, scale), std::move(nodes[0]), std::move(nodes[1]));
+    }
+    for (auto& node : nodes) {
+      Result<NodePtr> cast = CastTo(std::move(node), common);
+      if (!cast.ok()) return TypeError(expr, cast.status().message());
+      node = std::move(cast).value();
+    }
+    if (common.id == TypeId::kDecimal && (op == Op::kAdd || op == Op::kSubtract)) {
+      result = DataType::Decimal(std::min(38, common.precision + 1), common.scale);
+    }
+    return Arith(op, result, std::move(nodes[0]), std::move(nodes[1]));
+  }
+
+  // Re-dispatch with swapped operands (INTEGER + DATE == DATE + INTEGER).
+  Result<NodePtr> BindArithmetic2(const Expr& expr, NodePtr left, NodePtr right) {
+    return BindArithmetic(expr, std::move(left), std::move(right));
+  }
+
+  Result<NodePtr> BindIn(const Expr& expr) {
+    std::vector<NodePtr> nodes;
+    for (const auto& child : expr.children) {
+      TARN_ASSIGN_OR_RETURN(auto node, Bind(*child));
+      nodes.push_back(std::move(node));
+    }
+    DataType type;
+    TARN_RETURN_NOT_OK(Unify(expr, &nodes, &type));
+    auto node = MakeNode(BoundKind::kIn, kBool);
+    node->negated = expr.negated;
+    node->children = std::move(nodes);
+    return node;
+  }
+
+  Result<NodePtr> BindBetween(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(auto value_low, Bind(*expr.children[0]));
+    TARN_ASSIGN_OR_RETURN(auto value_high, Bind(*expr.children[0]));
+    TARN_ASSIGN_OR_RETURN(auto low, Bind(*expr.children[1]));
+    TARN_ASSIGN_OR_RETURN(auto high, Bind(*expr.children[2]));
+    // DuckDB unifies all three operands before comparing.
+    std::vector<NodePtr> nodes;
+    nodes.push_back(std::move(value_low));
+    nodes.push_back(std::move(low));
+    nodes.push_back(std::move(high));
+    nodes.push_back(std::move(value_high));
+    DataType type;
+    TARN_RETURN_NOT_OK(Unify(expr, &nodes, &type));
+    auto both = MakeNode(BoundKind::kAnd, kBool);
+    auto ge = MakeNode(BoundKind::kCompare, kBool);
+    ge->op = Op::kGreaterEqual;
+    ge->children.push_back(std::move(nodes[0]));
+    ge->children.push_back(std::move(nodes[1]));
+    auto le = MakeNode(BoundKind::kCompare, kBool);
+    le->op = Op::kLessEqual;
+    le->children.push_back(std::move(nodes[3]));
+    le->children.push_back(std::move(nodes[2]));
+    both->children.push_back(std::move(ge));
+    both->children.push_back(std::move(le));
+    if (!expr.negated) return both;
+    auto negation = MakeNode(BoundKind::kNot, kBool);
+    negation->children.push_back(std::move(both));
+    return negation;
+  }
+
+  Result<NodePtr> BindLike(const Expr& expr) {
+    auto node = MakeNode(BoundKind::kLike, kBool);
+    node->op = expr.op;
+    node->negated = expr.negated;
+    for (const auto& child : expr.children) {
+      TARN_ASSIGN_OR_RETURN(auto bound, Bind(*child));
+      if (bound->type.id != TypeId::kVarchar && bound->type.id != TypeId::kNull) {
+        return TypeError(expr, StrCat(ast::OpName(expr.op), " needs VARCHAR operands, not ",
+                                      bound->type.ToString()));
+      }
+      TARN_ASSIGN_OR_RETURN(bound, CastTo(std::move(bound), DataType(TypeId::kVarchar)));
+      node->children.push_back(std::move(bound));
+    }
+    return node;
+  }
+
+  Result<NodePtr> BindCase(const Expr& expr) {
+    size_t i = 0;
+    const Expr* operand = expr.has_operand ? expr.children[i++].get() : nullptr;
+    size_t end = expr.children.size() - (expr.has_else ? 1 : 0);
+    std::vector<NodePtr> conditions;
+    std::vector<NodePtr> results;
+    for (; i + 2 <= end; i += 2) {
+      TARN_ASSIGN_OR_RETURN(auto when, Bind(*expr.children[i]));
+      if (operand != nullptr) {
+        TARN_ASSIGN_OR_RETURN(auto value, Bind(*operand));
+        TARN_ASSIGN_OR_RETURN(when, Compare(expr, Op::kEqual, std::move(value), std::move(when)));
+      }
+      TARN_ASSIGN_OR_RETURN(when, ToBoolean(expr, std::move(when), "CASE WHEN"));
+      conditions.push_back(std::move(when));
+      TARN_ASSIGN_OR_RETURN(auto then, Bind(*expr.children[i + 1]));
+      results.push_back(std::move(then));
+    }
+    if (expr.has_else) {
+      TARN_ASSIGN_OR_RETURN(auto otherwise, Bind(*expr.children.back()));
+      results.push_back(std::move(otherwise));
+    } else {
+      results.push_back(MakeConstant(Value()));
+    }
+    DataType type;
+    TARN_RETURN_NOT_OK(Unify(expr, &results, &type));
+    auto node = MakeNode(BoundKind::kCase, type);
+    for (size_t k = 0; k < conditions.size(); ++k) {
+      node->children.push_back(std::move(conditions[k]));
+      node->children.push_back(std::move(results[k]));
+    }
+    node->children.push_back(std::move(results.back()));
+    return node;
+  }
+
+  Result<NodePtr> MakeCall(const Expr& expr, FunctionId id, const std::string& name,
+                           std::vector<NodePtr> args) {
+    std::vector<DataType> types;
+    std::vector<const Value*> constants;
+    for (auto& arg : args) {
+      // A string literal argument is a VARCHAR; a NULL literal adapts.
+      types.push_back(arg->type);
+      constants.push_back(arg->kind == BoundKind::kConstant ? &arg->constant : nullptr);
+    }
+    std::vector<DataType> cast_to;
+    DataType result;
+    Status status = ResolveFunctionTypes(id, name, types, constants, &cast_to, &result);
+    if (!status.ok()) return TypeError(expr, status.message());
+    auto node = MakeNode(BoundKind::kFunction, result);
+    node->function = id;
+    node->name = name;
+    for (size_t i = 0; i < args.size(); ++i) {
+      Result<NodePtr> cast = CastTo(std::move(args[i]), cast_to[i]);
+      if (!cast.ok()) return TypeError(expr, cast.status().message());
+      node->children.push_back(std::move(cast).value());
+    }
+    return node;
+  }
+
+  Result<NodePtr> BindFunction(const Expr& expr) {
+    std::string name = expr.names[0];
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::vector<NodePtr> args;
+    for (const auto& child : expr.children) {
+      TARN_ASSIGN_OR_RETURN(auto node, Bind(*child));
+      args.push_back(std::move(node));
+    }
+    if (expr.distinct) return TypeError(expr, "DISTINCT is only allowed in aggregates");
+    if (name == "coalesce" || name == "ifnull") {
+      if (args.empty()) return TypeError(expr, "coalesce needs at least one argument");
+      DataType type;
+      TARN_RETURN_NOT_OK(Unify(expr, &args, &type));
+      auto node = MakeNode(BoundKind::kCoalesce, type);
+      node->children = std::move(args);
+      return node;
+    }
+    FunctionId id = LookupFunction(name, args.size());
+    if (id == FunctionId::kNone) {
+      std::vector<std::string> known = {"abs", "round", "floor", "ceil", "sqrt", "ln", "log",
+                                        "exp", "power", "greatest", "least", "length", "lower",
+                                        "upper", "trim", "ltrim", "rtrim", "substring", "concat",
+                                        "replace", "starts_with", "ends_with", "contains",
+                                        "strpos", "left", "right", "isnan", "isinf", "date_part",
+                                        "date_trunc", "year", "month", "day", "coalesce", "nullif"};
+      return NotFound("function", expr.names[0], known);
+    }
+    if (id == FunctionId::kNullIf) {
+      // DuckDB's nullif(a, b) is CASE WHEN a = b THEN NULL ELSE a END: the type of a.
+      if (args.size() != 2) return TypeError(expr, "nullif needs two arguments");
+      TARN_ASSIGN_OR_RETURN(auto again, Bind(*expr.children[0]));
+      TARN_ASSIGN_OR_RETURN(auto equal, Compare(expr, Op::kEqual, std::move(args[0]), std::move(args[1])));
+      auto node = MakeNode(BoundKind::kCase, again->type);
+      node->children.push_back(std::move(equal));
+      node->children.push_back(MakeConstant(Value::Null(again->type)));
+      node->children.push_back(std::move(again));
+      return node;
+    }
+    if (id == FunctionId::kGreatest || id == FunctionId::kLeast) {
+      if (args.empty()) return TypeError(expr, StrCat(name, " needs arguments"));
+      DataType type;
+      TARN_RETURN_NOT_OK(Unify(expr, &args, &type));
+    }
+    return MakeCall(expr, id, name, std::move(args));
+  }
+
+  const Schema& schema_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<BoundNode>> BindExpr(const ast::Expr& expr, const Schema& schema) {
+  return Binder(schema).Bind(expr);
+}
+
+}  // namespace tarn::expr

@@ -1,0 +1,34 @@
+// The binder: ast::Expr + Schema → BoundNode tree.
+//
+// Resolves column names case-insensitively (struct fields by dotted names), types every node
+// by DuckDB's rules (integer literals → INTEGER/BIGINT/HUGEINT by size and adapting to the
+// other operand's integer type when they fit; string literals converting to the other side's
+// type; DECIMAL arithmetic widths), and makes every implicit cast an explicit kCast node.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "expr/ast.h"
+#include "expr/bound.h"
+#include "tarn/status.h"
+#include "tarn/type.h"
+
+namespace tarn::expr {
+
+Result<std::unique_ptr<BoundNode>> BindExpr(const ast::Expr& expr, const Schema& schema);
+
+// Wraps `node` in a cast to `type` (constants are converted now); no-op when already `type`.
+Result<std::unique_ptr<BoundNode>> CastTo(std::unique_ptr<BoundNode> node, const DataType& type);
+
+// Levenshtein distance, ASCII case-insensitive.
+size_t EditDistance(std::string_view a, std::string_view b);
+// The names closest to `name` (at most three, the smallest distance first), for messages.
+std::vector<std::string> ClosestNames(std::string_view name,
+                                      const std::vector<std::string>& candidates);
+
+}  // namespace tarn::expr

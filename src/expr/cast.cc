@@ -1,0 +1,608 @@
+#include "expr/cast.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "expr/datetime.h"
+
+namespace tarn::expr {
+namespace {
+
+constexpr __int128 kInt128Max = (static_cast<__int128>(0x7fffffffffffffffLL) << 64) |
+                                static_cast<__int128>(~0ULL);
+constexpr __int128 kInt128Min = -kInt128Max - 1;
+
+std::string Int128ToString(__int128 v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string digits;
+  while (u > 0) {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  if (negative) digits.push_back('-');
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+std::string DecimalToString(__int128 unscaled, int scale) {
+  if (scale == 0) return Int128ToString(unscaled);
+  bool negative = unscaled < 0;
+  std::string digits = Int128ToString(negative ? -unscaled : unscaled);
+  if (static_cast<int>(digits.size()) <= scale) {
+    digits.insert(0, static_cast<size_t>(scale + 1 - static_cast<int>(digits.size())), '0');
+  }
+  digits.insert(digits.size() - static_cast<size_t>(scale), ".");
+  return negative ? "-" + digits : digits;
+}
+
+std::string_view TrimSpaces(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Divides by 10^shift rounding half away from zero.
+__int128 RoundDivide(__int128 v, int shift) {
+  if (shift <= 0) return v;
+  __int128 divisor = PowerOfTen(shift);
+  __int128 q = v / divisor;
+  __int128 r = v % divisor;
+  if (r < 0) r = -r;
+  if (r * 2 >= divisor) q += v < 0 ? -1 : 1;
+  return q;
+}
+
+// Parses "[-]digits[.digits][e[-]digits]" exactly into an unscaled value at `scale`, rounding
+// half away from zero. False when malformed or too large for int128.
+bool ParseDecimalText(std::string_view s, int scale, __int128* out) {
+  s = TrimSpaces(s);
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  std::string digits;
+  int fraction_digits = 0;
+  bool seen_dot = false, any = false;
+  size_t pos = 0;
+  for (; pos < s.size(); ++pos) {
+    char c = s[pos];
+    if (c >= '0' && c <= '9') {
+      digits.push_back(c);
+      any = true;
+      if (seen_dot) ++fraction_digits;
+    } else if (c == '.' && !seen_dot) {
+      seen_dot = true;
+    } else {
+      break;
+    }
+  }
+  if (!any) return false;
+  int exponent = 0;
+  if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
+    ++pos;
+    auto [ptr, ec] = std::from_chars(s.data() + pos + (pos < s.size() && s[pos] == '+'),
+                                     s.data() + s.size(), exponent);
+    if (ec != std::errc() || ptr != s.data() + s.size() || exponent > 100 || exponent < -100) {
+      return false;
+    }
+    pos = s.size();
+  }
+  if (pos != s.size()) return false;
+  // value = digits * 10^(exponent - fraction_digits); we want value * 10^scale.
+  int shift = exponent - fraction_digits + scale;
+  while (digits.size() > 1 && digits[0] == '0') digits.erase(0, 1);
+  if (shift < 0) {
+    int drop = -shift;
+    if (drop > static_cast<int>(digits.size())) {
+      *out = 0;
+      return true;
+    }
+    bool round_up = drop > 0 && digits[digits.size() - static_cast<size_t>(drop)] >= '5';
+    digits.resize(digits.size() - static_cast<size_t>(drop));
+    if (digits.empty()) digits = "0";
+    if (digits.size() > 38) return false;
+    __int128 v = 0;
+    for (char c : digits) v = v * 10 + (c - '0');
+    if (round_up) ++v;
+    *out = negative ? -v : v;
+    return true;
+  }
+  if (digits.size() + static_cast<size_t>(shift) > 38) return false;
+  __int128 v = 0;
+  for (char c : digits) v = v * 10 + (c - '0');
+  v *= PowerOfTen(shift);
+  *out = negative ? -v : v;
+  return true;
+}
+
+Status OutOfRange(const Value& v, const DataType& to) {
+  return Status::InvalidArgument("Conversion Error: Type ", v.type().ToString(), " with value ",
+                                 ValueToText(v),
+                                 " can't be cast because the value is out of range for the "
+                                 "destination type ", to.ToString());
+}
+
+Status CouldNotConvert(const Value& v, const DataType& to) {
+  return Status::InvalidArgument("Conversion Error: Could not convert string '", v.GetBytes(),
+                                 "' to ", to.ToString());
+}
+
+int64_t TimestampMicros(const Value& v) {
+  int64_t raw = v.GetInt64();
+  switch (v.type().id) {
+    case TypeId::kTimestampS: return raw * kMicrosPerSecond;
+    case TypeId::kTimestampMs: return raw * 1000;
+    case TypeId::kTimestampNs: return raw >= 0 ? raw / 1000 : -((-raw + 999) / 1000);
+    default: return raw;
+  }
+}
+
+Value FromMicros(const DataType& to, int64_t micros) {
+  switch (to.id) {
+    case TypeId::kTimestampS:
+      return Value::Int(to, micros >= 0 ? micros / kMicrosPerSecond
+                                        : -((-micros + kMicrosPerSecond - 1) / kMicrosPerSecond));
+    case TypeId::kTimestampMs: return Value::Int(to, micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000));
+    case TypeId::kTimestampNs: return Value::Int(to, micros * 1000);
+    default: return Value::Int(to, micros);
+  }
+}
+
+bool IsTimestamp(TypeId id) {
+  return id == TypeId::kTimestamp || id == TypeId::kTimestampS || id == TypeId::kTimestampMs ||
+         id == TypeId::kTimestampNs || id == TypeId::kTimestampTz;
+}
+
+int IntegerRank(TypeId id) {  // width rank for widening
+  switch (id) {
+    case TypeId::kInt8: case TypeId::kUInt8: return 1;
+    case TypeId::kInt16: case TypeId::kUInt16: return 2;
+    case TypeId::kInt32: case TypeId::kUInt32: return 3;
+    case TypeId::kInt64: case TypeId::kUInt64: return 4;
+    default: return 5;
+  }
+}
+
+bool IsUnsigned(TypeId id) {
+  return id == TypeId::kUInt8 || id == TypeId::kUInt16 || id == TypeId::kUInt32 ||
+         id == TypeId::kUInt64 || id == TypeId::kUInt128;
+}
+
+TypeId SignedOfRank(int rank) {
+  static constexpr TypeId kByRank[] = {TypeId::kInt8, TypeId::kInt8, TypeId::kInt16,
+                                       TypeId::kInt32, TypeId::kInt64, TypeId::kInt128};
+  return kByRank[std::min(rank, 5)];
+}
+
+Result<Value> CastFromText(const Value& v, const DataType& to) {
+  std::string_view text = v.GetBytes();
+  std::string_view trimmed = TrimSpaces(text);
+  if (to.IsInteger()) {
+    __int128 parsed = 0;
+    if (!ParseDecimalText(trimmed, 0, &parsed)) return CouldNotConvert(v, to);
+    __int128 lo, hi;
+    IntegerRange(to.id, &lo, &hi);
+    if (parsed < lo || parsed > hi) return CouldNotConvert(v, to);
+    return MakeInteger(to, parsed);
+  }
+  switch (to.id) {
+    case TypeId::kBoolean: {
+      std::string lower(trimmed);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == "true" || lower == "t" || lower == "1" || lower == "yes" || lower == "y") {
+        return Value::Boolean(true);
+      }
+      if (lower == "false" || lower == "f" || lower == "0" || lower == "no" || lower == "n") {
+        return Value::Boolean(false);
+      }
+      return CouldNotConvert(v, to);
+    }
+    case TypeId::kFloat32:
+    case TypeId::kFloat64: {
+      std::string lower(trimmed);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      double d = 0;
+      bool negative = !lower.empty() && lower[0] == '-';
+      std::string_view body = lower;
+      if (!body.empty() && (body[0] == '-' || body[0] == '+')) body.remove_prefix(1);
+      if (body == "nan") {
+        d = negative ? -std::nan("") : std::nan("");
+      } else if (body == "inf" || body == "infinity") {
+        d = negative ? -INFINITY : INFINITY;
+      } else {
+        const char* begin = lower.data() + (lower[0] == '+' ? 1 : 0);
+        auto [ptr, ec] = std::from_chars(begin, lower.data() + lower.size(), d);
+        if (lower.empty() || ptr != lower.data() + lower.size() ||
+            (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+          return CouldNotConvert(v, to);
+        }
+        if (ec == std::errc::result_out_of_range) return CouldNotConvert(v, to);
+      }
+      if (to.id == TypeId::kFloat32) {
+        if (std::isfinite(d) && std::fabs(d) > 3.4028234663852886e38) return CouldNotConvert(v, to);
+        d = static_cast<float>(d);
+      }
+      return Value::Double(to, d);
+    }
+    case TypeId::kDecimal: {
+      __int128 parsed = 0;
+      if (!ParseDecimalText(trimmed, to.scale, &parsed)) return CouldNotConvert(v, to);
+      __int128 limit = PowerOfTen(to.precision);
+      if (parsed >= limit || parsed <= -limit) return CouldNotConvert(v, to);
+      return Value::Int128(to, parsed);
+    }
+    case TypeId::kDate: {
+      auto days = ParseDate(trimmed);
+      if (!days) return CouldNotConvert(v, to);
+      return Value::Int(to, *days);
+    }
+    case TypeId::kTime: {
+      auto micros = ParseTimeMicros(trimmed);
+      if (!micros) return CouldNotConvert(v, to);
+      return Value::Int(to, *micros);
+    }
+    case TypeId::kInterval: {
+      auto interval = ParseInterval(trimmed);
+      if (!interval) return CouldNotConvert(v, to);
+      return Value::MakeInterval(*interval);
+    }
+    case TypeId::kVarchar: case TypeId::kBlob: case TypeId::kJson:
+      return Value::Bytes(to, v.GetBytes());
+    default:
+      if (IsTimestamp(to.id)) {
+        auto micros = ParseTimestampMicros(trimmed);
+        if (!micros) return CouldNotConvert(v, to);
+        return FromMicros(to, *micros);
+      }
+      return Status::NotSupported("Unimplemented cast from ", v.type().ToString(), " to ",
+                                  to.ToString());
+  }
+}
+
+}  // namespace
+
+const char* PhysicalName(TypeId id) {
+  switch (id) {
+    case TypeId::kInt8: return "INT8";
+    case TypeId::kInt16: return "INT16";
+    case TypeId::kInt32: return "INT32";
+    case TypeId::kInt64: return "INT64";
+    case TypeId::kInt128: return "INT128";
+    case TypeId::kUInt8: return "UINT8";
+    case TypeId::kUInt16: return "UINT16";
+    case TypeId::kUInt32: return "UINT32";
+    case TypeId::kUInt64: return "UINT64";
+    case TypeId::kUInt128: return "UINT128";
+    case TypeId::kFloat32: return "FLOAT";
+    case TypeId::kFloat64: return "DOUBLE";
+    default: return "?";
+  }
+}
+
+void IntegerRange(TypeId id, __int128* min, __int128* max) {
+  switch (id) {
+    case TypeId::kInt8: *min = INT8_MIN; *max = INT8_MAX; return;
+    case TypeId::kInt16: *min = INT16_MIN; *max = INT16_MAX; return;
+    case TypeId::kInt32: *min = INT32_MIN; *max = INT32_MAX; return;
+    case TypeId::kInt64: *min = INT64_MIN; *max = INT64_MAX; return;
+    case TypeId::kUInt8: *min = 0; *max = UINT8_MAX; return;
+    case TypeId::kUInt16: *min = 0; *max = UINT16_MAX; return;
+    case TypeId::kUInt32: *min = 0; *max = UINT32_MAX; return;
+    case TypeId::kUInt64: *min = 0; *max = UINT64_MAX; return;
+    case TypeId::kUInt128: *min = 0; *max = kInt128Max; return;
+    default: *min = kInt128Min; *max = kInt128Max; return;
+  }
+}
+
+DataType DecimalForInteger(TypeId id) {
+  switch (id) {
+    case TypeId::kInt8: case TypeId::kUInt8: return DataType::Decimal(3, 0);
+    case TypeId::kInt16: case TypeId::kUInt16: return DataType::Decimal(5, 0);
+    case TypeId::kInt32: case TypeId::kUInt32: return DataType::Decimal(10, 0);
+    case TypeId::kInt64: return DataType::Decimal(19, 0);
+    case TypeId::kUInt64: return DataType::Decimal(20, 0);
+    default: return DataType::Decimal(38, 0);
+  }
+}
+
+__int128 PowerOfTen(int exponent) {
+  __int128 v = 1;
+  for (int i = 0; i < exponent; ++i) v *= 10;
+  return v;
+}
+
+__int128 AsInt128(const Value& v) {
+  const auto& s = v.storage();
+  if (auto* i = std::get_if<int64_t>(&s)) return *i;
+  if (auto* u = std::get_if<uint64_t>(&s)) return static_cast<__int128>(*u);
+  if (auto* h = std::get_if<__int128>(&s)) return *h;
+  if (auto* b = std::get_if<bool>(&s)) return *b ? 1 : 0;
+  if (auto* d = std::get_if<double>(&s)) return static_cast<__int128>(*d);
+  return 0;
+}
+
+double AsDouble(const Value& v) {
+  const auto& s = v.storage();
+  if (auto* d = std::get_if<double>(&s)) return *d;
+  if (v.type().id == TypeId::kDecimal) {
+    return static_cast<double>(static_cast<long double>(v.GetInt128()) /
+                               static_cast<long double>(PowerOfTen(v.type().scale)));
+  }
+  return static_cast<double>(AsInt128(v));
+}
+
+Value MakeInteger(const DataType& type, __int128 v) {
+  switch (type.id) {
+    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
+      return Value::UInt(type, static_cast<uint64_t>(v));
+    case TypeId::kInt128: case TypeId::kUInt128: case TypeId::kDecimal:
+      return Value::Int128(type, v);
+    default:
+      return Value::Int(type, static_cast<int64_t>(v));
+  }
+}
+
+int CompareValues(const Value& a, const Value& b) {
+  const auto& sa = a.storage();
+  const auto& sb = b.storage();
+  if (auto* x = std::get_if<double>(&sa)) {
+    double y = std::get<double>(sb);
+    if (FloatEqual(*x, y)) return 0;
+    return FloatLess(*x, y) ? -1 : 1;
+  }
+  if (auto* x = std::get_if<int64_t>(&sa)) {
+    int64_t y = std::get<int64_t>(sb);
+    return *x < y ? -1 : *x > y;
+  }
+  if (auto* x = std::get_if<uint64_t>(&sa)) {
+    uint64_t y = std::get<uint64_t>(sb);
+    return *x < y ? -1 : *x > y;
+  }
+  if (auto* x = std::get_if<__int128>(&sa)) {
+    __int128 y = std::get<__int128>(sb);
+    return *x < y ? -1 : *x > y;
+  }
+  if (auto* x = std::get_if<bool>(&sa)) {
+    bool y = std::get<bool>(sb);
+    return *x < y ? -1 : *x > y;
+  }
+  if (auto* x = std::get_if<std::string>(&sa)) {
+    int c = x->compare(std::get<std::string>(sb));
+    return c < 0 ? -1 : c > 0;
+  }
+  if (auto* x = std::get_if<Interval>(&sa)) {
+    // DuckDB normalizes intervals to (months, days, micros) with 30-day months for ordering.
+    const Interval& y = std::get<Interval>(sb);
+    auto total = [](const Interval& i) {
+      return (static_cast<__int128>(i.months) * 30 + i.days) * 86400000000000LL + i.nanos;
+    };
+    __int128 tx = total(*x), ty = total(y);
+    return tx < ty ? -1 : tx > ty;
+  }
+  if (auto* x = std::get_if<std::vector<Value>>(&sa)) {
+    const auto& y = std::get<std::vector<Value>>(sb);
+    for (size_t i = 0; i < x->size() && i < y.size(); ++i) {
+      const Value& xi = (*x)[i];
+      const Value& yi = y[i];
+      if (xi.is_null() || yi.is_null()) {
+        if (xi.is_null() != yi.is_null()) return xi.is_null() ? 1 : -1;  // NULLs last
+        continue;
+      }
+      int c = CompareValues(xi, yi);
+      if (c != 0) return c;
+    }
+    return x->size() < y.size() ? -1 : x->size() > y.size();
+  }
+  return 0;
+}
+
+std::string FormatDouble(double v, bool single_precision) {
+  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buffer[64];
+  std::to_chars_result result =
+      single_precision
+          ? std::to_chars(buffer, buffer + sizeof(buffer), static_cast<float>(v),
+                          std::chars_format::scientific)
+          : std::to_chars(buffer, buffer + sizeof(buffer), v, std::chars_format::scientific);
+  std::string sci(buffer, result.ptr);
+  size_t e = sci.find('e');
+  std::string mantissa = sci.substr(0, e);
+  int exponent = std::stoi(sci.substr(e + 1));
+  bool negative = mantissa[0] == '-';
+  if (negative) mantissa.erase(0, 1);
+  std::string digits;
+  for (char c : mantissa) {
+    if (c != '.') digits.push_back(c);
+  }
+  std::string out = negative ? "-" : "";
+  if (exponent >= -5 && exponent < 16) {
+    if (exponent < 0) {
+      out += "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+    } else if (static_cast<int>(digits.size()) <= exponent + 1) {
+      out += digits + std::string(static_cast<size_t>(exponent + 1) - digits.size(), '0') + ".0";
+    } else {
+      out += digits.substr(0, static_cast<size_t>(exponent + 1)) + "." +
+             digits.substr(static_cast<size_t>(exponent + 1));
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  char exp_buffer[16];
+  std::snprintf(exp_buffer, sizeof(exp_buffer), "e%c%02d", exponent < 0 ? '-' : '+',
+                exponent < 0 ? -exponent : exponent);
+  return out + exp_buffer;
+}
+
+std::string ValueToText(const Value& v) {
+  if (v.is_null()) return "NULL";
+  const DataType& type = v.type();
+  switch (type.id) {
+    case TypeId::kBoolean: return v.GetBool() ? "true" : "false";
+    case TypeId::kFloat32: return FormatDouble(v.GetDouble(), true);
+    case TypeId::kFloat64: return FormatDouble(v.GetDouble(), false);
+    case TypeId::kDecimal: return DecimalToString(v.GetInt128(), type.scale);
+    case TypeId::kDate: return FormatDate(v.GetInt64());
+    case TypeId::kTime: return FormatTimeMicros(v.GetInt64());
+    case TypeId::kTimeNs: return FormatTimeMicros(v.GetInt64() / 1000);
+    case TypeId::kInterval: return FormatInterval(v.GetInterval());
+    case TypeId::kTimestampTz: return FormatTimestampMicros(v.GetInt64()) + "+00";
+    case TypeId::kVarchar: case TypeId::kJson: case TypeId::kBlob:
+      return v.GetBytes();
+    default:
+      break;
+  }
+  if (IsTimestamp(type.id)) return FormatTimestampMicros(TimestampMicros(v));
+  if (type.IsInteger()) return Int128ToString(AsInt128(v));
+  return v.ToString();
+}
+
+Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
+  if (v.is_null()) return Value::Null(to);
+  const DataType& from = v.type();
+  if (from == to) return v;
+  Result<Value> result = [&]() -> Result<Value> {
+    if (to.id == TypeId::kVarchar) return Value::Varchar(ValueToText(v));
+    if (from.id == TypeId::kVarchar || from.id == TypeId::kJson || from.id == TypeId::kBlob) {
+      return CastFromText(v, to);
+    }
+    if (from.id == TypeId::kBoolean && (to.IsNumeric())) {
+      return CastValue(Value::Int(DataType(TypeId::kInt32), v.GetBool() ? 1 : 0), to);
+    }
+    if (from.IsNumeric() && to.id == TypeId::kBoolean) {
+      return Value::Boolean(from.IsFloating() ? v.GetDouble() != 0 : AsInt128(v) != 0);
+    }
+    if (from.IsInteger() || from.id == TypeId::kDecimal) {
+      int from_scale = from.id == TypeId::kDecimal ? from.scale : 0;
+      __int128 unscaled = AsInt128(v);
+      if (to.IsInteger()) {
+        __int128 value = RoundDivide(unscaled, from_scale);
+        __int128 lo, hi;
+        IntegerRange(to.id, &lo, &hi);
+        if (value < lo || value > hi) return OutOfRange(v, to);
+        return MakeInteger(to, value);
+      }
+      if (to.IsFloating()) {
+        double d = AsDouble(v);
+        if (to.id == TypeId::kFloat32) d = static_cast<float>(d);
+        return Value::Double(to, d);
+      }
+      if (to.id == TypeId::kDecimal) {
+        __int128 value = unscaled;
+        if (to.scale >= from_scale) {
+          int up = to.scale - from_scale;
+          __int128 limit = PowerOfTen(38 - up);
+          if (value >= limit || value <= -limit) return OutOfRange(v, to);
+          value *= PowerOfTen(up);
+        } else {
+          value = RoundDivide(value, from_scale - to.scale);
+        }
+        __int128 limit = PowerOfTen(to.precision);
+        if (value >= limit || value <= -limit) return OutOfRange(v, to);
+        return Value::Int128(to, value);
+      }
+    }
+    if (from.IsFloating()) {
+      double d = v.GetDouble();
+      if (to.IsFloating()) {
+        return Value::Double(to, to.id == TypeId::kFloat32 ? static_cast<float>(d) : d);
+      }
+      if (to.IsInteger()) {
+        __int128 lo, hi;
+        IntegerRange(to.id, &lo, &hi);
+        double rounded = std::nearbyint(d);
+        if (!std::isfinite(d) || rounded < static_cast<double>(lo) ||
+            rounded >= static_cast<double>(hi) + 1.0) {
+          return OutOfRange(v, to);
+        }
+        return MakeInteger(to, static_cast<__int128>(rounded));
+      }
+      if (to.id == TypeId::kDecimal) {
+        long double scaled = static_cast<long double>(d) * static_cast<long double>(PowerOfTen(to.scale));
+        scaled = std::round(scaled);
+        long double limit = static_cast<long double>(PowerOfTen(to.precision));
+        if (!std::isfinite(d) || scaled >= limit || scaled <= -limit) return OutOfRange(v, to);
+        return Value::Int128(to, static_cast<__int128>(scaled));
+      }
+    }
+    if (from.id == TypeId::kDate) {
+      if (IsTimestamp(to.id)) return FromMicros(to, v.GetInt64() * kMicrosPerDay);
+    }
+    if (IsTimestamp(from.id)) {
+      int64_t micros = TimestampMicros(v);
+      if (IsTimestamp(to.id)) return FromMicros(to, micros);
+      int64_t days = micros >= 0 ? micros / kMicrosPerDay : -((-micros + kMicrosPerDay - 1) / kMicrosPerDay);
+      if (to.id == TypeId::kDate) return Value::Int(to, days);
+      if (to.id == TypeId::kTime) return Value::Int(to, micros - days * kMicrosPerDay);
+    }
+    return Status::InvalidArgument("Conversion Error: Unimplemented type for cast (",
+                                   from.ToString(), " -> ", to.ToString(), ")");
+  }();
+  if (!result.ok() && try_cast) return Value::Null(to);
+  return result;
+}
+
+std::optional<DataType> MaxType(const DataType& a, const DataType& b) {
+  if (a == b) return a;
+  if (a.id == TypeId::kNull) return b;
+  if (b.id == TypeId::kNull) return a;
+  if (a.IsInteger() && b.IsInteger()) {
+    bool ua = IsUnsigned(a.id), ub = IsUnsigned(b.id);
+    int ra = IntegerRank(a.id), rb = IntegerRank(b.id);
+    if (ua == ub) return ra >= rb ? a : b;
+    // Mixed signedness: the smallest signed type holding both.
+    int unsigned_rank = ua ? ra : rb;
+    int signed_rank = ua ? rb : ra;
+    return DataType(SignedOfRank(std::max(unsigned_rank + 1, signed_rank)));
+  }
+  if (a.IsFloating() || b.IsFloating()) {
+    if (!a.IsNumeric() || !b.IsNumeric()) {
+      if (a.id == TypeId::kVarchar) return b;
+      if (b.id == TypeId::kVarchar) return a;
+      return std::nullopt;
+    }
+    if (a.id == TypeId::kFloat64 || b.id == TypeId::kFloat64) return DataType(TypeId::kFloat64);
+    if (a.id == TypeId::kDecimal || b.id == TypeId::kDecimal) return DataType(TypeId::kFloat64);
+    return DataType(TypeId::kFloat32);
+  }
+  if ((a.IsInteger() || a.id == TypeId::kDecimal) && (b.IsInteger() || b.id == TypeId::kDecimal)) {
+    DataType da = a.id == TypeId::kDecimal ? a : DecimalForInteger(a.id);
+    DataType db = b.id == TypeId::kDecimal ? b : DecimalForInteger(b.id);
+    int scale = std::max(da.scale, db.scale);
+    int integral = std::max(da.precision - da.scale, db.precision - db.scale);
+    if (integral + scale > 38) return DataType::Decimal(38, std::min(scale, 38));
+    return DataType::Decimal(integral + scale, scale);
+  }
+  if (a.id == TypeId::kDate && IsTimestamp(b.id)) return b;
+  if (b.id == TypeId::kDate && IsTimestamp(a.id)) return a;
+  if (IsTimestamp(a.id) && IsTimestamp(b.id)) return DataType(TypeId::kTimestamp);
+  // A VARCHAR operand converts to the other side's type, as DuckDB does for comparisons.
+  if (a.id == TypeId::kVarchar && !b.IsNested() && b.id != TypeId::kBlob) return b;
+  if (b.id == TypeId::kVarchar && !a.IsNested() && a.id != TypeId::kBlob) return a;
+  if (a.id == TypeId::kList && b.id == TypeId::kList) {
+    auto element = MaxType(a.children[0].type, b.children[0].type);
+    if (!element) return std::nullopt;
+    return DataType::List(*element);
+  }
+  return std::nullopt;
+}
+
+bool ImplicitlyCastable(const DataType& from, const DataType& to) {
+  if (from == to || from.id == TypeId::kNull) return true;
+  if (to.id == TypeId::kFloat64) return from.IsNumeric();
+  if (to.id == TypeId::kFloat32) return from.IsInteger() || from.id == TypeId::kFloat32;
+  if (from.IsInteger() && to.IsInteger()) {
+    auto max = MaxType(from, to);
+    return max && *max == to;
+  }
+  if (from.IsInteger() && to.id == TypeId::kDecimal) return true;
+  if (from.id == TypeId::kDate && IsTimestamp(to.id)) return true;
+  if (to.id == TypeId::kVarchar) return false;
+  return false;
+}
+
+}  // namespace tarn::expr

@@ -1,0 +1,292 @@
+#include "expr/datetime.h"
+
+#include <cctype>
+#include <cstdio>
+#include <algorithm>
+#include <cstdlib>
+
+namespace tarn::expr {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Reads 1..max_digits digits at *pos.
+bool ReadNumber(std::string_view s, size_t* pos, int max_digits, int64_t* out) {
+  size_t start = *pos;
+  int64_t value = 0;
+  while (*pos < s.size() && std::isdigit(static_cast<unsigned char>(s[*pos])) &&
+         static_cast<int>(*pos - start) < max_digits) {
+    value = value * 10 + (s[*pos] - '0');
+    ++*pos;
+  }
+  *out = value;
+  return *pos > start;
+}
+
+int DaysInMonth(int64_t year, int64_t month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+// Parses "HH:MM[:SS[.ffffff]]" at *pos into micros since midnight.
+bool ReadClock(std::string_view s, size_t* pos, int64_t* micros) {
+  int64_t hour = 0, minute = 0, second = 0, fraction = 0;
+  if (!ReadNumber(s, pos, 2, &hour) || *pos >= s.size() || s[*pos] != ':') return false;
+  ++*pos;
+  if (!ReadNumber(s, pos, 2, &minute)) return false;
+  if (*pos < s.size() && s[*pos] == ':') {
+    ++*pos;
+    if (!ReadNumber(s, pos, 2, &second)) return false;
+    if (*pos < s.size() && s[*pos] == '.') {
+      ++*pos;
+      int digits = 0;
+      while (*pos < s.size() && std::isdigit(static_cast<unsigned char>(s[*pos]))) {
+        if (digits < 6) {
+          fraction = fraction * 10 + (s[*pos] - '0');
+          ++digits;
+        }
+        ++*pos;
+      }
+      while (digits++ < 6) fraction *= 10;
+    }
+  }
+  if (hour > 24 || minute > 59 || second > 59) return false;
+  *micros = ((hour * 60 + minute) * 60 + second) * kMicrosPerSecond + fraction;
+  return true;
+}
+
+bool ReadDate(std::string_view s, size_t* pos, int64_t* days) {
+  int64_t year = 0, month = 0, day = 0;
+  bool negative = false;
+  if (*pos < s.size() && s[*pos] == '-') {
+    negative = true;
+    ++*pos;
+  }
+  if (!ReadNumber(s, pos, 7, &year) || *pos >= s.size() || s[*pos] != '-') return false;
+  ++*pos;
+  if (!ReadNumber(s, pos, 2, &month) || *pos >= s.size() || s[*pos] != '-') return false;
+  ++*pos;
+  if (!ReadNumber(s, pos, 2, &day)) return false;
+  if (negative) year = -year;
+  if (!IsValidDate(year, month, day)) return false;
+  *days = DaysFromCivil(year, month, day);
+  return true;
+}
+
+}  // namespace
+
+int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+void CivilFromDays(int64_t z, int64_t* year, int64_t* month, int64_t* day) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  *day = doy - (153 * mp + 2) / 5 + 1;
+  *month = mp < 10 ? mp + 3 : mp - 9;
+  *year = yoe + era * 400 + (*month <= 2);
+}
+
+bool IsValidDate(int64_t year, int64_t month, int64_t day) {
+  return month >= 1 && month <= 12 && day >= 1 && day <= DaysInMonth(year, month) &&
+         year > -290000 && year < 290000;
+}
+
+std::optional<int32_t> ParseDate(std::string_view text) {
+  std::string_view s = Trim(text);
+  size_t pos = 0;
+  int64_t days = 0;
+  if (!ReadDate(s, &pos, &days) || pos != s.size()) return std::nullopt;
+  return static_cast<int32_t>(days);
+}
+
+std::optional<int64_t> ParseTimeMicros(std::string_view text) {
+  std::string_view s = Trim(text);
+  size_t pos = 0;
+  int64_t micros = 0;
+  if (!ReadClock(s, &pos, &micros) || pos != s.size()) return std::nullopt;
+  return micros;
+}
+
+std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
+  std::string_view s = Trim(text);
+  size_t pos = 0;
+  int64_t days = 0, micros = 0;
+  if (!ReadDate(s, &pos, &days)) return std::nullopt;
+  if (pos < s.size() && (s[pos] == ' ' || s[pos] == 'T')) {
+    ++pos;
+    if (!ReadClock(s, &pos, &micros)) return std::nullopt;
+  }
+  while (pos < s.size() && s[pos] == ' ') ++pos;
+  if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
+    ++pos;
+  } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+    int64_t sign = s[pos] == '-' ? -1 : 1;
+    ++pos;
+    int64_t hours = 0, minutes = 0;
+    if (!ReadNumber(s, &pos, 2, &hours)) return std::nullopt;
+    if (pos < s.size() && s[pos] == ':') ++pos;
+    ReadNumber(s, &pos, 2, &minutes);
+    micros -= sign * (hours * 60 + minutes) * 60 * kMicrosPerSecond;
+  }
+  if (pos != s.size()) return std::nullopt;
+  return days * kMicrosPerDay + micros;
+}
+
+std::optional<Interval> ParseInterval(std::string_view text) {
+  std::string_view s = Trim(text);
+  Interval result;
+  size_t pos = 0;
+  bool any = false;
+  while (true) {
+    while (pos < s.size() && s[pos] == ' ') ++pos;
+    if (pos >= s.size()) break;
+    int64_t sign = 1;
+    if (s[pos] == '-' || s[pos] == '+') {
+      sign = s[pos] == '-' ? -1 : 1;
+      ++pos;
+    }
+    size_t number_start = pos;
+    int64_t number = 0;
+    if (!ReadNumber(s, &pos, 18, &number)) return std::nullopt;
+    if (pos < s.size() && s[pos] == ':') {
+      pos = number_start;
+      int64_t micros = 0;
+      if (!ReadClock(s, &pos, &micros)) return std::nullopt;
+      result.nanos += sign * micros * 1000;
+      any = true;
+      continue;
+    }
+    while (pos < s.size() && s[pos] == ' ') ++pos;
+    size_t unit_start = pos;
+    while (pos < s.size() && std::isalpha(static_cast<unsigned char>(s[pos]))) ++pos;
+    std::string unit(s.substr(unit_start, pos - unit_start));
+    for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (unit.size() > 2 && unit.back() == 's') unit.pop_back();
+    int64_t value = sign * number;
+    if (unit == "year" || unit == "y") {
+      result.months += static_cast<int32_t>(value * 12);
+    } else if (unit == "month" || unit == "mon") {
+      result.months += static_cast<int32_t>(value);
+    } else if (unit == "week" || unit == "w") {
+      result.days += static_cast<int32_t>(value * 7);
+    } else if (unit == "day" || unit == "d") {
+      result.days += static_cast<int32_t>(value);
+    } else if (unit == "hour" || unit == "h") {
+      result.nanos += value * 3600 * 1000000000LL;
+    } else if (unit == "minute" || unit == "min" || unit == "m") {
+      result.nanos += value * 60 * 1000000000LL;
+    } else if (unit == "second" || unit == "sec" || unit == "s") {
+      result.nanos += value * 1000000000LL;
+    } else if (unit == "millisecond" || unit == "ms") {
+      result.nanos += value * 1000000LL;
+    } else if (unit == "microsecond" || unit == "us") {
+      result.nanos += value * 1000LL;
+    } else {
+      return std::nullopt;
+    }
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return result;
+}
+
+std::string FormatDate(int64_t days) {
+  int64_t year = 0, month = 0, day = 0;
+  CivilFromDays(days, &year, &month, &day);
+  char buffer[48];
+  if (year <= 0) {
+    std::snprintf(buffer, sizeof(buffer), "%04lld-%02lld-%02lld (BC)",
+                  static_cast<long long>(1 - year), static_cast<long long>(month),
+                  static_cast<long long>(day));
+  } else {
+    std::snprintf(buffer, sizeof(buffer), "%04lld-%02lld-%02lld", static_cast<long long>(year),
+                  static_cast<long long>(month), static_cast<long long>(day));
+  }
+  return buffer;
+}
+
+std::string FormatTimeMicros(int64_t micros) {
+  int64_t seconds = micros / kMicrosPerSecond;
+  int64_t fraction = micros % kMicrosPerSecond;
+  char buffer[48];
+  std::snprintf(buffer, sizeof(buffer), "%02lld:%02lld:%02lld",
+                static_cast<long long>(seconds / 3600), static_cast<long long>(seconds / 60 % 60),
+                static_cast<long long>(seconds % 60));
+  std::string out = buffer;
+  if (fraction != 0) {
+    std::snprintf(buffer, sizeof(buffer), ".%06lld", static_cast<long long>(fraction));
+    std::string frac = buffer;
+    while (frac.back() == '0') frac.pop_back();
+    out += frac;
+  }
+  return out;
+}
+
+std::string FormatTimestampMicros(int64_t micros) {
+  int64_t days = micros / kMicrosPerDay;
+  int64_t rest = micros % kMicrosPerDay;
+  if (rest < 0) {
+    rest += kMicrosPerDay;
+    --days;
+  }
+  return FormatDate(days) + " " + FormatTimeMicros(rest);
+}
+
+std::string FormatInterval(const Interval& interval) {
+  std::string out;
+  auto part = [&](int64_t value, const char* unit) {
+    if (value == 0) return;
+    if (!out.empty()) out += " ";
+    out += std::to_string(value) + " " + unit + (value == 1 || value == -1 ? "" : "s");
+  };
+  part(interval.months / 12, "year");
+  part(interval.months % 12, "month");
+  part(interval.days, "day");
+  if (interval.nanos != 0 || out.empty()) {
+    int64_t micros = interval.nanos / 1000;
+    if (!out.empty()) out += " ";
+    if (micros < 0) {
+      out += "-";
+      micros = -micros;
+    }
+    out += FormatTimeMicros(micros);
+  }
+  return out;
+}
+
+int64_t AddInterval(int64_t timestamp_micros, const Interval& interval) {
+  int64_t days = timestamp_micros / kMicrosPerDay;
+  int64_t rest = timestamp_micros % kMicrosPerDay;
+  if (rest < 0) {
+    rest += kMicrosPerDay;
+    --days;
+  }
+  if (interval.months != 0) {
+    int64_t year = 0, month = 0, day = 0;
+    CivilFromDays(days, &year, &month, &day);
+    int64_t total = year * 12 + (month - 1) + interval.months;
+    year = total >= 0 ? total / 12 : (total - 11) / 12;
+    month = total - year * 12 + 1;
+    day = std::min<int64_t>(day, DaysInMonth(year, month));
+    days = DaysFromCivil(year, month, day);
+  }
+  days += interval.days;
+  return days * kMicrosPerDay + rest + interval.nanos / 1000;
+}
+
+}  // namespace tarn::expr

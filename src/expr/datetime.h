@@ -1,0 +1,42 @@
+// Calendar arithmetic and DuckDB's text forms for DATE, TIME, TIMESTAMP and INTERVAL.
+//
+// Dates are days since 1970-01-01 (proleptic Gregorian), timestamps microseconds since the
+// epoch, times microseconds since midnight, intervals {months, days, nanos} as in columnar.h.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tarn/columnar.h"
+
+namespace tarn::expr {
+
+constexpr int64_t kMicrosPerSecond = 1000000;
+constexpr int64_t kMicrosPerDay = 86400LL * kMicrosPerSecond;
+
+int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day);
+void CivilFromDays(int64_t days, int64_t* year, int64_t* month, int64_t* day);
+bool IsValidDate(int64_t year, int64_t month, int64_t day);
+
+// "2020-01-31" (also "2020-1-5"; surrounding spaces allowed). nullopt when malformed.
+std::optional<int32_t> ParseDate(std::string_view text);
+// "2020-01-31 10:20:30.123456", "T" separator, optional seconds/fraction, optional "+00" or
+// "Z" offset (converted to UTC), a bare date = midnight.
+std::optional<int64_t> ParseTimestampMicros(std::string_view text);
+std::optional<int64_t> ParseTimeMicros(std::string_view text);
+// "1 day", "2 hours 30 minutes", "1 year 2 months", "-3 days", "10:00:00", "1 day 02:00:00".
+std::optional<Interval> ParseInterval(std::string_view text);
+
+std::string FormatDate(int64_t days);
+std::string FormatTimeMicros(int64_t micros);
+std::string FormatTimestampMicros(int64_t micros);
+std::string FormatInterval(const Interval& interval);
+
+// Adds an interval to a timestamp (months clamp the day to the month's end, as DuckDB).
+int64_t AddInterval(int64_t timestamp_micros, const Interval& interval);
+
+}  // namespace tarn::expr

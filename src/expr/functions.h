@@ -1,0 +1,52 @@
+// Scalar functions by name: lookup, result types, and row-at-a-time implementations.
+//
+// The binder resolves a call to a FunctionId and the argument types it casts to
+// (ResolveFunctionTypes); the evaluator calls InvokeFunction per row with non-cast values, or
+// a vectorized kernel where one exists (evaluator.cc). Semantics are DuckDB's: string
+// positions count Unicode code points, round() rounds half away from zero, sqrt/ln/log of
+// out-of-domain values are errors.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tarn/columnar.h"
+#include "tarn/status.h"
+
+namespace tarn::expr {
+
+enum class FunctionId : uint8_t {
+  kNone,
+  kAbs, kRound, kFloor, kCeil, kSqrt, kLn, kLog10, kLog2, kLogBase, kExp, kPower, kSign,
+  kGreatest, kLeast, kNullIf,
+  kLength, kLower, kUpper, kTrim, kLTrim, kRTrim, kSubstring, kConcat, kConcatOperator,
+  kReplace, kStartsWith, kEndsWith, kContains, kStrpos, kLeft, kRight,
+  kIsNan, kIsInf, kIsFinite,
+  kDatePart, kDateTrunc, kYear, kMonth, kDay, kHour, kMinute, kSecond,
+};
+
+// The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,
+// log with two arguments = log base, datepart, extract's date_part), or kNone.
+FunctionId LookupFunction(std::string_view name, size_t num_args);
+const char* FunctionName(FunctionId id);
+
+// Given the argument types after literal adaptation, fills the types each argument is cast to
+// and the result type; fails with a message naming the function and argument types.
+// `constant_args[i]` is the value of argument i when it is a constant (else nullptr):
+// round(decimal, n) needs n at bind time.
+Status ResolveFunctionTypes(FunctionId id, std::string_view name,
+                            const std::vector<DataType>& arg_types,
+                            const std::vector<const Value*>& constant_args,
+                            std::vector<DataType>* cast_to, DataType* result);
+
+// Whether a NULL argument makes the result NULL without calling InvokeFunction.
+bool PropagatesNull(FunctionId id);
+
+// Computes one row. `args` have the types ResolveFunctionTypes chose.
+Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
+                             const DataType& result_type);
+
+}  // namespace tarn::expr

@@ -1,0 +1,44 @@
+// Typed loops over column buffers for the evaluator's common cases (see evaluator.h), and the
+// small column-building helpers they share.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "expr/bound.h"
+#include "expr/evaluator.h"
+#include "tarn/columnar.h"
+
+namespace tarn::expr {
+
+// Physical storage classes the typed loops dispatch on.
+enum class Phys : uint8_t { kBool, kI8, kI16, kI32, kI64, kU8, kU16, kU32, kU64, kI128, kF32, kF64, kBytes, kOther };
+Phys PhysOf(const DataType& type);
+
+// A column of `length` rows from raw buffers; validity null when null_count == 0.
+std::shared_ptr<Column> MakeColumn(DataType type, int64_t length, std::shared_ptr<Buffer> values,
+                                   std::shared_ptr<Buffer> validity, int64_t null_count);
+// Validity where every input row is valid (constants broadcast); null when no row is NULL.
+std::shared_ptr<Buffer> CombinedValidity(std::span<const Vec* const> inputs, int64_t rows,
+                                         int64_t* null_count);
+// Zeroes the values (or clears the bits) of NULL rows, as the Column invariants require.
+void ZeroNullRows(Column* column);
+inline bool VecValid(const Vec& v, int64_t row) { return v.column->IsValid(v.constant ? 0 : row); }
+
+// Each returns a Vec with a null column when the case is not one of its typed cases.
+Result<Vec> CompareKernel(ast::Op op, const Vec& left, const Vec& right, int64_t rows);
+Result<Vec> ArithmeticKernel(const BoundNode& node, const Vec& left, const Vec& right,
+                             int64_t rows);
+Result<Vec> NegateKernel(const BoundNode& node, const Vec& operand, int64_t rows);
+Result<Vec> CastKernel(const BoundNode& node, const Vec& operand, int64_t rows);
+Vec LogicKernel(bool is_and, const std::vector<Vec>& inputs, int64_t rows);
+Vec NotKernel(const Vec& input, int64_t rows);
+Vec IsNullKernel(const Vec& input, bool negated, int64_t rows);
+// `items` are the IN list's values (all constants) of the operand's type.
+Result<Vec> InKernel(const Vec& operand, const std::vector<Value>& items, bool negated,
+                     int64_t rows);
+
+}  // namespace tarn::expr

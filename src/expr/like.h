@@ -1,0 +1,32 @@
+// SQL LIKE / ILIKE matching: % matches any run of characters, _ exactly one code point, and an
+// optional escape character makes the next pattern character literal. ILIKE folds ASCII case.
+//
+// Thread-safety: a LikeMatcher is immutable after Compile.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tarn/status.h"
+
+namespace tarn::expr {
+
+class LikeMatcher {
+ public:
+  // `escape` is empty or one character; otherwise an error, as in DuckDB.
+  static Result<LikeMatcher> Compile(std::string_view pattern, std::string_view escape,
+                                     bool case_insensitive);
+  bool Matches(std::string_view text) const;
+
+ private:
+  struct Piece {
+    enum Kind : uint8_t { kLiteral, kAnyOne, kAnyRun } kind;
+    std::string literal;
+  };
+  std::vector<Piece> pieces_;
+  bool case_insensitive_ = false;
+  bool MatchFrom(size_t piece, std::string_view text) const;
+};
+
+}  // namespace tarn::expr

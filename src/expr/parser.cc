@@ -1,0 +1,500 @@
+#include "expr/parser.h"
+
+#include <string>
+
+namespace tarn::sql {
+namespace {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::Op;
+
+// Binding levels, loosest first (the same numbering as ast::Precedence).
+enum Level : int {
+  kOr = 1, kAnd, kNot, kIs, kCompare, kLikeInBetween, kOther, kAdditive, kMultiplicative,
+  kPower, kUnaryMinus, kPostfix,
+};
+
+constexpr int kMaxDepth = 200;
+
+constexpr std::string_view kStopWords[] = {
+    "AND", "AS", "ASC", "BETWEEN", "BY", "CASE", "DESC", "ELSE", "END", "ESCAPE", "EXCEPT",
+    "FOR", "FROM", "GROUP", "HAVING", "ILIKE", "IN", "INTERSECT", "IS", "ISNULL", "JOIN",
+    "LIKE", "LIMIT", "NOT", "NOTNULL", "OFFSET", "ON", "OR", "ORDER", "SELECT", "THEN", "UNION",
+    "USING", "WHEN", "WHERE", "WINDOW", "WITH",
+};
+
+bool IsStopWord(const Token& token) {
+  for (std::string_view word : kStopWords) {
+    if (token.IsKeyword(word)) return true;
+  }
+  return false;
+}
+
+std::unique_ptr<Expr> Located(std::unique_ptr<Expr> e, const Token& first, const Token& last) {
+  e->range.offset = first.offset;
+  e->range.length = last.offset + last.length - first.offset;
+  return e;
+}
+
+}  // namespace
+
+const Token& ExprParser::Peek(size_t ahead) const {
+  size_t index = pos_ + ahead;
+  return tokens_[index < tokens_.size() ? index : tokens_.size() - 1];
+}
+
+Status ExprParser::SyntaxError() const { return SyntaxError(Peek()); }
+Status ExprParser::SyntaxError(const Token& token) const {
+  return Status::InvalidArgument(FormatSyntaxError(text_, token));
+}
+
+bool ExprParser::AcceptKeyword(std::string_view keyword) {
+  if (!Peek().IsKeyword(keyword)) return false;
+  Advance();
+  return true;
+}
+
+bool ExprParser::AcceptOperator(std::string_view op) {
+  if (!Peek().IsOperator(op)) return false;
+  Advance();
+  return true;
+}
+
+Status ExprParser::ExpectKeyword(std::string_view keyword) {
+  return AcceptKeyword(keyword) ? Status::OK() : SyntaxError();
+}
+
+Status ExprParser::ExpectOperator(std::string_view op) {
+  return AcceptOperator(op) ? Status::OK() : SyntaxError();
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseExpr() {
+  if (++depth_ > kMaxDepth) {
+    return Status::InvalidArgument(
+        FormatErrorAt(text_, "expression nested too deeply", Peek().offset));
+  }
+  auto result = ParseLevel(kOr);
+  --depth_;
+  return result;
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
+  if (level == kNot || level == kUnaryMinus) return ParsePrefix(level);
+  if (level >= kPostfix) {
+    TARN_ASSIGN_OR_RETURN(auto primary, ParsePrimary());
+    return ParsePostfix(std::move(primary));
+  }
+  const Token& first = Peek();
+  TARN_ASSIGN_OR_RETURN(auto left, ParseLevel(level + 1));
+  while (true) {
+    const Token& token = Peek();
+    Op op = Op::kNone;
+    switch (level) {
+      case kOr:
+        if (token.IsKeyword("OR")) op = Op::kOr;
+        break;
+      case kAnd:
+        if (token.IsKeyword("AND")) op = Op::kAnd;
+        break;
+      case kCompare:
+        if (token.IsOperator("=") || token.IsOperator("==")) op = Op::kEqual;
+        if (token.IsOperator("!=") || token.IsOperator("<>")) op = Op::kNotEqual;
+        if (token.IsOperator("<")) op = Op::kLess;
+        if (token.IsOperator("<=")) op = Op::kLessEqual;
+        if (token.IsOperator(">")) op = Op::kGreater;
+        if (token.IsOperator(">=")) op = Op::kGreaterEqual;
+        break;
+      case kOther:
+        if (token.IsOperator("||")) op = Op::kConcat;
+        break;
+      case kAdditive:
+        if (token.IsOperator("+")) op = Op::kAdd;
+        if (token.IsOperator("-")) op = Op::kSubtract;
+        break;
+      case kMultiplicative:
+        if (token.IsOperator("*")) op = Op::kMultiply;
+        if (token.IsOperator("/")) op = Op::kDivide;
+        if (token.IsOperator("//")) op = Op::kIntDivide;
+        if (token.IsOperator("%")) op = Op::kModulo;
+        break;
+      case kPower:
+        if (token.IsOperator("^") || token.IsOperator("**")) op = Op::kPower;
+        break;
+      case kIs: {
+        if (token.IsKeyword("ISNULL") || token.IsKeyword("NOTNULL")) {
+          Advance();
+          auto e = std::make_unique<Expr>();
+          e->kind = ExprKind::kIsNull;
+          e->negated = token.IsKeyword("NOTNULL");
+          e->children.push_back(std::move(left));
+          left = Located(std::move(e), first, token);
+          continue;
+        }
+        if (!token.IsKeyword("IS")) break;
+        Advance();
+        bool negated = AcceptKeyword("NOT");
+        if (AcceptKeyword("NULL")) {
+          auto e = std::make_unique<Expr>();
+          e->kind = ExprKind::kIsNull;
+          e->negated = negated;
+          e->children.push_back(std::move(left));
+          left = Located(std::move(e), first, tokens_[pos_ - 1]);
+          continue;
+        }
+        if (AcceptKeyword("TRUE") || AcceptKeyword("FALSE")) {
+          // x IS [NOT] TRUE  ==  x IS [NOT] DISTINCT FROM TRUE, negated.
+          bool is_true = tokens_[pos_ - 1].IsKeyword("TRUE");
+          left = ast::MakeBinary(negated ? Op::kIsDistinctFrom : Op::kIsNotDistinctFrom,
+                                 std::move(left),
+                                 ast::MakeLiteral(is_true ? ast::LiteralKind::kTrue
+                                                          : ast::LiteralKind::kFalse, ""));
+          left = Located(std::move(left), first, tokens_[pos_ - 1]);
+          continue;
+        }
+        TARN_RETURN_NOT_OK(ExpectKeyword("DISTINCT"));
+        TARN_RETURN_NOT_OK(ExpectKeyword("FROM"));
+        TARN_ASSIGN_OR_RETURN(auto right, ParseLevel(kCompare));
+        left = ast::MakeBinary(negated ? Op::kIsNotDistinctFrom : Op::kIsDistinctFrom,
+                               std::move(left), std::move(right));
+        left = Located(std::move(left), first, tokens_[pos_ - 1]);
+        continue;
+      }
+      case kLikeInBetween: {
+        size_t ahead = token.IsKeyword("NOT") ? 1 : 0;
+        const Token& word = Peek(ahead);
+        bool negated = ahead == 1;
+        if (word.IsKeyword("IN")) {
+          pos_ += ahead + 1;
+          auto e = std::make_unique<Expr>();
+          e->kind = ExprKind::kIn;
+          e->negated = negated;
+          e->children.push_back(std::move(left));
+          TARN_RETURN_NOT_OK(ExpectOperator("("));
+          do {
+            TARN_ASSIGN_OR_RETURN(auto item, ParseExpr());
+            e->children.push_back(std::move(item));
+          } while (AcceptOperator(","));
+          TARN_RETURN_NOT_OK(ExpectOperator(")"));
+          left = Located(std::move(e), first, tokens_[pos_ - 1]);
+          continue;
+        }
+        if (word.IsKeyword("BETWEEN")) {
+          pos_ += ahead + 1;
+          auto e = std::make_unique<Expr>();
+          e->kind = ExprKind::kBetween;
+          e->negated = negated;
+          e->children.push_back(std::move(left));
+          TARN_ASSIGN_OR_RETURN(auto low, ParseLevel(kOther));
+          TARN_RETURN_NOT_OK(ExpectKeyword("AND"));
+          TARN_ASSIGN_OR_RETURN(auto high, ParseLevel(kOther));
+          e->children.push_back(std::move(low));
+          e->children.push_back(std::move(high));
+          left = Located(std::move(e), first, tokens_[pos_ - 1]);
+          continue;
+        }
+        if (word.IsKeyword("LIKE") || word.IsKeyword("ILIKE")) {
+          pos_ += ahead + 1;
+          auto e = std::make_unique<Expr>();
+          e->kind = ExprKind::kLike;
+          e->op = word.IsKeyword("LIKE") ? Op::kLike : Op::kILike;
+          e->negated = negated;
+          e->children.push_back(std::move(left));
+          TARN_ASSIGN_OR_RETURN(auto pattern, ParseLevel(kOther));
+          e->children.push_back(std::move(pattern));
+          if (AcceptKeyword("ESCAPE")) {
+            TARN_ASSIGN_OR_RETURN(auto escape, ParseLevel(kOther));
+            e->children.push_back(std::move(escape));
+          }
+          left = Located(std::move(e), first, tokens_[pos_ - 1]);
+          continue;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if (op == Op::kNone) return left;
+    Advance();
+    TARN_ASSIGN_OR_RETURN(auto right, ParseLevel(level + 1));
+    left = Located(ast::MakeBinary(op, std::move(left), std::move(right)), first,
+                   tokens_[pos_ - 1]);
+  }
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParsePrefix(int level) {
+  const Token& first = Peek();
+  Op op = Op::kNone;
+  if (level == kNot && first.IsKeyword("NOT")) op = Op::kNot;
+  if (level == kUnaryMinus && first.IsOperator("-")) op = Op::kNegate;
+  if (level == kUnaryMinus && first.IsOperator("+")) op = Op::kPlus;
+  if (op == Op::kNone) return ParseLevel(level + 1);
+  Advance();
+  if (++depth_ > kMaxDepth) {
+    return Status::InvalidArgument(
+        FormatErrorAt(text_, "expression nested too deeply", first.offset));
+  }
+  auto operand = ParseLevel(level);
+  --depth_;
+  if (!operand.ok()) return operand.status();
+  return Located(ast::MakeUnary(op, std::move(operand).value()), first, tokens_[pos_ - 1]);
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParsePostfix(std::unique_ptr<Expr> expr) {
+  const Token first = Peek();
+  int32_t start = expr->range.offset;
+  while (true) {
+    if (AcceptOperator("::")) {
+      TARN_ASSIGN_OR_RETURN(std::string type_name, ParseTypeName());
+      auto e = std::make_unique<Expr>();
+      e->kind = ExprKind::kCast;
+      e->is_postfix = true;
+      e->type_name = std::move(type_name);
+      e->children.push_back(std::move(expr));
+      expr = std::move(e);
+    } else if (AcceptOperator("[")) {
+      TARN_ASSIGN_OR_RETURN(auto index, ParseExpr());
+      TARN_RETURN_NOT_OK(ExpectOperator("]"));
+      auto e = std::make_unique<Expr>();
+      e->kind = ExprKind::kSubscript;
+      e->children.push_back(std::move(expr));
+      e->children.push_back(std::move(index));
+      expr = std::move(e);
+    } else if (Peek().IsOperator(".") && (Peek(1).kind == TokenKind::kIdentifier ||
+                                          Peek(1).kind == TokenKind::kQuotedIdentifier)) {
+      Advance();
+      const Token& name = Advance();
+      if (expr->kind == ExprKind::kColumnRef) {
+        expr->names.push_back(name.text);
+      } else {
+        auto e = std::make_unique<Expr>();
+        e->kind = ExprKind::kField;
+        e->names.push_back(name.text);
+        e->children.push_back(std::move(expr));
+        expr = std::move(e);
+      }
+    } else {
+      return expr;
+    }
+    const Token& last = tokens_[pos_ - 1];
+    expr->range.offset = start;
+    expr->range.length = last.offset + last.length - start;
+  }
+}
+
+Result<std::string> ExprParser::ParseTypeName() {
+  const Token& first = Peek();
+  if (first.kind != TokenKind::kIdentifier && first.kind != TokenKind::kQuotedIdentifier) {
+    return SyntaxError();
+  }
+  Advance();
+  // Multi-word spellings only; any other word ends the type (it may be an alias).
+  while (true) {
+    if (Peek().IsKeyword("PRECISION") || Peek().IsKeyword("VARYING")) {
+      Advance();
+    } else if ((Peek().IsKeyword("WITH") || Peek().IsKeyword("WITHOUT")) &&
+               Peek(1).IsKeyword("TIME") && Peek(2).IsKeyword("ZONE")) {
+      pos_ += 3;
+    } else {
+      break;
+    }
+  }
+  if (Peek().IsOperator("(")) {
+    int depth = 0;
+    do {
+      if (Peek().kind == TokenKind::kEnd) return SyntaxError();
+      if (Peek().IsOperator("(")) ++depth;
+      if (Peek().IsOperator(")")) --depth;
+      Advance();
+    } while (depth > 0);
+  }
+  while (Peek().IsOperator("[")) {
+    Advance();
+    if (Peek().kind == TokenKind::kInteger) Advance();
+    TARN_RETURN_NOT_OK(ExpectOperator("]"));
+  }
+  const Token& last = tokens_[pos_ - 1];
+  return std::string(text_.substr(first.offset, last.offset + last.length - first.offset));
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseCase() {
+  const Token& first = tokens_[pos_ - 1];
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kCase;
+  if (!Peek().IsKeyword("WHEN")) {
+    TARN_ASSIGN_OR_RETURN(auto operand, ParseExpr());
+    e->has_operand = true;
+    e->children.push_back(std::move(operand));
+  }
+  if (!Peek().IsKeyword("WHEN")) return SyntaxError();
+  while (AcceptKeyword("WHEN")) {
+    TARN_ASSIGN_OR_RETURN(auto when, ParseExpr());
+    TARN_RETURN_NOT_OK(ExpectKeyword("THEN"));
+    TARN_ASSIGN_OR_RETURN(auto then, ParseExpr());
+    e->children.push_back(std::move(when));
+    e->children.push_back(std::move(then));
+  }
+  if (AcceptKeyword("ELSE")) {
+    TARN_ASSIGN_OR_RETURN(auto otherwise, ParseExpr());
+    e->has_else = true;
+    e->children.push_back(std::move(otherwise));
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("END"));
+  return Located(std::move(e), first, tokens_[pos_ - 1]);
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseCastCall(bool try_cast) {
+  const Token& first = tokens_[pos_ - 1];
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  TARN_ASSIGN_OR_RETURN(auto operand, ParseExpr());
+  TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+  TARN_ASSIGN_OR_RETURN(std::string type_name, ParseTypeName());
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kCast;
+  e->try_cast = try_cast;
+  e->type_name = std::move(type_name);
+  e->children.push_back(std::move(operand));
+  return Located(std::move(e), first, tokens_[pos_ - 1]);
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
+  const Token& first = tokens_[pos_ - 1];
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  std::vector<std::unique_ptr<Expr>> args;
+  bool distinct = false;
+  std::string upper = name;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (upper == "EXTRACT") {
+    // EXTRACT(part FROM x) == date_part('part', x)
+    const Token& part = Advance();
+    if (part.kind != TokenKind::kIdentifier && part.kind != TokenKind::kString) {
+      return SyntaxError(part);
+    }
+    TARN_RETURN_NOT_OK(ExpectKeyword("FROM"));
+    TARN_ASSIGN_OR_RETURN(auto source, ParseExpr());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    args.push_back(ast::MakeLiteral(ast::LiteralKind::kString, part.text));
+    args.push_back(std::move(source));
+    return Located(ast::MakeFunction("date_part", std::move(args)), first, tokens_[pos_ - 1]);
+  }
+  if (!Peek().IsOperator(")")) {
+    if (AcceptKeyword("DISTINCT")) distinct = true;
+    if (Peek().IsOperator("*") && Peek(1).IsOperator(")")) {
+      auto star = std::make_unique<Expr>();
+      star->kind = ExprKind::kStar;
+      args.push_back(Located(std::move(star), Peek(), Peek()));
+      Advance();
+    } else {
+      do {
+        TARN_ASSIGN_OR_RETURN(auto arg, ParseExpr());
+        args.push_back(std::move(arg));
+        if (upper == "SUBSTRING" && args.size() == 1 && AcceptKeyword("FROM")) {
+          // SUBSTRING(x FROM start [FOR length])
+          TARN_ASSIGN_OR_RETURN(auto start, ParseExpr());
+          args.push_back(std::move(start));
+          if (AcceptKeyword("FOR")) {
+            TARN_ASSIGN_OR_RETURN(auto length, ParseExpr());
+            args.push_back(std::move(length));
+          }
+          break;
+        }
+      } while (AcceptOperator(","));
+    }
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  auto e = ast::MakeFunction(std::move(name), std::move(args));
+  e->distinct = distinct;
+  return Located(std::move(e), first, tokens_[pos_ - 1]);
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
+  const Token& token = Peek();
+  switch (token.kind) {
+    case TokenKind::kInteger:
+      Advance();
+      return Located(ast::MakeLiteral(ast::LiteralKind::kInteger, token.text), token, token);
+    case TokenKind::kDecimal:
+      Advance();
+      return Located(ast::MakeLiteral(ast::LiteralKind::kDecimal, token.text), token, token);
+    case TokenKind::kFloat:
+      Advance();
+      return Located(ast::MakeLiteral(ast::LiteralKind::kFloat, token.text), token, token);
+    case TokenKind::kString:
+      Advance();
+      return Located(ast::MakeLiteral(ast::LiteralKind::kString, token.text), token, token);
+    case TokenKind::kParameter: {
+      Advance();
+      auto e = std::make_unique<Expr>();
+      e->kind = ExprKind::kParameter;
+      e->text = token.text;
+      return Located(std::move(e), token, token);
+    }
+    case TokenKind::kQuotedIdentifier:
+      Advance();
+      return Located(ast::MakeColumnRef({token.text}), token, token);
+    case TokenKind::kOperator:
+      if (token.IsOperator("(")) {
+        Advance();
+        TARN_ASSIGN_OR_RETURN(auto inner, ParseExpr());
+        TARN_RETURN_NOT_OK(ExpectOperator(")"));
+        return inner;
+      }
+      return SyntaxError();
+    case TokenKind::kEnd:
+      return SyntaxError();
+    case TokenKind::kIdentifier:
+      break;
+  }
+  if (token.IsKeyword("NULL") || token.IsKeyword("TRUE") || token.IsKeyword("FALSE")) {
+    Advance();
+    auto kind = token.IsKeyword("NULL")   ? ast::LiteralKind::kNull
+                : token.IsKeyword("TRUE") ? ast::LiteralKind::kTrue
+                                          : ast::LiteralKind::kFalse;
+    return Located(ast::MakeLiteral(kind, ""), token, token);
+  }
+  if (token.IsKeyword("CASE")) {
+    Advance();
+    return ParseCase();
+  }
+  if ((token.IsKeyword("CAST") || token.IsKeyword("TRY_CAST")) && Peek(1).IsOperator("(")) {
+    Advance();
+    return ParseCastCall(token.IsKeyword("TRY_CAST"));
+  }
+  // Typed literals: DATE '2020-01-01', INTERVAL '1 day', INTERVAL 2 DAYS.
+  static constexpr std::string_view kLiteralTypes[] = {"DATE", "TIME", "TIMESTAMP",
+                                                       "TIMESTAMPTZ", "INTERVAL"};
+  for (std::string_view type : kLiteralTypes) {
+    if (!token.IsKeyword(type)) continue;
+    const Token& next = Peek(1);
+    bool interval_units = type == "INTERVAL" &&
+                          (next.kind == TokenKind::kInteger || next.kind == TokenKind::kDecimal ||
+                           next.kind == TokenKind::kString) &&
+                          Peek(2).kind == TokenKind::kIdentifier && !IsStopWord(Peek(2));
+    if (next.kind != TokenKind::kString && !interval_units) break;
+    pos_ += 2;
+    auto e = ast::MakeLiteral(ast::LiteralKind::kTyped, next.text);
+    e->type_name = std::string(type);
+    if (interval_units) {
+      e->text += " " + Advance().text;
+    }
+    return Located(std::move(e), token, tokens_[pos_ - 1]);
+  }
+  if (Peek(1).IsOperator("(") && !IsStopWord(token)) {
+    Advance();
+    return ParseFunctionCall(token.text);
+  }
+  if (IsStopWord(token) || token.IsKeyword("NULL")) return SyntaxError();
+  Advance();
+  return Located(ast::MakeColumnRef({token.text}), token, token);
+}
+
+Result<std::unique_ptr<ast::Expr>> ParseExpressionText(std::string_view text) {
+  TARN_ASSIGN_OR_RETURN(auto tokens, Tokenize(text));
+  ExprParser parser(text, tokens);
+  TARN_ASSIGN_OR_RETURN(auto expr, parser.ParseExpr());
+  if (parser.Peek().kind != TokenKind::kEnd) return parser.SyntaxError();
+  return expr;
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,64 @@
+// The expression grammar: SQL tokens → ast::Expr, with DuckDB's (PostgreSQL's) precedence.
+//
+// From loosest to tightest: OR; AND; NOT; IS [NOT] NULL / IS [NOT] DISTINCT FROM; comparisons
+// (= == != <> < <= > >=); [NOT] BETWEEN / IN / LIKE / ILIKE; || ; + -; * / // %; ^ **;
+// unary - +; x::T; x[i] and x.f; primaries (literals, names, calls, CASE, CAST, parentheses).
+//
+// ExprParser works on a token vector and a position so the SQL statement parser can call
+// ParseExpr in the middle of a statement and continue after it.
+//
+// Thread-safety: one parser per thread.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "expr/ast.h"
+#include "expr/lexer.h"
+#include "tarn/status.h"
+
+namespace tarn::sql {
+
+class ExprParser {
+ public:
+  // `text` and `tokens` (ending in kEnd) must outlive the parser.
+  ExprParser(std::string_view text, const std::vector<Token>& tokens, size_t position = 0)
+      : text_(text), tokens_(tokens), pos_(position) {}
+
+  // Parses one expression starting at position() and leaves position() after it.
+  Result<std::unique_ptr<ast::Expr>> ParseExpr();
+
+  size_t position() const { return pos_; }
+  const Token& Peek(size_t ahead = 0) const;
+  // A syntax error at the current token (or at `token`).
+  Status SyntaxError() const;
+  Status SyntaxError(const Token& token) const;
+
+ private:
+  const Token& Advance() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
+  bool AcceptKeyword(std::string_view keyword);
+  bool AcceptOperator(std::string_view op);
+  Status ExpectKeyword(std::string_view keyword);
+  Status ExpectOperator(std::string_view op);
+
+  Result<std::unique_ptr<ast::Expr>> ParseLevel(int level);
+  Result<std::unique_ptr<ast::Expr>> ParsePrefix(int level);
+  Result<std::unique_ptr<ast::Expr>> ParsePostfix(std::unique_ptr<ast::Expr> expr);
+  Result<std::unique_ptr<ast::Expr>> ParsePrimary();
+  Result<std::unique_ptr<ast::Expr>> ParseCase();
+  Result<std::unique_ptr<ast::Expr>> ParseCastCall(bool try_cast);
+  Result<std::unique_ptr<ast::Expr>> ParseFunctionCall(std::string name);
+  // A type name: words, optional (p, s), optional [] suffixes; returns its text.
+  Result<std::string> ParseTypeName();
+
+  std::string_view text_;
+  const std::vector<Token>& tokens_;
+  size_t pos_;
+  int depth_ = 0;  // guards the recursion against hostile input
+};
+
+// Parses a whole string as one expression; anything after it is a syntax error.
+Result<std::unique_ptr<ast::Expr>> ParseExpressionText(std::string_view text);
+
+}  // namespace tarn::sql

@@ -1,0 +1,522 @@
+#include "parquet/column_writer.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "parquet/compression.h"
+#include "parquet/encoder.h"
+#include "parquet/level_builder.h"
+
+namespace tarn::parquet {
+
+namespace {
+
+// A chunk holding nearly one dictionary entry per value gains nothing from a dictionary; the
+// first kDictionaryProbe values decide early so unique columns do not pay for a full build.
+constexpr int64_t kDictionaryProbe = 16384;
+constexpr double kMaxDictionaryRatio = 0.75;
+
+template <typename Fn>
+void ForEachPresentRow(const LeafLevels& levels, Fn&& fn) {
+  const Column& leaf = *levels.leaf;
+  if (!levels.dense) {
+    for (int64_t row : levels.value_rows) fn(row);
+    return;
+  }
+  if (leaf.null_count == 0 || leaf.validity == nullptr) {
+    for (int64_t row = 0; row < leaf.length; ++row) fn(row);
+    return;
+  }
+  const uint8_t* validity = leaf.validity->data();
+  for (int64_t row = 0; row < leaf.length; ++row) {
+    if (GetBit(validity, row)) fn(row);
+  }
+}
+
+// Appends the present values of `levels` (stored as Src) converted to T.
+template <typename Src, typename T, typename Convert>
+void AppendConverted(const LeafLevels& levels, std::vector<T>* out, Convert convert) {
+  const Src* src = levels.leaf->values_as<Src>();
+  size_t start = out->size();
+  out->resize(start + static_cast<size_t>(levels.num_values));
+  T* dst = out->data() + start;
+  if constexpr (std::is_same_v<Src, T>) {
+    if (levels.dense && levels.leaf->null_count == 0) {
+      std::memcpy(dst, src, static_cast<size_t>(levels.num_values) * sizeof(T));
+      return;
+    }
+  }
+  ForEachPresentRow(levels, [&](int64_t row) { *dst++ = convert(src[row]); });
+}
+
+template <typename Src, typename T>
+void AppendCast(const LeafLevels& levels, std::vector<T>* out) {
+  AppendConverted<Src>(levels, out, [](Src v) { return static_cast<T>(v); });
+}
+
+}  // namespace
+
+class ColumnChunkWriter::Impl {
+ public:
+  Impl(const WriterLeaf& leaf, const WriterProperties& props) : leaf_(leaf), props_(props) {}
+  virtual ~Impl() = default;
+
+  Status Add(const Column& column) {
+    LeafLevels levels;
+    TARN_RETURN_NOT_OK(BuildLeafLevels(leaf_, column, &levels));
+    if (leaf_.max_def > 0) {
+      def_levels_.insert(def_levels_.end(), levels.def_levels.begin(), levels.def_levels.end());
+    }
+    if (leaf_.max_rep > 0) {
+      rep_levels_.insert(rep_levels_.end(), levels.rep_levels.begin(), levels.rep_levels.end());
+    }
+    num_levels_ += levels.num_levels;
+    num_rows_ += levels.num_rows;
+    return Gather(levels);
+  }
+
+  virtual Result<EncodedChunk> Finish() = 0;
+
+ protected:
+  virtual Status Gather(const LeafLevels& levels) = 0;
+
+  const WriterLeaf& leaf_;
+  const WriterProperties& props_;
+  std::vector<int16_t> def_levels_;
+  std::vector<int16_t> rep_levels_;
+  int64_t num_levels_ = 0;
+  int64_t num_rows_ = 0;
+};
+
+namespace {
+
+struct PageRange {
+  int64_t level_begin = 0;
+  int64_t level_end = 0;
+  int64_t value_begin = 0;
+  int64_t value_end = 0;
+  int64_t rows = 0;
+};
+
+// T is the in-memory representation of the physical type: uint8_t (BOOLEAN, 0/1), int32_t,
+// int64_t, float, double, std::string_view (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY).
+template <typename T>
+class TypedChunkWriter final : public ColumnChunkWriter::Impl {
+ public:
+  using Impl::Impl;
+
+  Status Gather(const LeafLevels& levels) override;
+  Result<EncodedChunk> Finish() override;
+
+ private:
+  static constexpr bool kIsBytes = std::is_same_v<T, std::string_view>;
+  static constexpr bool kIsBool = std::is_same_v<T, uint8_t>;
+
+  // Builds the dictionary and indices_; false when the chunk should be PLAIN.
+  bool BuildDictionary();
+  template <typename Traits>
+  bool BuildDictionaryWith();
+  void EncodeValues(const T* values, int64_t count, std::string* out) const;
+  Status WritePage(const PageRange& range, EncodedChunk* chunk);
+  Status AppendPage(PageHeader header, std::string_view uncompressed_levels,
+                    std::string_view values, EncodedChunk* chunk);
+  int64_t PlainBits(int64_t value_idx) const {
+    if constexpr (kIsBool) {
+      return 1;
+    } else if constexpr (kIsBytes) {
+      return 8 * (leaf_.physical == PhysicalType::kByteArray
+                      ? 4 + static_cast<int64_t>(values_[value_idx].size())
+                      : leaf_.type_length);
+    } else {
+      return 8 * static_cast<int64_t>(sizeof(T));
+    }
+  }
+
+  std::vector<T> values_;
+  std::vector<std::unique_ptr<std::string>> arena_;  // converted FIXED_LEN_BYTE_ARRAY bytes
+  // Dictionary encoding (when chosen).
+  bool use_dictionary_ = false;
+  std::vector<T> dictionary_;
+  int64_t dictionary_plain_bytes_ = 0;
+  std::vector<uint32_t> indices_;
+  int index_bit_width_ = 1;
+  // Scratch reused across pages.
+  std::string levels_scratch_;
+  std::string values_scratch_;
+  std::string page_scratch_;
+  std::string compressed_scratch_;
+  int32_t data_pages_ = 0;
+  int64_t first_data_page_offset_ = -1;
+};
+
+template <typename T>
+Status TypedChunkWriter<T>::Gather(const LeafLevels& levels) {
+  const TypeId id = leaf_.type.id;
+  if constexpr (kIsBool) {
+    const uint8_t* bits = levels.leaf->values->data();
+    size_t start = values_.size();
+    values_.resize(start + static_cast<size_t>(levels.num_values));
+    uint8_t* dst = values_.data() + start;
+    ForEachPresentRow(levels, [&](int64_t row) { *dst++ = GetBit(bits, row) ? 1 : 0; });
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    switch (id) {
+      case TypeId::kInt8: AppendCast<int8_t>(levels, &values_); break;
+      case TypeId::kInt16: AppendCast<int16_t>(levels, &values_); break;
+      case TypeId::kUInt8: AppendCast<uint8_t>(levels, &values_); break;
+      case TypeId::kUInt16: AppendCast<uint16_t>(levels, &values_); break;
+      case TypeId::kUInt32: AppendCast<uint32_t>(levels, &values_); break;
+      case TypeId::kDecimal: AppendCast<__int128>(levels, &values_); break;
+      default: AppendCast<int32_t>(levels, &values_); break;  // int32, date
+    }
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    switch (id) {
+      case TypeId::kDecimal: AppendCast<__int128>(levels, &values_); break;
+      case TypeId::kTimestampS: {
+        bool overflow = false;
+        AppendConverted<int64_t>(levels, &values_, [&](int64_t seconds) {
+          int64_t micros = 0;
+          overflow |= __builtin_mul_overflow(seconds, int64_t{1000000}, &micros);
+          return micros;
+        });
+        if (overflow) {
+          return Status::InvalidArgument("column '", leaf_.path[0],
+                                         "': a TIMESTAMP_S value does not fit in microseconds");
+        }
+        break;
+      }
+      default: AppendCast<int64_t>(levels, &values_); break;  // int64, uint64, times
+    }
+  } else if constexpr (std::is_same_v<T, float>) {
+    AppendCast<float>(levels, &values_);
+  } else if constexpr (std::is_same_v<T, double>) {
+    switch (id) {
+      case TypeId::kInt128: AppendCast<__int128>(levels, &values_); break;
+      case TypeId::kUInt128: AppendCast<unsigned __int128>(levels, &values_); break;
+      default: AppendCast<double>(levels, &values_); break;
+    }
+  } else {
+    const Column& leaf = *levels.leaf;
+    size_t start = values_.size();
+    values_.resize(start + static_cast<size_t>(levels.num_values));
+    std::string_view* dst = values_.data() + start;
+    if (leaf_.physical == PhysicalType::kByteArray) {
+      const int64_t* offsets = leaf.values->data_as<int64_t>();
+      const char* data = leaf.data ? reinterpret_cast<const char*>(leaf.data->data()) : "";
+      ForEachPresentRow(levels, [&](int64_t row) {
+        *dst++ = std::string_view(data + offsets[row],
+                                  static_cast<size_t>(offsets[row + 1] - offsets[row]));
+      });
+    } else if (id == TypeId::kUuid) {
+      const char* data = reinterpret_cast<const char*>(leaf.values->data());
+      ForEachPresentRow(levels, [&](int64_t row) { *dst++ = std::string_view(data + 16 * row, 16); });
+    } else {
+      // Converted into owned bytes: decimals big-endian, intervals as three u32.
+      int width = leaf_.type_length;
+      auto bytes = std::make_unique<std::string>(
+          static_cast<size_t>(levels.num_values * width), '\0');
+      char* out = bytes->data();
+      if (id == TypeId::kDecimal) {
+        const __int128* src = leaf.values_as<__int128>();
+        ForEachPresentRow(levels, [&](int64_t row) {
+          unsigned __int128 bits = static_cast<unsigned __int128>(src[row]);
+          for (int byte_idx = 15; byte_idx >= 0; --byte_idx) {
+            out[byte_idx] = static_cast<char>(static_cast<uint8_t>(bits));
+            bits >>= 8;
+          }
+          *dst++ = std::string_view(out, 16);
+          out += 16;
+        });
+      } else {  // kInterval
+        const Interval* src = leaf.values_as<Interval>();
+        ForEachPresentRow(levels, [&](int64_t row) {
+          uint32_t parts[3] = {static_cast<uint32_t>(src[row].months),
+                               static_cast<uint32_t>(src[row].days),
+                               static_cast<uint32_t>(src[row].nanos / 1000000)};
+          std::memcpy(out, parts, 12);
+          *dst++ = std::string_view(out, 12);
+          out += 12;
+        });
+      }
+      arena_.push_back(std::move(bytes));
+    }
+  }
+  return Status::OK();
+}
+
+template <typename T>
+template <typename Traits>
+bool TypedChunkWriter<T>::BuildDictionaryWith() {
+  DictionaryBuilder<T, Traits> builder(props_.dictionary_page_bytes_limit());
+  int64_t count = static_cast<int64_t>(values_.size());
+  indices_.resize(static_cast<size_t>(count));
+  for (int64_t value_idx = 0; value_idx < count; ++value_idx) {
+    if (!builder.Insert(values_[value_idx], &indices_[value_idx])) return false;
+    if (value_idx + 1 == kDictionaryProbe &&
+        builder.size() > static_cast<int64_t>(kMaxDictionaryRatio * kDictionaryProbe)) {
+      return false;
+    }
+  }
+  if (builder.size() > static_cast<int64_t>(kMaxDictionaryRatio * static_cast<double>(count)) &&
+      count > 16) {
+    return false;
+  }
+  dictionary_ = builder.values();
+  dictionary_plain_bytes_ = builder.byte_size();
+  index_bit_width_ = std::max(1, EncoderBitWidth(static_cast<uint64_t>(builder.size() - 1)));
+  return true;
+}
+
+template <typename T>
+bool TypedChunkWriter<T>::BuildDictionary() {
+  if constexpr (kIsBool) {
+    return false;
+  } else {
+    if (!props_.dictionary_enabled() || values_.empty()) return false;
+    bool ok;
+    if constexpr (kIsBytes) {
+      ok = leaf_.physical == PhysicalType::kByteArray
+               ? BuildDictionaryWith<ByteArrayTraits>()
+               : BuildDictionaryWith<FixedLenByteArrayTraits>();
+    } else {
+      ok = BuildDictionaryWith<FixedWidthTraits<T>>();
+    }
+    if (!ok) {
+      indices_.clear();
+      indices_.shrink_to_fit();
+    }
+    return ok;
+  }
+}
+
+template <typename T>
+void TypedChunkWriter<T>::EncodeValues(const T* values, int64_t count, std::string* out) const {
+  if constexpr (kIsBool) {
+    EncodePlainBooleans(values, count, out);
+  } else if constexpr (kIsBytes) {
+    if (leaf_.physical == PhysicalType::kByteArray) {
+      EncodePlainByteArrays(values, count, out);
+    } else {
+      EncodePlainFixedLenByteArrays(values, count, out);
+    }
+  } else {
+    EncodePlain(values, count, out);
+  }
+}
+
+template <typename T>
+Status TypedChunkWriter<T>::AppendPage(PageHeader header, std::string_view uncompressed_levels,
+                                       std::string_view values, EncodedChunk* chunk) {
+  // v1 compresses levels and values together (the caller passes them joined as `values`);
+  // v2 and dictionary pages pass levels uncompressed and values to compress.
+  auto codec = static_cast<CompressionCodec>(props_.compression());
+  std::string_view compressed_values = values;
+  if (codec != CompressionCodec::kUncompressed) {
+    compressed_scratch_.clear();
+    TARN_RETURN_NOT_OK(
+        Compress(codec, values, props_.compression_level(), &compressed_scratch_)
+            .WithContext(StrCat("compressing a page of column '", leaf_.path.back(), "'")));
+    compressed_values = compressed_scratch_;
+  }
+  int64_t uncompressed = static_cast<int64_t>(uncompressed_levels.size() + values.size());
+  int64_t compressed = static_cast<int64_t>(uncompressed_levels.size() + compressed_values.size());
+  if (uncompressed > INT32_MAX || compressed > INT32_MAX) {
+    return Status::InvalidArgument("column '", leaf_.path.back(), "': a page of ", uncompressed,
+                                   " bytes exceeds Parquet's 2 GiB page limit");
+  }
+  header.uncompressed_page_size = static_cast<int32_t>(uncompressed);
+  header.compressed_page_size = static_cast<int32_t>(compressed);
+  if (props_.write_page_crc()) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(uncompressed_levels.data()),
+                static_cast<uInt>(uncompressed_levels.size()));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(compressed_values.data()),
+                static_cast<uInt>(compressed_values.size()));
+    header.crc = static_cast<int32_t>(static_cast<uint32_t>(crc));
+  }
+  size_t header_start = chunk->bytes.size();
+  EncodePageHeader(header, &chunk->bytes);
+  int64_t header_size = static_cast<int64_t>(chunk->bytes.size() - header_start);
+  chunk->bytes.append(uncompressed_levels);
+  chunk->bytes.append(compressed_values);
+  chunk->meta.total_uncompressed_size += header_size + uncompressed;
+  chunk->meta.total_compressed_size += header_size + compressed;
+  return Status::OK();
+}
+
+template <typename T>
+Status TypedChunkWriter<T>::WritePage(const PageRange& range, EncodedChunk* chunk) {
+  int64_t level_count = range.level_end - range.level_begin;
+  int64_t value_count = range.value_end - range.value_begin;
+  values_scratch_.clear();
+  if (use_dictionary_) {
+    values_scratch_.push_back(static_cast<char>(index_bit_width_));
+    EncodeRleBitPacked(indices_.data() + range.value_begin, value_count, index_bit_width_,
+                       &values_scratch_);
+  } else {
+    EncodeValues(values_.data() + range.value_begin, value_count, &values_scratch_);
+  }
+  int def_width = EncoderBitWidth(static_cast<uint64_t>(leaf_.max_def));
+  int rep_width = EncoderBitWidth(static_cast<uint64_t>(leaf_.max_rep));
+  Encoding encoding = use_dictionary_ ? Encoding::kRleDictionary : Encoding::kPlain;
+  if (first_data_page_offset_ < 0) {
+    first_data_page_offset_ = static_cast<int64_t>(chunk->bytes.size());
+  }
+  ++data_pages_;
+  PageHeader header;
+  if (props_.data_page_version() == 1) {
+    page_scratch_.clear();
+    if (leaf_.max_rep > 0) {
+      EncodeLengthPrefixedLevels(rep_levels_.data() + range.level_begin, level_count, rep_width,
+                                 &page_scratch_);
+    }
+    if (leaf_.max_def > 0) {
+      EncodeLengthPrefixedLevels(def_levels_.data() + range.level_begin, level_count, def_width,
+                                 &page_scratch_);
+    }
+    page_scratch_.append(values_scratch_);
+    header.type = PageType::kDataPage;
+    DataPageHeader data;
+    data.num_values = static_cast<int32_t>(level_count);
+    data.encoding = encoding;
+    header.data_page_header = data;
+    return AppendPage(std::move(header), {}, page_scratch_, chunk);
+  }
+  levels_scratch_.clear();
+  int32_t rep_bytes = 0;
+  if (leaf_.max_rep > 0) {
+    EncodeRleBitPackedLevels(rep_levels_.data() + range.level_begin, level_count, rep_width,
+                             &levels_scratch_);
+    rep_bytes = static_cast<int32_t>(levels_scratch_.size());
+  }
+  if (leaf_.max_def > 0) {
+    EncodeRleBitPackedLevels(def_levels_.data() + range.level_begin, level_count, def_width,
+                             &levels_scratch_);
+  }
+  header.type = PageType::kDataPageV2;
+  DataPageHeaderV2 data;
+  data.num_values = static_cast<int32_t>(level_count);
+  data.num_nulls = static_cast<int32_t>(level_count - value_count);
+  data.num_rows = static_cast<int32_t>(range.rows);
+  data.encoding = encoding;
+  data.repetition_levels_byte_length = rep_bytes;
+  data.definition_levels_byte_length = static_cast<int32_t>(levels_scratch_.size()) - rep_bytes;
+  data.is_compressed =
+      static_cast<CompressionCodec>(props_.compression()) != CompressionCodec::kUncompressed;
+  header.data_page_header_v2 = data;
+  return AppendPage(std::move(header), levels_scratch_, values_scratch_, chunk);
+}
+
+template <typename T>
+Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
+  EncodedChunk chunk;
+  chunk.num_rows = num_rows_;
+  const int64_t num_values = static_cast<int64_t>(values_.size());
+  ChunkStatistics& stats = chunk.stats;
+  stats.num_levels = num_levels_;
+  stats.null_count = num_levels_ - num_values;
+  UpdateMinMax(leaf_, values_.data(), num_values, &stats);
+  TruncateMinMax(leaf_, props_.statistics_truncate_length(), &stats);
+
+  use_dictionary_ = BuildDictionary();
+  ColumnMetaData& meta = chunk.meta;
+  meta.type = leaf_.physical;
+  meta.path_in_schema = leaf_.path;
+  meta.codec = static_cast<CompressionCodec>(props_.compression());
+  meta.num_values = num_levels_;
+  if (use_dictionary_) {
+    meta.dictionary_page_offset = 0;
+    values_scratch_.clear();
+    EncodeValues(dictionary_.data(), static_cast<int64_t>(dictionary_.size()), &values_scratch_);
+    PageHeader header;
+    header.type = PageType::kDictionaryPage;
+    DictionaryPageHeader dict;
+    dict.num_values = static_cast<int32_t>(dictionary_.size());
+    dict.encoding = Encoding::kPlain;
+    header.dictionary_page_header = dict;
+    TARN_RETURN_NOT_OK(AppendPage(std::move(header), {}, values_scratch_, &chunk));
+  }
+
+  // Cut pages at record starts once a page holds data_page_rows records or about
+  // data_page_bytes of encoded values.
+  const bool has_def = leaf_.max_def > 0;
+  const bool has_rep = leaf_.max_rep > 0;
+  const int64_t page_rows = props_.data_page_rows();
+  const int64_t page_bits = props_.data_page_bytes() * 8;
+  PageRange range;
+  int64_t level = 0;
+  int64_t value = 0;
+  do {
+    range.level_begin = level;
+    range.value_begin = value;
+    int64_t rows = 0;
+    int64_t bits = 0;
+    while (level < num_levels_) {
+      if (!has_rep || rep_levels_[level] == 0) {
+        if (rows > 0 && (rows >= page_rows || bits >= page_bits)) break;
+        ++rows;
+      }
+      if (!has_def || def_levels_[level] == leaf_.max_def) {
+        bits += use_dictionary_ ? index_bit_width_ : PlainBits(value);
+        ++value;
+      }
+      ++level;
+    }
+    range.level_end = level;
+    range.value_end = value;
+    range.rows = rows;
+    TARN_RETURN_NOT_OK(WritePage(range, &chunk));
+  } while (level < num_levels_);
+
+  meta.data_page_offset = first_data_page_offset_;
+  if (use_dictionary_) {
+    meta.encodings = {Encoding::kPlain, Encoding::kRleDictionary};
+    meta.encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
+  } else {
+    meta.encodings = {Encoding::kPlain};
+  }
+  if (has_def || has_rep) meta.encodings.push_back(Encoding::kRle);
+  meta.encoding_stats.push_back(
+      {props_.data_page_version() == 1 ? PageType::kDataPage : PageType::kDataPageV2,
+       use_dictionary_ ? Encoding::kRleDictionary : Encoding::kPlain, data_pages_});
+  if (props_.statistics_enabled()) meta.statistics = ToThriftStatistics(leaf_, stats);
+  return chunk;
+}
+
+}  // namespace
+
+ColumnChunkWriter::ColumnChunkWriter(const WriterLeaf& leaf, const WriterProperties& properties) {
+  switch (leaf.physical) {
+    case PhysicalType::kBoolean:
+      impl_ = std::make_unique<TypedChunkWriter<uint8_t>>(leaf, properties);
+      break;
+    case PhysicalType::kInt32:
+      impl_ = std::make_unique<TypedChunkWriter<int32_t>>(leaf, properties);
+      break;
+    case PhysicalType::kInt64:
+      impl_ = std::make_unique<TypedChunkWriter<int64_t>>(leaf, properties);
+      break;
+    case PhysicalType::kFloat:
+      impl_ = std::make_unique<TypedChunkWriter<float>>(leaf, properties);
+      break;
+    case PhysicalType::kDouble:
+      impl_ = std::make_unique<TypedChunkWriter<double>>(leaf, properties);
+      break;
+    default:
+      impl_ = std::make_unique<TypedChunkWriter<std::string_view>>(leaf, properties);
+      break;
+  }
+}
+
+ColumnChunkWriter::~ColumnChunkWriter() = default;
+
+Status ColumnChunkWriter::Add(const Column& top_level_column) {
+  return impl_->Add(top_level_column);
+}
+
+Result<EncodedChunk> ColumnChunkWriter::Finish() { return impl_->Finish(); }
+
+}  // namespace tarn::parquet

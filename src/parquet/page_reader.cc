@@ -1,0 +1,143 @@
+#include "parquet/page_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "parquet/compression.h"
+
+namespace tarn::parquet {
+
+int64_t Page::num_values() const {
+  switch (header.type) {
+    case PageType::kDataPage:
+      return header.data_page_header ? header.data_page_header->num_values : 0;
+    case PageType::kDataPageV2:
+      return header.data_page_header_v2 ? header.data_page_header_v2->num_values : 0;
+    case PageType::kDictionaryPage:
+      return header.dictionary_page_header ? header.dictionary_page_header->num_values : 0;
+    default:
+      return 0;
+  }
+}
+
+PageReader::PageReader(std::string_view chunk, int64_t file_offset, CompressionCodec codec,
+                       int64_t uncompressed_limit, std::string context)
+    : chunk_(chunk),
+      file_offset_(file_offset),
+      codec_(codec),
+      uncompressed_limit_(std::min(uncompressed_limit, kMaxPageBytes)),
+      context_(std::move(context)) {}
+
+std::string PageReader::PageContext(const Page& page) const {
+  return StrCat(context_, ", page at offset ", page.file_offset);
+}
+
+Result<bool> PageReader::Next(Page* page) {
+  if (pos_ >= static_cast<int64_t>(chunk_.size())) return false;
+  const int64_t header_offset = file_offset_ + pos_;
+  int64_t consumed = 0;
+  Result<PageHeader> header = DecodePageHeader(chunk_.substr(pos_), &consumed);
+  if (!header.ok()) {
+    return header.status().WithContext(StrCat(context_, ", page header at offset ", header_offset));
+  }
+  page->header = std::move(header).value();
+  page->file_offset = header_offset;
+  const PageHeader& h = page->header;
+  const int64_t remaining = static_cast<int64_t>(chunk_.size()) - pos_ - consumed;
+  if (consumed <= 0 || remaining < 0 || h.compressed_page_size < 0 ||
+      h.compressed_page_size > remaining) {
+    return Status::Corruption(PageContext(*page), ": compressed_page_size ",
+                              h.compressed_page_size, " exceeds the ", std::max<int64_t>(remaining, 0),
+                              " bytes left in the column chunk");
+  }
+  if (h.uncompressed_page_size < 0 || h.uncompressed_page_size > uncompressed_limit_) {
+    if (h.uncompressed_page_size > kMaxPageBytes) {
+      return Status::ResourceExhausted(PageContext(*page), ": uncompressed_page_size ",
+                                       h.uncompressed_page_size, " is over tarn's limit of ",
+                                       kMaxPageBytes, " bytes per page");
+    }
+    return Status::Corruption(PageContext(*page), ": uncompressed_page_size ",
+                              h.uncompressed_page_size,
+                              " is negative or over the column chunk's uncompressed size of ",
+                              uncompressed_limit_, " bytes");
+  }
+  switch (h.type) {
+    case PageType::kDataPage:
+      if (!h.data_page_header) {
+        return Status::Corruption(PageContext(*page), ": data page without data_page_header");
+      }
+      break;
+    case PageType::kDataPageV2: {
+      if (!h.data_page_header_v2) {
+        return Status::Corruption(PageContext(*page), ": data page v2 without its header");
+      }
+      const DataPageHeaderV2& v2 = *h.data_page_header_v2;
+      const int64_t level_bytes = static_cast<int64_t>(v2.definition_levels_byte_length) +
+                                  v2.repetition_levels_byte_length;
+      if (v2.definition_levels_byte_length < 0 || v2.repetition_levels_byte_length < 0 ||
+          level_bytes > h.compressed_page_size || level_bytes > h.uncompressed_page_size) {
+        return Status::Corruption(PageContext(*page), ": level byte lengths ",
+                                  v2.repetition_levels_byte_length, " + ",
+                                  v2.definition_levels_byte_length, " exceed the page size");
+      }
+      if (v2.num_values < 0 || v2.num_rows < 0 || v2.num_nulls < 0 ||
+          v2.num_nulls > v2.num_values) {
+        return Status::Corruption(PageContext(*page), ": data page v2 declares ", v2.num_values,
+                                  " values, ", v2.num_rows, " rows, ", v2.num_nulls, " nulls");
+      }
+      break;
+    }
+    case PageType::kDictionaryPage:
+      if (!h.dictionary_page_header) {
+        return Status::Corruption(PageContext(*page), ": dictionary page without its header");
+      }
+      break;
+    default:
+      break;  // index pages and unknown types are skipped by the caller
+  }
+  if (page->num_values() < 0) {
+    return Status::Corruption(PageContext(*page), ": negative num_values ", page->num_values());
+  }
+  page->body = chunk_.substr(static_cast<size_t>(pos_ + consumed),
+                             static_cast<size_t>(h.compressed_page_size));
+  pos_ += consumed + h.compressed_page_size;
+  return true;
+}
+
+Result<std::string_view> PageReader::Decompress(const Page& page) {
+  const PageHeader& h = page.header;
+  int64_t prefix = 0;  // bytes stored uncompressed at the start (v2 levels)
+  bool compressed = codec_ != CompressionCodec::kUncompressed;
+  if (h.type == PageType::kDataPageV2) {
+    const DataPageHeaderV2& v2 = *h.data_page_header_v2;
+    prefix = static_cast<int64_t>(v2.definition_levels_byte_length) +
+             v2.repetition_levels_byte_length;
+    compressed = compressed && v2.is_compressed;
+  }
+  if (!compressed) {
+    if (static_cast<int64_t>(page.body.size()) != h.uncompressed_page_size &&
+        h.type != PageType::kDataPageV2) {
+      // Some writers pad; only the declared uncompressed bytes are page data.
+      if (static_cast<int64_t>(page.body.size()) < h.uncompressed_page_size) {
+        return Status::Corruption(PageContext(page), ": uncompressed page holds ",
+                                  page.body.size(), " bytes, header says ",
+                                  h.uncompressed_page_size);
+      }
+      return page.body.substr(0, static_cast<size_t>(h.uncompressed_page_size));
+    }
+    return page.body;
+  }
+  const int64_t out_size = h.uncompressed_page_size;
+  scratch_.resize(static_cast<size_t>(out_size));
+  if (prefix > 0) std::memcpy(scratch_.data(), page.body.data(), static_cast<size_t>(prefix));
+  const std::string_view input = page.body.substr(static_cast<size_t>(prefix));
+  const int64_t values_size = out_size - prefix;
+  if (values_size > 0 || !input.empty()) {
+    Status status = parquet::Decompress(codec_, input, scratch_.data() + prefix, values_size);
+    if (!status.ok()) return status.WithContext(PageContext(page));
+  }
+  return std::string_view(reinterpret_cast<const char*>(scratch_.data()),
+                          static_cast<size_t>(out_size));
+}
+
+}  // namespace tarn::parquet

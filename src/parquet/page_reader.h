@@ -1,0 +1,64 @@
+// PageReader: walks the pages of one column chunk held in memory, decoding each page header
+// and checking every declared size before anything is allocated, and decompresses page bodies
+// on request into a buffer it reuses.
+//
+// Checks: a header must fit in the chunk; compressed_page_size must lie within the chunk;
+// uncompressed_page_size is at most kMaxPageBytes and at most the chunk's declared
+// uncompressed size; v2 level byte lengths fit in the page. Violations are Corruption naming
+// the context (file, row group, column) and the page's file offset.
+//
+// Thread-safety: one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parquet/metadata.h"
+#include "tarn/status.h"
+
+namespace tarn::parquet {
+
+struct Page {
+  PageHeader header;
+  int64_t file_offset = 0;         // of the page header
+  std::string_view body;           // the page bytes as stored (possibly compressed)
+  PageType type() const { return header.type; }
+  // Values (level entries) in the page, or the dictionary size.
+  int64_t num_values() const;
+};
+
+class PageReader {
+ public:
+  static constexpr int64_t kMaxPageBytes = int64_t{1} << 30;
+
+  // `chunk` holds the chunk's bytes, which start at `file_offset` in the file; `context`
+  // ("<path>: row group R, column a.b") prefixes every error.
+  PageReader(std::string_view chunk, int64_t file_offset, CompressionCodec codec,
+             int64_t uncompressed_limit, std::string context);
+
+  // Reads the next page header. Sets *page and returns true, or returns false at the end of
+  // the chunk.
+  Result<bool> Next(Page* page);
+
+  // Decompresses (or passes through) the page's body. For data page v2 the level bytes stay
+  // as stored and only the values section is decompressed. The returned view stays valid until
+  // the next call.
+  Result<std::string_view> Decompress(const Page& page);
+
+  const std::string& context() const { return context_; }
+  // Context plus the page's offset: "<context>, page at offset N".
+  std::string PageContext(const Page& page) const;
+
+ private:
+  std::string_view chunk_;
+  int64_t file_offset_ = 0;
+  CompressionCodec codec_;
+  int64_t uncompressed_limit_ = 0;
+  std::string context_;
+  int64_t pos_ = 0;
+  std::vector<uint8_t> scratch_;
+};
+
+}  // namespace tarn::parquet

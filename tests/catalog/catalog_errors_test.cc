@@ -1,0 +1,486 @@
+// Opening errors and corrupt catalog rows: each gives a clear status naming what was found,
+// never a crash. Catalog copies are edited with SQL through tarn's own SqliteCatalogStore.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/test_util.h"
+#include "tarn/catalog.h"
+
+namespace tarn {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::FileExists;
+using testing::SharedPath;
+using testing::TempDir;
+
+std::string FixtureDir(std::string_view name) {
+  return SharedPath(StrCat("fixtures/ducklake/", name));
+}
+
+// A writable copy of a fixture catalog with `sql` applied (statements separated by ';').
+std::string EditedCopy(std::string_view fixture, const TempDir& dir,
+                       const std::vector<std::string>& statements) {
+  std::string source = FixtureDir(fixture) + "/catalog.sqlite";
+  EXPECT_TRUE(FileExists(source));
+  std::string target = dir.Join(StrCat(fixture, "-edited.sqlite"));
+  std::filesystem::copy_file(source, target, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::permissions(target, std::filesystem::perms::owner_read |
+                                           std::filesystem::perms::owner_write);
+  auto store = OpenSqliteCatalogStore(target, /*read_only=*/false);
+  EXPECT_TRUE(store.ok()) << store.status().ToString();
+  for (const std::string& sql : statements) {
+    auto changed = (*store)->Execute(sql, {});
+    EXPECT_TRUE(changed.ok()) << sql << ": " << changed.status().ToString();
+  }
+  return target;
+}
+
+Result<std::unique_ptr<Lake>> OpenCopy(const std::string& path) {
+  return Lake::Open(StrCat("ducklake:sqlite:", path));
+}
+
+// Loads the latest snapshot and every table in it; the first error.
+Status LoadEverything(const std::string& path) {
+  TARN_ASSIGN_OR_RETURN(auto lake, OpenCopy(path));
+  TARN_ASSIGN_OR_RETURN(auto snapshot, lake->LoadSnapshot());
+  for (const auto& table : snapshot->tables()) {
+    TARN_ASSIGN_OR_RETURN(auto metadata, lake->LoadTable(*snapshot, table->table_id));
+    for (const InlinedDataTable& inlined : table->inlined_tables) {
+      TARN_RETURN_NOT_OK(lake->ReadInlinedRows(*metadata, inlined));
+    }
+  }
+  return Status::OK();
+}
+
+TEST(CatalogOpenTest, MissingFile) {
+  TempDir dir;
+  std::string path = dir.Join("nope.sqlite");
+  auto lake = OpenCopy(path);
+  ASSERT_FALSE(lake.ok());
+  EXPECT_TRUE(lake.status().IsNotFound());
+  EXPECT_EQ(lake.status().message(),
+            StrCat("DuckLake catalog database '", path, "' does not exist"));
+}
+
+TEST(CatalogOpenTest, LocatorForms) {
+  EXPECT_EQ(Lake::Open("ducklake:postgres:dbname=x").status().code(), StatusCode::kNotSupported);
+  auto odd = Lake::Open("catalog.txt");
+  EXPECT_EQ(odd.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(odd.status().message(), HasSubstr("ducklake:sqlite:PATH"));
+  EXPECT_EQ(Lake::Open("ducklake:sqlite:").status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(CatalogOpenTest, NotADuckLakeCatalog) {
+  TempDir dir;
+  std::string path = dir.Join("plain.sqlite");
+  std::ofstream(path).close();  // an empty file is an empty SQLite database
+  {
+    auto store = OpenSqliteCatalogStore(path, false);
+    ASSERT_TRUE(store.ok());
+    ASSERT_TRUE((*store)->Execute("CREATE TABLE something (a BIGINT)", {}).ok());
+  }
+  auto lake = OpenCopy(path);
+  ASSERT_FALSE(lake.ok());
+  EXPECT_EQ(lake.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(lake.status().message(),
+            StrCat("SQLite catalog '", path,
+                   "' is not a DuckLake catalog: it has no ducklake_metadata table"));
+}
+
+TEST(CatalogOpenTest, NotASqliteFile) {
+  TempDir dir;
+  std::string path = dir.Join("garbage.sqlite");
+  std::ofstream(path) << std::string(4096, 'x');
+  auto lake = OpenCopy(path);
+  ASSERT_FALSE(lake.ok());
+  EXPECT_TRUE(lake.status().IsCorruption());
+  EXPECT_EQ(lake.status().message(), StrCat("'", path, "' is not a SQLite database"));
+}
+
+TEST(CatalogOpenTest, WrongVersion) {
+  TempDir dir;
+  std::string path =
+      EditedCopy("basic", dir, {"UPDATE ducklake_metadata SET value = '0.3' WHERE key = 'version'"});
+  auto lake = OpenCopy(path);
+  ASSERT_FALSE(lake.ok());
+  EXPECT_TRUE(lake.status().IsNotSupported());
+  EXPECT_THAT(lake.status().message(),
+              HasSubstr("DuckLake catalog version 0.3 is not supported; tarn reads 1.0"));
+  std::string missing =
+      EditedCopy("nan", dir, {"DELETE FROM ducklake_metadata WHERE key = 'version'"});
+  EXPECT_TRUE(OpenCopy(missing).status().IsCorruption());
+}
+
+TEST(CatalogOpenTest, EncryptedCatalog) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir, {"UPDATE ducklake_metadata SET value = 'true' WHERE key = 'encrypted'"});
+  auto lake = OpenCopy(path);
+  ASSERT_FALSE(lake.ok());
+  EXPECT_TRUE(lake.status().IsNotSupported());
+  EXPECT_THAT(lake.status().message(), HasSubstr("encrypted"));
+  std::string odd = EditedCopy(
+      "nan", dir, {"UPDATE ducklake_metadata SET value = 'maybe' WHERE key = 'encrypted'"});
+  auto bad = OpenCopy(odd);
+  EXPECT_TRUE(bad.status().IsCorruption());
+  EXPECT_THAT(bad.status().message(), HasSubstr("encrypted = 'maybe'"));
+}
+
+TEST(CatalogOpenTest, BadMetadataScope) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir, {"INSERT INTO ducklake_metadata VALUES ('x', 'y', 'galaxy', 3)"});
+  auto lake = OpenCopy(path);
+  EXPECT_TRUE(lake.status().IsCorruption());
+  EXPECT_THAT(lake.status().message(), HasSubstr("unknown scope 'galaxy'"));
+}
+
+TEST(CatalogCorruptionTest, UnparsableColumnType) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir,
+      {"UPDATE ducklake_column SET column_type = 'intx' WHERE table_id = 1 AND column_id = 2"});
+  Status status = LoadEverything(path);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_THAT(status.message(),
+              HasSubstr("ducklake_column row (table_id = 1, column_id = 2): column_type 'intx' "
+                        "does not parse"));
+}
+
+TEST(CatalogCorruptionTest, NonNumericIdAndCount) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir, {"UPDATE ducklake_data_file SET record_count = 'abc' WHERE data_file_id = 2"});
+  Status status = LoadEverything(path);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_THAT(status.message(), HasSubstr("ducklake_data_file row"));
+  EXPECT_THAT(status.message(), HasSubstr("(data_file_id = 2), column record_count: 'abc' is "
+                                          "not a BIGINT"));
+
+  std::string ids = EditedCopy(
+      "nan", dir, {"UPDATE ducklake_table SET table_id = 'one' WHERE table_id = 1"});
+  Status id_status = LoadEverything(ids);
+  ASSERT_TRUE(id_status.IsCorruption()) << id_status.ToString();
+  EXPECT_THAT(id_status.message(), HasSubstr("ducklake_table row 1, column table_id: 'one' is "
+                                             "not a BIGINT"));
+  std::string snap = EditedCopy(
+      "nan", dir, {"UPDATE ducklake_snapshot SET snapshot_time = 'yesterday' WHERE snapshot_id = 3"});
+  auto snap_lake = OpenCopy(snap);
+  ASSERT_TRUE(snap_lake.ok());
+  Status time_status = (*snap_lake)->ListSnapshots().status();
+  ASSERT_TRUE(time_status.IsCorruption()) << time_status.ToString();
+  EXPECT_THAT(time_status.message(),
+              HasSubstr("ducklake_snapshot row (snapshot_id = 3): snapshot_time: 'yesterday' "
+                        "is not a timestamp"));
+  // Snapshot 3 itself cannot load; snapshot 2 still can.
+  EXPECT_TRUE((*snap_lake)->LoadSnapshot(SnapshotSelector::Id(3)).status().IsCorruption());
+  EXPECT_TRUE((*snap_lake)->LoadSnapshot(SnapshotSelector::Id(2)).ok());
+}
+
+TEST(CatalogCorruptionTest, StorageFormsConvertByDeclaredType) {
+  TempDir dir;
+  // BOOLEAN columns have NUMERIC affinity, so 'false' stays text; it still reads as false.
+  std::string path = EditedCopy(
+      "basic", dir,
+      {"UPDATE ducklake_column SET nulls_allowed = 'false' WHERE column_id = 1",
+       "UPDATE ducklake_column SET nulls_allowed = 'true' WHERE column_id = 2",
+       "UPDATE ducklake_data_file SET path_is_relative = 'true' WHERE data_file_id = 0"});
+  auto lake = OpenCopy(path);
+  ASSERT_TRUE(lake.ok());
+  auto snapshot = (*lake)->LoadSnapshot();
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  auto t = (*snapshot)->FindTableById(1);
+  EXPECT_FALSE(t->FindColumn(1)->nulls_allowed);
+  EXPECT_FALSE(t->schema.fields[0].nullable);
+  EXPECT_TRUE(t->FindColumn(2)->nulls_allowed);
+  auto table = (*lake)->LoadTable(**snapshot, 1);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_TRUE((*table)->data_files[0].path_is_relative);
+
+  std::string bad = EditedCopy(
+      "nan", dir, {"UPDATE ducklake_column SET nulls_allowed = 'perhaps' WHERE column_id = 1"});
+  Status status = LoadEverything(bad);
+  ASSERT_TRUE(status.IsCorruption());
+  EXPECT_THAT(status.message(), HasSubstr("column nulls_allowed: 'perhaps' is not a BOOLEAN"));
+}
+
+TEST(CatalogCorruptionTest, BrokenColumnTrees) {
+  TempDir dir;
+  // A child whose parent does not exist.
+  std::string orphan = EditedCopy(
+      "nested", dir, {"UPDATE ducklake_column SET parent_column = 77 WHERE column_id = 3"});
+  Status status = LoadEverything(orphan);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_THAT(status.message(), HasSubstr("parent_column 77 is not a visible column"));
+  // A cycle: z's parent becomes its own child p.
+  TempDir dir2;
+  std::string cycle = EditedCopy(
+      "nested", dir2, {"UPDATE ducklake_column SET parent_column = 6 WHERE column_id = 5"});
+  Status cycle_status = LoadEverything(cycle);
+  ASSERT_TRUE(cycle_status.IsCorruption()) << cycle_status.ToString();
+  // A list with two children, a primitive with one.
+  TempDir dir3;
+  std::string two = EditedCopy(
+      "nested", dir3, {"UPDATE ducklake_column SET parent_column = 8 WHERE column_id = 11"});
+  Status two_status = LoadEverything(two);
+  ASSERT_TRUE(two_status.IsCorruption());
+  EXPECT_THAT(two_status.message(), HasSubstr("list column has 2 child columns"));
+  TempDir dir4;
+  std::string prim = EditedCopy(
+      "nested", dir4, {"UPDATE ducklake_column SET parent_column = 1 WHERE column_id = 9"});
+  Status prim_status = LoadEverything(prim);
+  ASSERT_TRUE(prim_status.IsCorruption());
+  EXPECT_THAT(prim_status.message(), HasSubstr("column of type int32 has 1 child columns"));
+  // Two visible versions of one column.
+  TempDir dir5;
+  std::string dup = EditedCopy(
+      "nan", dir5,
+      {"INSERT INTO ducklake_column SELECT * FROM ducklake_column WHERE column_id = 2"});
+  Status dup_status = LoadEverything(dup);
+  ASSERT_TRUE(dup_status.IsCorruption());
+  EXPECT_THAT(dup_status.message(), HasSubstr("more than one visible version"));
+}
+
+TEST(CatalogCorruptionTest, BadDefaultsAndFiles) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "evolution", dir,
+      {"UPDATE ducklake_column SET initial_default = 'forty-two' WHERE column_id = 4"});
+  auto lake = OpenCopy(path);
+  ASSERT_TRUE(lake.ok());
+  auto s3 = (*lake)->LoadSnapshot(SnapshotSelector::Id(3));
+  ASSERT_TRUE(s3.status().IsCorruption()) << s3.status().ToString();
+  EXPECT_THAT(s3.status().message(), HasSubstr("initial_default: 'forty-two' is not a literal"));
+
+  TempDir dir2;
+  std::string two_deletes = EditedCopy(
+      "basic", dir2,
+      {"INSERT INTO ducklake_delete_file SELECT 99, table_id, begin_snapshot, end_snapshot, "
+       "data_file_id, path, path_is_relative, format, delete_count, file_size_bytes, "
+       "footer_size, encryption_key, partial_max FROM ducklake_delete_file WHERE "
+       "delete_file_id = 12"});
+  Status status = LoadEverything(two_deletes);
+  ASSERT_TRUE(status.IsCorruption());
+  EXPECT_THAT(status.message(), HasSubstr("has two visible delete files"));
+
+  TempDir dir3;
+  std::string format = EditedCopy(
+      "basic", dir3, {"UPDATE ducklake_delete_file SET format = 'orc' WHERE delete_file_id = 12"});
+  Status format_status = LoadEverything(format);
+  ASSERT_TRUE(format_status.IsCorruption());
+  EXPECT_THAT(format_status.message(), HasSubstr("delete file format 'orc'"));
+
+  TempDir dir4;
+  std::string negative = EditedCopy(
+      "basic", dir4, {"UPDATE ducklake_data_file SET record_count = -5 WHERE data_file_id = 0"});
+  EXPECT_TRUE(LoadEverything(negative).IsCorruption());
+
+  TempDir dir5;
+  std::string inlined_pos = EditedCopy(
+      "inlined", dir5, {"INSERT INTO ducklake_inlined_delete_1 VALUES (3, 1000, 10)"});
+  Status pos_status = LoadEverything(inlined_pos);
+  ASSERT_TRUE(pos_status.IsCorruption());
+  EXPECT_THAT(pos_status.message(), HasSubstr("position 1000 is outside data file 3"));
+}
+
+TEST(CatalogCorruptionTest, UndecodableStatsAreUnknownBounds) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir,
+      {"UPDATE ducklake_file_column_stats SET min_value = 'zz', max_value = '1e999x' WHERE "
+       "data_file_id = 0 AND column_id IN (1, 8, 11, 18, 19)"});
+  auto lake = OpenCopy(path);
+  ASSERT_TRUE(lake.ok());
+  auto snapshot = (*lake)->LoadSnapshot();
+  ASSERT_TRUE(snapshot.ok());
+  auto table = (*lake)->LoadTable(**snapshot, 1);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  for (int64_t column : {1, 8, 11, 18, 19}) {
+    const FileColumnStats* stats = (*table)->data_files[0].FindStats(column);
+    ASSERT_NE(stats, nullptr);
+    EXPECT_TRUE(stats->min.is_null()) << column;
+    EXPECT_TRUE(stats->max.is_null()) << column;
+    EXPECT_EQ(stats->min_text, "zz");
+  }
+  EXPECT_FALSE((*table)->data_files[0].FindStats(2)->max.is_null());
+}
+
+TEST(CatalogCorruptionTest, InlinedValuesInOtherStorageForms) {
+  TempDir dir;
+  // id (INTEGER affinity): '77' becomes 77; a REAL 78.0; v as a BLOB.
+  std::string path = EditedCopy(
+      "inlined", dir,
+      {"INSERT INTO ducklake_inlined_data_1_1 VALUES (200, 10, NULL, '77', X'6869')",
+       "INSERT INTO ducklake_inlined_data_1_1 VALUES (201, 10, NULL, 78.0, 5)"});
+  auto lake = OpenCopy(path);
+  ASSERT_TRUE(lake.ok());
+  auto snapshot = (*lake)->LoadSnapshot();
+  ASSERT_TRUE(snapshot.ok());
+  auto table = (*lake)->LoadTable(**snapshot, 1);
+  ASSERT_TRUE(table.ok());
+  auto batch = (*lake)->ReadInlinedRows(**table, (*snapshot)->FindTableById(1)->inlined_tables[0]);
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  ASSERT_EQ((*batch)->num_rows, 2);
+  EXPECT_EQ((*batch)->column(3).GetValue(0), Value::Int(DataType(TypeId::kInt32), 77));
+  EXPECT_EQ((*batch)->column(4).GetValue(0), Value::Varchar("hi"));
+  EXPECT_EQ((*batch)->column(3).GetValue(1), Value::Int(DataType(TypeId::kInt32), 78));
+  EXPECT_EQ((*batch)->column(4).GetValue(1), Value::Varchar("5"));
+
+  TempDir dir2;
+  std::string bad = EditedCopy(
+      "inlined", dir2,
+      {"INSERT INTO ducklake_inlined_data_1_1 VALUES (300, 10, NULL, 'abc', 'x')"});
+  Status status = LoadEverything(bad);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_THAT(status.message(),
+              HasSubstr("ducklake_inlined_data_1_1 row (row_id = 300): column id: 'abc' is not "
+                        "a literal value of type int32"));
+  TempDir dir3;
+  std::string wide = EditedCopy(
+      "inlined", dir3,
+      {"INSERT INTO ducklake_inlined_data_1_1 VALUES (301, 10, NULL, 5000000000, 'x')"});
+  Status wide_status = LoadEverything(wide);
+  ASSERT_TRUE(wide_status.IsCorruption()) << wide_status.ToString();
+  EXPECT_THAT(wide_status.message(), HasSubstr("out of range for int32"));
+  TempDir dir4;
+  std::string missing = EditedCopy(
+      "inlined", dir4,
+      {"UPDATE ducklake_inlined_data_tables SET table_name = 'ducklake_inlined_data_1_9'"});
+  Status missing_status = LoadEverything(missing);
+  ASSERT_TRUE(missing_status.IsCorruption());
+  EXPECT_THAT(missing_status.message(), HasSubstr("ducklake_inlined_data_1_9 does not exist"));
+}
+
+TEST(CatalogFeatureTest, PartitionSpecsAndValues) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir,
+      {"INSERT INTO ducklake_partition_info VALUES (100, 1, 1, 3)",
+       "INSERT INTO ducklake_partition_column VALUES (100, 1, 0, 1, 'bucket(16)')",
+       "INSERT INTO ducklake_partition_info VALUES (101, 1, 3, NULL)",
+       "INSERT INTO ducklake_partition_column VALUES (101, 1, 1, 10, 'identity'), "
+       "(101, 1, 0, 11, 'year'), (101, 1, 2, 12, 'hour')",
+       "UPDATE ducklake_data_file SET partition_id = 100 WHERE data_file_id = 0",
+       "UPDATE ducklake_data_file SET partition_id = 101 WHERE data_file_id = 2",
+       "INSERT INTO ducklake_file_partition_value VALUES (0, 1, 0, '7'), (2, 1, 0, '2020'), "
+       "(2, 1, 1, 'str_5'), (2, 1, 2, NULL)"});
+  auto lake = OpenCopy(path);
+  ASSERT_TRUE(lake.ok());
+  auto s2 = (*lake)->LoadSnapshot(SnapshotSelector::Id(2));
+  ASSERT_TRUE(s2.ok()) << s2.status().ToString();
+  const auto& spec2 = (*s2)->FindTableById(1)->partitioning;
+  ASSERT_TRUE(spec2.has_value());
+  EXPECT_EQ(spec2->partition_id, 100);
+  ASSERT_EQ(spec2->fields.size(), 1u);
+  EXPECT_EQ(spec2->fields[0].transform, PartitionTransform::kBucket);
+  EXPECT_EQ(spec2->fields[0].bucket_count, 16);
+  EXPECT_EQ(spec2->fields[0].result_type, DataType(TypeId::kInt32));
+
+  auto s10 = (*lake)->LoadSnapshot();
+  ASSERT_TRUE(s10.ok());
+  const auto& spec = (*s10)->FindTableById(1)->partitioning;
+  ASSERT_TRUE(spec.has_value());
+  EXPECT_EQ(spec->partition_id, 101);
+  ASSERT_EQ(spec->fields.size(), 3u);
+  EXPECT_EQ(spec->fields[0].transform, PartitionTransform::kYear);
+  EXPECT_EQ(spec->fields[0].column_id, 11);
+  EXPECT_EQ(spec->fields[0].result_type, DataType(TypeId::kInt64));
+  EXPECT_EQ(spec->fields[1].transform, PartitionTransform::kIdentity);
+  EXPECT_EQ(spec->fields[1].result_type, DataType(TypeId::kVarchar));
+  EXPECT_EQ(spec->fields[2].transform, PartitionTransform::kHour);
+
+  auto table = (*lake)->LoadTable(**s10, 1);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  const DataFileInfo& f0 = (*table)->data_files[0];
+  ASSERT_EQ(f0.partition_id, 100);  // written under the older spec
+  ASSERT_EQ(f0.partition_values.size(), 1u);
+  EXPECT_EQ(f0.partition_values[0].value, Value::Int(DataType(TypeId::kInt32), 7));
+  EXPECT_EQ((*table)->partition_specs.size(), 2u);
+  const DataFileInfo& f2 = (*table)->data_files[1];
+  ASSERT_EQ(f2.partition_values.size(), 3u);
+  EXPECT_EQ(f2.partition_values[0].value, Value::Int64(2020));
+  EXPECT_EQ(f2.partition_values[1].value, Value::Varchar("str_5"));
+  EXPECT_EQ(f2.partition_values[1].text, "str_5");
+  EXPECT_TRUE(f2.partition_values[2].value.is_null());
+  EXPECT_TRUE(f2.partition_values[2].value_known);
+  EXPECT_FALSE(f2.partition_values[2].text.has_value());
+  EXPECT_TRUE((*table)->data_files[2].partition_values.empty());
+
+  TempDir dir2;
+  std::string bad = EditedCopy(
+      "basic", dir2,
+      {"INSERT INTO ducklake_partition_info VALUES (100, 1, 1, NULL)",
+       "INSERT INTO ducklake_partition_column VALUES (100, 1, 0, 11, 'decade')"});
+  Status status = LoadEverything(bad);
+  ASSERT_TRUE(status.IsCorruption());
+  EXPECT_THAT(status.message(), HasSubstr("unknown partition transform 'decade'"));
+  TempDir dir3;
+  std::string orphan_values = EditedCopy(
+      "basic", dir3, {"INSERT INTO ducklake_file_partition_value VALUES (6, 1, 0, '1')"});
+  Status orphan_status = LoadEverything(orphan_values);
+  ASSERT_TRUE(orphan_status.IsCorruption());
+  EXPECT_THAT(orphan_status.message(), HasSubstr("has partition values but no partition_id"));
+}
+
+TEST(CatalogFeatureTest, NameMappingsPuffinViewsAndSorting) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir,
+      {"INSERT INTO ducklake_column_mapping VALUES (50, 1, 'map_by_name')",
+       "INSERT INTO ducklake_name_mapping VALUES (50, 1, 'S', 10, NULL, 0), "
+       "(50, 0, 'ID', 1, NULL, 0)",
+       "UPDATE ducklake_data_file SET mapping_id = 50 WHERE data_file_id = 14",
+       "UPDATE ducklake_delete_file SET format = 'puffin', partial_max = NULL WHERE "
+       "delete_file_id = 12",
+       "INSERT INTO ducklake_view VALUES (7, 'uuid-v', 2, NULL, 0, 'v', 'duckdb', "
+       "'SELECT 1', '\"a\",\"b\"\"c\"')",
+       "INSERT INTO ducklake_sort_info VALUES (8, 1, 2, NULL)",
+       "INSERT INTO ducklake_sort_expression VALUES (8, 1, 1, 'i32', 'duckdb', 'DESC', "
+       "'NULLS_FIRST'), (8, 1, 0, 'id', 'duckdb', 'ASC', 'NULLS_LAST')"});
+  auto lake = OpenCopy(path);
+  ASSERT_TRUE(lake.ok());
+  auto snapshot = (*lake)->LoadSnapshot();
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  const ViewInfo* view = (*snapshot)->FindView("main", "V");
+  ASSERT_NE(view, nullptr);
+  EXPECT_EQ(view->sql, "SELECT 1");
+  EXPECT_EQ(view->column_aliases, (std::vector<std::string>{"a", "b\"c"}));
+  const auto& sorting = (*snapshot)->FindTableById(1)->sorting;
+  ASSERT_TRUE(sorting.has_value());
+  ASSERT_EQ(sorting->fields.size(), 2u);
+  EXPECT_EQ(sorting->fields[0].expression, "id");
+  EXPECT_TRUE(sorting->fields[1].descending);
+  EXPECT_TRUE(sorting->fields[1].nulls_first);
+  auto table = (*lake)->LoadTable(**snapshot, 1);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  ASSERT_EQ((*table)->name_mappings.count(50), 1u);
+  const NameMapping& mapping = (*table)->name_mappings.at(50);
+  ASSERT_EQ(mapping.entries.size(), 2u);
+  EXPECT_EQ(mapping.entries[0].source_name, "ID");
+  EXPECT_EQ(mapping.entries[1].target_field_id, 10);
+  EXPECT_EQ((*table)->data_files[3].mapping_id, 50);
+  const auto& puffin = (*table)->data_files[2].delete_file;
+  ASSERT_TRUE(puffin.has_value());
+  EXPECT_EQ(puffin->format, DeleteFileFormat::kPuffin);
+  EXPECT_FALSE(puffin->is_partial());
+
+  TempDir dir2;
+  std::string missing = EditedCopy(
+      "basic", dir2, {"UPDATE ducklake_data_file SET mapping_id = 51 WHERE data_file_id = 14"});
+  Status status = LoadEverything(missing);
+  ASSERT_TRUE(status.IsCorruption());
+  EXPECT_THAT(status.message(), HasSubstr("mapping_id 51"));
+  TempDir dir3;
+  std::string aliases = EditedCopy(
+      "basic", dir3,
+      {"INSERT INTO ducklake_view VALUES (7, 'u', 2, NULL, 0, 'v', 'duckdb', 'SELECT 1', "
+       "'\"a')"});
+  EXPECT_TRUE(LoadEverything(aliases).IsCorruption());
+}
+
+}  // namespace
+}  // namespace tarn

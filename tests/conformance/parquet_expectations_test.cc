@@ -1,0 +1,191 @@
+// The expectation table of the Parquet conformance suite: what tarn must do with each file.
+//
+// kEqualToDuckDB is the default goal. Anything else carries its reason. Files of the
+// bad_data/ folder are described in its README.md; each one either fails cleanly or reads
+// equal to DuckDB.
+#include <gtest/gtest.h>
+
+#include "conformance/conformance.h"
+
+namespace tarn::conformance {
+namespace {
+
+Expectation Equal(std::string file) { return {std::move(file), Expect::kEqualToDuckDB, StatusCode::kOk, "", "", ""}; }
+
+Expectation Refuse(std::string file, StatusCode code, std::string text, std::string why) {
+  return {std::move(file), Expect::kRefuse, code, std::move(text), "", std::move(why)};
+}
+
+Expectation NotParquet(std::string file) {
+  return {std::move(file), Expect::kNotParquet, StatusCode::kCorruption, "",
+          "", "not a Parquet file: the corpus keeps docs, keys, bloom filters and CSVs beside them"};
+}
+
+[[maybe_unused]] Expectation HandWritten(std::string file, std::string csv, std::string why) {
+  return {std::move(file), Expect::kHandWritten, StatusCode::kOk, "", std::move(csv),
+          std::move(why)};
+}
+
+constexpr StatusCode kNotSupported = StatusCode::kNotSupported;
+constexpr StatusCode kCorruption = StatusCode::kCorruption;
+
+const char* const kEncrypted = "encrypted files are not supported";
+const char* const kDelta = "DELTA_* encodings are not implemented yet";
+const char* const kByteStreamSplit = "BYTE_STREAM_SPLIT is not implemented yet";
+
+std::vector<Expectation> BuildTable() {
+  return {
+      // ---- data/: files that are not Parquet ------------------------------------------
+      NotParquet("data/README.md"),
+      NotParquet("data/_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json"),
+      NotParquet("data/bloom_filter.bin"),
+      NotParquet("data/bloom_filter.xxhash.bin"),
+      NotParquet("data/delta_binary_packed.md"),
+      NotParquet("data/delta_binary_packed_expect.csv"),
+      NotParquet("data/delta_byte_array.md"),
+      NotParquet("data/delta_byte_array_expect.csv"),
+      NotParquet("data/delta_encoding_optional_column.md"),
+      NotParquet("data/delta_encoding_optional_column_expect.csv"),
+      NotParquet("data/delta_encoding_required_column.md"),
+      NotParquet("data/delta_encoding_required_column_expect.csv"),
+      NotParquet("data/fixed_length_byte_array.md"),
+      NotParquet("data/int32_with_null_pages.md"),
+      NotParquet("data/int96_from_spark.md"),
+      NotParquet("data/map_no_value.md"),
+      NotParquet("data/old_list_structure.md"),
+
+      // ---- data/: Parquet files ----------------------------------------------------------
+      Equal("data/alltypes_dictionary.parquet"),
+      Equal("data/alltypes_plain.parquet"),
+      Equal("data/alltypes_plain.snappy.parquet"),
+      Equal("data/alltypes_tiny_pages.parquet"),
+      Equal("data/alltypes_tiny_pages_plain.parquet"),
+      Equal("data/binary.parquet"),
+      Equal("data/binary_truncated_min_max.parquet"),
+      Equal("data/byte_array_decimal.parquet"),
+      Refuse("data/byte_stream_split.zstd.parquet", kNotSupported, "BYTE_STREAM_SPLIT",
+             kByteStreamSplit),
+      Refuse("data/byte_stream_split_extended.gzip.parquet", kNotSupported, "BYTE_STREAM_SPLIT",
+             kByteStreamSplit),
+      Equal("data/column_chunk_key_value_metadata.parquet"),
+      Equal("data/concatenated_gzip_members.parquet"),
+      Equal("data/data_index_bloom_encoding_stats.parquet"),
+      Equal("data/data_index_bloom_encoding_with_length.parquet"),
+      Equal("data/datapage_v1-corrupt-checksum.parquet"),
+      Equal("data/datapage_v1-snappy-compressed-checksum.parquet"),
+      Equal("data/datapage_v1-uncompressed-checksum.parquet"),
+      Refuse("data/datapage_v2.snappy.parquet", kNotSupported, "DELTA_BINARY_PACKED", kDelta),
+      Equal("data/datapage_v2_empty_datapage.snappy.parquet"),
+      Refuse("data/delta_binary_packed.parquet", kNotSupported, "DELTA_BINARY_PACKED", kDelta),
+      Refuse("data/delta_byte_array.parquet", kNotSupported, "DELTA_BYTE_ARRAY", kDelta),
+      Refuse("data/delta_encoding_optional_column.parquet", kNotSupported, "DELTA_", kDelta),
+      Refuse("data/delta_encoding_required_column.parquet", kNotSupported, "DELTA_", kDelta),
+      Refuse("data/delta_length_byte_array.parquet", kNotSupported, "DELTA_LENGTH_BYTE_ARRAY",
+             kDelta),
+      Equal("data/dict-page-offset-zero.parquet"),
+      Refuse("data/encrypt_columns_and_footer.parquet.encrypted", kNotSupported, "encrypt",
+             kEncrypted),
+      Refuse("data/encrypt_columns_and_footer_aad.parquet.encrypted", kNotSupported, "encrypt",
+             kEncrypted),
+      Refuse("data/encrypt_columns_and_footer_bloom_filter.parquet.encrypted", kNotSupported,
+             "encrypt", kEncrypted),
+      Refuse("data/encrypt_columns_and_footer_ctr.parquet.encrypted", kNotSupported, "encrypt",
+             kEncrypted),
+      Refuse("data/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+             kNotSupported, "encrypt", kEncrypted),
+      Refuse("data/encrypt_columns_plaintext_footer.parquet.encrypted", kNotSupported, "encrypt",
+             "a plaintext footer with encrypted columns: DuckDB reads it (its columns then "
+             "decode to garbage); tarn refuses encrypted column chunks"),
+      Refuse("data/external_key_material_java.parquet.encrypted", kNotSupported, "encrypt",
+             kEncrypted),
+      Equal("data/fixed_length_byte_array.parquet"),
+      Equal("data/fixed_length_decimal.parquet"),
+      Equal("data/fixed_length_decimal_legacy.parquet"),
+      Equal("data/float16_nonzeros_and_nans.parquet"),
+      Equal("data/float16_zeros_and_nans.parquet"),
+      Equal("data/floating_orders_nan_count.parquet"),
+      Equal("data/hadoop_lz4_compressed.parquet"),
+      Equal("data/hadoop_lz4_compressed_larger.parquet"),
+      Equal("data/incorrect_map_schema.parquet"),
+      Equal("data/int32_decimal.parquet"),
+      Equal("data/int32_with_null_pages.parquet"),
+      Equal("data/int64_decimal.parquet"),
+      Equal("data/int96_from_spark.parquet"),
+      Refuse("data/large_string_map.brotli.parquet", StatusCode::kResourceExhausted,
+             "over tarn's limit",
+             "a string column chunk of more than 2 GB in one page of over 1 GiB; tarn caps a page "
+             "at 1 GiB (DuckDB reads it, writing a 2 GB CSV)"),
+      Equal("data/list_columns.parquet"),
+      Equal("data/lz4_raw_compressed.parquet"),
+      Equal("data/lz4_raw_compressed_larger.parquet"),
+      Refuse("data/map_no_value.parquet", kNotSupported, "a map needs a key and a value",
+             "a MAP whose key_value group has no value field; DuckDB refuses it too. Its README "
+             "reads it as a list of the keys; until tarn does, it refuses"),
+      Equal("data/nan_in_stats.parquet"),
+      Refuse("data/nation.dict-malformed.parquet", kCorruption, "exceeds",
+             "the dictionary page is larger than what the column chunk's metadata leaves for "
+             "it; DuckDB reads past the chunk, tarn refuses the inconsistent file"),
+      Equal("data/nested_lists.snappy.parquet"),
+      Equal("data/nested_maps.snappy.parquet"),
+      Equal("data/nested_structs.rust.parquet"),
+      Equal("data/non_hadoop_lz4_compressed.parquet"),
+      Equal("data/nonnullable.impala.parquet"),
+      Equal("data/null_list.parquet"),
+      Equal("data/nullable.impala.parquet"),
+      Equal("data/nulls.snappy.parquet"),
+      Equal("data/old_list_structure.parquet"),
+      Equal("data/overflow_i16_page_cnt.parquet"),
+      Equal("data/page_v2_empty_compressed.parquet"),
+      Equal("data/plain-dict-uncompressed-checksum.parquet"),
+      Equal("data/repeated_no_annotation.parquet"),
+      Equal("data/repeated_primitive_no_list.parquet"),
+      Equal("data/rle-dict-snappy-checksum.parquet"),
+      Equal("data/rle-dict-uncompressed-corrupt-checksum.parquet"),
+      Equal("data/rle_boolean_encoding.parquet"),
+      Equal("data/single_nan.parquet"),
+      Equal("data/sort_columns.parquet"),
+      Refuse("data/uniform_encryption.parquet.encrypted", kNotSupported, "encrypt", kEncrypted),
+      Equal("data/unknown-logical-type.parquet"),
+
+      // ---- bad_data/ (README.md describes each defect) -------------------------------------
+      NotParquet("bad_data/README.md"),
+      Refuse("bad_data/ARROW-GH-41317.parquet", kCorruption, "",
+             "columns of different lengths in one row group"),
+      Refuse("bad_data/ARROW-GH-41321.parquet", kCorruption, "",
+             "decoded levels fewer than the page header's num_values"),
+      // Bit width 0 is valid when the dictionary has one entry: reads like DuckDB.
+      Equal("bad_data/ARROW-GH-43605.parquet"),
+      Refuse("bad_data/ARROW-GH-45185.parquet", kCorruption, "",
+             "repetition levels start with 1 instead of 0"),
+      Refuse("bad_data/ARROW-GH-47662.parquet", kCorruption, "",
+             "a required column holds nulls"),
+      Refuse("bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet", kCorruption, "",
+             "negative value count in the dictionary page header"),
+      Refuse("bad_data/ARROW-RS-GH-6229-LEVELS.parquet", kCorruption, "",
+             "a page with too few repetition levels"),
+      Refuse("bad_data/PARQUET-1481.parquet", kCorruption, "",
+             "a corrupted schema Thrift value (an invalid type enum)"),
+
+      // ---- large data sets ------------------------------------------------------------------
+      Equal("flights-3m.parquet"),
+      Equal("tpch-sf0.1/lineitem.parquet"),
+      Equal("tpch-sf0.1/orders.parquet"),
+  };
+}
+
+}  // namespace
+
+const std::vector<Expectation>& ExpectationTable() {
+  static const std::vector<Expectation> table = BuildTable();
+  return table;
+}
+
+TEST(ParquetConformanceTable, NoFileListedTwice) {
+  std::vector<std::string> seen;
+  for (const Expectation& expectation : ExpectationTable()) {
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), expectation.file), 0) << expectation.file;
+    seen.push_back(expectation.file);
+  }
+}
+
+}  // namespace tarn::conformance

@@ -1,0 +1,175 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "expr/lexer.h"
+#include "expr/parser.h"
+#include "tarn/expr.h"
+
+namespace tarn {
+namespace {
+
+std::string Canonical(std::string_view text) {
+  auto parsed = ParseExpression(text);
+  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status().ToString();
+  if (!parsed.ok()) return "<error>";
+  return (*parsed)->ToString();
+}
+
+std::string SyntaxError(std::string_view text) {
+  auto parsed = ParseExpression(text);
+  EXPECT_FALSE(parsed.ok()) << text;
+  return parsed.ok() ? "" : parsed.status().message();
+}
+
+TEST(LexerTest, PositionsAndKinds) {
+  auto tokens = sql::Tokenize("a.\"B c\" >= 1.5e3 -- comment\n  AND 'it''s' <> .5");
+  ASSERT_TRUE(tokens.ok());
+  const auto& t = *tokens;
+  ASSERT_EQ(t.size(), 10u);
+  EXPECT_EQ(t[0].kind, sql::TokenKind::kIdentifier);
+  EXPECT_EQ(t[2].kind, sql::TokenKind::kQuotedIdentifier);
+  EXPECT_EQ(t[2].text, "B c");
+  EXPECT_EQ(t[3].text, ">=");
+  EXPECT_EQ(t[4].kind, sql::TokenKind::kFloat);
+  EXPECT_EQ(t[5].line, 2);
+  EXPECT_EQ(t[5].column, 3);
+  EXPECT_TRUE(t[5].IsKeyword("AND"));
+  EXPECT_EQ(t[6].kind, sql::TokenKind::kString);
+  EXPECT_EQ(t[6].text, "it's");
+  EXPECT_EQ(t[8].kind, sql::TokenKind::kDecimal);
+  EXPECT_EQ(t[8].text, ".5");
+  EXPECT_EQ(t[9].kind, sql::TokenKind::kEnd);
+}
+
+TEST(ParserTest, Precedence) {
+  EXPECT_EQ(Canonical("1 + 2 * 3"), "1 + 2 * 3");
+  EXPECT_EQ(Canonical("(1 + 2) * 3"), "(1 + 2) * 3");
+  EXPECT_EQ(Canonical("1 - (2 - 3)"), "1 - (2 - 3)");
+  EXPECT_EQ(Canonical("1 - 2 - 3"), "1 - 2 - 3");
+  EXPECT_EQ(Canonical("a OR b AND c"), "a OR b AND c");
+  EXPECT_EQ(Canonical("(a OR b) AND c"), "(a OR b) AND c");
+  EXPECT_EQ(Canonical("NOT a = b"), "NOT a = b");
+  EXPECT_EQ(Canonical("(NOT a) = b"), "(NOT a) = b");
+  EXPECT_EQ(Canonical("-x::INTEGER"), "-x::INTEGER");
+  EXPECT_EQ(Canonical("(-x)::INTEGER"), "(-x)::INTEGER");
+  EXPECT_EQ(Canonical("a = b IS NULL"), "a = b IS NULL");
+  EXPECT_EQ(Canonical("a = (b IS NULL)"), "a = (b IS NULL)");
+  EXPECT_EQ(Canonical("a || b LIKE 'x%'"), "a || b LIKE 'x%'");
+  EXPECT_EQ(Canonical("x BETWEEN 1 + 1 AND 5 AND y"), "x BETWEEN 1 + 1 AND 5 AND y");
+  EXPECT_EQ(Canonical("2 ^ 3 * 4"), "2 ^ 3 * 4");
+  EXPECT_EQ(Canonical("- - 1"), "- -1");
+  EXPECT_EQ(Canonical("a NOT IN (1, 2)"), "a NOT IN (1, 2)");
+  EXPECT_EQ(Canonical("a IS NOT DISTINCT FROM b"), "a IS NOT DISTINCT FROM b");
+  EXPECT_EQ(Canonical("s.x[1] + l[2]"), "s.x[1] + l[2]");
+  EXPECT_EQ(Canonical("CASE WHEN a THEN 1 ELSE 2 END"), "CASE WHEN a THEN 1 ELSE 2 END");
+  EXPECT_EQ(Canonical("case x when 1 then 'a' end"), "CASE x WHEN 1 THEN 'a' END");
+  EXPECT_EQ(Canonical("cast(a as decimal(10, 2))"), "CAST(a AS decimal(10, 2))");
+  EXPECT_EQ(Canonical("EXTRACT(year FROM d)"), "date_part('year', d)");
+  EXPECT_EQ(Canonical("DATE '2020-01-01'"), "DATE '2020-01-01'");
+  EXPECT_EQ(Canonical("interval 2 days"), "INTERVAL '2 days'");
+  EXPECT_EQ(Canonical("\"Weird \"\"Name\"\"\" = 'it''s'"), "\"Weird \"\"Name\"\"\" = 'it''s'");
+  EXPECT_EQ(Canonical("a LIKE 'x!%' ESCAPE '!'"), "a LIKE 'x!%' ESCAPE '!'");
+  EXPECT_EQ(Canonical("x IS TRUE"), "x IS NOT DISTINCT FROM TRUE");
+  EXPECT_EQ(Canonical("\"select\" + 1"), "\"select\" + 1");
+}
+
+TEST(ParserTest, Errors) {
+  EXPECT_EQ(SyntaxError("a + FROM b"),
+            "syntax error at or near \"FROM\" (line 1, column 5)\na + FROM b\n    ^");
+  EXPECT_EQ(SyntaxError("a +\n  b c"),
+            "syntax error at or near \"c\" (line 2, column 5)\n  b c\n    ^");
+  EXPECT_EQ(SyntaxError("(a + b"), "syntax error at end of input (line 1, column 7)\n(a + b\n      ^");
+  EXPECT_EQ(SyntaxError("'abc"), "unterminated quoted string (line 1, column 1)\n'abc\n^");
+  EXPECT_EQ(SyntaxError("a # b"), "syntax error at or near \"#\" (line 1, column 3)\na # b\n  ^");
+  EXPECT_EQ(SyntaxError("CASE END"), "syntax error at or near \"END\" (line 1, column 6)\nCASE END\n     ^");
+  EXPECT_EQ(SyntaxError("a BETWEEN 1 OR 2"),
+            "syntax error at or near \"OR\" (line 1, column 13)\na BETWEEN 1 OR 2\n            ^");
+  EXPECT_EQ(SyntaxError(""), "syntax error at end of input (line 1, column 1)\n\n^");
+  std::string deep(5000, '(');
+  EXPECT_NE(SyntaxError(deep).find("nested too deeply"), std::string::npos);
+}
+
+// Random trees print to text that parses back to an equal tree.
+std::unique_ptr<ast::Expr> RandomExpr(std::mt19937_64& rng, int depth) {
+  using ast::LiteralKind;
+  using ast::Op;
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  if (depth == 0 || pick(4) == 0) {
+    switch (pick(6)) {
+      case 0: return ast::MakeLiteral(LiteralKind::kInteger, std::to_string(pick(1000)));
+      case 1: return ast::MakeLiteral(LiteralKind::kDecimal, "1.25");
+      case 2: return ast::MakeLiteral(LiteralKind::kString, pick(2) ? "x'y" : "");
+      case 3: return ast::MakeLiteral(LiteralKind::kNull, "");
+      case 4: return ast::MakeColumnRef({pick(2) ? "a" : "Mixed Case"});
+      default: return ast::MakeColumnRef({"s", "f"});
+    }
+  }
+  static constexpr Op kBinary[] = {Op::kAdd, Op::kSubtract, Op::kMultiply, Op::kDivide,
+                                   Op::kIntDivide, Op::kModulo, Op::kPower, Op::kConcat,
+                                   Op::kEqual, Op::kNotEqual, Op::kLess, Op::kGreaterEqual,
+                                   Op::kIsDistinctFrom, Op::kAnd, Op::kOr};
+  switch (pick(9)) {
+    case 0: return ast::MakeUnary(pick(2) ? Op::kNot : Op::kNegate, RandomExpr(rng, depth - 1));
+    case 1: {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ast::ExprKind::kIsNull;
+      e->negated = pick(2);
+      e->children.push_back(RandomExpr(rng, depth - 1));
+      return e;
+    }
+    case 2: {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ast::ExprKind::kBetween;
+      e->negated = pick(2);
+      for (int i = 0; i < 3; ++i) e->children.push_back(RandomExpr(rng, depth - 1));
+      return e;
+    }
+    case 3: {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ast::ExprKind::kIn;
+      e->negated = pick(2);
+      for (int i = 0; i < 3; ++i) e->children.push_back(RandomExpr(rng, depth - 1));
+      return e;
+    }
+    case 4: {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ast::ExprKind::kCast;
+      e->is_postfix = pick(2);
+      e->type_name = "BIGINT";
+      e->children.push_back(RandomExpr(rng, depth - 1));
+      return e;
+    }
+    case 5: {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ast::ExprKind::kLike;
+      e->op = pick(2) ? Op::kLike : Op::kILike;
+      e->negated = pick(2);
+      for (int i = 0; i < 2; ++i) e->children.push_back(RandomExpr(rng, depth - 1));
+      return e;
+    }
+    case 6: {
+      std::vector<std::unique_ptr<ast::Expr>> args;
+      args.push_back(RandomExpr(rng, depth - 1));
+      args.push_back(RandomExpr(rng, depth - 1));
+      return ast::MakeFunction("coalesce", std::move(args));
+    }
+    default:
+      return ast::MakeBinary(kBinary[pick(15)], RandomExpr(rng, depth - 1), RandomExpr(rng, depth - 1));
+  }
+}
+
+TEST(ParserTest, RandomRoundTrip) {
+  std::mt19937_64 rng(42);
+  for (int i = 0; i < 3000; ++i) {
+    auto tree = RandomExpr(rng, 4);
+    std::string text = tree->ToString();
+    auto parsed = ParseExpression(text);
+    ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status().ToString();
+    ASSERT_TRUE((*parsed)->Equals(*tree)) << text << " reparsed as " << (*parsed)->ToString();
+    ASSERT_EQ((*parsed)->ToString(), text);
+  }
+}
+
+}  // namespace
+}  // namespace tarn

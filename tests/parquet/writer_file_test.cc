@@ -1,0 +1,415 @@
+// ParquetWriter behaviour checked through the footer tarn writes (decoded by tarn's metadata
+// codec) and against simple models: row-group cuts by rows and bytes, bounded buffering,
+// Abandon, failure injection, page caps, dictionary fallback, statistics (float edge cases,
+// truncation), and property validation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "parquet/metadata.h"
+#include "support/test_util.h"
+#include "tarn/io.h"
+#include "tarn/parquet.h"
+#include "writer_test_util.h"
+
+namespace tarn {
+namespace {
+
+using parquet::CompressionCodec;
+using parquet::Encoding;
+using parquet::FileMetaData;
+using parquet::PageType;
+
+Result<FileMetaData> ReadFooter(FileSystem& fs, const std::string& path) {
+  TARN_ASSIGN_OR_RETURN(std::string bytes, fs.ReadFile(path));
+  if (bytes.size() < 12 || bytes.substr(0, 4) != "PAR1" || bytes.substr(bytes.size() - 4) != "PAR1") {
+    return Status::Corruption("bad magic");
+  }
+  uint32_t length;
+  std::memcpy(&length, bytes.data() + bytes.size() - 8, 4);
+  return parquet::DecodeFileMetaData(
+      std::string_view(bytes).substr(bytes.size() - 8 - length, length));
+}
+
+std::shared_ptr<Batch> Int64Batch(int64_t first, int64_t rows) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{Field("v", DataType(TypeId::kInt64))});
+  ColumnBuilder builder(DataType(TypeId::kInt64));
+  for (int64_t row = 0; row < rows; ++row) builder.AppendNumber<int64_t>(first + row);
+  return MakeBatch(schema, {builder.Finish()});
+}
+
+std::shared_ptr<const WriterProperties> Props(WriterProperties::Builder builder) {
+  auto props = builder.Build();
+  EXPECT_TRUE(props.ok()) << props.status().ToString();
+  return *props;
+}
+
+// Collects appended bytes in memory so a test can see what reached the file.
+class RecordingFile final : public WritableFile {
+ public:
+  explicit RecordingFile(std::string* sink) : sink_(sink) {}
+  const std::string& path() const override { return path_; }
+  Status Append(std::string_view bytes) override {
+    sink_->append(bytes);
+    return Status::OK();
+  }
+  int64_t bytes_written() const override { return static_cast<int64_t>(sink_->size()); }
+  Status Sync() override { return Status::OK(); }
+  Status Close() override { return Status::OK(); }
+
+ private:
+  std::string path_ = "recording.parquet";
+  std::string* sink_;
+};
+
+TEST(ParquetWriterTest, RowGroupsSplitByRows) {
+  auto fs = NewMemoryFileSystem();
+  Schema schema({Field("v", DataType(TypeId::kInt64))});
+  auto writer = ParquetWriter::Open(fs, "f.parquet", schema,
+                                    Props(WriterProperties::Builder().max_row_group_rows(100)));
+  ASSERT_TRUE(writer.ok());
+  for (int batch = 0; batch < 5; ++batch) ASSERT_TRUE((*writer)->Write(*Int64Batch(batch * 73, 73)).ok());
+  auto info = (*writer)->Finish();
+  ASSERT_TRUE(info.ok()) << info.status().ToString();
+  EXPECT_EQ(info->num_rows, 365);
+  EXPECT_EQ(info->num_row_groups, 4);
+  auto footer = ReadFooter(*fs, "f.parquet");
+  ASSERT_TRUE(footer.ok()) << footer.status().ToString();
+  std::vector<int64_t> rows;
+  for (const auto& group : footer->row_groups) rows.push_back(group.num_rows);
+  EXPECT_EQ(rows, (std::vector<int64_t>{100, 100, 100, 65}));
+  EXPECT_EQ(footer->num_rows, 365);
+  EXPECT_EQ(info->columns[0].stats.min->GetInt64(), 0);
+  EXPECT_EQ(info->columns[0].stats.max->GetInt64(), 364);
+  EXPECT_EQ(info->file_size, fs->Stat("f.parquet")->size);
+}
+
+TEST(ParquetWriterTest, RowGroupsSplitByBytesAndBufferStaysBounded) {
+  std::string sink;
+  Schema schema({Field("v", DataType(TypeId::kInt64))});
+  const int64_t cap = 20000;
+  auto writer = ParquetWriter::Open(std::make_unique<RecordingFile>(&sink), schema,
+                                    Props(WriterProperties::Builder().max_row_group_bytes(cap)));
+  ASSERT_TRUE(writer.ok());
+  int64_t max_batch_bytes = 0;
+  for (int batch = 0; batch < 40; ++batch) {
+    auto data = Int64Batch(batch * 700, 700);
+    max_batch_bytes = std::max(max_batch_bytes, data->column(0).values->size());
+    ASSERT_TRUE((*writer)->Write(*data).ok());
+    int64_t buffered = (*writer)->EstimatedFileSize() - static_cast<int64_t>(sink.size());
+    EXPECT_LE(buffered, cap + max_batch_bytes) << "after batch " << batch;
+    EXPECT_GE(buffered, 0);
+  }
+  ASSERT_TRUE((*writer)->Finish().ok());
+  std::string_view bytes = sink;
+  uint32_t length;
+  std::memcpy(&length, bytes.data() + bytes.size() - 8, 4);
+  auto footer = parquet::DecodeFileMetaData(bytes.substr(bytes.size() - 8 - length, length));
+  ASSERT_TRUE(footer.ok());
+  ASSERT_GT(footer->row_groups.size(), 5u);
+  int64_t total = 0;
+  for (const auto& group : footer->row_groups) {
+    // 8 bytes per row: a group holds at most cap / 8 rows (plus rounding of one row).
+    EXPECT_LE(group.num_rows, cap / 8 + 1);
+    total += group.num_rows;
+  }
+  EXPECT_EQ(total, 40 * 700);
+  for (size_t i = 0; i + 1 < footer->row_groups.size(); ++i) {
+    EXPECT_GE(footer->row_groups[i].num_rows, cap / 8 - 1) << "row group " << i << " cut early";
+  }
+}
+
+TEST(ParquetWriterTest, AbandonLeavesNoFile) {
+  testing::TempDir dir;
+  auto fs = LocalFileSystem();
+  Schema schema({Field("v", DataType(TypeId::kInt64))});
+  auto writer = ParquetWriter::Open(fs, dir.Join("a.parquet"), schema,
+                                    Props(WriterProperties::Builder().max_row_group_rows(10)));
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE((*writer)->Write(*Int64Batch(0, 55)).ok());  // several row groups reached disk
+  (*writer)->Abandon();
+  EXPECT_FALSE(*fs->Exists(dir.Join("a.parquet")));
+  EXPECT_TRUE(fs->List(dir.path(), true)->empty());
+  EXPECT_FALSE((*writer)->Write(*Int64Batch(0, 1)).ok());
+  EXPECT_FALSE((*writer)->Finish().ok());
+}
+
+TEST(ParquetWriterTest, EveryFailingWriteOrCloseIsACleanError) {
+  testing::GeneratedTable table =
+      testing::GenerateTable(testing::NestedTypesSchema(), 200, 11);
+  int failures = 0;
+  for (int64_t fail_at = 0;; ++fail_at) {
+    auto base = NewMemoryFileSystem();
+    auto fs = std::make_shared<FaultInjectingFileSystem>(base);
+    fs->FailAfter(fail_at, {FaultInjectingFileSystem::Op::kOpenWrite,
+                            FaultInjectingFileSystem::Op::kAppend,
+                            FaultInjectingFileSystem::Op::kClose});
+    Status status;
+    auto writer = ParquetWriter::Open(fs, "x.parquet", *table.schema,
+                                      Props(WriterProperties::Builder().max_row_group_rows(30)));
+    if (!writer.ok()) {
+      status = writer.status();
+    } else {
+      for (int64_t offset = 0; offset < 200 && status.ok(); offset += 45) {
+        status = (*writer)->Write(*testing::MakeBatchFrom(table, offset,
+                                                           std::min<int64_t>(45, 200 - offset)));
+      }
+      if (status.ok()) status = (*writer)->Finish().status();
+    }
+    if (status.ok()) {
+      EXPECT_TRUE(*base->Exists("x.parquet"));
+      break;
+    }
+    ++failures;
+    EXPECT_EQ(status.code(), StatusCode::kIOError) << status.ToString();
+    EXPECT_NE(status.message().find("x.parquet"), std::string::npos) << status.ToString();
+    EXPECT_FALSE(*base->Exists("x.parquet")) << "fail_at " << fail_at;
+    ASSERT_LT(fail_at, 10000);
+  }
+  EXPECT_GT(failures, 8);  // open, magic, every row group's chunks, footer, close
+}
+
+FileMetaData WriteAndReadFooter(const Schema& schema, const std::vector<std::shared_ptr<Batch>>& batches,
+                                std::shared_ptr<const WriterProperties> props,
+                                WrittenFileInfo* info_out = nullptr) {
+  auto fs = NewMemoryFileSystem();
+  auto writer = ParquetWriter::Open(fs, "p.parquet", schema, props);
+  EXPECT_TRUE(writer.ok());
+  for (const auto& batch : batches) EXPECT_TRUE((*writer)->Write(*batch).ok());
+  auto info = (*writer)->Finish();
+  EXPECT_TRUE(info.ok()) << info.status().ToString();
+  if (info_out && info.ok()) *info_out = *info;
+  auto footer = ReadFooter(*fs, "p.parquet");
+  EXPECT_TRUE(footer.ok()) << footer.status().ToString();
+  if (info.ok() && footer.ok()) {
+    std::string encoded;
+    parquet::EncodeFileMetaData(*footer, &encoded);
+    EXPECT_EQ(info->footer_size, static_cast<int64_t>(encoded.size()));
+  }
+  return footer.ok() ? *footer : FileMetaData();
+}
+
+int32_t DataPages(const parquet::ColumnMetaData& meta) {
+  int32_t pages = 0;
+  for (const auto& stat : meta.encoding_stats) {
+    if (stat.page_type != PageType::kDictionaryPage) pages += stat.count;
+  }
+  return pages;
+}
+
+bool UsesDictionary(const parquet::ColumnMetaData& meta) {
+  for (Encoding encoding : meta.encodings) {
+    if (encoding == Encoding::kRleDictionary) return true;
+  }
+  return false;
+}
+
+TEST(ParquetWriterTest, PagesCappedByRowsAndBytes) {
+  Schema schema({Field("v", DataType(TypeId::kInt64))});
+  auto by_rows = WriteAndReadFooter(schema, {Int64Batch(0, 1000)},
+                                    Props(WriterProperties::Builder().data_page_rows(64)));
+  ASSERT_EQ(by_rows.row_groups.size(), 1u);
+  EXPECT_EQ(DataPages(*by_rows.row_groups[0].columns[0].meta_data), 16);  // ceil(1000 / 64)
+  auto by_bytes = WriteAndReadFooter(
+      schema, {Int64Batch(0, 1000)},
+      Props(WriterProperties::Builder().data_page_bytes(800).dictionary_enabled(false)));
+  EXPECT_EQ(DataPages(*by_bytes.row_groups[0].columns[0].meta_data), 10);  // 100 values of 8 B
+}
+
+TEST(ParquetWriterTest, DictionaryFallsBackToPlainAtTheLimit) {
+  // 50 distinct strings of 10 bytes: the dictionary needs 50 * 14 = 700 bytes.
+  auto schema = std::make_shared<Schema>(std::vector<Field>{Field("s", DataType(TypeId::kVarchar))});
+  ColumnBuilder builder(DataType(TypeId::kVarchar));
+  for (int row = 0; row < 1000; ++row) builder.AppendBytes("value-" + std::to_string(1000 + row % 50));
+  auto batch = MakeBatch(schema, {builder.Finish()});
+  for (int page_version : {1, 2}) {
+    auto fits = WriteAndReadFooter(*schema, {batch},
+                                   Props(WriterProperties::Builder()
+                                             .dictionary_page_bytes_limit(700)
+                                             .data_page_version(page_version)));
+    const auto& fits_meta = *fits.row_groups[0].columns[0].meta_data;
+    EXPECT_TRUE(UsesDictionary(fits_meta));
+    EXPECT_EQ(fits_meta.dictionary_page_offset, 4);
+    auto over = WriteAndReadFooter(*schema, {batch},
+                                   Props(WriterProperties::Builder()
+                                             .dictionary_page_bytes_limit(699)
+                                             .data_page_version(page_version)));
+    const auto& over_meta = *over.row_groups[0].columns[0].meta_data;
+    EXPECT_FALSE(UsesDictionary(over_meta));
+    EXPECT_FALSE(over_meta.dictionary_page_offset.has_value());
+    EXPECT_LT(fits_meta.total_uncompressed_size, over_meta.total_uncompressed_size);
+  }
+}
+
+TEST(ParquetWriterTest, FloatStatisticsFollowTheModel) {
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    std::vector<double> values;
+    std::optional<double> min, max;  // expected; nullopt = no bounds
+    int64_t nans;
+  };
+  std::vector<Case> cases = {
+      {{1.0, nan, -2.5, 3.0}, -2.5, 3.0, 1},
+      {{0.0, 0.0}, -0.0, 0.0, 0},
+      {{-0.0, 5.0}, -0.0, 5.0, 0},
+      {{-3.0, -0.0}, -3.0, 0.0, 0},
+      {{nan, -nan}, std::nullopt, std::nullopt, 2},
+      {{-inf, nan, inf}, -inf, inf, 1},
+  };
+  for (TypeId id : {TypeId::kFloat32, TypeId::kFloat64}) {
+    for (const Case& c : cases) {
+      auto schema = std::make_shared<Schema>(std::vector<Field>{Field("f", DataType(id))});
+      // Two row groups: the file statistics merge both.
+      std::vector<std::shared_ptr<Batch>> batches;
+      for (double v : c.values) {
+        ColumnBuilder builder{DataType(id)};
+        if (id == TypeId::kFloat32) builder.AppendNumber<float>(static_cast<float>(v));
+        else builder.AppendNumber<double>(v);
+        builder.AppendNull();
+        batches.push_back(MakeBatch(schema, {builder.Finish()}));
+      }
+      WrittenFileInfo info;
+      WriteAndReadFooter(*schema, batches, Props(WriterProperties::Builder().max_row_group_rows(2)),
+                         &info);
+      ASSERT_EQ(info.columns.size(), 1u);
+      const ColumnStatistics& stats = info.columns[0].stats;
+      EXPECT_EQ(info.num_row_groups, static_cast<int>(c.values.size()));
+      EXPECT_EQ(stats.null_count, static_cast<int64_t>(c.values.size()));
+      EXPECT_EQ(stats.nan_count, c.nans);
+      EXPECT_EQ(info.columns[0].contains_nan, c.nans > 0);
+      ASSERT_EQ(stats.min.has_value(), c.min.has_value());
+      if (c.min) {
+        EXPECT_EQ(stats.min->GetDouble(), *c.min);
+        EXPECT_EQ(std::signbit(stats.min->GetDouble()), std::signbit(*c.min));
+        EXPECT_EQ(stats.max->GetDouble(), *c.max);
+        EXPECT_EQ(std::signbit(stats.max->GetDouble()), std::signbit(*c.max));
+      }
+    }
+  }
+}
+
+TEST(ParquetWriterTest, IntegerStatisticsUseTheLogicalSortOrder) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{
+      Field("u", DataType(TypeId::kUInt32)), Field("i", DataType(TypeId::kInt32)),
+      Field("d", DataType::Decimal(30, 2))});
+  ColumnBuilder u{DataType(TypeId::kUInt32)}, i{DataType(TypeId::kInt32)}, d{DataType::Decimal(30, 2)};
+  for (uint32_t v : {5u, 0xFFFFFFF0u, 7u}) u.AppendNumber<uint32_t>(v);
+  for (int32_t v : {5, -16, 7}) i.AppendNumber<int32_t>(v);
+  for (__int128 v : {__int128{5}, -(__int128{1} << 100), __int128{1} << 90}) d.AppendNumber<__int128>(v);
+  WrittenFileInfo info;
+  WriteAndReadFooter(*schema, {MakeBatch(schema, {u.Finish(), i.Finish(), d.Finish()})},
+                     Props(WriterProperties::Builder()), &info);
+  EXPECT_EQ(info.columns[0].stats.min->GetUInt64(), 5u);
+  EXPECT_EQ(info.columns[0].stats.max->GetUInt64(), 0xFFFFFFF0u);
+  EXPECT_EQ(info.columns[1].stats.min->GetInt64(), -16);
+  EXPECT_EQ(info.columns[1].stats.max->GetInt64(), 7);
+  EXPECT_TRUE(info.columns[2].stats.min->GetInt128() == -(__int128{1} << 100));
+  EXPECT_TRUE(info.columns[2].stats.max->GetInt128() == (__int128{1} << 90));
+}
+
+TEST(ParquetWriterTest, BinaryStatisticsTruncateToBounds) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{Field("s", DataType(TypeId::kBlob))});
+  ColumnBuilder builder{DataType(TypeId::kBlob)};
+  builder.AppendBytes(std::string(20, 'b') + "zz");
+  builder.AppendBytes(std::string(10, 'a') + std::string(12, '\xff'));
+  builder.AppendBytes(std::string("c") + std::string(30, '\xff'));
+  WrittenFileInfo info;
+  auto footer = WriteAndReadFooter(*schema, {MakeBatch(schema, {builder.Finish()})},
+                                   Props(WriterProperties::Builder().statistics_truncate_length(8)),
+                                   &info);
+  const ColumnStatistics& stats = info.columns[0].stats;
+  EXPECT_EQ(stats.min->GetBytes(), std::string(8, 'a'));
+  EXPECT_FALSE(stats.min_exact);
+  EXPECT_EQ(stats.max->GetBytes(), "d");  // "c\xff\xff..." -> prefix "c" + 1
+  EXPECT_FALSE(stats.max_exact);
+  const auto& thrift = *footer.row_groups[0].columns[0].meta_data->statistics;
+  EXPECT_EQ(*thrift.min_value, std::string(8, 'a'));
+  EXPECT_EQ(*thrift.max_value, "d");
+  EXPECT_FALSE(thrift.min.has_value());  // unsigned order: no deprecated fields
+
+  // A max of only 0xFF bytes cannot be rounded up: no bounds at all.
+  ColumnBuilder all_ff{DataType(TypeId::kBlob)};
+  all_ff.AppendBytes(std::string(10, '\xff'));
+  WrittenFileInfo ff_info;
+  WriteAndReadFooter(*schema, {MakeBatch(schema, {all_ff.Finish()})},
+                     Props(WriterProperties::Builder().statistics_truncate_length(8)), &ff_info);
+  EXPECT_FALSE(ff_info.columns[0].stats.min.has_value());
+  EXPECT_EQ(ff_info.columns[0].stats.null_count, 0);
+}
+
+TEST(ParquetWriterTest, FooterCarriesMetadataAndCreatedBy) {
+  auto fs = NewMemoryFileSystem();
+  Schema schema({Field("v", DataType(TypeId::kInt64), false, 42)});
+  auto writer = ParquetWriter::Open(fs, "m.parquet", schema,
+                                    Props(WriterProperties::Builder().created_by("tarn test")),
+                                    {{"k1", "v1"}, {"k2", ""}});
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE((*writer)->Write(*Int64Batch(0, 3)).ok());
+  auto info = (*writer)->Finish();
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->columns[0].field_id, 42);
+  EXPECT_EQ(info->columns[0].path, std::vector<std::string>{"v"});
+  auto footer = ReadFooter(*fs, "m.parquet");
+  ASSERT_TRUE(footer.ok());
+  EXPECT_EQ(footer->created_by, "tarn test");
+  ASSERT_EQ(footer->key_value_metadata.size(), 2u);
+  EXPECT_EQ(footer->key_value_metadata[0].key, "k1");
+  EXPECT_EQ(footer->key_value_metadata[0].value, "v1");
+  EXPECT_EQ(footer->schema[1].field_id, 42);
+  EXPECT_EQ(footer->schema[1].repetition_type, parquet::Repetition::kRequired);
+}
+
+TEST(ParquetWriterTest, RejectsMismatchedBatchesAndNullsInRequiredColumns) {
+  auto fs = NewMemoryFileSystem();
+  Schema schema({Field("v", DataType(TypeId::kInt64), false)});
+  auto writer = ParquetWriter::Open(fs, "r.parquet", schema, Props(WriterProperties::Builder()));
+  ASSERT_TRUE(writer.ok());
+  auto wrong = std::make_shared<Schema>(std::vector<Field>{Field("v", DataType(TypeId::kInt32))});
+  ColumnBuilder ints{DataType(TypeId::kInt32)};
+  ints.AppendNumber<int32_t>(1);
+  Status mismatch = (*writer)->Write(*MakeBatch(wrong, {ints.Finish()}));
+  EXPECT_EQ(mismatch.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(mismatch.message().find("expected BIGINT"), std::string::npos) << mismatch.ToString();
+  ColumnBuilder nulls{DataType(TypeId::kInt64)};
+  nulls.AppendNull();
+  auto nullable = std::make_shared<Schema>(std::vector<Field>{Field("v", DataType(TypeId::kInt64))});
+  ASSERT_TRUE((*writer)->Write(*MakeBatch(nullable, {nulls.Finish()})).ok());  // buffered
+  Status flushed = (*writer)->FlushRowGroup();
+  EXPECT_EQ(flushed.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(flushed.message().find("NOT NULL"), std::string::npos) << flushed.ToString();
+  EXPECT_FALSE(*fs->Exists("r.parquet"));
+}
+
+TEST(WriterPropertiesTest, BuildValidatesEachOption) {
+  auto expect_error = [](WriterProperties::Builder builder, const std::string& option) {
+    auto props = builder.Build();
+    ASSERT_FALSE(props.ok()) << option;
+    EXPECT_EQ(props.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(props.status().message().find(option), std::string::npos) << props.status().ToString();
+  };
+  expect_error(WriterProperties::Builder().compression(static_cast<int>(CompressionCodec::kLzo)),
+               "compression");
+  expect_error(WriterProperties::Builder().max_row_group_rows(0), "max_row_group_rows");
+  expect_error(WriterProperties::Builder().max_row_group_bytes(0), "max_row_group_bytes");
+  expect_error(WriterProperties::Builder().data_page_bytes(0), "data_page_bytes");
+  expect_error(WriterProperties::Builder().data_page_rows(-1), "data_page_rows");
+  expect_error(WriterProperties::Builder().dictionary_page_bytes_limit(-1),
+               "dictionary_page_bytes_limit");
+  expect_error(WriterProperties::Builder().data_page_version(3), "data_page_version");
+  expect_error(WriterProperties::Builder().statistics_truncate_length(0),
+               "statistics_truncate_length");
+  auto defaults = WriterProperties::Builder().Build();
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ((*defaults)->compression(), static_cast<int>(CompressionCodec::kSnappy));
+  EXPECT_EQ((*defaults)->max_row_group_rows(), 122880);
+  EXPECT_EQ((*defaults)->data_page_version(), 1);
+}
+
+}  // namespace
+}  // namespace tarn
