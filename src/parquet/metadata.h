@@ -317,6 +317,7 @@ void EncodeOffsetIndex(const OffsetIndex& index, std::string* out);
 void EncodeFileCryptoMetaData(const FileCryptoMetaData& crypto, std::string* out);
 
 // Names as parquet.thrift spells them ("PLAIN", "RLE_DICTIONARY", "SNAPPY", "INT64", ...).
+// A value outside the named enumerators (possible for values decoded from a file) is "UNKNOWN".
 std::string_view PhysicalTypeName(PhysicalType type);
 std::string_view EncodingName(Encoding encoding);
 std::string_view CodecName(CompressionCodec codec);
