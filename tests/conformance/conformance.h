@@ -15,7 +15,7 @@
 namespace tarn::conformance {
 
 enum class Expect {
-  kEqualToDuckDB,  // tarn's CSV equals DuckDB's byte for byte
+  kEqualToDuckDB,  // tarn's CSV equals DuckDB's byte for byte (of `same_as` when set)
   kRefuse,         // tarn fails (open or scan) with `code`, message containing `text` + file name
   kHandWritten,    // DuckDB fails or is wrong here; tarn's CSV must equal `csv`
   kNotParquet,     // not a Parquet file (docs, keys, bloom filters): tarn refuses with Corruption
@@ -29,6 +29,9 @@ struct Expectation {
   std::string text;                   // kRefuse: a substring of the message
   std::string csv;                    // kHandWritten: the whole expected CSV
   std::string why;                    // the reason, for anything but kEqualToDuckDB
+  // kEqualToDuckDB only: compare with DuckDB's CSV of this other corpus file instead (for
+  // files DuckDB cannot read that hold the same rows as one it can).
+  std::string same_as;
 };
 
 // The table, in one place.
