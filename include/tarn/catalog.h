@@ -511,9 +511,11 @@ class Lake {
 
   // Reads the rows of one of `table.table->inlined_tables` as of table.snapshot_id, ordered by
   // row_id. The batch has the columns row_id, begin_snapshot, end_snapshot (BIGINT) and then
-  // the inlined table's columns typed by their DuckLake types (field_id = column_id). Values
+  // the inlined table's columns typed by their DuckLake types (field_id = column_id).
+  // end_snapshot is the stored value, so it may name a deletion after the snapshot. Values
   // are decoded from whatever form the catalog stores them in; one that does not decode is
-  // Corruption naming the table, row_id and column.
+  // Corruption naming the table, row_id and column. Nested, interval, timetz, variant and
+  // geometry columns are NotSupported for now.
   Result<std::shared_ptr<Batch>> ReadInlinedRows(const TableMetadata& table,
                                                  const InlinedDataTable& inlined,
                                                  InlinedRowSelection selection =
