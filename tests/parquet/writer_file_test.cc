@@ -3,6 +3,7 @@
 // Abandon, failure injection, page caps, dictionary fallback, statistics (float edge cases,
 // truncation), and property validation.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstring>
@@ -384,6 +385,49 @@ TEST(ParquetWriterTest, RejectsMismatchedBatchesAndNullsInRequiredColumns) {
   EXPECT_EQ(flushed.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(flushed.message().find("NOT NULL"), std::string::npos) << flushed.ToString();
   EXPECT_FALSE(*fs->Exists("r.parquet"));
+}
+
+TEST(ParquetWriterTest, PageCrcCoversThePageBytes) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{Field("s", DataType(TypeId::kVarchar))});
+  ColumnBuilder builder(DataType(TypeId::kVarchar));
+  for (int row = 0; row < 500; ++row) {
+    if (row % 7 == 0) builder.AppendNull();
+    else builder.AppendBytes("v" + std::to_string(row % 40));
+  }
+  auto batch = MakeBatch(schema, {builder.Finish()});
+  for (int page_version : {1, 2}) {
+    auto fs = NewMemoryFileSystem();
+    auto writer = ParquetWriter::Open(fs, "c.parquet", *schema,
+                                      Props(WriterProperties::Builder()
+                                                .write_page_crc(true)
+                                                .data_page_rows(100)
+                                                .data_page_version(page_version)
+                                                .compression(static_cast<int>(CompressionCodec::kGzip))));
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Write(*batch).ok());
+    ASSERT_TRUE((*writer)->Finish().ok());
+    std::string bytes = *fs->ReadFile("c.parquet");
+    auto footer = ReadFooter(*fs, "c.parquet");
+    ASSERT_TRUE(footer.ok());
+    const auto& meta = *footer->row_groups[0].columns[0].meta_data;
+    int64_t pos = *meta.dictionary_page_offset;
+    int64_t end = pos + meta.total_compressed_size;
+    int pages = 0;
+    while (pos < end) {
+      int64_t consumed = 0;
+      auto header = parquet::DecodePageHeader(std::string_view(bytes).substr(pos), &consumed);
+      ASSERT_TRUE(header.ok()) << header.status().ToString();
+      ASSERT_TRUE(header->crc.has_value());
+      uint32_t crc = static_cast<uint32_t>(
+          crc32(0L, reinterpret_cast<const Bytef*>(bytes.data() + pos + consumed),
+                static_cast<uInt>(header->compressed_page_size)));
+      EXPECT_EQ(static_cast<uint32_t>(*header->crc), crc) << "page " << pages;
+      pos += consumed + header->compressed_page_size;
+      ++pages;
+    }
+    EXPECT_EQ(pos, end);
+    EXPECT_EQ(pages, 6);  // dictionary + 5 data pages of 100 rows
+  }
 }
 
 TEST(WriterPropertiesTest, BuildValidatesEachOption) {
