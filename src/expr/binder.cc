@@ -51,10 +51,10 @@ Result<NodePtr> BindLiteral(const Expr& expr) {
       __int128 v = 0;
       bool overflow = false;
       for (char c : expr.text) {
-        if (v > (PowerOfTen(38) - 1) / 10 * 17) overflow = true;  // far beyond int128/10
-        if (!overflow) v = v * 10 + (c - '0');
+        overflow = overflow || __builtin_mul_overflow(v, 10, &v) ||
+                   __builtin_add_overflow(v, c - '0', &v);
       }
-      if (overflow || expr.text.size() > 38) {
+      if (overflow) {
         return MakeConstant(Value::Float64(std::strtod(expr.text.c_str(), nullptr)));
       }
       DataType type(v <= INT32_MAX ? TypeId::kInt32 : v <= INT64_MAX ? TypeId::kInt64 : TypeId::kInt128);
@@ -158,7 +158,7 @@ std::vector<std::string> ClosestNames(std::string_view name,
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<std::string> out;
   for (size_t i = 0; i < scored.size() && i < 3; ++i) {
-    if (i > 0 && scored[i].first > scored[0].first + 1) break;
+    if (scored[i].first > scored[0].first) break;
     out.push_back(scored[i].second);
   }
   return out;

@@ -208,7 +208,7 @@ std::optional<Interval> ParseInterval(std::string_view text) {
 std::string FormatDate(int64_t days) {
   int64_t year = 0, month = 0, day = 0;
   CivilFromDays(days, &year, &month, &day);
-  char buffer[48];
+  char buffer[96];  // room for any int64 fields, which keeps -Wformat-truncation quiet
   if (year <= 0) {
     std::snprintf(buffer, sizeof(buffer), "%04lld-%02lld-%02lld (BC)",
                   static_cast<long long>(1 - year), static_cast<long long>(month),

@@ -15,7 +15,10 @@ enum Level : int {
   kPower, kUnaryMinus, kPostfix,
 };
 
-constexpr int kMaxDepth = 200;
+// Nesting limits keep every recursive walk (binder, printer, destructor) within the stack,
+// sanitizer builds included.
+constexpr int kMaxDepth = 64;
+constexpr int kMaxChain = 500;
 
 constexpr std::string_view kStopWords[] = {
     "AND", "AS", "ASC", "BETWEEN", "BY", "CASE", "DESC", "ELSE", "END", "ESCAPE", "EXCEPT",
@@ -87,7 +90,11 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
   }
   const Token& first = Peek();
   TARN_ASSIGN_OR_RETURN(auto left, ParseLevel(level + 1));
-  while (true) {
+  for (int chain = 0;; ++chain) {
+    if (chain > kMaxChain) {
+      return Status::InvalidArgument(
+          FormatErrorAt(text_, "expression nested too deeply", Peek().offset));
+    }
     const Token& token = Peek();
     Op op = Op::kNone;
     switch (level) {

@@ -88,6 +88,14 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(SyntaxError(""), "syntax error at end of input (line 1, column 1)\n\n^");
   std::string deep(5000, '(');
   EXPECT_NE(SyntaxError(deep).find("nested too deeply"), std::string::npos);
+  std::string chain = "a";
+  for (int i = 0; i < 5000; ++i) chain += " + a";
+  EXPECT_NE(SyntaxError(chain).find("nested too deeply"), std::string::npos);
+  std::string nots;
+  for (int i = 0; i < 5000; ++i) nots += "NOT ";
+  EXPECT_NE(SyntaxError(nots + "a").find("nested too deeply"), std::string::npos);
+  std::string ok(60, '(');
+  EXPECT_TRUE(ParseExpression(ok + "1" + std::string(60, ')')).ok());
 }
 
 // Random trees print to text that parses back to an equal tree.
