@@ -262,10 +262,17 @@ Status ExportSchema(const Schema& schema, ArrowSchema* out) {
 
 Status ExportBatch(std::shared_ptr<Batch> batch, ArrowArray* out) {
   if (!batch) return Status::InvalidArgument("cannot export a null batch");
-  for (const auto& column : batch->columns) {
+  for (size_t column_idx = 0; column_idx < batch->columns.size(); ++column_idx) {
+    const auto& column = batch->columns[column_idx];
     if (!column || column->length != batch->num_rows) {
-      return Status::InvalidArgument("cannot export a batch whose columns do not have ",
+      return Status::InvalidArgument("cannot export batch column ", column_idx, ": it does not have ",
                                      batch->num_rows, " rows");
+    }
+    // The consumer reads the arrays through the exported schema, so they must agree.
+    if (batch->schema && (column_idx >= batch->schema->fields.size() ||
+                          batch->schema->fields[column_idx].type != column->type)) {
+      return Status::InvalidArgument("cannot export batch column ", column_idx, " of type ",
+                                     column->type.ToString(), ": the schema does not match");
     }
   }
   ArrayPrivate* holder = StartArray(batch->num_rows, 0, out);

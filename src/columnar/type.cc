@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "columnar/sql_keywords.h"
+
 namespace tarn {
 
 DataType DataType::Decimal(int precision, int scale) {
@@ -127,13 +129,14 @@ int DataType::FixedWidth() const {
 
 namespace {
 
-// DuckDB prints a struct field name bare when it is a plain identifier, else double-quoted.
+// DuckDB prints a struct field name bare when it is a plain ASCII identifier and not a
+// keyword, else double-quoted.
 std::string FieldNameSql(const std::string& name) {
   bool plain = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
   for (char c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') plain = false;
   }
-  if (plain) return name;
+  if (plain && !internal::IsSqlKeyword(name)) return name;
   std::string out = "\"";
   for (char c : name) {
     if (c == '"') out += '"';

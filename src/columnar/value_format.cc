@@ -49,7 +49,10 @@ std::string DoubleToString(double v, bool is_float) {
   std::to_chars_result result = is_float
                                     ? std::to_chars(text, text + sizeof text, static_cast<float>(v))
                                     : std::to_chars(text, text + sizeof text, v);
-  return std::string(text, result.ptr);
+  std::string out(text, result.ptr);
+  // DuckDB writes integral doubles with a ".0" ("1.0", "-0.0"), exponent forms as they are.
+  if (out.find_first_of(".e") == std::string::npos) out += ".0";
+  return out;
 }
 
 // Days since 1970-01-01 to a proleptic Gregorian (year, month, day).

@@ -92,8 +92,12 @@ TEST(ArrowTest, ExportDoesNotCopy) {
   for (int column_idx = 0; column_idx < batch->num_columns(); ++column_idx) {
     ExpectSameBuffers(batch->column(column_idx), *c_array.children[column_idx]);
   }
-  c_array.release(&c_array);
+  // Releasing twice through a saved callback is harmless: the second call sees release == null.
+  auto release = c_array.release;
+  release(&c_array);
   EXPECT_EQ(c_array.release, nullptr);
+  EXPECT_EQ(c_array.private_data, nullptr);
+  release(&c_array);
 }
 
 TEST(ArrowTest, ExportedDataOutlivesTarnReferences) {
@@ -143,6 +147,19 @@ TEST(ArrowTest, MovedChildOutlivesParent) {
   EXPECT_STREQ(child_schema.name, "b");
   child_schema.release(&child_schema);
   EXPECT_EQ(child_schema.release, nullptr);
+}
+
+TEST(ArrowTest, ExportRefusesMismatchedBatches) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{Field("a", DataType(TypeId::kInt32))});
+  ColumnBuilder strings(DataType(TypeId::kVarchar));
+  strings.AppendBytes("x");
+  ArrowArray c_array;
+  Status status = ExportBatch(MakeBatch(schema, {strings.Finish()}), &c_array);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("the schema does not match"));
+  auto short_batch = MakeBatch(schema, {ColumnBuilder(DataType(TypeId::kInt32)).Finish()});
+  short_batch->num_rows = 2;
+  EXPECT_FALSE(ExportBatch(short_batch, &c_array).ok());
 }
 
 TEST(ArrowTest, FormatsAndNames) {

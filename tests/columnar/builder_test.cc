@@ -300,6 +300,9 @@ TEST(ValueTest, EqualityAndFormatting) {
   DataType list = DataType::List(Int());
   EXPECT_EQ(Value::Nested(list, {Value::Int(Int(), 1), Value::Null(Int())}).ToString(), "[1, NULL]");
   EXPECT_EQ(Value::Double(f64, -nan).ToString(), "-nan");
+  EXPECT_EQ(Value::Double(f64, -0.0).ToString(), "-0.0");
+  EXPECT_EQ(Value::Double(f64, 1e20).ToString(), "1e+20");
+  EXPECT_EQ(Value::Double(DataType(TypeId::kFloat32), 0.1f).ToString(), "0.1");
 }
 
 }  // namespace

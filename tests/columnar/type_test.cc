@@ -200,7 +200,7 @@ TEST(TypeTest, SchemaFindFieldAndToString) {
   EXPECT_EQ(schema.FindField("ID"), 0);
   EXPECT_EQ(schema.FindField("name"), 1);
   EXPECT_EQ(schema.FindField("nam"), -1);
-  EXPECT_EQ(schema.ToString(), "(id BIGINT NOT NULL, Name VARCHAR)");
+  EXPECT_EQ(schema.ToString(), "(id BIGINT NOT NULL, \"Name\" VARCHAR)");  // NAME is a keyword
 }
 
 }  // namespace
