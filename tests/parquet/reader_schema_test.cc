@@ -133,7 +133,7 @@ TEST(ReaderSchemaTest, NestedReferenceFiles) {
         {2, "[[['a', 'b'], ['c', 'd'], ['e']], [NULL, ['f']]] | 1"}}},
       {"nested_maps.snappy.parquet",
        "(a MAP(VARCHAR, MAP(INTEGER, BOOLEAN)), b INTEGER NOT NULL, c DOUBLE NOT NULL)",
-       {{0, "{'a'={1=true, 2=false}} | 1 | 1"}, {2, "{'c'=NULL} | 1 | 1"}, {3, "{'d'={}} | 1 | 1"}}},
+       {{0, "{'a'={1=true, 2=false}} | 1 | 1.0"}, {2, "{'c'=NULL} | 1 | 1.0"}, {3, "{'d'={}} | 1 | 1.0"}}},
       {"nullable.impala.parquet", "",
        {{1, "2 | [NULL, 1, 2, NULL, 3, NULL] | [[NULL, 1, 2, NULL], [3, NULL, 4], [], NULL] | "
             "{'k1'=2, 'k2'=NULL} | [{'k3'=NULL, 'k1'=1}, NULL, {}] | {'A': NULL, 'b': [NULL], "
@@ -217,7 +217,7 @@ TEST(ReaderSchemaTest, FieldIdsAndLegacyTypes) {
   elements[2].name = "u8";
   elements[2].type = parquet::PhysicalType::kInt32;
   elements[2].converted_type = parquet::ConvertedType::kUint8;
-  elements[3].name = "dec";
+  elements[3].name = "amount";
   elements[3].type = parquet::PhysicalType::kFixedLenByteArray;
   elements[3].type_length = 9;
   elements[3].converted_type = parquet::ConvertedType::kDecimal;
@@ -236,7 +236,7 @@ TEST(ReaderSchemaTest, FieldIdsAndLegacyTypes) {
   auto schema = parquet::FileSchema::Make(elements);
   ASSERT_TRUE(schema.ok()) << schema.status().ToString();
   EXPECT_EQ(schema->schema().ToString(),
-            "(ts TIMESTAMP, u8 UTINYINT, dec DECIMAL(20,3), tstz_ns TIMESTAMP WITH TIME ZONE, "
+            "(ts TIMESTAMP, u8 UTINYINT, amount DECIMAL(20,3), tstz_ns TIMESTAMP WITH TIME ZONE, "
             "iv INTERVAL)");
   EXPECT_EQ(schema->schema().field(0).field_id, 7);
   EXPECT_EQ(schema->leaves()[0].factor, 1000);
