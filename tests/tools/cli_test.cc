@@ -76,13 +76,13 @@ TEST(CliTest, CatWhereWithPositionEqualsDuckDB) {
   std::string file = SharedPath("data/tpch-sf0.1/orders.parquet");
   ASSERT_TRUE(FileExists(file));
   RunResult run = RunTarn({"parquet", "cat", file, "--columns", "o_orderkey,o_totalprice",
-                           "--where", "o_totalprice > 500000 AND o_orderstatus = 'F'",
+                           "--where", "o_totalprice > 400000 AND o_orderstatus = 'F'",
                            "--with-position"},
                           dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   auto expected = DuckDBQueryCsv(
       "SELECT o_orderkey, o_totalprice, file_row_number FROM read_parquet('" + file +
-      "', file_row_number=true) WHERE o_totalprice > 500000 AND o_orderstatus = 'F' "
+      "', file_row_number=true) WHERE o_totalprice > 400000 AND o_orderstatus = 'F' "
       "ORDER BY file_row_number");
   ASSERT_TRUE(expected.ok()) << expected.status().ToString();
   EXPECT_EQ(run.out, *expected);
