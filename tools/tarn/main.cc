@@ -1,12 +1,22 @@
-// The `tarn` program: `tarn parquet meta|cat|write ...`.
+// The `tarn` program: `tarn parquet meta|cat|write ...`, and SQL mode for anything else
+// (`tarn [LAKE] [-c SQL]... [-f FILE] [--format ...]`, see sql_shell.cc).
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
 
+namespace tarn::cli {
+int RunSqlShell(int argc, char** argv);
+}  // namespace tarn::cli
+
 int main(int argc, char** argv) {
+  if (argc < 2 ||
+      (std::strcmp(argv[1], "parquet") != 0 && std::strcmp(argv[1], "--version") != 0)) {
+    return tarn::cli::RunSqlShell(argc, argv);
+  }
   CLI::App app{"tarn — a DuckLake lakehouse engine", "tarn"};
   app.set_version_flag("--version", std::string("tarn ") + TARN_VERSION);
   app.require_subcommand(1);

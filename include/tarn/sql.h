@@ -1,0 +1,125 @@
+// tarn's SQL front end: a Session executes SQL text (DuckDB's dialect) and returns results as
+// streams of batches.
+//
+// Queries read files through table functions (read_parquet, read_csv, range) or tables that a
+// SqlCatalog names; a DuckLake lake, once attached, registers its tables in the catalog as
+// SqlTable implementations. Execution is vectorized and streaming: a scan feeds filters,
+// projections and limits batch by batch (a LIMIT stops the scan early); aggregates and sorts
+// hold only their state, bounded by the session's memory_limit.
+//
+// Statements: SELECT (expressions, WHERE, GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT/OFFSET),
+// COPY (query) TO 'file.parquet' | 'file.csv', EXPLAIN, DESCRIBE, SHOW TABLES, SET/RESET
+// threads | memory_limit. Write statements return NotSupported until a lake is attached.
+// Every error is a Status; syntax errors carry line, column and a caret excerpt.
+//
+// Thread-safety: a Session is used by one thread at a time; a QueryResult's reader belongs to
+// its caller and may outlive neither the Session nor the catalog's tables.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tarn/columnar.h"
+#include "tarn/io.h"
+#include "tarn/parquet.h"
+#include "tarn/status.h"
+#include "tarn/thread_pool.h"
+
+namespace tarn {
+
+// What a scan of a named table asks for.
+struct TableScanRequest {
+  // Top-level columns to produce, by name, in this order. Empty: no column (only row counts
+  // matter, e.g. count(*)); the reader then returns batches with num_rows set and no columns.
+  std::vector<std::string> columns;
+  // Pruning on statistics (null: none). Bound against the table's schema; rows it does not
+  // prune must still be filtered by the caller.
+  std::shared_ptr<const StatisticsPredicate> predicate;
+  ThreadPool* pool = nullptr;  // where to decode in parallel (null: the default pool)
+  int max_parallelism = 2;
+};
+
+// A table the SQL front end can scan by name.
+class SqlTable {
+ public:
+  virtual ~SqlTable() = default;
+  virtual const Schema& schema() const = 0;
+  virtual Result<std::unique_ptr<BatchReader>> Scan(const TableScanRequest& request) const = 0;
+  // One line for EXPLAIN, e.g. "lake.main.orders (12 files)".
+  virtual std::string Describe() const = 0;
+};
+
+// Named tables, case-insensitive. Not thread-safe.
+class SqlCatalog {
+ public:
+  // AlreadyExists when the name is taken.
+  Status AddTable(const std::string& name, std::shared_ptr<const SqlTable> table);
+  Status DropTable(const std::string& name);  // NotFound when absent
+  // Null when absent.
+  const SqlTable* FindTable(std::string_view name) const;
+  // Sorted.
+  std::vector<std::string> TableNames() const;
+
+ private:
+  struct Entry {
+    std::string name;  // as registered
+    std::shared_ptr<const SqlTable> table;
+  };
+  std::map<std::string, Entry> tables_;  // key: lower-case name
+};
+
+struct SqlSettings {
+  int threads = 0;            // Default: the machine's cores (std::thread::hardware_concurrency)
+  int64_t memory_limit = 0;   // Default: 80% of physical memory, in bytes
+};
+
+// Parses DuckDB's memory size spelling: "1GB" (10^9), "512MiB" (2^20), "100 KB", "42" bytes.
+Result<int64_t> ParseMemorySize(std::string_view text);
+// "1.5 GiB"-style text for messages.
+std::string FormatMemorySize(int64_t bytes);
+
+enum class QueryKind : uint8_t { kRows, kCommand };
+
+// The answer of one statement. kRows results (SELECT, EXPLAIN, DESCRIBE, SHOW) are shown to a
+// user; kCommand results (SET, COPY) carry at most a row count.
+struct QueryResult {
+  QueryKind kind = QueryKind::kRows;
+  std::shared_ptr<const Schema> schema;  // column names and types, in output order
+  std::unique_ptr<BatchReader> reader;   // the rows; drained by the caller
+  std::string statement;                 // the statement's text
+};
+
+class Session {
+ public:
+  // Files are read and written through `fs` (default: the local file system).
+  explicit Session(std::shared_ptr<FileSystem> fs = nullptr);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  SqlCatalog* catalog();
+  const SqlSettings& settings() const;
+
+  // Executes exactly one statement (a trailing ';' is allowed). The rows are produced lazily
+  // as the reader is drained; errors while reading come from reader->Next().
+  Result<QueryResult> Execute(std::string_view sql);
+  // Parses every statement of `script` (a syntax error anywhere fails before anything runs),
+  // then executes them in order, handing each result to `on_result` before the next starts.
+  // Stops at the first error.
+  Status ExecuteScript(std::string_view script,
+                       const std::function<Status(QueryResult&)>& on_result);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Drains a reader into one batch (an empty batch of the schema when there are no rows).
+Result<std::shared_ptr<Batch>> ReadAllBatches(BatchReader* reader);
+
+}  // namespace tarn

@@ -1,0 +1,132 @@
+// Reading DuckLake tables: scans at a snapshot and change feeds between snapshots.
+//
+// A TableScan reads one table as of one snapshot exactly as DuckDB's `ducklake` extension
+// returns it: every row, its rowid and its values. For each visible data file it
+//   1. prunes the file on the catalog's column statistics (NaN-safe) and partition values;
+//   2. reads it with tarn's Parquet reader (projection, row-group pruning, and the physical
+//      row position of every row);
+//   3. drops deleted positions (the visible delete file, snapshot-filtered when it embeds
+//      snapshot ids, and inlined file deletions visible at the snapshot);
+//   4. keeps only rows written by the snapshot in partial files (embedded snapshot ids);
+//   5. derives each row's rowid: the embedded `_ducklake_internal_row_id`, else
+//      row_id_start + position;
+//   6. maps file columns to the table's columns by field id (= column id; renames), by name
+//      mapping, or by position for files without field ids; fills columns a file predates
+//      with their initial_default; casts promoted types to the type at the snapshot;
+// then adds the inlined rows visible at the snapshot (every inlined-data table the snapshot
+// sees, mapped by column id), and finally applies the residual predicate to every row.
+// Rows come file by file (by data_file_id), then the inlined rows.
+//
+// Change feeds report insertions, deletions and both joined into changes (insert, delete,
+// update_preimage, update_postimage) between two snapshots, inclusive, as the extension's
+// ducklake_table_insertions / _deletions / _changes do. docs/table-scan.md has the rules.
+//
+// Thread-safety: OpenTableScan and ReadTableChanges may run on many threads at once (the
+// Lake serializes its catalog use). A returned reader is used by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tarn/catalog.h"
+#include "tarn/columnar.h"
+#include "tarn/io.h"
+#include "tarn/parquet.h"
+#include "tarn/status.h"
+#include "tarn/thread_pool.h"
+
+namespace tarn {
+
+// The name of the rowid pseudo-column. A table column of the same name shadows it in
+// predicates (as in DuckDB).
+inline constexpr const char* kRowIdColumnName = "rowid";
+// The name of the per-row snapshot pseudo-column: the snapshot that wrote the row.
+inline constexpr const char* kSnapshotIdColumnName = "snapshot_id";
+
+struct TableScanOptions {
+  // Table columns to return, by name (case-insensitive), in this order. Empty = every
+  // top-level column at the snapshot, in column order.
+  std::vector<std::string> columns;
+  // Prepends the BIGINT column "rowid". Default: false.
+  bool with_rowid = false;
+  // Prepends (before rowid) the BIGINT column "snapshot_id": the snapshot that inserted the
+  // row (the embedded _ducklake_internal_snapshot_id, else the data file's begin_snapshot;
+  // for inlined rows their begin_snapshot). Default: false.
+  bool with_snapshot_id = false;
+  // A SQL predicate over the table's columns and the pseudo-columns "rowid" and
+  // "snapshot_id"; rows where it is not TRUE are dropped. It also prunes files and row
+  // groups. Default: none.
+  std::optional<std::string> filter;
+  // Default: ThreadPool::Default() for the Parquet reader.
+  ThreadPool* pool = nullptr;
+  // Rows per batch from the Parquet reader. Default: 122,880.
+  int64_t batch_rows = 122880;
+  const CancellationToken* cancel = nullptr;
+};
+
+// What a scan did: for EXPLAIN and for tests that check pruning really happened.
+struct TableScanMetrics {
+  int64_t files_total = 0;
+  int64_t files_pruned_by_stats = 0;      // catalog column statistics
+  int64_t files_pruned_by_partition = 0;  // partition values
+  int64_t files_read = 0;
+  int64_t row_groups_total = 0;
+  int64_t row_groups_pruned = 0;
+  int64_t rows_deleted = 0;         // dropped by delete files and inlined file deletions
+  int64_t rows_after_snapshot = 0;  // dropped from partial files (written after the snapshot)
+  int64_t rows_filtered = 0;        // dropped by the residual predicate
+  int64_t inlined_rows = 0;         // inlined rows visible at the snapshot (before the filter)
+};
+
+class TableScanReader : public BatchReader {
+ public:
+  // Counters so far; complete once Next() returned nullptr.
+  virtual const TableScanMetrics& metrics() const = 0;
+};
+
+// Opens a scan of `table` (loaded with Lake::LoadTable at the snapshot to read). Inlined rows
+// are read from `lake` here; the reader keeps no reference to the Lake. Data and delete files
+// are read through `fs` (paths as the catalog resolved them).
+// Errors: NotFound for an unknown column, InvalidArgument/NotFound for a predicate that does
+// not bind or is not BOOLEAN; while reading, NotSupported for a deletion-vector (puffin)
+// delete file or an encrypted file, Corruption for files that contradict the catalog (a
+// delete position outside the file, a partial file without snapshot ids, ...), each naming
+// the file.
+Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                                       std::shared_ptr<const TableMetadata> table,
+                                                       const TableScanOptions& options = {});
+
+// Reads a whole scan into one batch (for tests and small tables).
+Result<std::shared_ptr<Batch>> ScanTableToBatch(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                                std::shared_ptr<const TableMetadata> table,
+                                                const TableScanOptions& options = {});
+
+enum class ChangeFeedKind : uint8_t {
+  kInsertions,  // snapshot_id, rowid, <columns>
+  kDeletions,   // snapshot_id, rowid, <columns>
+  kChanges,     // snapshot_id, rowid, change_type, <columns>
+};
+
+struct ChangeFeedOptions {
+  ChangeFeedKind kind = ChangeFeedKind::kChanges;
+  // The snapshot range, inclusive. The table is resolved by name at end_snapshot; its
+  // columns there are the feed's columns.
+  int64_t start_snapshot = 0;
+  int64_t end_snapshot = 0;
+  ThreadPool* pool = nullptr;
+  const CancellationToken* cancel = nullptr;
+};
+
+// The change feed of `schema`.`table` between two snapshots. Rows are ordered by snapshot_id,
+// rowid and change_type (update_postimage before update_preimage, as text). Errors: NotFound
+// for an unknown table or snapshot at end_snapshot; InvalidArgument when start > end; the
+// scan's errors for files.
+Result<std::unique_ptr<BatchReader>> ReadTableChanges(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                                      const std::string& schema,
+                                                      const std::string& table,
+                                                      const ChangeFeedOptions& options);
+
+}  // namespace tarn

@@ -1,0 +1,50 @@
+// Aggregate functions: per-group state arrays updated a batch at a time.
+//
+// count(*), count(x), sum, avg, min, max with DuckDB's result types: sum of any integer is
+// HUGEINT, of DECIMAL(p, s) is DECIMAL(38, s), of FLOAT/DOUBLE is DOUBLE; avg is DOUBLE
+// (computed as DuckDB does: integer sums divided in double or long double); min/max keep the
+// argument's type, with NaN above every number. NULL inputs are skipped; a group with no
+// non-NULL input gives NULL (count gives 0).
+//
+// Thread-safety: one state object per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tarn/columnar.h"
+#include "tarn/status.h"
+
+namespace tarn::sql {
+
+class AggregateState {
+ public:
+  virtual ~AggregateState() = default;
+  const DataType& result_type() const { return result_type_; }
+  // Grows the state to `groups` groups (new groups start empty).
+  virtual void Resize(int64_t groups) = 0;
+  // Adds row i of `input` (null for count(*)) to group group_ids[i], for rows where `keep` is
+  // null or has bit i set.
+  virtual Status Update(const Column* input, const uint32_t* group_ids, int64_t rows,
+                        const uint8_t* keep) = 0;
+  // One value per group.
+  virtual Result<std::shared_ptr<Column>> Finish(int64_t groups) = 0;
+  // Memory per group, for the memory limit (variable-length values add what they hold).
+  virtual int64_t MemoryBytes(int64_t groups) const = 0;
+
+ protected:
+  DataType result_type_;
+};
+
+// Whether `name` (lower case) names an aggregate function: count, sum, avg, mean, min, max,
+// count_star.
+bool IsAggregateName(std::string_view name);
+
+// The state of `name` over arguments of `input_type` (ignored for count_star). A type error
+// names the function and type: "No function matches sum(VARCHAR)".
+Result<std::unique_ptr<AggregateState>> MakeAggregateState(std::string_view name,
+                                                           const DataType& input_type);
+
+}  // namespace tarn::sql

@@ -1,0 +1,230 @@
+#include "sql/group_table.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "expr/kernels.h"
+#include "tarn/format.h"
+
+namespace tarn::sql {
+namespace {
+
+using expr::Phys;
+
+bool IsIntegerKey(const DataType& type) {
+  switch (expr::PhysOf(type)) {
+    case Phys::kI8: case Phys::kI16: case Phys::kI32: case Phys::kI64:
+    case Phys::kU8: case Phys::kU16: case Phys::kU32: case Phys::kU64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t LoadInteger(const Column& column, int64_t row) {
+  switch (expr::PhysOf(column.type)) {
+    case Phys::kI8: return column.values_as<int8_t>()[row];
+    case Phys::kI16: return column.values_as<int16_t>()[row];
+    case Phys::kI32: return column.values_as<int32_t>()[row];
+    case Phys::kI64: return column.values_as<int64_t>()[row];
+    case Phys::kU8: return column.values_as<uint8_t>()[row];
+    case Phys::kU16: return column.values_as<uint16_t>()[row];
+    case Phys::kU32: return column.values_as<uint32_t>()[row];
+    case Phys::kU64: return static_cast<int64_t>(column.values_as<uint64_t>()[row]);
+    default: return 0;
+  }
+}
+
+constexpr uint32_t kEmpty = UINT32_MAX;
+
+}  // namespace
+
+uint64_t HashInteger(uint64_t value) {
+  value ^= value >> 33;
+  value *= 0xff51afd7ed558ccdULL;
+  value ^= value >> 33;
+  value *= 0xc4ceb9fe1a85ec53ULL;
+  value ^= value >> 33;
+  return value;
+}
+
+uint64_t HashBytes(std::string_view bytes) {
+  uint64_t hash = 0xcbf29ce484222325ULL ^ bytes.size();
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes.data() + i, 8);
+    hash = HashInteger(hash ^ word);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
+  return HashInteger(hash ^ tail ^ 0x9e3779b97f4a7c15ULL);
+}
+
+GroupTable::GroupTable(std::vector<DataType> key_types) : key_types_(std::move(key_types)) {
+  integer_mode_ = key_types_.size() == 1 && IsIntegerKey(key_types_[0]);
+  for (const DataType& type : key_types_) builders_.push_back(std::make_unique<ColumnBuilder>(type));
+  slot_ids_.assign(1024, kEmpty);
+  if (integer_mode_) int_keys_.assign(1024, 0);
+}
+
+GroupTable::~GroupTable() = default;
+
+void GroupTable::AppendKeyBytes(const Column& column, int64_t row, std::string* out) {
+  if (column.IsNull(row)) {
+    out->push_back('\0');
+    return;
+  }
+  out->push_back('\1');
+  Phys phys = expr::PhysOf(column.type);
+  if (phys == Phys::kF32 || phys == Phys::kF64) {
+    double v = phys == Phys::kF32 ? column.values_as<float>()[row] : column.values_as<double>()[row];
+    if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+    if (v == 0) v = 0.0;  // -0.0 groups with 0.0
+    out->append(reinterpret_cast<const char*>(&v), sizeof(v));
+  } else if (phys == Phys::kBytes) {
+    std::string_view view = column.GetView(row);
+    uint64_t size = view.size();
+    out->append(reinterpret_cast<const char*>(&size), sizeof(size));
+    out->append(view);
+  } else if (phys == Phys::kBool) {
+    out->push_back(column.GetBool(row) ? '\1' : '\0');
+  } else if (phys != Phys::kOther) {
+    int width = column.type.FixedWidth();
+    out->append(reinterpret_cast<const char*>(column.values->data() + row * width), width);
+  } else {
+    // Nested and other types: DuckDB's text of the value identifies it.
+    std::string text = ValueText(column, row);
+    uint64_t size = text.size();
+    out->append(reinterpret_cast<const char*>(&size), sizeof(size));
+    out->append(text);
+  }
+}
+
+uint32_t GroupTable::NewGroup(const std::vector<std::shared_ptr<Column>>& keys, int64_t row) {
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const Column& column = *keys[k];
+    if (column.IsNull(row)) {
+      builders_[k]->AppendNull();
+    } else if (column.type.IsVarLength()) {
+      std::string_view view = column.GetView(row);
+      key_value_bytes_ += static_cast<int64_t>(view.size());
+      builders_[k]->AppendBytes(view);
+    } else if (column.type.id == TypeId::kBoolean) {
+      builders_[k]->AppendBool(column.GetBool(row));
+    } else if (column.type.FixedWidth() > 0) {
+      builders_[k]->AppendFixed(column.values->data() + row * column.type.FixedWidth());
+    } else {
+      (void)builders_[k]->Append(column.GetValue(row));
+    }
+  }
+  return static_cast<uint32_t>(num_groups_++);
+}
+
+void GroupTable::GrowInteger() {
+  std::vector<int64_t> old_keys = std::move(int_keys_);
+  std::vector<uint32_t> old_ids = std::move(slot_ids_);
+  size_t capacity = old_ids.size() * 2;
+  int_keys_.assign(capacity, 0);
+  slot_ids_.assign(capacity, kEmpty);
+  for (size_t i = 0; i < old_ids.size(); ++i) {
+    if (old_ids[i] == kEmpty) continue;
+    size_t slot = HashInteger(static_cast<uint64_t>(old_keys[i])) & (capacity - 1);
+    while (slot_ids_[slot] != kEmpty) slot = (slot + 1) & (capacity - 1);
+    int_keys_[slot] = old_keys[i];
+    slot_ids_[slot] = old_ids[i];
+  }
+}
+
+void GroupTable::GrowBytes() {
+  size_t capacity = slot_ids_.size() * 2;
+  slot_ids_.assign(capacity, kEmpty);
+  for (size_t id = 0; id < byte_keys_.size(); ++id) {
+    size_t slot = byte_hashes_[id] & (capacity - 1);
+    while (slot_ids_[slot] != kEmpty) slot = (slot + 1) & (capacity - 1);
+    slot_ids_[slot] = static_cast<uint32_t>(id);
+  }
+}
+
+uint32_t GroupTable::AssignInteger(int64_t key, bool is_null,
+                                   const std::vector<std::shared_ptr<Column>>& keys, int64_t row) {
+  if (is_null) {
+    if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
+    return null_group_;
+  }
+  size_t mask = slot_ids_.size() - 1;
+  size_t slot = HashInteger(static_cast<uint64_t>(key)) & mask;
+  while (slot_ids_[slot] != kEmpty) {
+    if (int_keys_[slot] == key) return slot_ids_[slot];
+    slot = (slot + 1) & mask;
+  }
+  uint32_t id = NewGroup(keys, row);
+  int_keys_[slot] = key;
+  slot_ids_[slot] = id;
+  if (static_cast<size_t>(num_groups_) * 2 > slot_ids_.size()) GrowInteger();
+  return id;
+}
+
+uint32_t GroupTable::AssignBytes(const std::string& key,
+                                 const std::vector<std::shared_ptr<Column>>& keys, int64_t row) {
+  uint64_t hash = HashBytes(key);
+  size_t mask = slot_ids_.size() - 1;
+  size_t slot = hash & mask;
+  while (slot_ids_[slot] != kEmpty) {
+    uint32_t id = slot_ids_[slot];
+    if (byte_hashes_[id] == hash && byte_keys_[id] == key) return id;
+    slot = (slot + 1) & mask;
+  }
+  uint32_t id = NewGroup(keys, row);
+  byte_keys_.push_back(key);
+  byte_hashes_.push_back(hash);
+  byte_key_bytes_ += static_cast<int64_t>(key.size());
+  slot_ids_[slot] = id;
+  if (static_cast<size_t>(num_groups_) * 2 > slot_ids_.size()) GrowBytes();
+  return id;
+}
+
+Status GroupTable::Assign(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                          std::vector<uint32_t>* ids) {
+  ids->resize(rows);
+  if (keys.empty()) {
+    if (num_groups_ == 0) NewGroup(keys, 0);
+    std::fill(ids->begin(), ids->end(), 0);
+    return Status::OK();
+  }
+  if (num_groups_ >= static_cast<int64_t>(UINT32_MAX) - rows) {
+    return Status::ResourceExhausted("HASH_GROUP_BY: more than 4 billion groups");
+  }
+  if (integer_mode_) {
+    const Column& column = *keys[0];
+    for (int64_t row = 0; row < rows; ++row) {
+      (*ids)[row] = AssignInteger(LoadInteger(column, row), column.IsNull(row), keys, row);
+    }
+    return Status::OK();
+  }
+  std::string key;
+  for (int64_t row = 0; row < rows; ++row) {
+    key.clear();
+    for (const auto& column : keys) AppendKeyBytes(*column, row, &key);
+    (*ids)[row] = AssignBytes(key, keys, row);
+  }
+  return Status::OK();
+}
+
+int64_t GroupTable::MemoryBytes() const {
+  int64_t slots = static_cast<int64_t>(slot_ids_.size()) * (integer_mode_ ? 12 : 4);
+  int64_t per_group = 0;
+  for (const DataType& type : key_types_) per_group += std::max(type.FixedWidth(), 8) + 1;
+  int64_t keys = integer_mode_ ? 0
+                               : byte_key_bytes_ + num_groups_ * static_cast<int64_t>(
+                                                                     sizeof(std::string) + 8);
+  return slots + num_groups_ * per_group + key_value_bytes_ + keys;
+}
+
+std::vector<std::shared_ptr<Column>> GroupTable::FinishKeys() {
+  std::vector<std::shared_ptr<Column>> columns;
+  for (auto& builder : builders_) columns.push_back(builder->Finish());
+  return columns;
+}
+
+}  // namespace tarn::sql

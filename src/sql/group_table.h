@@ -1,0 +1,70 @@
+// GroupTable: assigns a dense group id to each distinct key (one or more columns) seen.
+//
+// Two typed hash tables: a single integer-like key (any integer width, date, time, timestamp)
+// probes an open-addressing table of int64 keys; any other key (strings, several columns,
+// floats, decimals) is serialized to bytes and probes a table of byte strings. NULLs group
+// together; NaN groups with NaN and -0.0 with 0.0. The key values of each group are kept in
+// column builders so the aggregate can emit them.
+//
+// Thread-safety: one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tarn/columnar.h"
+#include "tarn/status.h"
+
+namespace tarn::sql {
+
+class GroupTable {
+ public:
+  explicit GroupTable(std::vector<DataType> key_types);
+  ~GroupTable();
+  GroupTable(const GroupTable&) = delete;
+  GroupTable& operator=(const GroupTable&) = delete;
+
+  // Fills (*ids)[i] with the group of row i of `keys` (one column per key type), creating
+  // groups for new keys.
+  Status Assign(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                std::vector<uint32_t>* ids);
+  int64_t num_groups() const { return num_groups_; }
+  // Bytes held: table slots, serialized keys and key values.
+  int64_t MemoryBytes() const;
+  // The key columns, one row per group in id order. Ends the table's use.
+  std::vector<std::shared_ptr<Column>> FinishKeys();
+
+  // Serializes row `row` of `column` into `out` (a tag byte for NULL), normalizing floats.
+  static void AppendKeyBytes(const Column& column, int64_t row, std::string* out);
+
+ private:
+  uint32_t AssignInteger(int64_t key, bool is_null, const std::vector<std::shared_ptr<Column>>& keys,
+                         int64_t row);
+  uint32_t AssignBytes(const std::string& key, const std::vector<std::shared_ptr<Column>>& keys,
+                       int64_t row);
+  uint32_t NewGroup(const std::vector<std::shared_ptr<Column>>& keys, int64_t row);
+  void GrowInteger();
+  void GrowBytes();
+
+  std::vector<DataType> key_types_;
+  bool integer_mode_ = false;
+  std::vector<std::unique_ptr<ColumnBuilder>> builders_;
+  int64_t num_groups_ = 0;
+  int64_t key_value_bytes_ = 0;
+  // Integer mode: open addressing, slot_ids_ == UINT32_MAX marks an empty slot.
+  std::vector<int64_t> int_keys_;
+  std::vector<uint32_t> slot_ids_;
+  uint32_t null_group_ = UINT32_MAX;
+  // Bytes mode: slot_ids_ index into byte_keys_; hashes cached per group.
+  std::vector<std::string> byte_keys_;
+  std::vector<uint64_t> byte_hashes_;
+  int64_t byte_key_bytes_ = 0;
+};
+
+// 64-bit hash of bytes / an integer (not cryptographic; good spread for hash tables).
+uint64_t HashBytes(std::string_view bytes);
+uint64_t HashInteger(uint64_t value);
+
+}  // namespace tarn::sql

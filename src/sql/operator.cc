@@ -1,0 +1,190 @@
+#include "sql/operator.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace tarn::sql {
+namespace {
+
+class FilterOperator : public Operator {
+ public:
+  FilterOperator(std::unique_ptr<Operator> input, std::unique_ptr<BoundExpr> predicate)
+      : input_(std::move(input)), predicate_(std::move(predicate)) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      if (!batch) return batch;
+      int64_t selected = 0;
+      TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(*batch, *predicate_, &selected));
+      if (selected == 0) continue;
+      if (selected == batch->num_rows) return batch;
+      if (batch->num_columns() == 0) return MakeEmptyColumnsBatch(batch->schema, selected);
+      std::vector<std::shared_ptr<Column>> columns;
+      for (const auto& column : batch->columns) {
+        columns.push_back(tarn::Filter(*column, keep.data(), selected));
+      }
+      return MakeBatch(batch->schema, std::move(columns));
+    }
+  }
+  std::string label() const override { return "FILTER"; }
+  std::vector<std::string> details() const override { return {predicate_->ToString()}; }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  std::unique_ptr<BoundExpr> predicate_;
+};
+
+class ProjectionOperator : public Operator {
+ public:
+  ProjectionOperator(std::unique_ptr<Operator> input,
+                     std::vector<std::unique_ptr<BoundExpr>> expressions,
+                     std::vector<std::string> names)
+      : input_(std::move(input)), expressions_(std::move(expressions)) {
+    auto schema = std::make_shared<Schema>();
+    for (size_t i = 0; i < expressions_.size(); ++i) {
+      schema->fields.emplace_back(names[i], expressions_[i]->type());
+    }
+    schema_ = std::move(schema);
+  }
+
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+    if (!batch) return batch;
+    if (expressions_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
+    std::vector<std::shared_ptr<Column>> columns;
+    columns.reserve(expressions_.size());
+    for (const auto& expression : expressions_) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Column> column, expression->Evaluate(*batch));
+      columns.push_back(std::move(column));
+    }
+    return MakeBatch(schema_, std::move(columns));
+  }
+  std::string label() const override { return "PROJECTION"; }
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < expressions_.size(); ++i) {
+      std::string text = expressions_[i]->ToString();
+      const std::string& name = schema_->field(static_cast<int>(i)).name;
+      lines.push_back(text == name || text == ast::QuoteIdentifier(name) ? text
+                                                                          : text + " AS " + name);
+    }
+    return lines;
+  }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  std::vector<std::unique_ptr<BoundExpr>> expressions_;
+  std::shared_ptr<const Schema> schema_;
+};
+
+class LimitOperator : public Operator {
+ public:
+  LimitOperator(std::unique_ptr<Operator> input, int64_t limit, int64_t offset)
+      : input_(std::move(input)), limit_(limit), offset_(offset), to_skip_(offset),
+        remaining_(limit < 0 ? INT64_MAX : limit) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    while (remaining_ > 0) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      if (!batch) break;
+      int64_t begin = std::min(to_skip_, batch->num_rows);
+      to_skip_ -= begin;
+      int64_t length = std::min(remaining_, batch->num_rows - begin);
+      if (length <= 0) continue;
+      remaining_ -= length;
+      if (begin == 0 && length == batch->num_rows) return batch;
+      if (batch->num_columns() == 0) return MakeEmptyColumnsBatch(batch->schema, length);
+      return SliceBatch(*batch, begin, length);
+    }
+    return std::shared_ptr<Batch>();
+  }
+  std::string label() const override { return "LIMIT"; }
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines;
+    if (limit_ >= 0) lines.push_back("limit: " + std::to_string(limit_));
+    if (offset_ > 0) lines.push_back("offset: " + std::to_string(offset_));
+    return lines;
+  }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  int64_t limit_;
+  int64_t offset_;
+  int64_t to_skip_;
+  int64_t remaining_;
+};
+
+class ValuesOperator : public Operator {
+ public:
+  ValuesOperator(std::string label, std::shared_ptr<Batch> batch)
+      : label_(std::move(label)), batch_(std::move(batch)) {}
+  std::shared_ptr<const Schema> schema() const override { return batch_->schema; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (done_) return std::shared_ptr<Batch>();
+    done_ = true;
+    return batch_;
+  }
+  std::string label() const override { return label_; }
+
+ private:
+  std::string label_;
+  std::shared_ptr<Batch> batch_;
+  bool done_ = false;
+};
+
+void Explain(const Operator& op, int depth, std::vector<std::string>* lines) {
+  std::string indent(static_cast<size_t>(depth) * 2, ' ');
+  lines->push_back(indent + op.label());
+  for (const std::string& detail : op.details()) lines->push_back(indent + "    " + detail);
+  for (const Operator* input : op.inputs()) Explain(*input, depth + 1, lines);
+}
+
+}  // namespace
+
+std::vector<std::string> ExplainLines(const Operator& root) {
+  std::vector<std::string> lines;
+  Explain(root, 0, &lines);
+  return lines;
+}
+
+std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,
+                                     std::unique_ptr<BoundExpr> predicate) {
+  return std::make_unique<FilterOperator>(std::move(input), std::move(predicate));
+}
+
+std::unique_ptr<Operator> MakeProjection(std::unique_ptr<Operator> input,
+                                         std::vector<std::unique_ptr<BoundExpr>> expressions,
+                                         std::vector<std::string> names) {
+  return std::make_unique<ProjectionOperator>(std::move(input), std::move(expressions),
+                                              std::move(names));
+}
+
+std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t limit,
+                                    int64_t offset) {
+  return std::make_unique<LimitOperator>(std::move(input), limit, offset);
+}
+
+std::shared_ptr<Batch> MakeEmptyColumnsBatch(std::shared_ptr<const Schema> schema, int64_t rows) {
+  auto batch = std::make_shared<Batch>();
+  batch->schema = std::move(schema);
+  batch->num_rows = rows;
+  return batch;
+}
+
+std::unique_ptr<Operator> MakeSingleRow() {
+  return std::make_unique<ValuesOperator>(
+      "DUMMY_SCAN", MakeEmptyColumnsBatch(std::make_shared<Schema>(), 1));
+}
+
+std::unique_ptr<Operator> MakeValues(std::string label, std::shared_ptr<Batch> batch) {
+  return std::make_unique<ValuesOperator>(std::move(label), std::move(batch));
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,221 @@
+#include "sql/sort.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+#include "expr/cast.h"
+#include "expr/kernels.h"
+#include "tarn/sql.h"
+
+namespace tarn::sql {
+namespace {
+
+using expr::Phys;
+
+template <typename T>
+int Three(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+int CompareFloat(double a, double b) {
+  if (expr::FloatEqual(a, b)) return 0;
+  return expr::FloatLess(a, b) ? -1 : 1;
+}
+
+}  // namespace
+
+struct RowComparator::Key {
+  const Column* column;
+  Phys phys;
+  bool descending;
+  bool nulls_first;
+
+  int CompareValues(int64_t a, int64_t b) const {
+    const Column& c = *column;
+    switch (phys) {
+      case Phys::kBool: return Three(c.GetBool(a), c.GetBool(b));
+      case Phys::kI8: return Three(c.values_as<int8_t>()[a], c.values_as<int8_t>()[b]);
+      case Phys::kI16: return Three(c.values_as<int16_t>()[a], c.values_as<int16_t>()[b]);
+      case Phys::kI32: return Three(c.values_as<int32_t>()[a], c.values_as<int32_t>()[b]);
+      case Phys::kI64: return Three(c.values_as<int64_t>()[a], c.values_as<int64_t>()[b]);
+      case Phys::kU8: return Three(c.values_as<uint8_t>()[a], c.values_as<uint8_t>()[b]);
+      case Phys::kU16: return Three(c.values_as<uint16_t>()[a], c.values_as<uint16_t>()[b]);
+      case Phys::kU32: return Three(c.values_as<uint32_t>()[a], c.values_as<uint32_t>()[b]);
+      case Phys::kU64: return Three(c.values_as<uint64_t>()[a], c.values_as<uint64_t>()[b]);
+      case Phys::kI128: {
+        __int128 x, y;
+        std::memcpy(&x, c.values->data() + a * 16, 16);
+        std::memcpy(&y, c.values->data() + b * 16, 16);
+        return Three(x, y);
+      }
+      case Phys::kF32: return CompareFloat(c.values_as<float>()[a], c.values_as<float>()[b]);
+      case Phys::kF64: return CompareFloat(c.values_as<double>()[a], c.values_as<double>()[b]);
+      case Phys::kBytes: {
+        int r = c.GetView(a).compare(c.GetView(b));
+        return r < 0 ? -1 : (r > 0 ? 1 : 0);
+      }
+      default: return expr::CompareValues(c.GetValue(a), c.GetValue(b));
+    }
+  }
+};
+
+RowComparator::RowComparator(const Batch& batch, const std::vector<SortKey>& keys) {
+  for (const SortKey& key : keys) {
+    const Column* column = batch.columns[key.column].get();
+    keys_.push_back(Key{column, expr::PhysOf(column->type), key.descending, key.nulls_first});
+  }
+}
+
+int RowComparator::Compare(int64_t a, int64_t b) const {
+  for (const Key& key : keys_) {
+    bool a_null = key.column->IsNull(a);
+    bool b_null = key.column->IsNull(b);
+    if (a_null || b_null) {
+      if (a_null && b_null) continue;
+      return (a_null == key.nulls_first) ? -1 : 1;
+    }
+    int c = key.CompareValues(a, b);
+    if (c != 0) return key.descending ? -c : c;
+  }
+  return 0;
+}
+
+namespace {
+
+constexpr int64_t kOutputBatchRows = 122880;
+
+int64_t BatchBytes(const Batch& batch) {
+  int64_t bytes = 0;
+  for (const auto& column : batch.columns) {
+    if (column->values) bytes += column->values->size();
+    if (column->data) bytes += column->data->size();
+    if (column->validity) bytes += column->validity->size();
+  }
+  return bytes;
+}
+
+std::shared_ptr<Batch> TakeRows(const Batch& batch, const std::vector<int64_t>& order,
+                                int64_t begin, int64_t end, std::shared_ptr<const Schema> schema,
+                                int width) {
+  std::span<const int64_t> indices(order.data() + begin, static_cast<size_t>(end - begin));
+  if (width == 0) return MakeEmptyColumnsBatch(std::move(schema), end - begin);
+  std::vector<std::shared_ptr<Column>> columns;
+  for (int c = 0; c < width; ++c) columns.push_back(Take(*batch.columns[c], indices));
+  return MakeBatch(std::move(schema), std::move(columns));
+}
+
+class SortOperator : public Operator {
+ public:
+  SortOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int output_columns,
+               int64_t top_n, const ExecContext& context)
+      : input_(std::move(input)), keys_(std::move(keys)), width_(output_columns), top_n_(top_n),
+        memory_limit_(context.memory_limit) {
+    auto schema = std::make_shared<Schema>();
+    for (int c = 0; c < width_; ++c) schema->fields.push_back(input_->schema()->field(c));
+    schema_ = std::move(schema);
+  }
+
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (!sorted_) TARN_RETURN_NOT_OK(Build());
+    if (emitted_ >= static_cast<int64_t>(order_.size())) return std::shared_ptr<Batch>();
+    int64_t end = std::min<int64_t>(emitted_ + kOutputBatchRows, order_.size());
+    auto batch = TakeRows(*sorted_, order_, emitted_, end, schema_, width_);
+    emitted_ = end;
+    return batch;
+  }
+
+  std::string label() const override { return top_n_ >= 0 ? "TOP_N" : "ORDER_BY"; }
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines;
+    const Schema& input = *input_->schema();
+    for (const SortKey& key : keys_) {
+      lines.push_back(input.field(key.column).name + (key.descending ? " DESC" : " ASC") +
+                      (key.nulls_first ? " NULLS FIRST" : " NULLS LAST"));
+    }
+    if (top_n_ >= 0) lines.push_back("top: " + std::to_string(top_n_));
+    return lines;
+  }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  // Sorts `batch` and keeps the first `keep` rows of the order (all when keep < 0).
+  std::vector<int64_t> Order(const Batch& batch, int64_t keep) const {
+    std::vector<int64_t> order(static_cast<size_t>(batch.num_rows));
+    std::iota(order.begin(), order.end(), 0);
+    RowComparator comparator(batch, keys_);
+    // Ties keep input order, so results are deterministic.
+    auto less = [&](int64_t a, int64_t b) {
+      int c = comparator.Compare(a, b);
+      return c != 0 ? c < 0 : a < b;
+    };
+    if (keep >= 0 && keep < batch.num_rows) {
+      std::partial_sort(order.begin(), order.begin() + keep, order.end(), less);
+      order.resize(static_cast<size_t>(keep));
+    } else {
+      std::sort(order.begin(), order.end(), less);
+    }
+    return order;
+  }
+
+  Status Build() {
+    std::vector<std::shared_ptr<Batch>> batches;
+    int64_t bytes = 0;
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      if (!batch) break;
+      if (batch->num_rows == 0) continue;
+      if (top_n_ >= 0) {
+        // Keep only the best top_n rows so far.
+        if (kept_) batches = {kept_, batch};
+        else batches = {batch};
+        auto merged = batches.size() == 1 ? batch : ConcatenateBatches(batches);
+        std::vector<int64_t> order = Order(*merged, top_n_);
+        kept_ = TakeRows(*merged, order, 0, static_cast<int64_t>(order.size()),
+                         merged->schema, merged->num_columns());
+        kept_->num_rows = static_cast<int64_t>(order.size());
+        batches.clear();
+        continue;
+      }
+      bytes += BatchBytes(*batch);
+      if (bytes > memory_limit_) {
+        return Status::ResourceExhausted("Out of Memory Error: ORDER_BY needs more than the "
+                                         "memory_limit of ", FormatMemorySize(memory_limit_));
+      }
+      batches.push_back(std::move(batch));
+    }
+    if (top_n_ >= 0) {
+      sorted_ = kept_ ? kept_ : MakeEmptyColumnsBatch(input_->schema(), 0);
+    } else if (batches.empty()) {
+      sorted_ = MakeEmptyColumnsBatch(input_->schema(), 0);
+    } else {
+      sorted_ = batches.size() == 1 ? batches[0] : ConcatenateBatches(batches);
+    }
+    order_ = sorted_->num_rows > 0 ? Order(*sorted_, -1) : std::vector<int64_t>();
+    return Status::OK();
+  }
+
+  std::unique_ptr<Operator> input_;
+  std::vector<SortKey> keys_;
+  int width_;
+  int64_t top_n_;
+  int64_t memory_limit_;
+  std::shared_ptr<const Schema> schema_;
+  std::shared_ptr<Batch> kept_;
+  std::shared_ptr<Batch> sorted_;
+  std::vector<int64_t> order_;
+  int64_t emitted_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Operator> MakeSort(std::unique_ptr<Operator> input, std::vector<SortKey> keys,
+                                   int output_columns, int64_t top_n,
+                                   const ExecContext& context) {
+  return std::make_unique<SortOperator>(std::move(input), std::move(keys), output_columns, top_n,
+                                        context);
+}
+
+}  // namespace tarn::sql

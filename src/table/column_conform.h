@@ -1,0 +1,33 @@
+// Bringing a column read from a data file (or an inlined table) to the table's column as of
+// the snapshot being read: nested fields matched by field id (else by name), fields the data
+// predates filled with their initial default, promoted types cast (int widening,
+// float -> double, as CAST does), names and field ids taken from the catalog.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <memory>
+
+#include "tarn/catalog.h"
+#include "tarn/columnar.h"
+#include "tarn/status.h"
+
+namespace tarn::table_internal {
+
+// CAST(column AS to), row by row as DuckDB casts. Returns `column` itself when the types are
+// equal.
+Result<std::shared_ptr<Column>> CastColumn(std::shared_ptr<Column> column, const DataType& to);
+
+// `rows` copies of `value` (a NULL Value of any type gives NULLs) as a column of `type`.
+Result<std::shared_ptr<Column>> ConstantColumn(const Value& value, const DataType& type,
+                                               int64_t rows);
+
+// The value a column takes in data written before it existed: its initial default, else NULL.
+Value InitialValue(const ColumnInfo& column);
+
+// Conforms `column`, described in its source by `source`, to `target`. The result's type is
+// exactly target.type.
+Result<std::shared_ptr<Column>> ConformColumn(std::shared_ptr<Column> column, const Field& source,
+                                              const ColumnInfo& target);
+
+}  // namespace tarn::table_internal

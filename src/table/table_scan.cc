@@ -1,0 +1,150 @@
+// OpenTableScan: file pruning, the per-file readers, the inlined rows, the residual filter.
+#include <algorithm>
+
+#include "table/file_pruning.h"
+#include "table/file_reader.h"
+#include "table/inlined_rows.h"
+#include "table/scan_columns.h"
+#include "tarn/expr.h"
+#include "tarn/table.h"
+
+namespace tarn {
+
+using table_internal::DataFileReader;
+using table_internal::FilePruner;
+using table_internal::FileReadOptions;
+using table_internal::ScanColumns;
+
+namespace {
+
+class TableScanReaderImpl : public TableScanReader {
+ public:
+  TableScanReaderImpl(std::shared_ptr<FileSystem> fs, std::shared_ptr<const TableMetadata> table,
+                      ScanColumns columns, FileReadOptions read_options,
+                      std::unique_ptr<FilePruner> pruner,
+                      std::vector<std::shared_ptr<Batch>> inlined)
+      : fs_(std::move(fs)), table_(std::move(table)), columns_(std::move(columns)),
+        read_options_(std::move(read_options)), pruner_(std::move(pruner)),
+        inlined_(std::move(inlined)) {
+    metrics_.files_total = static_cast<int64_t>(table_->data_files.size());
+  }
+
+  std::shared_ptr<const Schema> schema() const override { return columns_.output_schema; }
+  const TableScanMetrics& metrics() const override { return metrics_; }
+  void set_inlined_rows(int64_t rows) { metrics_.inlined_rows = rows; }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    while (true) {
+      if (read_options_.cancel != nullptr && read_options_.cancel->IsCancelled()) {
+        return Status::Cancelled("scan of table '", table_->table->name, "' cancelled");
+      }
+      TARN_ASSIGN_OR_RETURN(auto internal, NextInternal());
+      if (!internal) return internal;
+      TARN_ASSIGN_OR_RETURN(auto output, columns_.Finish(*internal, &metrics_.rows_filtered));
+      if (output->num_rows > 0) return output;
+    }
+  }
+
+ private:
+  // The next internal batch from the files, then the inlined rows; nullptr at the end.
+  Result<std::shared_ptr<Batch>> NextInternal() {
+    while (true) {
+      if (file_) {
+        TARN_ASSIGN_OR_RETURN(auto batch, file_->Next());
+        if (batch) return batch;
+        AddFileMetrics();
+        file_.reset();
+      }
+      if (next_file_ < table_->data_files.size()) {
+        const DataFileInfo& file = table_->data_files[next_file_++];
+        switch (pruner_->Check(file)) {
+          case FilePruner::Decision::kPrunedByStats:
+            ++metrics_.files_pruned_by_stats;
+            continue;
+          case FilePruner::Decision::kPrunedByPartition:
+            ++metrics_.files_pruned_by_partition;
+            continue;
+          case FilePruner::Decision::kRead:
+            break;
+        }
+        ++metrics_.files_read;
+        TARN_ASSIGN_OR_RETURN(file_, DataFileReader::Open(fs_, file, *table_->table,
+                                                          table_->name_mappings,
+                                                          columns_.needed,
+                                                          columns_.internal_schema,
+                                                          read_options_));
+        continue;
+      }
+      if (next_inlined_ < inlined_.size()) return inlined_[next_inlined_++];
+      return std::shared_ptr<Batch>();
+    }
+  }
+
+  void AddFileMetrics() {
+    auto m = file_->metrics();
+    metrics_.row_groups_total += m.row_groups_total;
+    metrics_.row_groups_pruned += m.row_groups_pruned;
+    metrics_.rows_deleted += m.rows_deleted;
+    metrics_.rows_after_snapshot += m.rows_after_snapshot;
+  }
+
+  std::shared_ptr<FileSystem> fs_;
+  std::shared_ptr<const TableMetadata> table_;
+  ScanColumns columns_;
+  FileReadOptions read_options_;
+  std::unique_ptr<FilePruner> pruner_;
+  std::vector<std::shared_ptr<Batch>> inlined_;
+  std::unique_ptr<DataFileReader> file_;
+  size_t next_file_ = 0;
+  size_t next_inlined_ = 0;
+  TableScanMetrics metrics_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                                       std::shared_ptr<const TableMetadata> table,
+                                                       const TableScanOptions& options) {
+  if (!table || !table->table) return Status::InvalidArgument("OpenTableScan: no table");
+  TARN_ASSIGN_OR_RETURN(ScanColumns columns, ScanColumns::Make(*table->table, options));
+  FileReadOptions read_options;
+  read_options.snapshot_id = table->snapshot_id;
+  read_options.predicate = columns.pruning_predicate;
+  read_options.predicate_schema = columns.full_schema;
+  read_options.pool = options.pool;
+  read_options.batch_rows = options.batch_rows;
+  read_options.cancel = options.cancel;
+  auto pruner = std::make_unique<FilePruner>(columns.pruning_predicate, columns.full_schema, table);
+
+  std::vector<std::shared_ptr<Batch>> inlined;
+  int64_t inlined_rows = 0;
+  for (const InlinedDataTable& inlined_table : table->table->inlined_tables) {
+    TARN_ASSIGN_OR_RETURN(auto rows, lake.ReadInlinedRows(*table, inlined_table,
+                                                          InlinedRowSelection::kVisible));
+    if (rows->num_rows == 0) continue;
+    TARN_ASSIGN_OR_RETURN(auto internal, table_internal::InlinedToInternal(
+                                             *rows, columns.needed, columns.internal_schema));
+    inlined_rows += internal->num_rows;
+    inlined.push_back(std::move(internal));
+  }
+  auto reader = std::make_unique<TableScanReaderImpl>(std::move(fs), std::move(table),
+                                                      std::move(columns), std::move(read_options),
+                                                      std::move(pruner), std::move(inlined));
+  reader->set_inlined_rows(inlined_rows);
+  return std::unique_ptr<TableScanReader>(std::move(reader));
+}
+
+Result<std::shared_ptr<Batch>> ScanTableToBatch(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                                std::shared_ptr<const TableMetadata> table,
+                                                const TableScanOptions& options) {
+  TARN_ASSIGN_OR_RETURN(auto reader, OpenTableScan(lake, std::move(fs), std::move(table), options));
+  std::vector<std::shared_ptr<Batch>> batches;
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    if (!batch) break;
+    batches.push_back(std::move(batch));
+  }
+  return table_internal::ConcatenateOrEmpty(reader->schema(), batches);
+}
+
+}  // namespace tarn

@@ -1,0 +1,188 @@
+// Drives the `tarn` program's SQL mode as a user would: -c, -f, standard input, the output
+// formats, errors with a caret and a non-zero exit status, and the LAKE argument.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/oracle.h"
+#include "support/test_util.h"
+
+namespace tarn {
+namespace {
+
+using testing::DuckDBQueryCsv;
+using testing::FileExists;
+using testing::SharedPath;
+using testing::TempDir;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs build/tarn with `args`; `stdin_text` (if any) is fed on standard input.
+RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
+                  const std::string* stdin_text = nullptr) {
+  std::string command = Quote(std::string(TARN_BINARY_DIR) + "/tarn");
+  for (const std::string& arg : args) command += " " + Quote(arg);
+  std::string in_path = dir.Join("stdin.sql");
+  if (stdin_text != nullptr) {
+    std::ofstream(in_path) << *stdin_text;
+    command += " <" + Quote(in_path);
+  } else {
+    command += " </dev/null";
+  }
+  std::string err_path = dir.Join("stderr.txt");
+  command += " 2>" + Quote(err_path);
+  RunResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 65536> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::stringstream err;
+  err << std::ifstream(err_path).rdbuf();
+  result.err = err.str();
+  return result;
+}
+
+std::string Orders() { return SharedPath("data/tpch-sf0.1/orders.parquet"); }
+
+TEST(SqlCliTest, CommandCsvEqualsDuckDB) {
+  TempDir dir;
+  ASSERT_TRUE(FileExists(Orders()));
+  std::string sql = "SELECT o_orderstatus, count(*) AS n, sum(o_totalprice) AS total FROM '" +
+                    Orders() + "' WHERE o_orderkey < 5000 GROUP BY 1 ORDER BY 1";
+  RunResult run = RunTarn({"-c", sql, "--format", "csv"}, dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto expected = DuckDBQueryCsv(sql);
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  EXPECT_EQ(run.out, *expected);
+  EXPECT_EQ(run.err, "");
+}
+
+TEST(SqlCliTest, SeveralCommandsRunInOrder) {
+  TempDir dir;
+  RunResult run = RunTarn({"--format", "csv", "-c", "SET threads = 1; SELECT 1 AS a", "-c",
+                           "SELECT 'two' AS b; SELECT 3 AS c"},
+                          dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "a\n1\nb\ntwo\nc\n3\n");
+}
+
+TEST(SqlCliTest, FileAndStandardInput) {
+  TempDir dir;
+  std::string script = dir.Join("q.sql");
+  std::ofstream(script) << "-- a comment\nSELECT range AS r\nFROM range(3)\nWHERE range > 0;\n";
+  RunResult from_file = RunTarn({"-f", script, "--format", "csv"}, dir);
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  EXPECT_EQ(from_file.out, "r\n1\n2\n");
+
+  std::string text = "SELECT 42 AS answer;\nSELECT 'x' AS y;\n";
+  RunResult from_stdin = RunTarn({"--format", "csv"}, dir, &text);
+  ASSERT_EQ(from_stdin.exit_code, 0) << from_stdin.err;
+  EXPECT_EQ(from_stdin.out, "answer\n42\ny\nx\n");
+}
+
+TEST(SqlCliTest, OutputFormats) {
+  TempDir dir;
+  const std::string sql = "SELECT 1 AS a, 'x' AS b";
+  RunResult json = RunTarn({"-c", sql, "--format", "json"}, dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out, "{\"a\":1,\"b\":\"x\"}\n");
+  RunResult markdown = RunTarn({"-c", sql, "--format", "markdown"}, dir);
+  ASSERT_EQ(markdown.exit_code, 0) << markdown.err;
+  EXPECT_EQ(markdown.out, "| a   | b   |\n|----:|-----|\n|   1 | x   |\n");
+  RunResult line = RunTarn({"-c", sql, "--format", "line"}, dir);
+  ASSERT_EQ(line.exit_code, 0) << line.err;
+  EXPECT_EQ(line.out, "a = 1\nb = x\n");
+  RunResult table = RunTarn({"-c", sql}, dir);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("│   a   │    b    │"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("int32"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("1 row"), std::string::npos) << table.out;
+  RunResult bad = RunTarn({"-c", sql, "--format", "xml"}, dir);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--format must be one of"), std::string::npos) << bad.err;
+}
+
+TEST(SqlCliTest, ExplainPrintsThePlan) {
+  TempDir dir;
+  RunResult run = RunTarn({"-c", "EXPLAIN SELECT count(*) FROM '" + Orders() +
+                                     "' WHERE o_orderkey < 1000"},
+                          dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("PARQUET_SCAN"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("row groups: 2 considered, 1 pruned by statistics"), std::string::npos)
+      << run.out;
+}
+
+TEST(SqlCliTest, SyntaxErrorShowsCaretAndFails) {
+  TempDir dir;
+  RunResult run = RunTarn({"-c", "SELECT 1,\n  2 3"}, dir);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, "Error: syntax error at or near \"3\" (line 2, column 5)\n  2 3\n    ^\n");
+}
+
+TEST(SqlCliTest, StopsAtTheFirstError) {
+  TempDir dir;
+  RunResult run = RunTarn({"--format", "csv", "-c", "SELECT 1 AS a", "-c",
+                           "SELECT nope FROM range(2)", "-c", "SELECT 3 AS c"},
+                          dir);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "a\n1\n");
+  EXPECT_NE(run.err.find("column \"nope\" not found"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.rfind("Error: ", 0), 0u) << run.err;
+}
+
+TEST(SqlCliTest, WriteStatementsAndLakesAreNotYetSupported) {
+  TempDir dir;
+  RunResult write = RunTarn({"-c", "CREATE TABLE t (a INTEGER)"}, dir);
+  EXPECT_EQ(write.exit_code, 1);
+  EXPECT_EQ(write.err, "Error: not yet supported: CREATE TABLE needs an attached DuckLake lake\n");
+  RunResult lake = RunTarn({"my.ducklake", "--data-path", dir.path(), "-c", "SELECT 1"}, dir);
+  EXPECT_EQ(lake.exit_code, 1);
+  EXPECT_NE(lake.err.find("not yet supported: attaching the DuckLake lake \"my.ducklake\""),
+            std::string::npos)
+      << lake.err;
+}
+
+TEST(SqlCliTest, CopyWritesFilesAndPrintsNothing) {
+  TempDir dir;
+  std::string out = dir.Join("o.parquet");
+  RunResult run = RunTarn({"-c", "COPY (SELECT o_orderkey FROM '" + Orders() +
+                                     "' WHERE o_orderkey <= 10) TO '" + out + "'"},
+                          dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "");
+  auto count = DuckDBQueryCsv("SELECT count(*) AS n FROM '" + out + "'");
+  ASSERT_TRUE(count.ok()) << count.status().ToString();
+  EXPECT_EQ(*count, "n\n7\n");
+}
+
+TEST(SqlCliTest, ParquetSubcommandsStillWork) {
+  TempDir dir;
+  RunResult run = RunTarn({"parquet", "cat", Orders(), "--columns", "o_orderkey", "--limit", "2"},
+                          dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "o_orderkey\n1\n2\n");
+}
+
+}  // namespace
+}  // namespace tarn

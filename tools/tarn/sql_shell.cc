@@ -1,0 +1,152 @@
+// The program's SQL mode:
+//
+//   tarn [LAKE] [--data-path DIR] [--read-only] [-c SQL]... [-f FILE.sql]
+//        [--format table|csv|json|markdown|line]
+//
+// Runs each -c statement list in order, then the -f file; with neither, reads SQL from
+// standard input. Results of queries (SELECT, EXPLAIN, DESCRIBE, SHOW) are printed in the
+// chosen format (default: table); SET and COPY print nothing. The first error is printed as
+// "Error: <message>" on stderr and the exit status is 1.
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "output.h"
+#include "tarn/format.h"
+#include "tarn/sql.h"
+
+namespace tarn::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: tarn [LAKE] [--data-path DIR] [--read-only] [-c SQL]... [-f FILE.sql]\n"
+    "            [--format table|csv|json|markdown|line]\n"
+    "       tarn parquet meta|cat|write ...   (see tarn parquet --help)\n"
+    "\n"
+    "Runs SQL (DuckDB's dialect) over files: read_parquet('x/*.parquet'), read_csv('f.csv'),\n"
+    "range(n). SQL comes from -c (repeatable), -f, or standard input.\n";
+
+struct SqlArgs {
+  std::string lake;
+  std::string data_path;
+  bool read_only = false;
+  std::vector<std::string> scripts;  // -c texts and -f file contents, in order
+  std::string format = "table";
+};
+
+Status PrintResult(QueryResult& result, const std::string& format) {
+  if (result.kind != QueryKind::kRows) {
+    // Drain: a command's effect is already done; nothing to show.
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
+      if (!batch) return Status::OK();
+    }
+  }
+  StdoutSink sink;
+  if (format == "table" && result.schema->num_fields() == 1 &&
+      result.schema->field(0).name == "explain") {
+    // A plan reads best as plain indented lines.
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
+      if (!batch) return Status::OK();
+      for (int64_t row = 0; row < batch->num_rows; ++row) {
+        TARN_RETURN_NOT_OK(sink.Append(ValueText(batch->column(0), row) + "\n"));
+      }
+    }
+  }
+  if (format == "csv") return WriteCsv(result.reader.get(), &sink);
+  if (format == "json") return WriteJsonLines(result.reader.get(), &sink);
+  TableRenderOptions options;
+  if (format == "markdown") options.mode = TableMode::kMarkdown;
+  if (format == "line") options.mode = TableMode::kLine;
+  TableRenderer renderer(result.schema, options);
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
+    if (!batch) break;
+    renderer.Add(*batch);
+  }
+  return sink.Append(renderer.Finish());
+}
+
+// Parses the arguments; returns -1 to go on, else an exit status.
+int ParseArgs(int argc, char** argv, SqlArgs* args) {
+  bool any_sql = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string* out) {
+      if (i + 1 >= argc) return false;
+      *out = argv[++i];
+      return true;
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "-c") {
+      std::string sql;
+      if (!value(&sql)) return ReportError("-c needs a SQL argument");
+      args->scripts.push_back(std::move(sql));
+      any_sql = true;
+    } else if (arg == "-f") {
+      std::string path;
+      if (!value(&path)) return ReportError("-f needs a file argument");
+      auto text = LocalFileSystem()->ReadFile(path);
+      if (!text.ok()) return ReportError(text.status().message());
+      args->scripts.push_back(std::move(text).value());
+      any_sql = true;
+    } else if (arg == "--format") {
+      if (!value(&args->format)) return ReportError("--format needs a value");
+      if (args->format != "table" && args->format != "csv" && args->format != "json" &&
+          args->format != "markdown" && args->format != "line") {
+        return ReportError("--format must be one of table, csv, json, markdown, line; not \"" +
+                           args->format + "\"");
+      }
+    } else if (arg == "--data-path") {
+      if (!value(&args->data_path)) return ReportError("--data-path needs a directory");
+    } else if (arg == "--read-only") {
+      args->read_only = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::fputs(kUsage, stderr);
+      return ReportError("unknown option \"" + arg + "\"");
+    } else if (args->lake.empty()) {
+      args->lake = arg;
+    } else {
+      return ReportError("unexpected argument \"" + arg + "\" (only one LAKE may be given)");
+    }
+  }
+  if (!args->lake.empty()) {
+    return ReportError("not yet supported: attaching the DuckLake lake \"" + args->lake +
+                       "\"; tarn's SQL reads files for now (read_parquet, read_csv)");
+  }
+  if (!args->data_path.empty() || args->read_only) {
+    return ReportError("--data-path and --read-only need a LAKE argument");
+  }
+  if (!any_sql) {
+    args->scripts.emplace_back(std::istreambuf_iterator<char>(std::cin),
+                               std::istreambuf_iterator<char>());
+  }
+  return -1;
+}
+
+}  // namespace
+
+int RunSqlShell(int argc, char** argv) {
+  SqlArgs args;
+  int exit_status = ParseArgs(argc, argv, &args);
+  if (exit_status >= 0) return exit_status;
+  Session session;
+  for (const std::string& script : args.scripts) {
+    Status status = session.ExecuteScript(
+        script, [&](QueryResult& result) { return PrintResult(result, args.format); });
+    if (status.IsCancelled()) return 0;  // standard output closed
+    if (!status.ok()) return ReportError(status.message());
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace tarn::cli
