@@ -266,7 +266,7 @@ bool TypedChunkWriter<T>::BuildDictionaryWith() {
   }
   dictionary_ = builder.values();
   dictionary_plain_bytes_ = builder.byte_size();
-  index_bit_width_ = std::max(1, EncoderBitWidth(static_cast<uint64_t>(builder.size() - 1)));
+  index_bit_width_ = std::max(1, BitWidth(static_cast<uint64_t>(builder.size() - 1)));
   return true;
 }
 
@@ -359,8 +359,8 @@ Status TypedChunkWriter<T>::WritePage(const PageRange& range, EncodedChunk* chun
   } else {
     EncodeValues(values_.data() + range.value_begin, value_count, &values_scratch_);
   }
-  int def_width = EncoderBitWidth(static_cast<uint64_t>(leaf_.max_def));
-  int rep_width = EncoderBitWidth(static_cast<uint64_t>(leaf_.max_rep));
+  int def_width = BitWidth(static_cast<uint64_t>(leaf_.max_def));
+  int rep_width = BitWidth(static_cast<uint64_t>(leaf_.max_rep));
   Encoding encoding = use_dictionary_ ? Encoding::kRleDictionary : Encoding::kPlain;
   if (first_data_page_offset_ < 0) {
     first_data_page_offset_ = static_cast<int64_t>(chunk->bytes.size());

@@ -4,15 +4,6 @@
 
 namespace tarn::parquet {
 
-int EncoderBitWidth(uint64_t max_value) {
-  int width = 0;
-  while (max_value != 0) {
-    ++width;
-    max_value >>= 1;
-  }
-  return width;
-}
-
 namespace {
 
 void PutVarint(uint64_t value, std::string* out) {

@@ -15,10 +15,9 @@
 #include <string_view>
 #include <vector>
 
-namespace tarn::parquet {
+#include "parquet/encoding.h"  // BitWidth
 
-// Bits needed for values 0..max_value (0 for 0).
-int EncoderBitWidth(uint64_t max_value);
+namespace tarn::parquet {
 
 // ---- RLE / bit-packed hybrid ---------------------------------------------------------------
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "support/oracle.h"
+#include "support/run_tarn.h"
 #include "support/test_util.h"
 
 namespace tarn {
@@ -19,44 +20,8 @@ using testing::FileExists;
 using testing::SharedPath;
 using testing::TempDir;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ShellQuote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
-// Runs build/tarn with `args` (each shell-quoted here), capturing stdout and stderr.
-RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir) {
-  std::string command = ShellQuote(std::string(TARN_BINARY_DIR) + "/tarn");
-  for (const std::string& arg : args) command += " " + ShellQuote(arg);
-  std::string err_path = dir.Join("stderr.txt");
-  command += " 2>" + ShellQuote(err_path);
-  RunResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 65536> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
-  int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::stringstream err_text;
-  err_text << err.rdbuf();
-  result.err = err_text.str();
-  return result;
-}
+using testing::RunTarn;
+using testing::RunResult;
 
 std::string Alltypes() { return SharedPath("fixtures/parquet-testing/data/alltypes_plain.parquet"); }
 

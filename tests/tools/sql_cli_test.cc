@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/oracle.h"
+#include "support/run_tarn.h"
 #include "support/test_util.h"
 
 namespace tarn {
@@ -21,45 +22,8 @@ using testing::FileExists;
 using testing::SharedPath;
 using testing::TempDir;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs build/tarn with `args`; `stdin_text` (if any) is fed on standard input.
-RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
-                  const std::string* stdin_text = nullptr) {
-  std::string command = Quote(std::string(TARN_BINARY_DIR) + "/tarn");
-  for (const std::string& arg : args) command += " " + Quote(arg);
-  std::string in_path = dir.Join("stdin.sql");
-  if (stdin_text != nullptr) {
-    std::ofstream(in_path) << *stdin_text;
-    command += " <" + Quote(in_path);
-  } else {
-    command += " </dev/null";
-  }
-  std::string err_path = dir.Join("stderr.txt");
-  command += " 2>" + Quote(err_path);
-  RunResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 65536> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
-  int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::stringstream err;
-  err << std::ifstream(err_path).rdbuf();
-  result.err = err.str();
-  return result;
-}
+using testing::RunTarn;
+using testing::RunResult;
 
 std::string Orders() { return SharedPath("data/tpch-sf0.1/orders.parquet"); }
 
