@@ -6,57 +6,10 @@
 #include "columnar/bit_util.h"
 #include "columnar/value_check.h"
 #include "tarn/columnar.h"
+#include "util/utf8.h"
 
 namespace tarn {
 namespace {
-
-bool IsUtf8(const uint8_t* bytes, int64_t size) {
-  int64_t pos = 0;
-  while (pos < size) {
-    // Skip ASCII eight bytes at a time.
-    if (pos + 8 <= size) {
-      uint64_t word;
-      std::memcpy(&word, bytes + pos, 8);
-      if ((word & 0x8080808080808080ULL) == 0) {
-        pos += 8;
-        continue;
-      }
-    }
-    uint8_t lead = bytes[pos];
-    if (lead < 0x80) {
-      ++pos;
-      continue;
-    }
-    int extra;
-    uint32_t code_point;
-    if ((lead & 0xE0) == 0xC0) {
-      extra = 1;
-      code_point = lead & 0x1F;
-    } else if ((lead & 0xF0) == 0xE0) {
-      extra = 2;
-      code_point = lead & 0x0F;
-    } else if ((lead & 0xF8) == 0xF0) {
-      extra = 3;
-      code_point = lead & 0x07;
-    } else {
-      return false;
-    }
-    if (pos + extra >= size) return false;  // truncated sequence
-    for (int i = 1; i <= extra; ++i) {
-      uint8_t next = bytes[pos + i];
-      if ((next & 0xC0) != 0x80) return false;
-      code_point = (code_point << 6) | (next & 0x3F);
-    }
-    // Reject overlong forms, surrogates and code points past U+10FFFF.
-    static constexpr uint32_t kMinForLength[4] = {0, 0x80, 0x800, 0x10000};
-    if (code_point < kMinForLength[extra] || code_point > 0x10FFFF ||
-        (code_point >= 0xD800 && code_point <= 0xDFFF)) {
-      return false;
-    }
-    pos += extra + 1;
-  }
-  return true;
-}
 
 class Validator {
  public:
@@ -167,7 +120,7 @@ class Validator {
     if (column.type.id == TypeId::kVarchar || column.type.id == TypeId::kJson) {
       const int64_t* offsets = column.values->data_as<int64_t>();
       for (int64_t row = 0; row < column.length; ++row) {
-        if (!IsUtf8(column.data->data() + offsets[row], offsets[row + 1] - offsets[row])) {
+        if (!IsValidUtf8(column.data->data() + offsets[row], offsets[row + 1] - offsets[row])) {
           return fail("row ", row, " is not valid UTF-8");
         }
       }

@@ -16,6 +16,7 @@
 
 #include "tarn/columnar.h"
 #include "tarn/status.h"
+#include "util/utf8.h"  // IsValidUtf8
 
 namespace tarn::parquet {
 
@@ -186,8 +187,6 @@ Status DecodePlainValues(const ValueLayout& layout, const uint8_t* data, int64_t
 
 // ---- value conversions shared by the value decoders and the statistics decoder -------------
 
-// Whether bytes are well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
-bool IsValidUtf8(const uint8_t* bytes, int64_t size);
 // IEEE 754 half precision (little-endian bytes) to float.
 float HalfToFloat(uint16_t half);
 // Big-endian two's complement of 1..16 bytes, sign-extended. REQUIRES: 1 <= size <= 16.
