@@ -22,7 +22,4 @@ class StdoutSink : public TextSink {
   }
 };
 
-// Appends `text` to `out` as a JSON string literal.
-void AppendJsonString(std::string_view text, std::string* out);
-
 }  // namespace tarn::cli

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "format/json_text.h"
 #include "output.h"
 #include "parquet/metadata.h"
 #include "parquet/schema.h"
@@ -17,6 +18,7 @@
 namespace tarn::cli {
 namespace {
 
+using format::AppendJsonString;
 using parquet::ColumnChunk;
 using parquet::FileMetaData;
 using parquet::LeafDescriptor;
