@@ -1,0 +1,263 @@
+// Writing DuckLake 1.0 lakes, catalog side: creating a lake, the change set of a transaction,
+// and the optimistic commit that turns a change set into one new snapshot.
+//
+// The table layer (tarn/table_write.h) writes data and delete files and describes them here;
+// this layer owns every catalog row. A commit is one catalog transaction (reference §3.4):
+//   1. read the latest snapshot; when it is newer than the transaction's start snapshot, read
+//      the changes_made of every snapshot since and check them against ours (§6 conflict
+//      rules) — a conflict fails the commit with Conflict naming both changes;
+//   2. assign the snapshot id (max + 1), catalog ids (schemas, tables, views, partitions,
+//      sorts) from next_catalog_id, file ids (data, delete, mapping) from next_file_id, and
+//      row ids (row_id_start, inlined row_id) from ducklake_table_stats.next_row_id;
+//   3. write the DDL and DML rows, the merged table statistics, and the snapshot_changes row
+//      with only the tokens the extension writes (§2.1);
+//   4. COMMIT. A lost race (primary-key violation on snapshot_id, SQLite busy) rolls back,
+//      sleeps, and goes back to 1 (10 tries, 100 ms × 1.5^i × jitter in [0.5, 1]).
+// A crash at any point leaves the catalog at the old or the new snapshot: files are written
+// before the commit and referenced only by it.
+//
+// Provisional ids: objects created by the same change set (schemas, tables, data files) get
+// negative ids from LakeChanges::NewProvisionalId() and later changes refer to them by those;
+// the commit maps them to real ids and reports the mapping. Column ids are final when the
+// change is made (they are per table: 1.. depth-first at CREATE, MAX+1 for ADD COLUMN).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "tarn/catalog.h"
+#include "tarn/columnar.h"
+#include "tarn/status.h"
+#include "tarn/type.h"
+
+namespace tarn {
+
+// =============================================================================================
+// Creating a lake
+// =============================================================================================
+
+struct CreateLakeOptions {
+  // Where data files go: absolute, '/'-separated ('/' appended when missing). Required.
+  std::string data_path;
+  // ducklake_metadata.created_by. Default: "tarn <version>".
+  std::optional<std::string> created_by;
+  // Stored as the global option data_inlining_row_limit when set (the default is 10).
+  std::optional<int64_t> data_inlining_row_limit;
+};
+
+// Creates a new SQLite catalog at `locator` ("ducklake:sqlite:PATH", "sqlite:PATH" or a bare
+// PATH.sqlite) with the 28 DuckLake 1.0 tables in the extension's column order and declared
+// types, the bootstrap rows (snapshot 0, schema "main", version '1.0', created_by, data_path,
+// encrypted 'false'), and returns it opened for writing. AlreadyExists when the file exists.
+Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
+                                         const CreateLakeOptions& options);
+
+// The tarn version written into created_by: "tarn 0.1.0".
+std::string_view TarnVersionString();
+
+// Encodes a statistics value (ducklake_*_column_stats.min_value/max_value) as the extension
+// does (reference §4 "Stats string encoding"); the inverse of DecodeStatsValue. InvalidArgument
+// for types without statistics and for NaN (callers flag NaN through contains_nan instead).
+Result<std::string> EncodeStatsValue(const Value& value, const DataType& type);
+
+// Encodes a value as the text the extension stores in a catalog default column
+// (initial_default, default_value): the literal's SQL text without quotes ("42", "abc",
+// "2020-01-01"). NULL encodes as nullopt.
+Result<std::optional<std::string>> EncodeDefaultLiteral(const Value& value);
+
+// =============================================================================================
+// The change set
+// =============================================================================================
+
+// Per-leaf statistics of a new data file, typed. The commit encodes min/max with
+// EncodeStatsValue, writes ducklake_file_column_stats, and merges them into
+// ducklake_table_column_stats with typed comparisons.
+struct NewFileColumnStats {
+  int64_t column_id = 0;
+  int64_t column_size_bytes = 0;
+  int64_t value_count = 0;  // non-NULL values
+  int64_t null_count = 0;
+  std::optional<Value> min;  // absent: unknown (nested parents, types without stats)
+  std::optional<Value> max;
+  std::optional<bool> contains_nan;  // set for float columns only, as the extension does
+};
+
+struct NewDataFile {
+  int64_t provisional_id = 0;  // negative; deletes in the same change set may name it
+  int64_t table_id = 0;        // real or provisional
+  std::string path;            // relative to the table's path (path_is_relative = true)
+  int64_t record_count = 0;
+  int64_t file_size_bytes = 0;
+  int64_t footer_size = 0;
+  // Files written by UPDATE carry _ducklake_internal_row_id; row_id_start is still assigned
+  // from next_row_id (as the extension does) and next_row_id advances by record_count.
+  bool embeds_row_ids = false;
+  std::vector<NewFileColumnStats> column_stats;  // one per leaf column of the file
+  // Partitioned files: the partition_id (real) and one text value (or NULL) per key index.
+  std::optional<int64_t> partition_id;
+  std::vector<std::optional<std::string>> partition_values;
+  // Counted into ducklake_table_stats.record_count (false for UPDATE rewrites, whose rows
+  // replace deleted ones — the extension counts them anyway; keep its behavior: true).
+  bool counts_toward_record_count = true;
+};
+
+// A delete file for one data file, cumulative (every deleted position of that file, not only
+// the new ones), without embedded snapshot ids. The data file's previously visible delete
+// file, if any, gets end_snapshot = the new snapshot; both stay for time travel.
+struct NewDeleteFile {
+  int64_t table_id = 0;
+  int64_t data_file_id = 0;  // real or provisional
+  std::string path;          // relative to the table's path
+  int64_t delete_count = 0;  // rows in the file
+  int64_t file_size_bytes = 0;
+  int64_t footer_size = 0;
+  // The delete file this one replaces (the one visible at the start snapshot), if any.
+  std::optional<int64_t> replaces_delete_file_id;
+};
+
+// Positions of one data file deleted through ducklake_inlined_delete_<table_id>
+// (created IF NOT EXISTS), each row (data_file_id, position, new snapshot).
+struct InlinedFileDeletes {
+  int64_t table_id = 0;
+  int64_t data_file_id = 0;  // real
+  std::vector<int64_t> positions;  // sorted, unique
+};
+
+// Every row of a data file deleted: the file gets end_snapshot = the new snapshot.
+struct EndDataFile {
+  int64_t table_id = 0;
+  int64_t data_file_id = 0;  // real
+};
+
+// Rows inserted into the inlined-data table of `table_id` (the one with the highest schema
+// version, created with the table's current columns when none matches its schema). row_ids
+// come from next_row_id unless `row_ids` is set (UPDATE of inlined or small updates keep
+// their ids).
+struct InlinedInsert {
+  int64_t table_id = 0;
+  std::shared_ptr<Batch> rows;  // the table's top-level columns, in column order
+  std::optional<std::vector<int64_t>> row_ids;
+};
+
+// Inlined rows deleted in place: end_snapshot = the new snapshot where it is NULL.
+struct InlinedRowDeletes {
+  int64_t table_id = 0;
+  std::vector<int64_t> row_ids;  // sorted, unique
+};
+
+struct CreateSchemaChange {
+  int64_t provisional_id = 0;
+  std::string name;
+};
+struct DropSchemaChange {
+  int64_t schema_id = 0;
+};
+
+struct CreateTableChange {
+  int64_t provisional_id = 0;
+  int64_t schema_id = 0;  // real or provisional
+  std::string name;
+  // Top-level columns with children, column ids assigned (1.. depth-first), column_order =
+  // column_id, begin_snapshot ignored (the commit sets it).
+  std::vector<ColumnInfo> columns;
+};
+struct DropTableChange {
+  int64_t table_id = 0;
+};
+struct RenameTableChange {
+  int64_t table_id = 0;
+  std::string new_name;
+};
+
+// ADD COLUMN: `column` with its new id(s); initial_default/default_value as given.
+struct AddColumnChange {
+  int64_t table_id = 0;
+  ColumnInfo column;
+};
+struct DropColumnChange {
+  int64_t table_id = 0;
+  int64_t column_id = 0;  // top-level or nested
+};
+// A new version of an existing column (rename, type promotion, SET/DROP DEFAULT,
+// SET/DROP NOT NULL): the current row gets end_snapshot and this one is inserted.
+struct AlterColumnChange {
+  int64_t table_id = 0;
+  ColumnInfo column;  // same column_id; children carried over as they should be
+};
+
+struct CreateViewChange {
+  int64_t provisional_id = 0;
+  int64_t schema_id = 0;
+  std::string name;
+  std::string sql;
+  std::vector<std::string> column_aliases;
+};
+struct DropViewChange {
+  int64_t view_id = 0;
+};
+
+// ducklake_set_option: replaces the value of (key, scope) in ducklake_metadata. Not a snapshot
+// of its own when it is the only change (the extension writes options outside snapshots).
+struct SetOptionChange {
+  MetadataEntry entry;
+};
+
+using LakeChange =
+    std::variant<CreateSchemaChange, DropSchemaChange, CreateTableChange, DropTableChange,
+                 RenameTableChange, AddColumnChange, DropColumnChange, AlterColumnChange,
+                 CreateViewChange, DropViewChange, SetOptionChange, NewDataFile, NewDeleteFile,
+                 InlinedFileDeletes, EndDataFile, InlinedInsert, InlinedRowDeletes>;
+
+// What one transaction changes, in order. Applied in this order at commit.
+class LakeChanges {
+ public:
+  // Returns -1, -2, ... (unique within this change set).
+  int64_t NewProvisionalId() { return --last_provisional_id_; }
+  void Add(LakeChange change) { changes_.push_back(std::move(change)); }
+  const std::vector<LakeChange>& changes() const { return changes_; }
+  bool empty() const { return changes_.empty(); }
+  void Clear() {
+    changes_.clear();
+    last_provisional_id_ = 0;
+  }
+
+ private:
+  std::vector<LakeChange> changes_;
+  int64_t last_provisional_id_ = 0;
+};
+
+// =============================================================================================
+// Commit
+// =============================================================================================
+
+struct CommitOptions {
+  std::optional<std::string> author;
+  std::optional<std::string> commit_message;
+  std::optional<std::string> commit_extra_info;
+  int max_retries = 10;
+  int64_t retry_wait_ms = 100;
+  double retry_backoff = 1.5;
+};
+
+struct CommitResult {
+  SnapshotInfo snapshot;  // the new snapshot (snapshot_id -1 when nothing needed one)
+  std::map<int64_t, int64_t> id_mapping;  // provisional id -> real id
+  int attempts = 1;
+};
+
+// Commits `changes` made by a transaction that started at `start_snapshot_id`. Errors:
+// Conflict naming our change and theirs (e.g. "delete from table main.t conflicts with
+// snapshot 7: deleted_from_table:1 on the same data file 3"); Conflict also when every retry
+// lost the race (naming the attempts); the
+// store's errors. On any error nothing is written.
+Result<CommitResult> CommitLakeChanges(Lake& lake, int64_t start_snapshot_id,
+                                       const LakeChanges& changes,
+                                       const CommitOptions& options = {});
+
+}  // namespace tarn

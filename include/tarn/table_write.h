@@ -1,0 +1,142 @@
+// Writing DuckLake tables: a transaction that inserts, deletes and updates rows and changes
+// the schema, then commits all of it as one snapshot (tarn/lake_write.h does the commit).
+//
+// A WriteTransaction starts at the lake's latest snapshot. Every operation writes its data
+// and delete files right away (under the table's path, named as the extension names them:
+// `ducklake-<uuidv7>.parquet`, `ducklake-<uuidv7>-delete.parquet`) and records what it did in
+// the transaction's LakeChanges; nothing is visible to others until Commit. Reads inside the
+// transaction (LoadTable, Scan) see the start snapshot plus the transaction's own changes.
+// Rollback (or destroying an uncommitted transaction) deletes the files it wrote.
+//
+// Insert: rows are written as Parquet with field ids = column ids, split into files of at most
+// target_file_size bytes, with the table's parquet_* options (table > schema > global). An
+// insert of at most data_inlining_row_limit rows (over the whole transaction) goes to the
+// inlined-data table instead.
+// Delete: positions come from a scan of the table at the transaction's view with the
+// predicate pushed down where that is exact (never a float predicate, never on a physically
+// renamed column); per data file, at most data_inlining_row_limit positions go to the
+// inlined-delete table, more to a new cumulative delete file, all rows ends the file; inlined
+// rows are deleted in place.
+// Update: the changed rows are deleted by position and rewritten with their rowids in a file
+// carrying _ducklake_internal_row_id (or inlined when small), in the same snapshot.
+//
+// Thread-safety: one thread at a time per transaction. Several transactions (in one process
+// or many) may run against one lake; the commit resolves their races.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tarn/catalog.h"
+#include "tarn/columnar.h"
+#include "tarn/io.h"
+#include "tarn/lake_write.h"
+#include "tarn/status.h"
+#include "tarn/table.h"
+
+namespace tarn {
+
+// A column of CREATE TABLE / ADD COLUMN. Nested types carry their children in `type`.
+struct ColumnDefinition {
+  std::string name;
+  DataType type;
+  bool nulls_allowed = true;
+  // The INSERT default (a literal of the column's type, or NULL Value = no default). For ADD
+  // COLUMN it also becomes the initial_default that fills older files.
+  std::optional<Value> default_value;
+};
+
+// One SET clause of an UPDATE: column = SQL expression over the table's columns.
+struct UpdateAssignment {
+  std::string column;
+  std::string expression;
+};
+
+struct WriteResult {
+  int64_t rows = 0;           // rows inserted, deleted or updated
+  int64_t files_written = 0;  // data and delete files
+};
+
+class WriteTransaction {
+ public:
+  // Starts at the latest snapshot. REQUIRES: the lake was opened writable.
+  static Result<std::unique_ptr<WriteTransaction>> Begin(Lake& lake,
+                                                         std::shared_ptr<FileSystem> fs);
+  ~WriteTransaction();  // rolls back when neither committed nor rolled back
+
+  int64_t start_snapshot_id() const;
+
+  // --- reads at the transaction's view (start snapshot + own changes) ---
+  Result<std::shared_ptr<const LakeSnapshot>> Snapshot();
+  // NotFound for an unknown table (naming the closest names).
+  Result<std::shared_ptr<const TableMetadata>> LoadTable(const std::string& schema,
+                                                         const std::string& table);
+  Result<std::unique_ptr<TableScanReader>> Scan(const std::string& schema,
+                                                const std::string& table,
+                                                const TableScanOptions& options = {});
+
+  // --- DDL ---
+  Status CreateSchema(const std::string& name, bool if_not_exists = false);
+  Status DropSchema(const std::string& name, bool if_exists = false);  // must be empty
+  Status CreateTable(const std::string& schema, const std::string& table,
+                     const std::vector<ColumnDefinition>& columns, bool if_not_exists = false);
+  Status DropTable(const std::string& schema, const std::string& table, bool if_exists = false);
+  Status RenameTable(const std::string& schema, const std::string& table,
+                     const std::string& new_name);
+  Status AddColumn(const std::string& schema, const std::string& table,
+                   const ColumnDefinition& column);
+  Status DropColumn(const std::string& schema, const std::string& table,
+                    const std::string& column);
+  Status RenameColumn(const std::string& schema, const std::string& table,
+                      const std::string& column, const std::string& new_name);
+  // Type promotion only (int8→…→int64, uint widening, float32→float64, any → wider per
+  // DuckLake); InvalidArgument otherwise, naming both types.
+  Status AlterColumnType(const std::string& schema, const std::string& table,
+                         const std::string& column, const DataType& new_type);
+  // nullopt drops the default.
+  Status SetColumnDefault(const std::string& schema, const std::string& table,
+                          const std::string& column, std::optional<Value> default_value);
+  Status SetColumnNotNull(const std::string& schema, const std::string& table,
+                          const std::string& column, bool not_null);
+  Status CreateView(const std::string& schema, const std::string& view, const std::string& sql,
+                    const std::vector<std::string>& column_aliases, bool or_replace = false);
+  Status DropView(const std::string& schema, const std::string& view, bool if_exists = false);
+  // ducklake_set_option. scope_schema/scope_table narrow it.
+  Status SetOption(const std::string& key, const std::string& value,
+                   const std::optional<std::string>& scope_schema = std::nullopt,
+                   const std::optional<std::string>& scope_table = std::nullopt);
+
+  // --- DML ---
+  // `rows` has the table's columns by name (any subset; the rest take their INSERT default,
+  // NULL otherwise); types are cast to the column types. NOT NULL columns are enforced
+  // (InvalidArgument naming the column). Reads the reader to the end.
+  Result<WriteResult> Insert(const std::string& schema, const std::string& table,
+                             BatchReader& rows);
+  // Deletes the rows where `predicate` (SQL over the table's columns and rowid) is TRUE;
+  // nullopt deletes every row.
+  Result<WriteResult> Delete(const std::string& schema, const std::string& table,
+                             const std::optional<std::string>& predicate);
+  Result<WriteResult> Update(const std::string& schema, const std::string& table,
+                             const std::vector<UpdateAssignment>& assignments,
+                             const std::optional<std::string>& predicate);
+
+  // --- end ---
+  void SetCommitInfo(std::optional<std::string> author, std::optional<std::string> message,
+                     std::optional<std::string> extra_info = std::nullopt);
+  // One snapshot for everything (none when nothing changed). After it, the transaction is
+  // finished whatever the outcome; a failed commit deletes the files it wrote.
+  Result<CommitResult> Commit();
+  Status Rollback();
+
+  const LakeChanges& changes() const;
+
+ private:
+  WriteTransaction() = default;
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace tarn
