@@ -1,8 +1,12 @@
 #include "sql/aggregate.h"
 
-#include <unordered_set>
+#include <algorithm>
+#include <condition_variable>
+#include <map>
+#include <mutex>
 #include <utility>
 
+#include "sql/aggregate_distinct.h"
 #include "sql/group_table.h"
 #include "tarn/sql.h"
 
@@ -10,6 +14,23 @@ namespace tarn::sql {
 namespace {
 
 constexpr int64_t kOutputBatchRows = 122880;
+
+// How many batches past the oldest one not yet merged a worker may start; bounds the partials
+// held while one batch is slow.
+constexpr int64_t kBatchesAhead = 4;
+
+// One input batch aggregated on its own: local group ids, and per aggregate either a partial
+// state (combined into the final one) or the argument column and row selection to replay into
+// the final state (DISTINCT and order-sensitive aggregates).
+struct BatchPartial {
+  int64_t rows = 0;
+  std::unique_ptr<GroupTable> table;
+  std::vector<uint32_t> ids;
+  std::vector<std::unique_ptr<AggregateState>> states;
+  std::vector<std::shared_ptr<Column>> arguments;
+  // DISTINCT aggregates: the rows that are first in the batch with their (group, value).
+  std::vector<std::vector<uint8_t>> first_in_batch;
+};
 
 class HashAggregateOperator : public Operator {
  public:
@@ -19,13 +40,24 @@ class HashAggregateOperator : public Operator {
                         std::vector<std::unique_ptr<AggregateState>> states,
                         std::shared_ptr<const Schema> schema, const ExecContext& context)
       : input_(std::move(input)), keys_(std::move(keys)), aggregates_(std::move(aggregates)),
-        states_(std::move(states)), schema_(std::move(schema)),
-        memory_limit_(context.memory_limit), distinct_seen_(aggregates_.size()) {}
+        states_(std::move(states)), schema_(std::move(schema)), pool_(context.pool),
+        threads_(std::max(1, context.threads)), memory_limit_(context.memory_limit) {
+    for (const auto& key : keys_) key_types_.push_back(key->type());
+    for (const AggregateSpec& spec : aggregates_) {
+      distinct_.push_back(spec.distinct && spec.argument
+                              ? std::make_unique<DistinctSet>(spec.argument->type())
+                              : nullptr);
+    }
+  }
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
 
   Result<std::shared_ptr<Batch>> Next() override {
-    if (!result_) TARN_RETURN_NOT_OK(Build());
+    if (!result_) {
+      // A failed build has consumed part of the input: it fails the same way again.
+      if (build_error_.ok()) build_error_ = Build();
+      TARN_RETURN_NOT_OK(build_error_);
+    }
     if (emitted_ >= result_->num_rows) return std::shared_ptr<Batch>();
     int64_t length = std::min(kOutputBatchRows, result_->num_rows - emitted_);
     std::shared_ptr<Batch> batch =
@@ -52,52 +84,30 @@ class HashAggregateOperator : public Operator {
   std::vector<const Operator*> inputs() const override { return {input_.get()}; }
 
  private:
+  // Drains the input on up to `threads_` threads. Each batch is aggregated on its own by the
+  // thread that pulled it; the partials are merged into the final table strictly in input
+  // order, so groups, ties and floating sums come out as a one-row-at-a-time pass gives them,
+  // whatever the thread count.
   Status Build() {
-    std::vector<DataType> key_types;
-    for (const auto& key : keys_) key_types.push_back(key->type());
-    GroupTable table(key_types);
-    std::vector<uint32_t> ids;
-    std::string pair;
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
-      if (!batch) break;
-      if (batch->num_rows == 0) continue;
-      std::vector<std::shared_ptr<Column>> key_columns;
-      for (const auto& key : keys_) {
-        TARN_ASSIGN_OR_RETURN(auto column, key->Evaluate(*batch));
-        key_columns.push_back(std::move(column));
-      }
-      TARN_RETURN_NOT_OK(table.Assign(key_columns, batch->num_rows, &ids));
-      for (auto& state : states_) state->Resize(table.num_groups());
-      for (size_t a = 0; a < aggregates_.size(); ++a) {
-        std::shared_ptr<Column> argument;
-        if (aggregates_[a].argument) {
-          TARN_ASSIGN_OR_RETURN(argument, aggregates_[a].argument->Evaluate(*batch));
-        }
-        std::vector<uint8_t> keep;
-        if (aggregates_[a].distinct && argument) {
-          // Keep only the first row of each (group, value) pair.
-          keep.assign(static_cast<size_t>((batch->num_rows + 7) / 8), 0);
-          for (int64_t row = 0; row < batch->num_rows; ++row) {
-            pair.assign(reinterpret_cast<const char*>(&ids[row]), sizeof(uint32_t));
-            GroupTable::AppendKeyBytes(*argument, row, &pair);
-            auto inserted = distinct_seen_[a].insert(pair);
-            if (inserted.second) {
-              SetBit(keep.data(), row);
-              distinct_bytes_ += static_cast<int64_t>(pair.size() + 48);
-            }
-          }
-        }
-        TARN_RETURN_NOT_OK(states_[a]->Update(argument.get(), ids.data(), batch->num_rows,
-                                              keep.empty() ? nullptr : keep.data()));
-      }
-      TARN_RETURN_NOT_OK(CheckMemory(table));
+    table_ = std::make_unique<GroupTable>(key_types_);
+    ParallelFeed feed(input_.get());
+    if (pool_ == nullptr || threads_ <= 1) {
+      Work(&feed);
+    } else {
+      TARN_RETURN_NOT_OK(pool_->ParallelFor(static_cast<size_t>(threads_), [&](size_t) {
+        Work(&feed);
+        return Status::OK();
+      }));
     }
-    if (keys_.empty() && table.num_groups() == 0) {
-      TARN_RETURN_NOT_OK(table.Assign({}, 0, &ids));  // one group even over no rows
+    pending_.clear();
+    free_partials_.clear();
+    if (!error_.ok()) return error_;
+    if (keys_.empty() && table_->num_groups() == 0) {
+      std::vector<uint32_t> ids;
+      TARN_RETURN_NOT_OK(table_->Assign({}, 0, &ids));  // one group even over no rows
     }
-    int64_t groups = table.num_groups();
-    std::vector<std::shared_ptr<Column>> columns = table.FinishKeys();
+    int64_t groups = table_->num_groups();
+    std::vector<std::shared_ptr<Column>> columns = table_->FinishKeys();
     for (auto& state : states_) {
       state->Resize(groups);
       TARN_ASSIGN_OR_RETURN(auto column, state->Finish(groups));
@@ -109,28 +119,202 @@ class HashAggregateOperator : public Operator {
       result_ = MakeBatch(schema_, std::move(columns));
     }
     states_.clear();
-    distinct_seen_.clear();
+    distinct_.clear();
+    table_.reset();
     return Status::OK();
   }
 
-  Status CheckMemory(const GroupTable& table) const {
-    int64_t bytes = table.MemoryBytes() + distinct_bytes_;
-    for (const auto& state : states_) bytes += state->MemoryBytes(table.num_groups());
+  // One worker: pulls, aggregates and hands over batches until the input ends or any worker
+  // fails (the first error is kept in error_).
+  void Work(ParallelFeed* feed) {
+    while (true) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (failed_) return;
+      }
+      Result<ParallelFeed::Item> item = feed->Next();
+      if (!item.ok()) return Fail(item.status());
+      if (item->sequence < 0) return;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return failed_ || item->sequence - next_merge_ < kBatchesAhead; });
+        if (failed_) return;
+      }
+      std::unique_ptr<BatchPartial> partial = TakeFreePartial();
+      if (item->batch->num_rows > 0) {
+        Status status = AggregateBatch(*item->batch, partial.get());
+        if (!status.ok()) return Fail(std::move(status));
+      }
+      Deliver(item->sequence, std::move(partial));
+    }
+  }
+
+  void Fail(Status status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (error_.ok()) error_ = std::move(status);
+    failed_ = true;
+    cv_.notify_all();
+  }
+
+  // Runs on the worker's thread: everything about a batch that needs no shared state.
+  Status AggregateBatch(const Batch& batch, BatchPartial* partial) const {
+    std::vector<std::shared_ptr<Column>> key_columns;
+    for (const auto& key : keys_) {
+      TARN_ASSIGN_OR_RETURN(auto column, key->Evaluate(batch));
+      key_columns.push_back(std::move(column));
+    }
+    partial->rows = batch.num_rows;
+    partial->table = std::make_unique<GroupTable>(key_types_);
+    TARN_RETURN_NOT_OK(partial->table->Assign(key_columns, batch.num_rows, &partial->ids));
+    int64_t groups = partial->table->num_groups();
+    partial->states.resize(aggregates_.size());
+    partial->arguments.resize(aggregates_.size());
+    partial->first_in_batch.resize(aggregates_.size());
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      const AggregateSpec& spec = aggregates_[a];
+      std::shared_ptr<Column> argument;
+      if (spec.argument) {
+        TARN_ASSIGN_OR_RETURN(argument, spec.argument->Evaluate(batch));
+      }
+      if (distinct_[a]) {
+        DistinctSet seen(argument->type);
+        std::vector<uint8_t>& first = partial->first_in_batch[a];
+        first.assign(static_cast<size_t>((batch.num_rows + 7) / 8), 0);
+        seen.InsertNew(*argument, partial->ids.data(), batch.num_rows, nullptr, first.data());
+        partial->arguments[a] = std::move(argument);
+      } else if (states_[a]->order_sensitive()) {
+        partial->arguments[a] = std::move(argument);
+      } else {
+        TARN_ASSIGN_OR_RETURN(auto state,
+                              MakeAggregateState(spec.function, spec.argument
+                                                                    ? spec.argument->type()
+                                                                    : DataType(TypeId::kInt64)));
+        state->Resize(groups);
+        TARN_RETURN_NOT_OK(state->Update(argument.get(), partial->ids.data(), batch.num_rows,
+                                         nullptr));
+        partial->states[a] = std::move(state);
+      }
+    }
+    return Status::OK();
+  }
+
+  // Queues the partial of batch `sequence`; whichever worker finds no merge running merges
+  // every queued partial that is next in input order.
+  void Deliver(int64_t sequence, std::unique_ptr<BatchPartial> partial) {
+    std::unique_lock<std::mutex> lock(mu_);
+    pending_.emplace(sequence, std::move(partial));
+    if (merging_) return;
+    merging_ = true;
+    while (!failed_) {
+      auto it = pending_.find(next_merge_);
+      if (it == pending_.end()) break;
+      std::unique_ptr<BatchPartial> next = std::move(it->second);
+      pending_.erase(it);
+      lock.unlock();
+      Status status = Merge(next.get());
+      Recycle(next.get());
+      lock.lock();
+      free_partials_.push_back(std::move(next));
+      if (!status.ok()) {
+        if (error_.ok()) error_ = std::move(status);
+        failed_ = true;
+      }
+      ++next_merge_;
+      cv_.notify_all();
+    }
+    merging_ = false;
+  }
+
+  // A partial to fill, reusing the buffers of merged ones. REQUIRES: mu_ not held.
+  std::unique_ptr<BatchPartial> TakeFreePartial() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_partials_.empty()) return std::make_unique<BatchPartial>();
+    std::unique_ptr<BatchPartial> partial = std::move(free_partials_.back());
+    free_partials_.pop_back();
+    return partial;
+  }
+
+  // Drops what a merged partial refers to, keeping its vectors' capacity.
+  static void Recycle(BatchPartial* partial) {
+    partial->rows = 0;
+    partial->table.reset();
+    partial->ids.clear();
+    for (auto& state : partial->states) state.reset();
+    for (auto& argument : partial->arguments) argument.reset();
+  }
+
+  // Folds one batch's partial into the final table and states. One thread at a time, in
+  // input order.
+  Status Merge(BatchPartial* partial) {
+    if (partial->rows == 0) return Status::OK();
+    int64_t local_groups = partial->table->num_groups();
+    std::vector<std::shared_ptr<Column>> local_keys = partial->table->FinishKeys();
+    TARN_RETURN_NOT_OK(table_->Assign(local_keys, local_groups, &mapping_));
+    int64_t groups = table_->num_groups();
+    bool have_row_ids = false;
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      AggregateState& state = *states_[a];
+      state.Resize(groups);
+      if (partial->states[a]) {
+        state.Combine(*partial->states[a], mapping_.data(), local_groups);
+        continue;
+      }
+      if (!have_row_ids) {
+        row_ids_.resize(static_cast<size_t>(partial->rows));
+        for (int64_t row = 0; row < partial->rows; ++row) row_ids_[row] = mapping_[partial->ids[row]];
+        have_row_ids = true;
+      }
+      const Column* argument = partial->arguments[a].get();
+      if (distinct_[a]) {
+        keep_.assign(static_cast<size_t>((partial->rows + 7) / 8), 0);
+        distinct_[a]->InsertNew(*argument, row_ids_.data(), partial->rows,
+                                partial->first_in_batch[a].data(), keep_.data());
+        TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), partial->rows, keep_.data()));
+      } else {
+        TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), partial->rows, nullptr));
+      }
+    }
+    return CheckMemory();
+  }
+
+  Status CheckMemory() const {
+    int64_t bytes = table_->MemoryBytes();
+    for (const auto& state : states_) bytes += state->MemoryBytes(table_->num_groups());
+    for (const auto& set : distinct_) bytes += set ? set->MemoryBytes() : 0;
     if (bytes <= memory_limit_) return Status::OK();
     return Status::ResourceExhausted(
         "Out of Memory Error: ", label(), " needs ", FormatMemorySize(bytes),
-        " for ", table.num_groups(), " groups, more than the memory_limit of ",
+        " for ", table_->num_groups(), " groups, more than the memory_limit of ",
         FormatMemorySize(memory_limit_));
   }
 
   std::unique_ptr<Operator> input_;
   std::vector<std::unique_ptr<BoundExpr>> keys_;
+  std::vector<DataType> key_types_;
   std::vector<AggregateSpec> aggregates_;
-  std::vector<std::unique_ptr<AggregateState>> states_;
+  std::vector<std::unique_ptr<AggregateState>> states_;  // the final states
+  std::vector<std::unique_ptr<DistinctSet>> distinct_;   // per aggregate; null unless DISTINCT
   std::shared_ptr<const Schema> schema_;
+  ThreadPool* pool_;
+  int threads_;
   int64_t memory_limit_;
-  std::vector<std::unordered_set<std::string>> distinct_seen_;
-  int64_t distinct_bytes_ = 0;
+
+  // The final table, and scratch for Merge (used by the merging thread only).
+  std::unique_ptr<GroupTable> table_;
+  std::vector<uint32_t> mapping_;
+  std::vector<uint32_t> row_ids_;
+  std::vector<uint8_t> keep_;
+
+  std::mutex mu_;  // guards the fields below
+  std::condition_variable cv_;
+  std::map<int64_t, std::unique_ptr<BatchPartial>> pending_;
+  std::vector<std::unique_ptr<BatchPartial>> free_partials_;
+  int64_t next_merge_ = 0;
+  bool merging_ = false;
+  bool failed_ = false;
+  Status error_;
+
+  Status build_error_;
   std::shared_ptr<Batch> result_;
   int64_t emitted_ = 0;
 };

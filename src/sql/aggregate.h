@@ -1,12 +1,20 @@
 // The hash aggregate operator: GROUP BY keys → one row per group with its aggregates.
 //
-// It drains its input, assigning each row a group (GroupTable) and updating every aggregate's
-// state column-wise; DISTINCT aggregates first drop rows whose (group, value) pair was seen.
-// Without GROUP BY there is exactly one group, even over no rows. After each batch the state's
-// size is checked against ExecContext::memory_limit; past it the query fails naming the
-// operator and the limit. Output: the key columns, then one column per aggregate.
+// It drains its input on up to ExecContext::threads threads of the session's pool, pulling
+// through a ParallelFeed (so the filters and projections below it run on those threads too).
+// Each batch is aggregated on its own into a partial: a small GroupTable and a partial state
+// per aggregate. Partials are merged into the final table strictly in input order, so the
+// result does not depend on the thread count: groups come out in first-seen order, min/max
+// ties keep the first value, and floating sums (whose rounding depends on the order of
+// additions) are replayed row by row into the final state, adding in input order as a
+// single-threaded pass does. DISTINCT aggregates drop rows whose (group, value) pair was seen,
+// first within the batch (in parallel), then against the final set (in order). Without GROUP
+// BY there is exactly one group, even over no rows. After each merge the state's size is
+// checked against ExecContext::memory_limit; past it the query fails naming the operator and
+// the limit. At most a few batches beyond the oldest unmerged one are in flight. Output: the
+// key columns, then one column per aggregate.
 //
-// Thread-safety: one thread at a time.
+// Thread-safety: one thread at a time (the operator runs its own workers inside Next()).
 #pragma once
 
 #include <memory>

@@ -14,26 +14,36 @@ using expr::Phys;
 
 inline bool Included(const uint8_t* keep, int64_t row) { return keep == nullptr || GetBit(keep, row); }
 
-// Reads row `row` of a fixed-width numeric column as T.
-template <typename T>
-T Load(const Column& column, Phys phys, int64_t row) {
+// Calls fn(row) for each row that `keep` includes (null: every row) and that is not NULL.
+template <typename Fn>
+inline void ForEachValue(const Column& input, int64_t rows, const uint8_t* keep, Fn&& fn) {
+  const uint8_t* valid = input.validity ? input.validity->data() : nullptr;
+  if (keep == nullptr && valid == nullptr) {
+    for (int64_t row = 0; row < rows; ++row) fn(row);
+    return;
+  }
+  for (int64_t row = 0; row < rows; ++row) {
+    if ((keep == nullptr || GetBit(keep, row)) && (valid == nullptr || GetBit(valid, row))) fn(row);
+  }
+}
+
+// Calls fn(values) with the column's values typed by their physical type (integers and
+// floats; 128-bit integers as __int128).
+template <typename Fn>
+inline void WithTypedValues(const Column& column, Phys phys, Fn&& fn) {
   switch (phys) {
-    case Phys::kI8: return static_cast<T>(column.values_as<int8_t>()[row]);
-    case Phys::kI16: return static_cast<T>(column.values_as<int16_t>()[row]);
-    case Phys::kI32: return static_cast<T>(column.values_as<int32_t>()[row]);
-    case Phys::kI64: return static_cast<T>(column.values_as<int64_t>()[row]);
-    case Phys::kU8: return static_cast<T>(column.values_as<uint8_t>()[row]);
-    case Phys::kU16: return static_cast<T>(column.values_as<uint16_t>()[row]);
-    case Phys::kU32: return static_cast<T>(column.values_as<uint32_t>()[row]);
-    case Phys::kU64: return static_cast<T>(column.values_as<uint64_t>()[row]);
-    case Phys::kI128: {
-      __int128 v;
-      std::memcpy(&v, column.values->data() + row * 16, 16);
-      return static_cast<T>(v);
-    }
-    case Phys::kF32: return static_cast<T>(column.values_as<float>()[row]);
-    case Phys::kF64: return static_cast<T>(column.values_as<double>()[row]);
-    default: return T();
+    case Phys::kI8: return fn(column.values_as<int8_t>());
+    case Phys::kI16: return fn(column.values_as<int16_t>());
+    case Phys::kI32: return fn(column.values_as<int32_t>());
+    case Phys::kI64: return fn(column.values_as<int64_t>());
+    case Phys::kU8: return fn(column.values_as<uint8_t>());
+    case Phys::kU16: return fn(column.values_as<uint16_t>());
+    case Phys::kU32: return fn(column.values_as<uint32_t>());
+    case Phys::kU64: return fn(column.values_as<uint64_t>());
+    case Phys::kI128: return fn(column.values_as<__int128>());
+    case Phys::kF32: return fn(column.values_as<float>());
+    case Phys::kF64: return fn(column.values_as<double>());
+    default: return;
   }
 }
 
@@ -54,10 +64,23 @@ class CountState : public AggregateState {
   void Resize(int64_t groups) override { counts_.resize(groups, 0); }
   Status Update(const Column* input, const uint32_t* ids, int64_t rows,
                 const uint8_t* keep) override {
-    for (int64_t row = 0; row < rows; ++row) {
-      if (Included(keep, row) && (star_ || input->IsValid(row))) ++counts_[ids[row]];
+    if (counts_.size() == 1 && keep == nullptr) {  // one group, every row
+      counts_[0] += star_ ? rows : rows - input->null_count;
+      return Status::OK();
+    }
+    int64_t* counts = counts_.data();
+    if (star_) {
+      for (int64_t row = 0; row < rows; ++row) {
+        if (Included(keep, row)) ++counts[ids[row]];
+      }
+    } else {
+      ForEachValue(*input, rows, keep, [&](int64_t row) { ++counts[ids[row]]; });
     }
     return Status::OK();
+  }
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<CountState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) counts_[mapping[g]] += from.counts_[g];
   }
   Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
     ColumnBuilder builder(result_type_);
@@ -95,12 +118,35 @@ class IntegerSumState : public AggregateState {
   }
   Status Update(const Column* input, const uint32_t* ids, int64_t rows,
                 const uint8_t* keep) override {
-    for (int64_t row = 0; row < rows; ++row) {
-      if (!Included(keep, row) || input->IsNull(row)) continue;
-      sums_[ids[row]] += Load<__int128>(*input, phys_, row);
-      ++counts_[ids[row]];
+    if (sums_.size() == 1) {  // one group (no GROUP BY): accumulate in registers
+      __int128 sum = sums_[0];
+      int64_t count = counts_[0];
+      WithTypedValues(*input, phys_, [&](const auto* values) {
+        ForEachValue(*input, rows, keep, [&](int64_t row) {
+          sum += static_cast<__int128>(values[row]);
+          ++count;
+        });
+      });
+      sums_[0] = sum;
+      counts_[0] = count;
+      return Status::OK();
     }
+    __int128* sums = sums_.data();
+    int64_t* counts = counts_.data();
+    WithTypedValues(*input, phys_, [&](const auto* values) {
+      ForEachValue(*input, rows, keep, [&](int64_t row) {
+        sums[ids[row]] += static_cast<__int128>(values[row]);
+        ++counts[ids[row]];
+      });
+    });
     return Status::OK();
+  }
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<IntegerSumState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      sums_[mapping[g]] += from.sums_[g];
+      counts_[mapping[g]] += from.counts_[g];
+    }
   }
   Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
     ColumnBuilder builder(result_type_);
@@ -142,13 +188,38 @@ class FloatSumState : public AggregateState {
   }
   Status Update(const Column* input, const uint32_t* ids, int64_t rows,
                 const uint8_t* keep) override {
-    for (int64_t row = 0; row < rows; ++row) {
-      if (!Included(keep, row) || input->IsNull(row)) continue;
-      sums_[ids[row]] += Load<double>(*input, phys_, row);
-      ++counts_[ids[row]];
+    if (sums_.size() == 1) {  // one group: the same additions, in order, in a register
+      double sum = sums_[0];
+      int64_t count = counts_[0];
+      WithTypedValues(*input, phys_, [&](const auto* values) {
+        ForEachValue(*input, rows, keep, [&](int64_t row) {
+          sum += static_cast<double>(values[row]);
+          ++count;
+        });
+      });
+      sums_[0] = sum;
+      counts_[0] = count;
+      return Status::OK();
     }
+    double* sums = sums_.data();
+    int64_t* counts = counts_.data();
+    WithTypedValues(*input, phys_, [&](const auto* values) {
+      ForEachValue(*input, rows, keep, [&](int64_t row) {
+        sums[ids[row]] += static_cast<double>(values[row]);
+        ++counts[ids[row]];
+      });
+    });
     return Status::OK();
   }
+  // Adds the partial sums: rounding can differ from adding the rows one by one.
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<FloatSumState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      sums_[mapping[g]] += from.sums_[g];
+      counts_[mapping[g]] += from.counts_[g];
+    }
+  }
+  bool order_sensitive() const override { return true; }
   Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
     ColumnBuilder builder(result_type_);
     for (int64_t g = 0; g < groups; ++g) {
@@ -183,18 +254,55 @@ class NumericMinMaxState : public AggregateState {
   }
   Status Update(const Column* input, const uint32_t* ids, int64_t rows,
                 const uint8_t* keep) override {
-    const T* data = input->values_as<T>();
-    for (int64_t row = 0; row < rows; ++row) {
-      if (!Included(keep, row) || input->IsNull(row)) continue;
+    const uint8_t* bytes = input->values->data();
+    if (values_.size() == 1) {  // one group: keep the best in a register
+      T best = values_[0];
+      bool any = seen_[0] != 0;
+      ForEachValue(*input, rows, keep, [&](int64_t row) {
+        T v;
+        std::memcpy(&v, bytes + row * sizeof(T), sizeof(T));
+        if (!any || (is_max_ ? Less(best, v) : Less(v, best))) {
+          best = v;
+          any = true;
+        }
+      });
+      values_[0] = best;
+      seen_[0] = any ? 1 : 0;
+      return Status::OK();
+    }
+    T* values = values_.data();
+    uint8_t* seen = seen_.data();
+    auto update = [&](int64_t row, auto better) {
       uint32_t g = ids[row];
       T v;
-      std::memcpy(&v, data + row, sizeof(T));
-      if (!seen_[g] || (is_max_ ? Less(values_[g], v) : Less(v, values_[g]))) {
-        values_[g] = v;
-        seen_[g] = 1;
+      std::memcpy(&v, bytes + row * sizeof(T), sizeof(T));
+      if (!seen[g] || better(v, values[g])) {
+        values[g] = v;
+        seen[g] = 1;
       }
+    };
+    if (is_max_) {
+      ForEachValue(*input, rows, keep, [&](int64_t row) {
+        update(row, [](T v, T current) { return Less(current, v); });
+      });
+    } else {
+      ForEachValue(*input, rows, keep, [&](int64_t row) {
+        update(row, [](T v, T current) { return Less(v, current); });
+      });
     }
     return Status::OK();
+  }
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<NumericMinMaxState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      if (!from.seen_[g]) continue;
+      uint32_t to = mapping[g];
+      T v = from.values_[g];
+      if (!seen_[to] || (is_max_ ? Less(values_[to], v) : Less(v, values_[to]))) {
+        values_[to] = v;
+        seen_[to] = 1;
+      }
+    }
   }
   Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
     ColumnBuilder builder(result_type_);
@@ -233,6 +341,7 @@ class ValueMinMaxState : public AggregateState {
   Status Update(const Column* input, const uint32_t* ids, int64_t rows,
                 const uint8_t* keep) override {
     bool bytes = input->type.IsVarLength();
+    if (bytes && values_.size() == 1) return UpdateOneStringGroup(*input, rows, keep);
     for (int64_t row = 0; row < rows; ++row) {
       if (!Included(keep, row) || input->IsNull(row)) continue;
       Value& current = values_[ids[row]];
@@ -252,6 +361,53 @@ class ValueMinMaxState : public AggregateState {
       if (is_max_ ? c > 0 : c < 0) current = std::move(v);
     }
     return Status::OK();
+  }
+  // One group of strings: the batch's best as a view, copied once at the end.
+  Status UpdateOneStringGroup(const Column& input, int64_t rows, const uint8_t* keep) {
+    Value& current = values_[0];
+    bool have = !current.is_null();
+    std::string_view best = have ? std::string_view(current.GetBytes()) : std::string_view();
+    bool changed = false;
+    ForEachValue(input, rows, keep, [&](int64_t row) {
+      std::string_view view = input.GetView(row);
+      if (!have) {
+        best = view;
+        have = changed = true;
+        return;
+      }
+      // Most comparisons are decided by the first byte.
+      int c;
+      if (!view.empty() && !best.empty() && view[0] != best[0]) {
+        c = static_cast<uint8_t>(view[0]) < static_cast<uint8_t>(best[0]) ? -1 : 1;
+      } else {
+        c = view.compare(best);
+      }
+      if (is_max_ ? c > 0 : c < 0) {
+        best = view;
+        changed = true;
+      }
+    });
+    if (changed) {
+      if (current.is_null()) bytes_ += static_cast<int64_t>(best.size());
+      current = Value::Bytes(input.type, std::string(best));
+    }
+    return Status::OK();
+  }
+
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<ValueMinMaxState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      Value& v = from.values_[g];
+      if (v.is_null()) continue;
+      Value& current = values_[mapping[g]];
+      if (current.is_null()) {
+        bytes_ += v.type().IsVarLength() ? static_cast<int64_t>(v.GetBytes().size()) : 0;
+        current = std::move(v);
+        continue;
+      }
+      int c = expr::CompareValues(v, current);
+      if (is_max_ ? c > 0 : c < 0) current = std::move(v);
+    }
   }
   Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
     ColumnBuilder builder(result_type_);

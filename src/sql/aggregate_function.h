@@ -6,6 +6,12 @@
 // argument's type, with NaN above every number. NULL inputs are skipped; a group with no
 // non-NULL input gives NULL (count gives 0).
 //
+// States combine: a parallel aggregate fills one partial state per input batch and folds the
+// partials into the final state in input order. Combining in that order gives exactly what
+// updating row by row gives (ties in min/max keep the first value seen), except for floating
+// sums, whose rounding depends on the order of additions: those states are order_sensitive()
+// and the aggregate replays their rows into the final state instead.
+//
 // Thread-safety: one state object per thread.
 #pragma once
 
@@ -29,6 +35,12 @@ class AggregateState {
   // null or has bit i set.
   virtual Status Update(const Column* input, const uint32_t* group_ids, int64_t rows,
                         const uint8_t* keep) = 0;
+  // Folds group g of `other` (a state of the same function and type, with `other_groups`
+  // groups) into group mapping[g] of this state, as if other's rows came after this state's.
+  // REQUIRES: this state has more than every mapping[g] groups.
+  virtual void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) = 0;
+  // Whether Combine can differ from updating with the same rows in order (floating sums).
+  virtual bool order_sensitive() const { return false; }
   // One value per group.
   virtual Result<std::shared_ptr<Column>> Finish(int64_t groups) = 0;
   // Memory per group, for the memory limit (variable-length values add what they hold).

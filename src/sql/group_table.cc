@@ -37,6 +37,24 @@ int64_t LoadInteger(const Column& column, int64_t row) {
 
 constexpr uint32_t kEmpty = UINT32_MAX;
 
+// Serialized keys prefix a variable-length value with its size: one byte below 255, else 255
+// and 8 bytes.
+uint64_t SizePrefixBytes(uint64_t size) { return size < 255 ? 1 : 9; }
+
+// Writes the size prefix and the bytes at `out`; returns the bytes written.
+uint64_t WriteSized(std::string_view value, char* out) {
+  uint64_t size = value.size();
+  uint64_t prefix = SizePrefixBytes(size);
+  if (prefix == 1) {
+    out[0] = static_cast<char>(size);
+  } else {
+    out[0] = static_cast<char>(255);
+    std::memcpy(out + 1, &size, 8);
+  }
+  if (size > 0) std::memcpy(out + prefix, value.data(), size);
+  return prefix + size;
+}
+
 }  // namespace
 
 uint64_t HashInteger(uint64_t value) {
@@ -49,16 +67,40 @@ uint64_t HashInteger(uint64_t value) {
 }
 
 uint64_t HashBytes(std::string_view bytes) {
-  uint64_t hash = 0xcbf29ce484222325ULL ^ bytes.size();
+  // One multiply per 8-byte word, one full mix at the end. The tail is read with fixed-size
+  // loads (overlapping the words before it), never a variable-length copy.
+  const char* data = bytes.data();
+  const size_t size = bytes.size();
+  auto load64 = [](const char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  };
+  auto load32 = [](const char* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return static_cast<uint64_t>(v);
+  };
+  uint64_t hash = 0xcbf29ce484222325ULL ^ (size * 0x9e3779b97f4a7c15ULL);
   size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, bytes.data() + i, 8);
-    hash = HashInteger(hash ^ word);
+  for (; i + 8 <= size; i += 8) {
+    hash = (hash ^ load64(data + i)) * 0xff51afd7ed558ccdULL;
+    hash ^= hash >> 29;
   }
-  uint64_t tail = 0;
-  std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
-  return HashInteger(hash ^ tail ^ 0x9e3779b97f4a7c15ULL);
+  if (i < size) {
+    uint64_t tail;
+    if (size >= 8) {
+      tail = load64(data + size - 8);
+    } else if (size >= 4) {
+      tail = load32(data) | (load32(data + size - 4) << 32);
+    } else {
+      tail = static_cast<uint64_t>(static_cast<uint8_t>(data[0])) |
+             (static_cast<uint64_t>(static_cast<uint8_t>(data[size / 2])) << 8) |
+             (static_cast<uint64_t>(static_cast<uint8_t>(data[size - 1])) << 16);
+    }
+    hash = (hash ^ tail) * 0xc4ceb9fe1a85ec53ULL;
+  }
+  return HashInteger(hash);
 }
 
 GroupTable::GroupTable(std::vector<DataType> key_types) : key_types_(std::move(key_types)) {
@@ -165,7 +207,7 @@ uint32_t GroupTable::AssignInteger(int64_t key, bool is_null,
   return id;
 }
 
-uint32_t GroupTable::AssignBytes(const std::string& key,
+uint32_t GroupTable::AssignBytes(std::string_view key,
                                  const std::vector<std::shared_ptr<Column>>& keys, int64_t row) {
   uint64_t hash = HashBytes(key);
   size_t mask = slot_ids_.size() - 1;
@@ -176,12 +218,24 @@ uint32_t GroupTable::AssignBytes(const std::string& key,
     slot = (slot + 1) & mask;
   }
   uint32_t id = NewGroup(keys, row);
-  byte_keys_.push_back(key);
+  byte_keys_.emplace_back(key);
   byte_hashes_.push_back(hash);
   byte_key_bytes_ += static_cast<int64_t>(key.size());
   slot_ids_[slot] = id;
   if (static_cast<size_t>(num_groups_) * 2 > slot_ids_.size()) GrowBytes();
   return id;
+}
+
+template <typename T>
+void GroupTable::AssignIntegers(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                                uint32_t* ids) {
+  const Column& column = *keys[0];
+  const T* values = column.values_as<T>();
+  const uint8_t* valid = column.validity ? column.validity->data() : nullptr;
+  for (int64_t row = 0; row < rows; ++row) {
+    bool is_null = valid != nullptr && !GetBit(valid, row);
+    ids[row] = AssignInteger(static_cast<int64_t>(values[row]), is_null, keys, row);
+  }
 }
 
 Status GroupTable::Assign(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
@@ -197,18 +251,98 @@ Status GroupTable::Assign(const std::vector<std::shared_ptr<Column>>& keys, int6
   }
   if (integer_mode_) {
     const Column& column = *keys[0];
-    for (int64_t row = 0; row < rows; ++row) {
-      (*ids)[row] = AssignInteger(LoadInteger(column, row), column.IsNull(row), keys, row);
+    switch (expr::PhysOf(column.type)) {
+      case Phys::kI8: AssignIntegers<int8_t>(keys, rows, ids->data()); break;
+      case Phys::kI16: AssignIntegers<int16_t>(keys, rows, ids->data()); break;
+      case Phys::kI32: AssignIntegers<int32_t>(keys, rows, ids->data()); break;
+      case Phys::kI64: AssignIntegers<int64_t>(keys, rows, ids->data()); break;
+      case Phys::kU8: AssignIntegers<uint8_t>(keys, rows, ids->data()); break;
+      case Phys::kU16: AssignIntegers<uint16_t>(keys, rows, ids->data()); break;
+      case Phys::kU32: AssignIntegers<uint32_t>(keys, rows, ids->data()); break;
+      default:
+        for (int64_t row = 0; row < rows; ++row) {
+          (*ids)[row] = AssignInteger(LoadInteger(column, row), column.IsNull(row), keys, row);
+        }
     }
     return Status::OK();
   }
-  std::string key;
+  // Scratch reused across calls on this thread (a table is used by one thread at a time).
+  thread_local std::string row_keys;
+  thread_local std::vector<uint64_t> row_starts;
+  SerializeRows(keys, rows, &row_keys, &row_starts);
   for (int64_t row = 0; row < rows; ++row) {
-    key.clear();
-    for (const auto& column : keys) AppendKeyBytes(*column, row, &key);
+    std::string_view key(row_keys.data() + row_starts[row], row_starts[row + 1] - row_starts[row]);
     (*ids)[row] = AssignBytes(key, keys, row);
   }
   return Status::OK();
+}
+
+void GroupTable::SerializeRows(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                               std::string* row_keys, std::vector<uint64_t>* row_starts) {
+  // Pass 1: each row's length; pass 2: each column's bytes at its rows' positions. Every
+  // column's part is self-delimiting: a NULL tag, or a value tag and a fixed-width or
+  // size-prefixed value.
+  row_starts->assign(static_cast<size_t>(rows) + 1, 0);
+  for (const auto& column_ptr : keys) {
+    const Column& column = *column_ptr;
+    Phys phys = expr::PhysOf(column.type);
+    uint64_t* lengths = row_starts->data() + 1;
+    if (phys == Phys::kBytes) {
+      const int64_t* offsets = column.values_as<int64_t>();
+      for (int64_t row = 0; row < rows; ++row) {
+        uint64_t size = static_cast<uint64_t>(offsets[row + 1] - offsets[row]);
+        lengths[row] += column.IsValid(row) ? 1 + SizePrefixBytes(size) + size : 1;
+      }
+    } else if (phys == Phys::kOther) {
+      for (int64_t row = 0; row < rows; ++row) {
+        uint64_t size = column.IsValid(row) ? ValueText(column, row).size() : 0;
+        lengths[row] += column.IsValid(row) ? 1 + SizePrefixBytes(size) + size : 1;
+      }
+    } else {
+      uint64_t width = phys == Phys::kF32 || phys == Phys::kF64 ? 8
+                       : phys == Phys::kBool                    ? 1
+                                         : static_cast<uint64_t>(column.type.FixedWidth());
+      for (int64_t row = 0; row < rows; ++row) lengths[row] += column.IsValid(row) ? 1 + width : 1;
+    }
+  }
+  for (int64_t row = 0; row < rows; ++row) (*row_starts)[row + 1] += (*row_starts)[row];
+  row_keys->resize((*row_starts)[rows]);
+  thread_local std::vector<uint64_t> at;
+  at.assign(row_starts->begin(), row_starts->end() - 1);
+  char* out = row_keys->data();
+  for (const auto& column_ptr : keys) {
+    const Column& column = *column_ptr;
+    Phys phys = expr::PhysOf(column.type);
+    for (int64_t row = 0; row < rows; ++row) {
+      char* p = out + at[row];
+      if (column.IsNull(row)) {
+        *p = '\0';
+        at[row] += 1;
+        continue;
+      }
+      *p++ = '\1';
+      if (phys == Phys::kF32 || phys == Phys::kF64) {
+        double v = phys == Phys::kF32 ? column.values_as<float>()[row]
+                                      : column.values_as<double>()[row];
+        if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+        if (v == 0) v = 0.0;  // -0.0 groups with 0.0
+        std::memcpy(p, &v, 8);
+        at[row] += 9;
+      } else if (phys == Phys::kBytes) {
+        std::string_view view = column.GetView(row);
+        at[row] += 1 + WriteSized(view, p);
+      } else if (phys == Phys::kBool) {
+        *p = column.GetBool(row) ? '\1' : '\0';
+        at[row] += 2;
+      } else if (phys != Phys::kOther) {
+        int width = column.type.FixedWidth();
+        std::memcpy(p, column.values->data() + row * width, static_cast<size_t>(width));
+        at[row] += 1 + static_cast<uint64_t>(width);
+      } else {
+        at[row] += 1 + WriteSized(ValueText(column, row), p);
+      }
+    }
+  }
 }
 
 int64_t GroupTable::MemoryBytes() const {

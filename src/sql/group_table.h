@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tarn/columnar.h"
@@ -40,11 +41,17 @@ class GroupTable {
   static void AppendKeyBytes(const Column& column, int64_t row, std::string* out);
 
  private:
+  template <typename T>
+  void AssignIntegers(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                      uint32_t* ids);
   uint32_t AssignInteger(int64_t key, bool is_null, const std::vector<std::shared_ptr<Column>>& keys,
                          int64_t row);
-  uint32_t AssignBytes(const std::string& key, const std::vector<std::shared_ptr<Column>>& keys,
+  uint32_t AssignBytes(std::string_view key, const std::vector<std::shared_ptr<Column>>& keys,
                        int64_t row);
   uint32_t NewGroup(const std::vector<std::shared_ptr<Column>>& keys, int64_t row);
+  // Bytes mode: every row's serialized key, row r at [(*starts)[r], (*starts)[r + 1]).
+  static void SerializeRows(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                            std::string* row_keys, std::vector<uint64_t>* row_starts);
   void GrowInteger();
   void GrowBytes();
 

@@ -16,17 +16,23 @@ class FilterOperator : public Operator {
     while (true) {
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
       if (!batch) return batch;
-      int64_t selected = 0;
-      TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(*batch, *predicate_, &selected));
-      if (selected == 0) continue;
-      if (selected == batch->num_rows) return batch;
-      if (batch->num_columns() == 0) return MakeEmptyColumnsBatch(batch->schema, selected);
-      std::vector<std::shared_ptr<Column>> columns;
-      for (const auto& column : batch->columns) {
-        columns.push_back(tarn::Filter(*column, keep.data(), selected));
-      }
-      return MakeBatch(batch->schema, std::move(columns));
+      TARN_ASSIGN_OR_RETURN(batch, TransformBatch(std::move(batch)));
+      if (batch->num_rows > 0) return batch;
     }
+  }
+  Operator* per_batch_input() override { return input_.get(); }
+  Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
+    int64_t selected = 0;
+    TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(*batch, *predicate_, &selected));
+    if (selected == batch->num_rows) return batch;
+    if (selected == 0 || batch->num_columns() == 0) {
+      return MakeEmptyColumnsBatch(batch->schema, selected);
+    }
+    std::vector<std::shared_ptr<Column>> columns;
+    for (const auto& column : batch->columns) {
+      columns.push_back(tarn::Filter(*column, keep.data(), selected));
+    }
+    return MakeBatch(batch->schema, std::move(columns));
   }
   std::string label() const override { return "FILTER"; }
   std::vector<std::string> details() const override { return {predicate_->ToString()}; }
@@ -54,6 +60,10 @@ class ProjectionOperator : public Operator {
   Result<std::shared_ptr<Batch>> Next() override {
     TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
     if (!batch) return batch;
+    return TransformBatch(std::move(batch));
+  }
+  Operator* per_batch_input() override { return input_.get(); }
+  Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
     if (expressions_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
     std::vector<std::shared_ptr<Column>> columns;
     columns.reserve(expressions_.size());
@@ -147,6 +157,41 @@ void Explain(const Operator& op, int depth, std::vector<std::string>* lines) {
 }
 
 }  // namespace
+
+Result<std::shared_ptr<Batch>> Operator::TransformBatch(std::shared_ptr<Batch>) const {
+  return Status::Internal(label(), " is not a per-batch operator");
+}
+
+ParallelFeed::ParallelFeed(Operator* root) {
+  std::vector<const Operator*> top_first;
+  while (Operator* input = root->per_batch_input()) {
+    top_first.push_back(root);
+    root = input;
+  }
+  source_ = root;
+  transforms_.assign(top_first.rbegin(), top_first.rend());
+}
+
+Result<ParallelFeed::Item> ParallelFeed::Next() {
+  Item item;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_) return item;
+    Result<std::shared_ptr<Batch>> pulled = source_->Next();
+    if (!pulled.ok() || !*pulled) {
+      done_ = true;
+      if (!pulled.ok()) return pulled.status();
+      return item;
+    }
+    item.batch = std::move(pulled).value();
+    item.sequence = next_sequence_++;
+  }
+  for (const Operator* transform : transforms_) {
+    if (item.batch->num_rows == 0) break;
+    TARN_ASSIGN_OR_RETURN(item.batch, transform->TransformBatch(std::move(item.batch)));
+  }
+  return item;
+}
 
 std::vector<std::string> ExplainLines(const Operator& root) {
   std::vector<std::string> lines;

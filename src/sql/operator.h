@@ -5,11 +5,19 @@
 // Operators stream: scan → filter → project → limit hold one batch at a time; aggregate and
 // sort hold their state (bounded by ExecContext::memory_limit).
 //
-// Thread-safety: an operator tree is used by one thread at a time.
+// Per-batch operators (FILTER, PROJECTION) turn each input batch into one output batch and
+// keep no state between batches, so a consumer that works on several threads (the hash
+// aggregate) pulls through a ParallelFeed: the stateful part of the tree below is pulled under
+// a lock, one thread at a time, and the per-batch operators above it run on the pulling
+// threads in parallel.
+//
+// Thread-safety: an operator tree is used by one thread at a time, except TransformBatch
+// (any number of threads) and ParallelFeed::Next (any number of threads).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,6 +29,8 @@
 
 namespace tarn::sql {
 
+struct LakeBinding;  // sql/lake_source.h
+
 // What operators need from the session.
 struct ExecContext {
   std::shared_ptr<FileSystem> fs;
@@ -28,6 +38,8 @@ struct ExecContext {
   int threads = 1;
   int64_t memory_limit = INT64_MAX;
   const SqlCatalog* catalog = nullptr;
+  // The attached DuckLake lake (and its open transaction), or null.
+  const LakeBinding* lake = nullptr;
 };
 
 class Operator : public BatchReader {
@@ -35,6 +47,34 @@ class Operator : public BatchReader {
   virtual std::string label() const = 0;
   virtual std::vector<std::string> details() const { return {}; }
   virtual std::vector<const Operator*> inputs() const { return {}; }
+
+  // Per-batch operators return their input; every other operator returns null.
+  virtual Operator* per_batch_input() { return nullptr; }
+  // Per-batch operators: the output batch for one input batch (possibly 0 rows, e.g. a filter
+  // that keeps no row). Safe to call from several threads at once. Others: Internal error.
+  virtual Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const;
+};
+
+// Pulls an operator tree's batches for several threads. Batches are numbered 0, 1, ... in the
+// order the tree's stateful part produced them; the per-batch operators on top run on the
+// calling thread, outside the lock. REQUIRES: the tree outlives the feed.
+class ParallelFeed {
+ public:
+  explicit ParallelFeed(Operator* root);
+
+  struct Item {
+    int64_t sequence = -1;         // -1: no more batches
+    std::shared_ptr<Batch> batch;  // may have 0 rows; its number must still be consumed
+  };
+  // After the end or an error, every later call returns the end.
+  Result<Item> Next();
+
+ private:
+  std::mutex mu_;  // guards source_ and the fields below
+  Operator* source_;
+  std::vector<const Operator*> transforms_;  // bottom first
+  int64_t next_sequence_ = 0;
+  bool done_ = false;
 };
 
 // The operator tree as indented text, one line per entry:

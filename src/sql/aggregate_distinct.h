@@ -1,0 +1,46 @@
+// DistinctSet: the (group, value) pairs a DISTINCT aggregate has seen, so each pair feeds the
+// aggregate once.
+//
+// Values of integer-like and floating types (at most 8 bytes) live in an open-addressing table
+// of (group, 64-bit value) pairs; other values are serialized as GroupTable keys are. Floats
+// are normalized as GROUP BY normalizes them: NaN equals NaN and -0.0 equals 0.0.
+//
+// Thread-safety: one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "tarn/columnar.h"
+
+namespace tarn::sql {
+
+class DistinctSet {
+ public:
+  explicit DistinctSet(const DataType& value_type);
+
+  // For each row whose bit is set in `candidates` (null: every row) and whose value is not
+  // NULL, inserts (group_ids[row], value) and sets the row's bit in `keep` when the pair is
+  // new. `keep` holds at least `rows` bits, cleared by the caller.
+  void InsertNew(const Column& values, const uint32_t* group_ids, int64_t rows,
+                 const uint8_t* candidates, uint8_t* keep);
+  int64_t size() const { return size_; }
+  int64_t MemoryBytes() const;
+
+ private:
+  bool InsertFixed(uint64_t value, uint32_t group);
+  void Grow();
+
+  bool fixed_mode_;
+  int64_t size_ = 0;
+  // Fixed mode: slot_groups_[i] == UINT32_MAX marks an empty slot.
+  std::vector<uint64_t> slot_values_;
+  std::vector<uint32_t> slot_groups_;
+  // Other types: the group's 4 bytes, then GroupTable::AppendKeyBytes of the value.
+  std::unordered_set<std::string> pairs_;
+  int64_t pair_bytes_ = 0;
+};
+
+}  // namespace tarn::sql

@@ -1,0 +1,367 @@
+// The parallel hash aggregate: results equal at every thread count (groups in the same order,
+// floating sums to the last digit), equal to DuckDB's single-threaded answers (which add
+// floating values one row at a time, in input order), equal to simple models; combining
+// partial states equals updating row by row; the DISTINCT set against std::set; the parallel
+// feed hands out every batch exactly once; errors and the memory limit end a parallel query
+// cleanly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sql/aggregate_distinct.h"
+#include "sql/aggregate_function.h"
+#include "sql/operator.h"
+#include "sql/scan_operators.h"
+#include "support/oracle.h"
+#include "support/test_util.h"
+#include "tarn/format.h"
+#include "tarn/sql.h"
+
+namespace tarn {
+namespace {
+
+using testing::TempDir;
+
+Result<std::string> TarnCsv(Session* session, const std::string& sql) {
+  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(sql));
+  std::string out;
+  StringSink sink(&out);
+  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
+  return out;
+}
+
+std::shared_ptr<Column> Slice(const std::shared_ptr<Column>& column, int64_t begin,
+                              int64_t length) {
+  auto schema = std::make_shared<Schema>();
+  schema->fields.emplace_back("x", column->type);
+  return SliceBatch(*MakeBatch(schema, {column}), begin, length)->columns[0];
+}
+
+std::string CsvAtThreads(int threads, const std::string& sql) {
+  Session session;
+  EXPECT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+  Result<std::string> csv = TarnCsv(&session, sql);
+  EXPECT_TRUE(csv.ok()) << sql << "\n" << csv.status().ToString();
+  return csv.ok() ? *csv : "";
+}
+
+// A 600,000-row Parquet file in 7 row groups of 90,000 rows (the last shorter): int, double
+// (order-sensitive sums), string and NULL-bearing columns, written by DuckDB.
+std::string WriteTestFile(const TempDir& dir) {
+  std::string path = dir.Join("t.parquet");
+  Status status = testing::DuckDBExecute(
+      "COPY (SELECT range AS i, (range * 7919) % 101 AS g, "
+      "((range * 104729) % 1000003)::DOUBLE / 7 AS d, "
+      "CASE WHEN range % 11 = 0 THEN NULL ELSE (range * 31) % 977 END AS n, "
+      "'k' || ((range * 13) % 37)::VARCHAR AS s, "
+      "CASE WHEN range % 5 = 0 THEN NULL ELSE ((range * 17) % 23)::DOUBLE / 3 END AS nd "
+      "FROM range(600000)) TO '" + path + "' (FORMAT parquet, ROW_GROUP_SIZE 90000)");
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  return path;
+}
+
+// Queries whose answers must not depend on the thread count, including their row order
+// where no ORDER BY fixes it (groups come out in first-seen order).
+std::vector<std::string> SameAtAnyThreadCount(const std::string& file) {
+  std::string t = "'" + file + "'";
+  return {
+      "SELECT count(*), sum(i), sum(d), avg(d), min(d), max(d), min(s), max(s), count(n) FROM " + t,
+      "SELECT g, count(*), sum(d), avg(nd), sum(n), min(s), max(n) FROM " + t + " GROUP BY g",
+      "SELECT s, sum(d), count(DISTINCT g), sum(DISTINCT nd) FROM " + t + " WHERE i % 3 <> 1 "
+      "GROUP BY s",
+      "SELECT DISTINCT n FROM " + t + " WHERE g < 50",
+      "SELECT g, s, count(*) FROM " + t + " GROUP BY g, s HAVING count(*) > 150",
+      "SELECT i % 1000 AS m, sum(d + 1) FROM " + t + " GROUP BY m",
+      "SELECT count(DISTINCT i % 7919), count(DISTINCT s), sum(DISTINCT d) FROM " + t,
+      "SELECT count(*), sum(d) FROM (SELECT * FROM " + t + " LIMIT 100000 OFFSET 7)",
+  };
+}
+
+TEST(AggregateParallelTest, SameResultsAtEveryThreadCount) {
+  TempDir dir;
+  std::string file = WriteTestFile(dir);
+  for (const std::string& sql : SameAtAnyThreadCount(file)) {
+    std::string one = CsvAtThreads(1, sql);
+    EXPECT_GT(one.size(), 20u) << sql;
+    for (int threads : {2, 3, 4}) {
+      EXPECT_EQ(CsvAtThreads(threads, sql), one) << sql << " at " << threads << " threads";
+    }
+  }
+}
+
+TEST(AggregateParallelTest, FloatingSumsEqualDuckDBSingleThreaded) {
+  TempDir dir;
+  std::string file = WriteTestFile(dir);
+  std::string t = "'" + file + "'";
+  std::vector<std::string> queries = {
+      "SELECT sum(d), avg(d), sum(nd), avg(nd), count(*) FROM " + t,
+      "SELECT g, sum(d), avg(nd), sum(n), avg(n) FROM " + t + " GROUP BY g ORDER BY g",
+      "SELECT s, sum(d * 3), sum(DISTINCT nd) FROM " + t + " WHERE i % 4 = 1 GROUP BY s ORDER BY s",
+      "SELECT g, sum(x) FROM (SELECT range % 13 AS g, (range * 7919 % 10007)::DOUBLE / 7 AS x "
+      "FROM range(1500000)) GROUP BY g ORDER BY g",
+  };
+  std::vector<std::string> duck_queries;
+  for (const std::string& q : queries) duck_queries.push_back("SET threads = 1; " + q);
+  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(duck_queries);
+  ASSERT_EQ(expected.size(), queries.size());
+  for (size_t i = 0; i < queries.size(); ++i) {
+    ASSERT_TRUE(expected[i].ok()) << queries[i] << "\n" << expected[i].status().ToString();
+    for (int threads : {1, 2}) {
+      EXPECT_EQ(CsvAtThreads(threads, queries[i]), *expected[i])
+          << queries[i] << " at " << threads << " threads";
+    }
+  }
+}
+
+// Group counts and integer sums against a std::map model of the same rows.
+TEST(AggregateParallelTest, GroupedRangeMatchesModel) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> model;  // g -> (count, sum of v)
+  const int64_t rows = 1000000;
+  for (int64_t r = 0; r < rows; ++r) {
+    if (r % 3 == 0) continue;
+    auto& entry = model[(r * 37) % 1013];
+    entry.first += 1;
+    entry.second += (r * 7) % 1001;
+  }
+  std::string expected = "g,count_star(),sum(v)\n";
+  for (const auto& [g, entry] : model) {
+    expected += std::to_string(g) + "," + std::to_string(entry.first) + "," +
+                std::to_string(entry.second) + "\n";
+  }
+  std::string sql =
+      "SELECT g, count(*), sum(v) FROM (SELECT (range * 37) % 1013 AS g, (range * 7) % 1001 AS v "
+      "FROM range(" + std::to_string(rows) + ") WHERE range % 3 <> 0) GROUP BY g ORDER BY g";
+  for (int threads : {1, 2, 4}) EXPECT_EQ(CsvAtThreads(threads, sql), expected) << threads;
+}
+
+TEST(AggregateParallelTest, MemoryLimitFailsTheSameAtEveryThreadCount) {
+  std::string sql = "SELECT range % 100000 AS k, count(*) FROM range(1000000) GROUP BY k";
+  std::string first_message;
+  for (int threads : {1, 2, 3}) {
+    Session session;
+    ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+    ASSERT_TRUE(session.Execute("SET memory_limit = '1MB'").ok());
+    Result<std::string> csv = TarnCsv(&session, sql);
+    ASSERT_FALSE(csv.ok()) << threads;
+    std::string message = csv.status().ToString();
+    EXPECT_NE(message.find("Out of Memory Error: HASH_GROUP_BY needs"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("more than the memory_limit of 976.6 KiB"), std::string::npos)
+        << message;
+    if (threads == 1) first_message = message;
+    EXPECT_EQ(message, first_message);
+    // The session still works after the failed query.
+    Result<std::string> after = TarnCsv(&session, "SELECT count(*) FROM range(10)");
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(*after, "count_star()\n10\n");
+  }
+}
+
+TEST(AggregateParallelTest, ErrorsInWorkersEndTheQuery) {
+  // The cast fails on one row near the end; every thread count reports it and none hangs.
+  std::string sql =
+      "SELECT range % 7 AS g, sum(CAST(CASE WHEN range = 987654 THEN 'x' ELSE '1' END AS "
+      "INTEGER)) FROM range(1000000) GROUP BY g";
+  for (int threads : {1, 2, 4}) {
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      Session session;
+      ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+      Result<std::string> csv = TarnCsv(&session, sql);
+      ASSERT_FALSE(csv.ok()) << threads;
+      EXPECT_NE(csv.status().ToString().find("'x'"), std::string::npos)
+          << csv.status().ToString();
+    }
+  }
+}
+
+TEST(AggregateParallelTest, LimitBelowAnAggregateStillStopsEarly) {
+  // range(10^12) would take hours to drain: the LIMIT must stop the scan.
+  std::string sql =
+      "SELECT count(*), sum(range), min(range), max(range) FROM "
+      "(SELECT range FROM range(1000000000000) LIMIT 300000)";
+  for (int threads : {1, 2}) {
+    EXPECT_EQ(CsvAtThreads(threads, sql),
+              "count_star(),sum(range),min(range),max(range)\n"
+              "300000,44999850000,0,299999\n");
+  }
+}
+
+// Every state: folding random partials in order equals one pass over all rows.
+TEST(AggregateParallelTest, CombineEqualsSequentialUpdate) {
+  std::mt19937 rng(7);
+  struct Case {
+    std::string function;
+    DataType type;
+  };
+  std::vector<Case> cases = {
+      {"count_star", DataType(TypeId::kInt64)}, {"count", DataType(TypeId::kInt32)},
+      {"sum", DataType(TypeId::kInt32)},        {"avg", DataType(TypeId::kInt64)},
+      {"min", DataType(TypeId::kInt64)},        {"max", DataType(TypeId::kInt16)},
+      {"min", DataType(TypeId::kFloat64)},      {"max", DataType(TypeId::kFloat64)},
+      {"min", DataType(TypeId::kVarchar)},       {"max", DataType(TypeId::kVarchar)},
+      {"sum", DataType::Decimal(15, 2)},        {"max", DataType(TypeId::kDate)},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.function + "(" + c.type.ToString() + ")");
+    const int64_t rows = 5000;
+    const uint32_t groups = 40;
+    ColumnBuilder builder(c.type);
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t v = static_cast<int64_t>(rng() % 200) - 100;
+      if (rng() % 9 == 0) {
+        builder.AppendNull();
+      } else if (c.type.id == TypeId::kVarchar) {
+        builder.AppendBytes("v" + std::to_string(v));
+      } else if (c.type.id == TypeId::kFloat64) {
+        builder.AppendNumber<double>(rng() % 50 == 0 ? (rng() % 2 ? -0.0 : 0.0) : v / 4.0);
+      } else {
+        Value value = c.type.id == TypeId::kDecimal ? Value::Int128(c.type, v)
+                                                    : Value::Int(c.type, v);
+        ASSERT_TRUE(builder.Append(value).ok());
+      }
+    }
+    std::shared_ptr<Column> input = builder.Finish();
+    std::vector<uint32_t> ids(rows);
+    for (auto& id : ids) id = rng() % groups;
+
+    auto whole = sql::MakeAggregateState(c.function, c.type).value();
+    whole->Resize(groups);
+    ASSERT_TRUE(whole->Update(input.get(), ids.data(), rows, nullptr).ok());
+
+    auto combined = sql::MakeAggregateState(c.function, c.type).value();
+    combined->Resize(groups);
+    for (int64_t begin = 0; begin < rows;) {
+      int64_t length = std::min<int64_t>(rows - begin, 1 + rng() % 900);
+      std::shared_ptr<Column> piece = Slice(input, begin, length);
+      // Local ids numbered in first-seen order, as a partial group table numbers them.
+      std::vector<uint32_t> local(length), mapping;
+      std::map<uint32_t, uint32_t> seen;
+      for (int64_t r = 0; r < length; ++r) {
+        auto [it, inserted] = seen.emplace(ids[begin + r], static_cast<uint32_t>(seen.size()));
+        if (inserted) mapping.push_back(ids[begin + r]);
+        local[r] = it->second;
+      }
+      auto partial = sql::MakeAggregateState(c.function, c.type).value();
+      partial->Resize(static_cast<int64_t>(mapping.size()));
+      ASSERT_TRUE(partial->Update(piece.get(), local.data(), length, nullptr).ok());
+      combined->Combine(*partial, mapping.data(), static_cast<int64_t>(mapping.size()));
+      begin += length;
+    }
+    auto expected = whole->Finish(groups).value();
+    auto actual = combined->Finish(groups).value();
+    for (uint32_t g = 0; g < groups; ++g) {
+      ASSERT_EQ(ValueText(*actual, g), ValueText(*expected, g)) << "group " << g;
+      // -0.0 and 0.0 print alike; the first one seen must win in both.
+      if (c.type.id == TypeId::kFloat64 && actual->IsValid(g)) {
+        bool actual_negative = std::signbit(actual->template values_as<double>()[g]);
+        bool expected_negative = std::signbit(expected->template values_as<double>()[g]);
+        EXPECT_EQ(actual_negative, expected_negative) << "group " << g;
+      }
+    }
+  }
+}
+
+TEST(AggregateParallelTest, DistinctSetMatchesStdSet) {
+  std::mt19937 rng(11);
+  for (DataType type : {DataType(TypeId::kInt64), DataType(TypeId::kFloat64),
+                        DataType(TypeId::kVarchar), DataType(TypeId::kInt8)}) {
+    SCOPED_TRACE(type.ToString());
+    sql::DistinctSet set(type);
+    std::set<std::pair<uint32_t, std::string>> model;
+    for (int round = 0; round < 20; ++round) {
+      const int64_t rows = 1 + rng() % 3000;
+      ColumnBuilder builder(type);
+      std::vector<std::string> texts;
+      for (int64_t r = 0; r < rows; ++r) {
+        int64_t v = static_cast<int64_t>(rng() % 120) - 60;
+        if (rng() % 10 == 0) {
+          builder.AppendNull();
+          texts.push_back("");
+        } else if (type.id == TypeId::kVarchar) {
+          builder.AppendBytes(std::to_string(v));
+          texts.push_back(std::to_string(v));
+        } else if (type.id == TypeId::kFloat64) {
+          double d = v == 0 && rng() % 2 ? -0.0 : (v == 1 ? std::nan("") : v / 2.0);
+          builder.AppendNumber<double>(d);
+          texts.push_back(d == 0 ? "0" : (std::isnan(d) ? "nan" : std::to_string(d)));
+        } else if (type.id == TypeId::kInt8) {
+          builder.AppendNumber<int8_t>(static_cast<int8_t>(v));
+          texts.push_back(std::to_string(v));
+        } else {
+          builder.AppendNumber<int64_t>(v * 1000000007LL);
+          texts.push_back(std::to_string(v));
+        }
+      }
+      std::shared_ptr<Column> column = builder.Finish();
+      std::vector<uint32_t> groups(rows);
+      for (auto& g : groups) g = rng() % 5;
+      std::vector<uint8_t> candidates((rows + 7) / 8, 0);
+      for (int64_t r = 0; r < rows; ++r) {
+        if (rng() % 4 != 0) SetBit(candidates.data(), r);
+      }
+      std::vector<uint8_t> keep((rows + 7) / 8, 0);
+      set.InsertNew(*column, groups.data(), rows, candidates.data(), keep.data());
+      for (int64_t r = 0; r < rows; ++r) {
+        bool expect_new = GetBit(candidates.data(), r) && column->IsValid(r) &&
+                          model.emplace(groups[r], texts[r]).second;
+        ASSERT_EQ(GetBit(keep.data(), r), expect_new) << "round " << round << " row " << r;
+      }
+    }
+    EXPECT_EQ(set.size(), static_cast<int64_t>(model.size()));
+  }
+}
+
+TEST(AggregateParallelTest, FeedHandsOutEveryBatchOnce) {
+  sql::ExecContext context;
+  auto source = sql::MakeRangeSource(0, 2000000, 1);
+  auto scan = source->Open({0}, nullptr).value();
+  Schema schema = *scan->schema();
+  auto predicate = ParseAndBind("range % 3 = 0", schema).value();
+  auto filter = sql::MakeFilter(std::move(scan), std::move(predicate));
+  std::vector<std::unique_ptr<BoundExpr>> projections;
+  projections.push_back(ParseAndBind("range * 2", schema).value());
+  auto root = sql::MakeProjection(std::move(filter), std::move(projections), {"x"});
+  sql::ParallelFeed feed(root.get());
+
+  std::mutex mu;
+  std::map<int64_t, std::pair<int64_t, int64_t>> seen;  // sequence -> (rows, first value)
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      while (true) {
+        auto item = feed.Next();
+        ASSERT_TRUE(item.ok());
+        if (item->sequence < 0) return;
+        const Batch& batch = *item->batch;
+        int64_t first = batch.num_rows > 0 ? batch.columns[0]->values_as<int64_t>()[0] : -1;
+        std::lock_guard<std::mutex> lock(mu);
+        EXPECT_TRUE(seen.emplace(item->sequence, std::make_pair(batch.num_rows, first)).second);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  // range batches hold 122,880 rows; a third of them pass the filter, doubled.
+  const int64_t batches = (2000000 + 122879) / 122880;
+  ASSERT_EQ(static_cast<int64_t>(seen.size()), batches);
+  int64_t total = 0;
+  for (int64_t s = 0; s < batches; ++s) {
+    ASSERT_EQ(seen.count(s), 1u);
+    int64_t begin = s * 122880;
+    int64_t first_multiple = (begin + 2) / 3 * 3;
+    EXPECT_EQ(seen[s].second, first_multiple * 2) << s;
+    total += seen[s].first;
+  }
+  EXPECT_EQ(total, (2000000 + 2) / 3);
+}
+
+}  // namespace
+}  // namespace tarn
