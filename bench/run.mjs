@@ -3,7 +3,8 @@
 //
 //   node bench/run.mjs [--build build] [--work /tmp/tarn-bench] [--only NAME]
 //
-// The generated 10M-row, 8-column table is written once by DuckDB into the work folder.
+// The generated 10M-row, 8-column table and the 5M-row table of the selective scans are written
+// once into the work folder (the second by DuckDB and, a copy, by tarn).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -86,6 +87,43 @@ await compare('write generated 10M x 8 (snappy, 122880-row groups)',
   `COPY gen TO '${duckOut}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`,
   ['write', gen10m, tarnOut, 'snappy', '122880'],
   (t) => `tarn ${(t.bytes / 1e6).toFixed(1)} MB, DuckDB ${(statSync(duckOut).size / 1e6).toFixed(1)} MB`);
+
+// Selective scans with positions: 5M rows in 41 row groups (122,880 rows each), sorted by id.
+// gen5m-duck.parquet is DuckDB's file; gen5m-tarn.parquet holds the same rows written by tarn
+// (its default writes a page index for the sorted columns). Both engines read both files.
+const gen5mDuck = path.join(work, 'gen5m-duck.parquet');
+const gen5mTarn = path.join(work, 'gen5m-tarn.parquet');
+const wantsSelective = !only || 'positions selective filter page index'.split(' ').some((w) => only.includes(w));
+if (wantsSelective && !existsSync(gen5mDuck)) {
+  console.error(`generating ${gen5mDuck} ...`);
+  await con.run(`COPY (
+    SELECT i AS id,
+           (i * 7919) % 1000003 AS amount,
+           ((i * 31) % 100000) / 100.0 :: DOUBLE AS price,
+           DATE '2000-01-01' + CAST(i // 2000 AS INTEGER) AS day,
+           md5(CAST(i AS VARCHAR)) AS token
+    FROM range(5000000) t(i)) TO '${gen5mDuck}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`);
+}
+if (wantsSelective && !existsSync(gen5mTarn)) {
+  tarnBench('write', gen5mDuck, gen5mTarn, 'snappy', '122880');
+}
+const positionsSql = (file, where) =>
+  `SELECT count(*), sum(file_row_number) FROM read_parquet('${file}', file_row_number=true) WHERE ${where}`;
+const filterSql = (file, where) =>
+  `SELECT min(COLUMNS(*)), max(COLUMNS(*)) FROM read_parquet('${file}') WHERE ${where}`;
+const selectiveWhere = 'id >= 2500000 AND id < 2510000';  // 10,000 rows inside one row group
+const clusteredWhere = 'day = DATE \'2003-06-01\'';     // 2,000 rows, day is clustered
+const pruneNote = (t) => `${t.rows} rows; ${t.row_groups_pruned} row groups and ${t.pages_pruned} pages pruned, ${t.rows_decoded} rows decoded`;
+for (const [label, file] of [['DuckDB file', gen5mDuck], ['tarn file', gen5mTarn]]) {
+  await compare(`positions: ${selectiveWhere}, ${label} (5M rows, 41 row groups)`,
+    positionsSql(file, selectiveWhere), ['positions', file, selectiveWhere], pruneNote);
+  await compare(`positions: ${clusteredWhere}, ${label}`,
+    positionsSql(file, clusteredWhere), ['positions', file, clusteredWhere], pruneNote);
+  await compare(`filter all columns: ${selectiveWhere}, ${label}`,
+    filterSql(file, selectiveWhere), ['filter', file, selectiveWhere], pruneNote);
+}
+await compare(`filter all columns: ${selectiveWhere}, tarn file, page index off`,
+  filterSql(gen5mTarn, selectiveWhere), ['filter', gen5mTarn, selectiveWhere, 'noindex'], pruneNote);
 
 console.log('| benchmark | tarn ms | DuckDB ms | tarn/DuckDB | notes |');
 console.log('|---|---:|---:|---:|---|');

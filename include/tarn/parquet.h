@@ -98,12 +98,23 @@ struct ScanOptions {
   std::string position_column_name = "file_row_number";
   // Only row groups whose index is in this list (empty = all); split scans use it.
   std::vector<int> row_groups;
+  // Split scans: only the row groups whose first page starts at a file offset in
+  // [split_offset, split_offset + split_length). Splits that tile the file read every row group
+  // exactly once, positions unchanged. split_length < 0 = no byte range.
+  int64_t split_offset = 0;
+  int64_t split_length = -1;
+  // Page pruning with the page index (ColumnIndex/OffsetIndex) of the predicate's columns,
+  // when `predicate` is set and the file has one. Default: on.
+  bool use_page_index = true;
   // Rows per output batch (a row group's rows are cut into batches of at most this).
   int64_t batch_rows = 122880;
   // Row groups decoded in parallel on this pool (null = ThreadPool::Default()); 1 = serial.
   ThreadPool* pool = nullptr;
   int max_parallel_row_groups = 2;
   const CancellationToken* cancel = nullptr;
+  // Checks the CRC of every page that carries one before decoding it; a mismatch fails the
+  // scan with Corruption naming the page's offset. Default: on.
+  bool verify_page_checksums = true;
 };
 
 // What a scan did; for EXPLAIN and for tests that check pruning really happened.
@@ -113,6 +124,8 @@ struct ScanMetrics {
   int64_t row_groups_skipped = 0;  // outside the selection / row_groups list
   int64_t pages_read = 0;
   int64_t pages_skipped = 0;
+  int64_t pages_pruned = 0;        // pages of predicate columns ruled out by the page index
+  int64_t rows_pruned = 0;         // rows of kept row groups ruled out by the page index
   int64_t rows_decoded = 0;
   int64_t rows_skipped = 0;
   int64_t bytes_read = 0;
@@ -153,6 +166,14 @@ class ParquetReader {
   Result<std::shared_ptr<Batch>> ReadAll(const ScanOptions& options = {}) const;
 };
 
+// When the writer stores a page index (ColumnIndex + OffsetIndex) for a column chunk.
+enum class PageIndexMode : uint8_t {
+  kOff,   // never
+  kAuto,  // when the chunk has several data pages whose min/max are ordered (sorted or
+          // clustered data), so readers can prune pages
+  kOn,    // always: the offset index, and the column index when every non-null page has bounds
+};
+
 // Writer properties: immutable once built. Each field's default is stated beside it.
 class WriterProperties {
  public:
@@ -171,6 +192,22 @@ class WriterProperties {
   int64_t statistics_truncate_length() const { return statistics_truncate_length_; }
   bool write_page_crc() const { return write_page_crc_; }
   const std::string& created_by() const { return created_by_; }
+  // The encoding requested for a leaf column's data pages (a parquet::Encoding value), looked
+  // up by the leaf's dotted path ("s.x", "l.list.element"), then by its top-level column's
+  // name; nullopt when none was requested.
+  std::optional<int> column_encoding(const std::vector<std::string>& leaf_path) const;
+  bool delta_fallback() const { return delta_fallback_; }
+  PageIndexMode page_index() const { return page_index_; }
+  // The mode of one leaf, by its dotted path ("a.b.c") or its top-level column's name; the
+  // per-column setting wins over page_index().
+  PageIndexMode page_index_for(const std::vector<std::string>& leaf_path) const {
+    std::string dotted;
+    for (const std::string& part : leaf_path) dotted += (dotted.empty() ? "" : ".") + part;
+    for (const auto& [column, mode] : column_page_index_) {
+      if (column == dotted || (!leaf_path.empty() && column == leaf_path[0])) return mode;
+    }
+    return page_index_;
+  }
 
  private:
   friend class Builder;
@@ -185,8 +222,15 @@ class WriterProperties {
   int data_page_version_ = 1;                      // Default: data page v1
   bool statistics_enabled_ = true;                 // Default: on
   int64_t statistics_truncate_length_ = 64;        // Default: 64 bytes for binary min/max
-  bool write_page_crc_ = false;                    // Default: off
+  bool write_page_crc_ = true;                     // Default: on
   std::string created_by_ = "tarn";
+  // (dotted leaf path or top-level column name, parquet::Encoding value). Default: none.
+  std::vector<std::pair<std::string, int>> column_encodings_;
+  // INT32/INT64 chunks that are not dictionary-encoded use DELTA_BINARY_PACKED when it is
+  // clearly smaller than PLAIN (judged on the chunk's first values). Default: on.
+  bool delta_fallback_ = true;
+  PageIndexMode page_index_ = PageIndexMode::kAuto;  // Default: auto (ordered pages)
+  std::vector<std::pair<std::string, PageIndexMode>> column_page_index_;  // Default: none
 };
 
 class WriterProperties::Builder {
@@ -203,6 +247,24 @@ class WriterProperties::Builder {
   Builder& statistics_truncate_length(int64_t bytes);
   Builder& write_page_crc(bool enabled);
   Builder& created_by(std::string value);
+  // Encodes the data pages of `column` (a dotted leaf path or a top-level column name, which
+  // applies to every leaf under it) with `encoding`, a parquet::Encoding value: PLAIN,
+  // RLE_DICTIONARY (dictionary even when dictionaries are disabled; PLAIN when it overflows),
+  // DELTA_BINARY_PACKED (INT32/INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY), DELTA_BYTE_ARRAY
+  // (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY) or BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64,
+  // FIXED_LEN_BYTE_ARRAY). A later call for the same column replaces an earlier one. An
+  // encoding that does not fit the column's physical type fails the write naming the column.
+  Builder& column_encoding(std::string column, int encoding);
+  Builder& delta_fallback(bool enabled);
+  Builder& page_index(PageIndexMode mode) {
+    props_.page_index_ = mode;
+    return *this;
+  }
+  // Per column: `column` is a leaf's dotted path or a top-level column name.
+  Builder& page_index(std::string column, PageIndexMode mode) {
+    props_.column_page_index_.emplace_back(std::move(column), mode);
+    return *this;
+  }
   // Fails on out-of-range values, naming the option.
   Result<std::shared_ptr<const WriterProperties>> Build() const;
 

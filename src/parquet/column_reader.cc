@@ -206,6 +206,15 @@ Status ColumnChunkReader::LoadDataPage(const Page& page) {
     case Encoding::kRleDictionary:
       status = values_.ResetDictionary(data, size, has_dictionary_ ? &dictionary_ : nullptr);
       break;
+    case Encoding::kDeltaBinaryPacked:
+    case Encoding::kDeltaLengthByteArray:
+    case Encoding::kDeltaByteArray:
+      status = values_.ResetDelta(encoding, leaf_.physical_type, leaf_.type_length, data, size,
+                                  page_entries_);
+      break;
+    case Encoding::kByteStreamSplit:
+      status = values_.ResetByteStreamSplit(leaf_.physical_type, leaf_.type_length, data, size);
+      break;
     case Encoding::kRle:
       if (layout_.boolean()) {
         status = values_.ResetRleBooleans(data, size);

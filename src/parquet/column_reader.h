@@ -71,6 +71,10 @@ class ColumnChunkReader {
 
   const PageMetrics& metrics() const { return metrics_; }
 
+  // Whether page CRCs, where the file has them, are checked before a page is decoded.
+  // Default: on (a mismatch is Corruption naming the page's offset).
+  void set_verify_checksums(bool enabled) { pages_.set_verify_checksums(enabled); }
+
  private:
   bool nested() const { return leaf_.max_rep_level > 0; }
   // Makes a data page current (reading a dictionary page first when one comes). When

@@ -10,6 +10,7 @@
 #include "parquet/compression.h"
 #include "parquet/encoder.h"
 #include "parquet/level_builder.h"
+#include "parquet/value_encoder.h"
 
 namespace tarn::parquet {
 
@@ -138,8 +139,9 @@ class TypedChunkWriter final : public ColumnChunkWriter::Impl {
 
   std::vector<T> values_;
   std::vector<std::unique_ptr<std::string>> arena_;  // converted FIXED_LEN_BYTE_ARRAY bytes
-  // Dictionary encoding (when chosen).
+  // Dictionary encoding (when chosen), else value_encoding_.
   bool use_dictionary_ = false;
+  Encoding value_encoding_ = Encoding::kPlain;
   std::vector<T> dictionary_;
   int64_t dictionary_plain_bytes_ = 0;
   std::vector<uint32_t> indices_;
@@ -151,6 +153,9 @@ class TypedChunkWriter final : public ColumnChunkWriter::Impl {
   std::string compressed_scratch_;
   int32_t data_pages_ = 0;
   int64_t first_data_page_offset_ = -1;
+  // Page index entries are recorded unless the leaf's page index is off.
+  const bool record_pages_ = props_.page_index_for(leaf_.path) != PageIndexMode::kOff;
+  int64_t rows_written_ = 0;
 };
 
 template <typename T>
@@ -275,7 +280,12 @@ bool TypedChunkWriter<T>::BuildDictionary() {
   if constexpr (kIsBool) {
     return false;
   } else {
-    if (!props_.dictionary_enabled() || values_.empty()) return false;
+    const std::optional<Encoding> requested = RequestedEncoding(props_, leaf_);
+    const bool dictionary_requested =
+        requested && (*requested == Encoding::kRleDictionary ||
+                      *requested == Encoding::kPlainDictionary);
+    if (requested && !dictionary_requested) return false;
+    if ((!props_.dictionary_enabled() && !dictionary_requested) || values_.empty()) return false;
     bool ok;
     if constexpr (kIsBytes) {
       ok = leaf_.physical == PhysicalType::kByteArray
@@ -342,6 +352,10 @@ Status TypedChunkWriter<T>::AppendPage(PageHeader header, std::string_view uncom
   int64_t header_size = static_cast<int64_t>(chunk->bytes.size() - header_start);
   chunk->bytes.append(uncompressed_levels);
   chunk->bytes.append(compressed_values);
+  if (record_pages_ && header.type != PageType::kDictionaryPage) {
+    chunk->pages.back().compressed_page_size =
+        static_cast<int32_t>(chunk->bytes.size() - header_start);
+  }
   chunk->meta.total_uncompressed_size += header_size + uncompressed;
   chunk->meta.total_compressed_size += header_size + compressed;
   return Status::OK();
@@ -357,15 +371,33 @@ Status TypedChunkWriter<T>::WritePage(const PageRange& range, EncodedChunk* chun
     EncodeRleBitPacked(indices_.data() + range.value_begin, value_count, index_bit_width_,
                        &values_scratch_);
   } else {
-    EncodeValues(values_.data() + range.value_begin, value_count, &values_scratch_);
+    EncodeValuesAs(value_encoding_, leaf_, values_.data() + range.value_begin, value_count,
+                   &values_scratch_);
   }
   int def_width = BitWidth(static_cast<uint64_t>(leaf_.max_def));
   int rep_width = BitWidth(static_cast<uint64_t>(leaf_.max_rep));
-  Encoding encoding = use_dictionary_ ? Encoding::kRleDictionary : Encoding::kPlain;
+  Encoding encoding = use_dictionary_ ? Encoding::kRleDictionary : value_encoding_;
   if (first_data_page_offset_ < 0) {
     first_data_page_offset_ = static_cast<int64_t>(chunk->bytes.size());
   }
   ++data_pages_;
+  if (record_pages_) {
+    // Per-page statistics for the page index; the entry's size is set once the page is out.
+    PageIndexEntry entry;
+    entry.offset = static_cast<int64_t>(chunk->bytes.size());
+    entry.first_row_index = rows_written_;
+    ChunkStatistics page_stats;
+    UpdateMinMax(leaf_, values_.data() + range.value_begin, value_count, &page_stats);
+    TruncateMinMax(leaf_, props_.statistics_truncate_length(), &page_stats);
+    entry.null_count = level_count - value_count;
+    entry.nan_count = page_stats.nan_count;
+    entry.null_page = value_count == 0;
+    entry.has_min_max = page_stats.has_min_max;
+    entry.min = std::move(page_stats.min);
+    entry.max = std::move(page_stats.max);
+    chunk->pages.push_back(std::move(entry));
+  }
+  rows_written_ += range.rows;
   PageHeader header;
   if (props_.data_page_version() == 1) {
     page_scratch_.clear();
@@ -422,6 +454,15 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
   TruncateMinMax(leaf_, props_.statistics_truncate_length(), &stats);
 
   use_dictionary_ = BuildDictionary();
+  if (!use_dictionary_) {
+    // A requested encoding, else PLAIN or DELTA_BINARY_PACKED where it pays.
+    const std::optional<Encoding> requested = RequestedEncoding(props_, leaf_);
+    value_encoding_ = requested && *requested != Encoding::kRleDictionary &&
+                              *requested != Encoding::kPlainDictionary
+                          ? *requested
+                          : ChooseValueEncoding(props_, leaf_, values_.data(), num_values);
+    TARN_RETURN_NOT_OK(CheckValueEncoding(value_encoding_, leaf_));
+  }
   ColumnMetaData& meta = chunk.meta;
   meta.type = leaf_.physical;
   meta.path_in_schema = leaf_.path;
@@ -476,12 +517,12 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
     meta.encodings = {Encoding::kPlain, Encoding::kRleDictionary};
     meta.encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
   } else {
-    meta.encodings = {Encoding::kPlain};
+    meta.encodings = {value_encoding_};
   }
   if (has_def || has_rep) meta.encodings.push_back(Encoding::kRle);
   meta.encoding_stats.push_back(
       {props_.data_page_version() == 1 ? PageType::kDataPage : PageType::kDataPageV2,
-       use_dictionary_ ? Encoding::kRleDictionary : Encoding::kPlain, data_pages_});
+       use_dictionary_ ? Encoding::kRleDictionary : value_encoding_, data_pages_});
   if (props_.statistics_enabled()) meta.statistics = ToThriftStatistics(leaf_, stats);
   return chunk;
 }

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "parquet/metadata.h"
+#include "parquet/page_index.h"
 #include "parquet/writer_schema.h"
 #include "parquet/writer_statistics.h"
 #include "tarn/columnar.h"
@@ -32,6 +33,8 @@ struct EncodedChunk {
   ColumnMetaData meta;        // data_page_offset / dictionary_page_offset relative to bytes
   ChunkStatistics stats;      // always computed (min/max only when the sort order has one)
   int64_t num_rows = 0;
+  // One entry per data page, with per-page statistics, unless the leaf's PageIndexMode is kOff.
+  std::vector<PageIndexEntry> pages;
 };
 
 class ColumnChunkWriter {

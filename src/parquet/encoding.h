@@ -10,15 +10,20 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "parquet/metadata.h"
 #include "tarn/columnar.h"
 #include "tarn/status.h"
 #include "util/utf8.h"  // IsValidUtf8
 
 namespace tarn::parquet {
+
+class DeltaValueReader;       // delta_encoding.h
+class ByteStreamSplitReader;  // byte_stream_split.h
 
 // How a leaf's physical values become the in-memory values of its logical type.
 enum class ValueKind : uint8_t {
@@ -149,24 +154,34 @@ class Dictionary {
   int64_t size_ = 0;
 };
 
-// Decodes the values section of one data page (PLAIN, dictionary indices or RLE booleans)
-// into a ValueSink, converting to the in-memory type in tight typed loops.
+// Decodes the values section of one data page (PLAIN, dictionary indices, RLE booleans, the
+// DELTA_* encodings or BYTE_STREAM_SPLIT) into a ValueSink, converting to the in-memory type in
+// tight typed loops.
 class ValueDecoder {
  public:
-  explicit ValueDecoder(const ValueLayout& layout) : layout_(layout) {}
+  explicit ValueDecoder(const ValueLayout& layout);
+  ~ValueDecoder();
+  ValueDecoder(const ValueDecoder&) = delete;
+  ValueDecoder& operator=(const ValueDecoder&) = delete;
 
   void ResetPlain(const uint8_t* data, int64_t size);
   // `data` starts with the bit-width byte. REQUIRES: dictionary outlives the page.
   Status ResetDictionary(const uint8_t* data, int64_t size, const Dictionary* dictionary);
   // RLE booleans: a 4-byte length prefix, then the hybrid stream of 1-bit values.
   Status ResetRleBooleans(const uint8_t* data, int64_t size);
+  // DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY of a leaf of `physical`
+  // type (`type_length` for FIXED_LEN_BYTE_ARRAY); `max_values` is the page's level entries.
+  Status ResetDelta(Encoding encoding, PhysicalType physical, int type_length,
+                    const uint8_t* data, int64_t size, int64_t max_values);
+  Status ResetByteStreamSplit(PhysicalType physical, int type_length, const uint8_t* data,
+                              int64_t size);
 
   // Writes `count` values at positions [pos, pos + count) of the sink.
   Status Decode(int64_t count, ValueSink* sink, int64_t pos);
   Status Skip(int64_t count);
 
  private:
-  enum class Mode { kPlain, kDictionary, kRleBoolean };
+  enum class Mode { kPlain, kDictionary, kRleBoolean, kDelta, kByteStreamSplit };
   Status DecodePlain(int64_t count, ValueSink* sink, int64_t pos);
   Status DecodeDictionary(int64_t count, ValueSink* sink, int64_t pos);
 
@@ -178,6 +193,8 @@ class ValueDecoder {
   const Dictionary* dictionary_ = nullptr;
   RleBitPackedDecoder indices_;
   std::vector<uint32_t> index_buffer_;
+  std::unique_ptr<DeltaValueReader> delta_;           // made on first use
+  std::unique_ptr<ByteStreamSplitReader> split_;      // made on first use
 };
 
 // Decodes `count` PLAIN values at *pos of `data` into the sink (the routine behind

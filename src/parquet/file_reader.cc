@@ -9,6 +9,7 @@
 
 #include "parquet/column_reader.h"
 #include "parquet/metadata.h"
+#include "parquet/page_index.h"
 #include "parquet/record_assembler.h"
 #include "parquet/schema.h"
 #include "parquet/statistics.h"
@@ -35,12 +36,74 @@ struct FileState {
   FileMetaData metadata;
   FileSchema schema;
   std::vector<int64_t> first_rows;  // per row group
+  std::vector<int64_t> first_bytes; // per row group: file offset of its first page (splits)
   int64_t num_rows = 0;
+  int64_t data_end = 0;             // end of the data section (start of the footer)
 };
+
+// The file offset of a column chunk's first page: its dictionary page when the footer places
+// one before the data pages.
+int64_t ChunkStart(const ColumnMetaData& meta) {
+  int64_t start = meta.data_page_offset;
+  if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+      *meta.dictionary_page_offset < start) {
+    start = *meta.dictionary_page_offset;
+  }
+  return start;
+}
+
+// How far a codec can expand its input: a chunk declaring more uncompressed bytes than this
+// times its compressed bytes (plus kSlackBytes) is refused before any page is decompressed.
+// Snappy emits at most 64 bytes per 2-byte copy, LZ4 about 255 bytes per byte, deflate 1032.
+// zstd, brotli and LZO have no useful bound (real files reach 10^6:1); 0 = unbounded, their
+// pages stay under the page reader's absolute cap.
+int64_t MaxExpansion(parquet::CompressionCodec codec) {
+  using parquet::CompressionCodec;
+  switch (codec) {
+    case CompressionCodec::kUncompressed: return 1;
+    case CompressionCodec::kSnappy: return 33;
+    case CompressionCodec::kLz4:
+    case CompressionCodec::kLz4Raw: return 256;
+    case CompressionCodec::kGzip: return 1100;
+    default: return 0;
+  }
+}
+constexpr int64_t kSlackBytes = int64_t{16} << 20;
 
 Status Encrypted(const std::string& path, const char* why) {
   return Status::NotSupported(path, ": encrypted Parquet file (", why,
                               "); tarn has no decryption keys");
+}
+
+// Every size a chunk declares, against the file and its row group, before any is trusted:
+// its byte range lies in the data section, its uncompressed size is within what its codec can
+// produce from its compressed bytes, and its level entries match the rows (a flat leaf has one
+// entry per row, a nested leaf at least one).
+Status CheckChunkSizes(const FileState& state, size_t rg, const LeafDescriptor& leaf,
+                       const ColumnMetaData& meta, int64_t num_rows) {
+  const int64_t start = ChunkStart(meta);
+  const int64_t length = meta.total_compressed_size;
+  auto where = [&] { return StrCat(state.path, ": row group ", rg, ", column ", leaf.PathString()); };
+  if (num_rows == 0) return Status::OK();  // never read (some writers leave offsets at 0)
+  if (start < 4 || length < 0 || start > state.data_end || length > state.data_end - start) {
+    return Status::Corruption(where(), ": column chunk at offset ", start, " of ", length,
+                              " bytes lies outside the data section (", state.data_end,
+                              " bytes)");
+  }
+  const int64_t ratio = MaxExpansion(meta.codec);
+  if (meta.total_uncompressed_size < 0 ||
+      (ratio > 0 && (meta.total_uncompressed_size - kSlackBytes) / ratio > length)) {
+    return Status::Corruption(where(), ": column chunk at offset ", start,
+                              " declares total_uncompressed_size ", meta.total_uncompressed_size,
+                              ", more than codec ", parquet::CodecName(meta.codec),
+                              " can produce from its ", length, " bytes");
+  }
+  if (leaf.max_rep_level == 0 ? meta.num_values != num_rows : meta.num_values < num_rows) {
+    return Status::Corruption(where(), ": column chunk at offset ", start, " declares ",
+                              meta.num_values, " values for a row group of ", num_rows,
+                              " rows");
+  }
+  return Status::OK();
 }
 
 Result<std::shared_ptr<FileState>> OpenState(std::shared_ptr<RandomAccessFile> file) {
@@ -94,6 +157,7 @@ Result<std::shared_ptr<FileState>> OpenState(std::shared_ptr<RandomAccessFile> f
   if (!schema.ok()) return schema.status().WithContext(path);
   state->schema = std::move(schema).value();
   const auto& leaves = state->schema.leaves();
+  state->data_end = size - 8 - footer_length;
   int64_t first_row = 0;
   for (size_t rg = 0; rg < meta.row_groups.size(); ++rg) {
     const auto& row_group = meta.row_groups[rg];
@@ -101,10 +165,12 @@ Result<std::shared_ptr<FileState>> OpenState(std::shared_ptr<RandomAccessFile> f
       return Status::Corruption(path, ": row group ", rg, " has ", row_group.columns.size(),
                                 " column chunks; the schema has ", leaves.size(), " leaf columns");
     }
-    if (row_group.num_rows < 0 || row_group.num_rows > INT64_MAX / 2 - first_row) {
+    if (row_group.num_rows < 0 || row_group.num_rows > INT64_MAX / 2 - first_row ||
+        (leaves.empty() && row_group.num_rows > 0)) {
       return Status::Corruption(path, ": row group ", rg, " declares ", row_group.num_rows,
-                                " rows");
+                                " rows", leaves.empty() ? " without any column" : "");
     }
+    int64_t first_byte = state->data_end;
     for (size_t column = 0; column < leaves.size(); ++column) {
       const auto& chunk = row_group.columns[column];
       if (!chunk.meta_data) {
@@ -123,8 +189,12 @@ Result<std::shared_ptr<FileState>> OpenState(std::shared_ptr<RandomAccessFile> f
                                   " differs from the schema's ",
                                   parquet::PhysicalTypeName(leaves[column].physical_type));
       }
+      TARN_RETURN_NOT_OK(CheckChunkSizes(*state, rg, leaves[column], *chunk.meta_data,
+                                         row_group.num_rows));
+      first_byte = std::min(first_byte, ChunkStart(*chunk.meta_data));
     }
     state->first_rows.push_back(first_row);
+    state->first_bytes.push_back(first_byte);
     first_row += row_group.num_rows;
   }
   state->num_rows = first_row;
@@ -141,6 +211,8 @@ struct ScanPlan {
   std::shared_ptr<const Schema> schema;   // output schema
   bool with_position = false;
   int64_t batch_rows = 0;
+  int64_t slice_rows = 0;                 // selected rows one task decodes at most
+  bool verify_page_checksums = true;
   const CancellationToken* cancel = nullptr;
 };
 
@@ -149,112 +221,171 @@ struct RowGroupTask {
   std::vector<std::pair<int64_t, int64_t>> ranges;  // rows within the row group, sorted
 };
 
+class RowGroupDecoder;
+
 struct RowGroupOutput {
   std::vector<std::shared_ptr<Batch>> batches;
   ScanMetrics metrics;
+  // Set when the row group has selected rows left: the next task continues from here.
+  std::shared_ptr<RowGroupDecoder> rest;
 };
 
 std::string ChunkContext(const FileState& file, int row_group, const LeafDescriptor& leaf) {
   return StrCat(file.path, ": row group ", row_group, ", column ", leaf.PathString());
 }
 
-Result<RowGroupOutput> DecodeRowGroup(const ScanPlan& plan, const RowGroupTask& task) {
-  const FileState& file = *plan.file;
-  const auto& row_group = file.metadata.row_groups[task.row_group];
+// Decodes the selected rows of one row group, at most plan.slice_rows per call, so the memory
+// a row group needs is bounded by the slice and not by the rows its footer declares.
+class RowGroupDecoder {
+ public:
+  static Result<std::shared_ptr<RowGroupDecoder>> Open(std::shared_ptr<const ScanPlan> plan,
+                                                       const RowGroupTask& task,
+                                                       ScanMetrics* metrics) {
+    auto decoder = std::shared_ptr<RowGroupDecoder>(new RowGroupDecoder(std::move(plan), task));
+    TARN_RETURN_NOT_OK(decoder->ReadChunks(metrics));
+    return decoder;
+  }
+
+  // Decodes the next slice into output->batches; sets output->rest when rows remain.
+  Status DecodeSlice(std::shared_ptr<RowGroupDecoder> self, RowGroupOutput* output);
+
+ private:
+  RowGroupDecoder(std::shared_ptr<const ScanPlan> plan, const RowGroupTask& task)
+      : plan_(std::move(plan)), task_(task) {}
+  Status ReadChunks(ScanMetrics* metrics);
+  Status DecodeBatch(RowGroupOutput* output);
+
+  std::shared_ptr<const ScanPlan> plan_;
+  RowGroupTask task_;
+  std::vector<std::string> chunk_bytes_;
+  std::vector<std::unique_ptr<ColumnChunkReader>> readers_;
+  int64_t cursor_ = 0;  // next undecoded row, same for all leaves
+  size_t range_index_ = 0;
+  int64_t range_pos_ = 0;
+};
+
+Status RowGroupDecoder::ReadChunks(ScanMetrics* metrics) {
+  const FileState& file = *plan_->file;
+  const auto& row_group = file.metadata.row_groups[task_.row_group];
   const auto& descriptors = file.schema.leaves();
-  RowGroupOutput output;
-  if (plan.cancel != nullptr) TARN_RETURN_NOT_OK(plan.cancel->Check("Parquet scan"));
-  // The byte range of each needed chunk, checked against the file before reading it.
-  const int64_t data_end = file.file_size - 8 - file.footer_size;
-  std::vector<std::string> chunk_bytes(descriptors.size());
-  std::vector<std::unique_ptr<ColumnChunkReader>> readers(descriptors.size());
-  for (int leaf : plan.leaves) {
+  if (plan_->cancel != nullptr) TARN_RETURN_NOT_OK(plan_->cancel->Check("Parquet scan"));
+  chunk_bytes_.resize(descriptors.size());
+  readers_.resize(descriptors.size());
+  for (int leaf : plan_->leaves) {
     const LeafDescriptor& descriptor = descriptors[leaf];
     const ColumnMetaData& meta = *row_group.columns[leaf].meta_data;
-    int64_t start = meta.data_page_offset;
-    if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
-        *meta.dictionary_page_offset < start) {
-      start = *meta.dictionary_page_offset;
-    }
-    const int64_t length = meta.total_compressed_size;
-    if (start < 4 || length < 0 || start > data_end || length > data_end - start) {
-      return Status::Corruption(ChunkContext(file, task.row_group, descriptor),
-                                ": column chunk at offset ", start, " of ", length,
-                                " bytes lies outside the data section (", data_end, " bytes)");
-    }
-    chunk_bytes[leaf].resize(static_cast<size_t>(length));
+    const int64_t start = ChunkStart(meta);
+    const int64_t length = meta.total_compressed_size;  // checked against the file by Open
+    chunk_bytes_[leaf].resize(static_cast<size_t>(length));
     TARN_RETURN_NOT_OK(file.file->ReadAt(start, length,
-                                         reinterpret_cast<uint8_t*>(chunk_bytes[leaf].data())));
-    output.metrics.bytes_read += length;
-    readers[leaf] = std::make_unique<ColumnChunkReader>(
-        descriptor, meta, chunk_bytes[leaf], start, row_group.num_rows,
-        ChunkContext(file, task.row_group, descriptor), plan.cancel);
+                                         reinterpret_cast<uint8_t*>(chunk_bytes_[leaf].data())));
+    metrics->bytes_read += length;
+    readers_[leaf] = std::make_unique<ColumnChunkReader>(
+        descriptor, meta, chunk_bytes_[leaf], start, row_group.num_rows,
+        ChunkContext(file, task_.row_group, descriptor), plan_->cancel);
+    readers_[leaf]->set_verify_checksums(plan_->verify_page_checksums);
   }
-  const int64_t first_row = file.first_rows[task.row_group];
   int64_t selected = 0;
-  for (const auto& range : task.ranges) selected += range.second - range.first;
-  output.metrics.rows_decoded = selected;
-  output.metrics.rows_skipped = row_group.num_rows - selected;
+  for (const auto& range : task_.ranges) selected += range.second - range.first;
+  metrics->rows_decoded = selected;
+  metrics->rows_skipped = row_group.num_rows - selected;
+  range_pos_ = task_.ranges.empty() ? 0 : task_.ranges[0].first;
+  return Status::OK();
+}
 
-  // Cut the selected ranges into batches of at most batch_rows rows.
+Status RowGroupDecoder::DecodeSlice(std::shared_ptr<RowGroupDecoder> self, RowGroupOutput* output) {
+  int64_t produced = 0;
+  while (range_index_ < task_.ranges.size() && produced < plan_->slice_rows) {
+    const int64_t before = static_cast<int64_t>(output->batches.size());
+    TARN_RETURN_NOT_OK(DecodeBatch(output));
+    for (size_t i = static_cast<size_t>(before); i < output->batches.size(); ++i) {
+      produced += output->batches[i]->num_rows;
+    }
+  }
+  if (range_index_ < task_.ranges.size()) {
+    output->rest = std::move(self);
+    return Status::OK();
+  }
+  for (int leaf : plan_->leaves) {
+    output->metrics.pages_read += readers_[leaf]->metrics().pages_read;
+    output->metrics.pages_skipped += readers_[leaf]->metrics().pages_skipped;
+  }
+  return Status::OK();
+}
+
+// One batch of at most batch_rows selected rows.
+Status RowGroupDecoder::DecodeBatch(RowGroupOutput* output) {
+  const ScanPlan& plan = *plan_;
+  const FileState& file = *plan.file;
+  const auto& descriptors = file.schema.leaves();
+  const int64_t first_row = file.first_rows[task_.row_group];
+  const auto& ranges = task_.ranges;
   std::vector<std::pair<int64_t, int64_t>> pieces;  // (start, length) within the row group
-  int64_t cursor = 0;                                // next undecoded row, same for all leaves
-  size_t range_index = 0;
-  int64_t range_pos = task.ranges.empty() ? 0 : task.ranges[0].first;
+  int64_t batch_rows = 0;
+  while (range_index_ < ranges.size() && batch_rows < plan.batch_rows) {
+    const int64_t range_end = ranges[range_index_].second;
+    const int64_t take = std::min(range_end - range_pos_, plan.batch_rows - batch_rows);
+    pieces.emplace_back(range_pos_, take);
+    batch_rows += take;
+    range_pos_ += take;
+    if (range_pos_ == range_end && ++range_index_ < ranges.size()) {
+      range_pos_ = ranges[range_index_].first;
+    }
+  }
   std::vector<LeafOutput> outputs(descriptors.size());
-  while (range_index < task.ranges.size()) {
-    pieces.clear();
-    int64_t batch_rows = 0;
-    while (range_index < task.ranges.size() && batch_rows < plan.batch_rows) {
-      const int64_t range_end = task.ranges[range_index].second;
-      const int64_t take = std::min(range_end - range_pos, plan.batch_rows - batch_rows);
-      pieces.emplace_back(range_pos, take);
-      batch_rows += take;
-      range_pos += take;
-      if (range_pos == range_end && ++range_index < task.ranges.size()) {
-        range_pos = task.ranges[range_index].first;
-      }
-    }
-    for (int leaf : plan.leaves) {
-      LeafOutput& out = outputs[leaf];
-      out.keep_levels = plan.keep_levels[leaf];
-      out.Init(descriptors[leaf], batch_rows);
-      int64_t leaf_cursor = cursor;
-      for (const auto& [start, length] : pieces) {
-        if (start > leaf_cursor) TARN_RETURN_NOT_OK(readers[leaf]->Skip(start - leaf_cursor));
-        TARN_RETURN_NOT_OK(readers[leaf]->Read(length, &out));
-        leaf_cursor = start + length;
-      }
-    }
-    cursor = pieces.back().first + pieces.back().second;
-    std::vector<std::shared_ptr<Column>> columns;
-    for (int column : plan.columns) {
-      const SchemaNode& node = file.schema.columns()[column];
-      TARN_ASSIGN_OR_RETURN(
-          auto assembled,
-          parquet::AssembleColumn(node, descriptors, outputs, batch_rows,
-                                  StrCat(file.path, ": row group ", task.row_group)));
-      columns.push_back(std::move(assembled));
-    }
-    if (plan.with_position) {
-      auto position = std::make_shared<Column>();
-      position->type = DataType(TypeId::kInt64);
-      position->length = batch_rows;
-      position->values = Buffer::Allocate(batch_rows * 8);
-      int64_t* values = position->values->mutable_data_as<int64_t>();
-      for (const auto& [start, length] : pieces) {
-        for (int64_t i = 0; i < length; ++i) *values++ = first_row + start + i;
-      }
-      columns.push_back(std::move(position));
-    }
-    output.batches.push_back(MakeBatch(plan.schema, std::move(columns)));
-    output.batches.back()->num_rows = batch_rows;
-    for (int leaf : plan.leaves) outputs[leaf] = LeafOutput();
-  }
   for (int leaf : plan.leaves) {
-    output.metrics.pages_read += readers[leaf]->metrics().pages_read;
-    output.metrics.pages_skipped += readers[leaf]->metrics().pages_skipped;
+    LeafOutput& out = outputs[leaf];
+    out.keep_levels = plan.keep_levels[leaf];
+    out.Init(descriptors[leaf], batch_rows);
+    int64_t leaf_cursor = cursor_;
+    for (const auto& [start, length] : pieces) {
+      if (start > leaf_cursor) TARN_RETURN_NOT_OK(readers_[leaf]->Skip(start - leaf_cursor));
+      TARN_RETURN_NOT_OK(readers_[leaf]->Read(length, &out));
+      leaf_cursor = start + length;
+    }
   }
+  cursor_ = pieces.back().first + pieces.back().second;
+  std::vector<std::shared_ptr<Column>> columns;
+  for (int column : plan.columns) {
+    const SchemaNode& node = file.schema.columns()[column];
+    TARN_ASSIGN_OR_RETURN(
+        auto assembled,
+        parquet::AssembleColumn(node, descriptors, outputs, batch_rows,
+                                StrCat(file.path, ": row group ", task_.row_group)));
+    columns.push_back(std::move(assembled));
+  }
+  if (plan.with_position) {
+    auto position = std::make_shared<Column>();
+    position->type = DataType(TypeId::kInt64);
+    position->length = batch_rows;
+    position->values = Buffer::Allocate(batch_rows * 8);
+    int64_t* values = position->values->mutable_data_as<int64_t>();
+    for (const auto& [start, length] : pieces) {
+      for (int64_t i = 0; i < length; ++i) *values++ = first_row + start + i;
+    }
+    columns.push_back(std::move(position));
+  }
+  output->batches.push_back(MakeBatch(plan.schema, std::move(columns)));
+  output->batches.back()->num_rows = batch_rows;
+  return Status::OK();
+}
+
+// One unit of work: the first slice of a row group (opening it) or the next slice of one.
+struct Unit {
+  size_t task_index = 0;
+  std::shared_ptr<RowGroupDecoder> rest;  // null: open the row group first
+};
+
+Result<RowGroupOutput> RunUnit(const std::shared_ptr<const ScanPlan>& plan,
+                               const std::vector<RowGroupTask>& tasks, const Unit& unit) {
+  RowGroupOutput output;
+  std::shared_ptr<RowGroupDecoder> decoder = unit.rest;
+  if (decoder == nullptr) {
+    TARN_ASSIGN_OR_RETURN(decoder,
+                          RowGroupDecoder::Open(plan, tasks[unit.task_index], &output.metrics));
+  }
+  RowGroupDecoder* raw = decoder.get();
+  TARN_RETURN_NOT_OK(raw->DecodeSlice(std::move(decoder), &output));
   return output;
 }
 
@@ -266,10 +397,10 @@ void AddMetrics(const ScanMetrics& from, ScanMetrics* to) {
   to->bytes_read += from.bytes_read;
 }
 
-// One row group's decode, run by a pool worker or, if no worker has started it yet, by the
+// One unit's decode, run by a pool worker or, if no worker has started it yet, by the
 // consumer itself (so a scan never waits on a pool that is busy with its own consumer).
 struct TaskSlot {
-  size_t task_index = 0;
+  Unit unit;
   std::atomic<bool> started{false};
   std::promise<Result<RowGroupOutput>> promise;
   std::shared_future<Result<RowGroupOutput>> future;
@@ -300,20 +431,32 @@ class ScanReaderImpl : public ScanReader {
     while (ready_.empty()) {
       Result<RowGroupOutput> result = Status::Internal("unset");
       if (parallel_ == 1 || pool_ == nullptr) {
-        if (next_task_ == tasks_->size()) return std::shared_ptr<Batch>();
-        result = DecodeRowGroup(*plan_, (*tasks_)[next_task_++]);
+        Unit unit;
+        if (serial_rest_.rest != nullptr) {
+          unit = std::move(serial_rest_);
+          serial_rest_ = Unit();
+        } else {
+          if (next_task_ == tasks_->size()) return std::shared_ptr<Batch>();
+          unit.task_index = next_task_++;
+        }
+        result = RunUnit(plan_, *tasks_, unit);
+        if (result.ok() && result->rest) serial_rest_ = Unit{unit.task_index, result->rest};
       } else {
         while (inflight_.size() < static_cast<size_t>(parallel_) && next_task_ < tasks_->size()) {
-          Submit(next_task_++);
+          inflight_.push_back(Submit(Unit{next_task_++, nullptr}));
         }
         if (inflight_.empty()) return std::shared_ptr<Batch>();
         std::shared_ptr<TaskSlot> slot = inflight_.front();
         inflight_.pop_front();
         Claim(slot);
         result = slot->future.get();
-        // Keep the pipeline full while the consumer works on this row group.
+        // The rest of this row group comes before any later row group.
+        if (result.ok() && result->rest) {
+          inflight_.push_front(Submit(Unit{slot->unit.task_index, result->rest}));
+        }
+        // Keep the pipeline full while the consumer works on this slice.
         while (inflight_.size() < static_cast<size_t>(parallel_) && next_task_ < tasks_->size()) {
-          Submit(next_task_++);
+          inflight_.push_back(Submit(Unit{next_task_++, nullptr}));
         }
       }
       if (!result.ok()) {
@@ -330,24 +473,22 @@ class ScanReaderImpl : public ScanReader {
   }
 
  private:
-  void Submit(size_t task_index) {
+  std::shared_ptr<TaskSlot> Submit(Unit unit) {
     auto slot = std::make_shared<TaskSlot>();
-    slot->task_index = task_index;
+    slot->unit = std::move(unit);
     slot->future = slot->promise.get_future().share();
     auto plan = plan_;
     auto tasks = tasks_;
-    pool_->Submit([slot, plan, tasks, task_index] {
-      if (!slot->started.exchange(true)) {
-        slot->promise.set_value(DecodeRowGroup(*plan, (*tasks)[task_index]));
-      }
+    pool_->Submit([slot, plan, tasks] {
+      if (!slot->started.exchange(true)) slot->promise.set_value(RunUnit(plan, *tasks, slot->unit));
       return 0;
     });
-    inflight_.push_back(std::move(slot));
+    return slot;
   }
 
   void Claim(const std::shared_ptr<TaskSlot>& slot) {
     if (!slot->started.exchange(true)) {
-      slot->promise.set_value(DecodeRowGroup(*plan_, (*tasks_)[slot->task_index]));
+      slot->promise.set_value(RunUnit(plan_, *tasks_, slot->unit));
     }
   }
 
@@ -357,6 +498,7 @@ class ScanReaderImpl : public ScanReader {
   ThreadPool* pool_;
   int parallel_;
   size_t next_task_ = 0;
+  Unit serial_rest_;  // serial scans: the row group being decoded, when it has rows left
   std::deque<std::shared_ptr<TaskSlot>> inflight_;
   std::deque<std::shared_ptr<Batch>> ready_;
   Status status_;
@@ -398,14 +540,99 @@ class ParquetReaderImpl : public ParquetReader {
   Result<std::unique_ptr<ScanReader>> Scan(const ScanOptions& options) const override;
 
  private:
+  // Narrows task->ranges to the rows the page index says may match; false when none is left.
+  Result<bool> PrunePagesOf(int rg, const StatisticsPredicate& predicate,
+                            const std::vector<int>& predicate_columns, RowGroupTask* task,
+                            ScanMetrics* metrics) const;
+
   std::shared_ptr<const FileState> state_;
 };
+
+// The page index of one chunk, read and validated; nullopt when the chunk has no offset index.
+Result<std::optional<parquet::ChunkPageIndex>> LoadPageIndex(const FileState& file, int rg,
+                                                             int leaf) {
+  const auto& chunk = file.metadata.row_groups[rg].columns[leaf];
+  if (!chunk.offset_index_offset || !chunk.offset_index_length) {
+    return std::optional<parquet::ChunkPageIndex>();
+  }
+  const std::string context = ChunkContext(file, rg, file.schema.leaves()[leaf]);
+  auto read = [&](int64_t offset, int64_t length, std::string* out) -> Status {
+    if (offset < 4 || length <= 0 || length > parquet::kMaxPageIndexBytes ||
+        offset > file.data_end || length > file.data_end - offset) {
+      return Status::Corruption(context, ": page index at offset ", offset, " of ", length,
+                                " bytes lies outside the data section (", file.data_end,
+                                " bytes)");
+    }
+    out->resize(static_cast<size_t>(length));
+    return file.file->ReadAt(offset, length, reinterpret_cast<uint8_t*>(out->data()));
+  };
+  std::string offset_bytes;
+  std::string column_bytes;
+  TARN_RETURN_NOT_OK(read(*chunk.offset_index_offset, *chunk.offset_index_length, &offset_bytes));
+  if (chunk.column_index_offset && chunk.column_index_length) {
+    TARN_RETURN_NOT_OK(
+        read(*chunk.column_index_offset, *chunk.column_index_length, &column_bytes));
+  }
+  const ColumnMetaData& meta = *chunk.meta_data;
+  const int64_t chunk_begin = ChunkStart(meta);
+  TARN_ASSIGN_OR_RETURN(
+      parquet::ChunkPageIndex index,
+      parquet::ChunkPageIndex::Decode(offset_bytes, column_bytes,
+                                      file.metadata.row_groups[rg].num_rows, chunk_begin,
+                                      chunk_begin + meta.total_compressed_size, context));
+  return std::optional<parquet::ChunkPageIndex>(std::move(index));
+}
+
+Result<bool> ParquetReaderImpl::PrunePagesOf(int rg, const StatisticsPredicate& predicate,
+                                             const std::vector<int>& predicate_columns,
+                                             RowGroupTask* task, ScanMetrics* metrics) const {
+  const FileState& file = *state_;
+  const int64_t rows = row_group_num_rows(rg);
+  std::vector<parquet::PruneColumn> prune(predicate_columns.size());
+  std::vector<std::optional<parquet::ChunkPageIndex>> indexes(predicate_columns.size());
+  bool any_index = false;
+  for (size_t i = 0; i < predicate_columns.size(); ++i) {
+    const int column = predicate_columns[i];
+    if (column < 0) continue;
+    prune[i].row_group_stats = RowGroupStatistics(rg, column);
+    const SchemaNode& node = file.schema.columns()[column];
+    if (node.kind != SchemaNode::Kind::kLeaf) continue;
+    TARN_ASSIGN_OR_RETURN(indexes[i], LoadPageIndex(file, rg, node.leaf));
+    if (!indexes[i] || !indexes[i]->column_index) continue;
+    const auto& orders = file.metadata.column_orders;
+    const bool order_usable =
+        orders.size() == file.schema.leaves().size() &&
+        (orders[node.leaf].type_defined_order || orders[node.leaf].ieee754_total_order);
+    const LeafDescriptor& leaf = file.schema.leaves()[node.leaf];
+    const auto& spans = indexes[i]->page_rows;
+    for (size_t page = 0; page < spans.size(); ++page) {
+      prune[i].pages.push_back(parquet::PageStatistics(*indexes[i]->column_index, page, leaf,
+                                                       spans[page].second - spans[page].first,
+                                                       order_usable));
+    }
+    prune[i].index = &*indexes[i];
+    any_index = true;
+  }
+  if (!any_index) return true;
+  parquet::PruneResult result = parquet::PrunePages(predicate, prune, rows);
+  metrics->pages_pruned += result.pages_pruned;
+  auto count = [](const parquet::RowRanges& ranges) {
+    int64_t total = 0;
+    for (const auto& range : ranges) total += range.second - range.first;
+    return total;
+  };
+  parquet::RowRanges kept = parquet::IntersectRanges(task->ranges, result.keep);
+  metrics->rows_pruned += count(task->ranges) - count(kept);
+  task->ranges = std::move(kept);
+  return !task->ranges.empty();
+}
 
 Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::Scan(const ScanOptions& options) const {
   const FileState& file = *state_;
   const Schema& schema = file.schema.schema();
   auto plan = std::make_shared<ScanPlan>();
   plan->file = state_;
+  plan->verify_page_checksums = options.verify_page_checksums;
   if (options.columns.empty()) {
     for (int column = 0; column < schema.num_fields(); ++column) plan->columns.push_back(column);
   } else {
@@ -438,6 +665,7 @@ Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::Scan(const ScanOptions& o
   plan->schema = std::make_shared<const Schema>(std::move(fields));
   plan->with_position = options.with_position;
   plan->batch_rows = options.batch_rows;
+  plan->slice_rows = std::min<int64_t>(options.batch_rows, INT64_MAX / 4) * 4;
   plan->cancel = options.cancel;
 
   // Which row groups to decode, and which rows of each.
@@ -455,6 +683,12 @@ Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::Scan(const ScanOptions& o
     if (!options.row_groups.empty() &&
         std::find(options.row_groups.begin(), options.row_groups.end(), rg) ==
             options.row_groups.end()) {
+      ++metrics.row_groups_skipped;
+      continue;
+    }
+    if (options.split_length >= 0 && (file.first_bytes[rg] < options.split_offset ||
+                                      file.first_bytes[rg] - options.split_offset >=
+                                          options.split_length)) {
       ++metrics.row_groups_skipped;
       continue;
     }
@@ -481,6 +715,14 @@ Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::Scan(const ScanOptions& o
       if (!options.predicate->MayMatch(pointers, rows)) {
         ++metrics.row_groups_pruned;
         continue;
+      }
+      if (options.use_page_index) {
+        TARN_ASSIGN_OR_RETURN(bool kept, PrunePagesOf(rg, *options.predicate, predicate_columns,
+                                                      &task, &metrics));
+        if (!kept) {
+          ++metrics.row_groups_pruned;
+          continue;
+        }
       }
     }
     tasks.push_back(std::move(task));

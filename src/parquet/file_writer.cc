@@ -5,6 +5,7 @@
 
 #include "parquet/column_writer.h"
 #include "parquet/metadata.h"
+#include "parquet/page_index.h"
 #include "parquet/writer_schema.h"
 #include "parquet/writer_statistics.h"
 #include "tarn/parquet.h"
@@ -150,6 +151,7 @@ class FileWriter final : public ParquetWriter {
       uncompressed_bytes_[leaf_idx] += meta.total_uncompressed_size;
       parquet::MergeStatistics(layout_.leaves[leaf_idx], chunk.stats, row_groups_.empty(),
                                &file_stats_[leaf_idx]);
+      KeepPageIndex(leaf_idx, chunk, chunk_start);
       column_chunk.meta_data = std::move(meta);
       row_group.columns.push_back(std::move(column_chunk));
     }
@@ -168,6 +170,7 @@ class FileWriter final : public ParquetWriter {
 
   Result<WrittenFileInfo> Finish() override {
     TARN_RETURN_NOT_OK(FlushRowGroup());
+    TARN_RETURN_NOT_OK(WritePageIndexes());
     parquet::FileMetaData metadata;
     metadata.version = props_->data_page_version() == 2 ? 2 : 1;
     metadata.schema = layout_.elements;
@@ -227,6 +230,49 @@ class FileWriter final : public ParquetWriter {
     return status;
   }
 
+  // Serializes the chunk's page index when the leaf's PageIndexMode asks for it; the bytes go
+  // into the file after the last row group (WritePageIndexes).
+  void KeepPageIndex(size_t leaf_idx, const EncodedChunk& chunk, int64_t chunk_start) {
+    const WriterLeaf& leaf = layout_.leaves[leaf_idx];
+    const PageIndexMode mode = props_->page_index_for(leaf.path);
+    if (mode == PageIndexMode::kOff || chunk.pages.empty()) return;
+    std::optional<parquet::ColumnIndex> column_index;
+    if (props_->statistics_enabled() || mode == PageIndexMode::kOn) {
+      column_index = parquet::BuildColumnIndex(leaf, chunk.pages);
+    }
+    if (mode == PageIndexMode::kAuto &&
+        (!column_index || chunk.pages.size() < 2 ||
+         column_index->boundary_order == parquet::BoundaryOrder::kUnordered)) {
+      return;
+    }
+    PendingPageIndex pending;
+    pending.row_group = row_groups_.size();
+    pending.leaf = leaf_idx;
+    if (column_index) parquet::EncodeColumnIndex(*column_index, &pending.column_index);
+    parquet::EncodeOffsetIndex(parquet::BuildOffsetIndex(chunk.pages, chunk_start),
+                               &pending.offset_index);
+    pending_page_indexes_.push_back(std::move(pending));
+  }
+
+  // Every column index, then every offset index, as other writers lay them out.
+  Status WritePageIndexes() {
+    for (const PendingPageIndex& pending : pending_page_indexes_) {
+      if (pending.column_index.empty()) continue;
+      auto& chunk = row_groups_[pending.row_group].columns[pending.leaf];
+      chunk.column_index_offset = file_->bytes_written();
+      chunk.column_index_length = static_cast<int32_t>(pending.column_index.size());
+      TARN_RETURN_NOT_OK(Append(pending.column_index));
+    }
+    for (const PendingPageIndex& pending : pending_page_indexes_) {
+      auto& chunk = row_groups_[pending.row_group].columns[pending.leaf];
+      chunk.offset_index_offset = file_->bytes_written();
+      chunk.offset_index_length = static_cast<int32_t>(pending.offset_index.size());
+      TARN_RETURN_NOT_OK(Append(pending.offset_index));
+    }
+    pending_page_indexes_.clear();
+    return Status::OK();
+  }
+
   Status Append(std::string_view bytes) {
     Status appended = file_->Append(bytes);
     if (!appended.ok()) return Fail(appended.WithContext(StrCat("writing ", file_->path())));
@@ -279,6 +325,13 @@ class FileWriter final : public ParquetWriter {
   std::vector<ChunkStatistics> file_stats_;  // per leaf, merged over row groups
   std::vector<int64_t> compressed_bytes_;    // per leaf
   std::vector<int64_t> uncompressed_bytes_;  // per leaf
+  struct PendingPageIndex {
+    size_t row_group = 0;
+    size_t leaf = 0;
+    std::string column_index;  // serialized; empty when the chunk has none
+    std::string offset_index;  // serialized
+  };
+  std::vector<PendingPageIndex> pending_page_indexes_;  // written by Finish
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "parquet/checksum.h"
 #include "parquet/compression.h"
 
 namespace tarn::parquet {
@@ -106,6 +107,17 @@ Result<bool> PageReader::Next(Page* page) {
 
 Result<std::string_view> PageReader::Decompress(const Page& page) {
   const PageHeader& h = page.header;
+  if (verify_checksums_ && h.crc.has_value() &&
+      (h.type == PageType::kDataPage || h.type == PageType::kDataPageV2 ||
+       h.type == PageType::kDictionaryPage)) {
+    const uint32_t stored = static_cast<uint32_t>(*h.crc);
+    const uint32_t computed = PageCrc32(page.body);
+    if (stored != computed) {
+      return Status::Corruption(PageContext(page), ": page checksum mismatch: the header stores ",
+                                Hex32(stored), ", the ", page.body.size(),
+                                " page bytes hash to ", Hex32(computed));
+    }
+  }
   int64_t prefix = 0;  // bytes stored uncompressed at the start (v2 levels)
   bool compressed = codec_ != CompressionCodec::kUncompressed;
   if (h.type == PageType::kDataPageV2) {

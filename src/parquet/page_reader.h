@@ -7,6 +7,11 @@
 // uncompressed size; v2 level byte lengths fit in the page. Violations are Corruption naming
 // the context (file, row group, column) and the page's file offset.
 //
+// Checksums: a data or dictionary page whose header carries a crc has it checked (zlib's
+// CRC-32 of the page bytes as stored, i.e. after compression) before it is decompressed,
+// unless verification is turned off. Pages passed over by Next() without Decompress() are not
+// checked. Page headers themselves are not covered by the format's checksum.
+//
 // Thread-safety: one thread at a time.
 #pragma once
 
@@ -51,6 +56,9 @@ class PageReader {
   // Context plus the page's offset: "<context>, page at offset N".
   std::string PageContext(const Page& page) const;
 
+  // Default: on.
+  void set_verify_checksums(bool enabled) { verify_checksums_ = enabled; }
+
  private:
   std::string_view chunk_;
   int64_t file_offset_ = 0;
@@ -58,6 +66,7 @@ class PageReader {
   int64_t uncompressed_limit_ = 0;
   std::string context_;
   int64_t pos_ = 0;
+  bool verify_checksums_ = true;
   std::vector<uint8_t> scratch_;
 };
 

@@ -436,6 +436,19 @@ class TreeBuilder {
                     std::vector<std::string>* path, SchemaNode* out) {
     const ElementTree& kv_tree = tree.children[0];
     const SchemaElement& kv = elements_[kv_tree.element];
+    if (IsGroup(kv, kv_tree) && kv_tree.children.size() == 1) {
+      // A key_value group with a key and no value: read as the list of the keys (as the
+      // format's reference readers do).
+      SchemaNode element_node;
+      path->push_back(kv.name);
+      Status status = Convert(kv_tree.children[0], def + 1, rep + 1, def + 1, rep + 1, path,
+                              &element_node);
+      path->pop_back();
+      TARN_RETURN_NOT_OK(status);
+      element_node.field.name = "element";
+      return MakeList(element, def, slot_def, slot_rep, def + 1, rep + 1, nullable,
+                      std::move(element_node), out);
+    }
     if (!IsGroup(kv, kv_tree) || kv_tree.children.size() != 2) {
       return Status::NotSupported("schema: MAP '", element.name, "' has a key_value group with ",
                                   kv_tree.children.size(),

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "parquet/metadata.h"
 #include "tarn/parquet.h"
 
@@ -54,6 +56,35 @@ Builder& Builder::created_by(std::string value) {
   props_.created_by_ = std::move(value);
   return *this;
 }
+Builder& Builder::column_encoding(std::string column, int encoding) {
+  auto& list = props_.column_encodings_;
+  list.erase(std::remove_if(list.begin(), list.end(),
+                            [&](const auto& entry) { return entry.first == column; }),
+             list.end());
+  list.emplace_back(std::move(column), encoding);
+  return *this;
+}
+Builder& Builder::delta_fallback(bool enabled) {
+  props_.delta_fallback_ = enabled;
+  return *this;
+}
+
+std::optional<int> WriterProperties::column_encoding(
+    const std::vector<std::string>& leaf_path) const {
+  if (column_encodings_.empty() || leaf_path.empty()) return std::nullopt;
+  std::string dotted;
+  for (const std::string& part : leaf_path) {
+    if (!dotted.empty()) dotted += '.';
+    dotted += part;
+  }
+  for (const auto& [column, encoding] : column_encodings_) {
+    if (column == dotted) return encoding;
+  }
+  for (const auto& [column, encoding] : column_encodings_) {
+    if (column == leaf_path[0]) return encoding;
+  }
+  return std::nullopt;
+}
 
 Result<std::shared_ptr<const WriterProperties>> Builder::Build() const {
   using parquet::CompressionCodec;
@@ -104,6 +135,28 @@ Result<std::shared_ptr<const WriterProperties>> Builder::Build() const {
     return Status::InvalidArgument(
         "writer property statistics_truncate_length: must be >= 1, got ",
         p.statistics_truncate_length_);
+  }
+  for (const auto& [column, encoding] : p.column_encodings_) {
+    if (column.empty()) {
+      return Status::InvalidArgument("writer property column_encoding: empty column name");
+    }
+    switch (static_cast<parquet::Encoding>(encoding)) {
+      case parquet::Encoding::kPlain:
+      case parquet::Encoding::kPlainDictionary:
+      case parquet::Encoding::kRleDictionary:
+      case parquet::Encoding::kDeltaBinaryPacked:
+      case parquet::Encoding::kDeltaLengthByteArray:
+      case parquet::Encoding::kDeltaByteArray:
+      case parquet::Encoding::kByteStreamSplit:
+        break;
+      default:
+        return Status::InvalidArgument("writer property column_encoding: encoding ", encoding,
+                                       " for column '", column,
+                                       "' cannot encode data pages (expected PLAIN, "
+                                       "RLE_DICTIONARY, DELTA_BINARY_PACKED, "
+                                       "DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY or "
+                                       "BYTE_STREAM_SPLIT)");
+    }
   }
   return std::shared_ptr<const WriterProperties>(std::make_shared<WriterProperties>(p));
 }

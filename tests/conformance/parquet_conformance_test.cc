@@ -27,7 +27,7 @@ namespace tarn::conformance {
 namespace {
 
 constexpr const char* kOracleSql =
-    "SET TimeZone='UTC'; COPY (SELECT * FROM read_parquet('{path}')) TO '{out}' (HEADER); "
+    "SET TimeZone='UTC'; COPY (SELECT {select} FROM read_parquet('{path}')) TO '{out}' (HEADER); "
     "SELECT 1 AS done";
 
 std::string CorpusRoot() { return tarn::testing::SharedPath("fixtures/parquet-testing"); }
@@ -43,23 +43,30 @@ uint64_t Fnv1a(std::string_view text) {
   return hash;
 }
 
-// Cache files for `path`: "<dir>/<basename>-<hash>.csv" (DuckDB's CSV) or ".err" (its error).
-std::string CacheStem(const std::string& path) {
-  struct stat st {};
-  ::stat(path.c_str(), &st);
-  std::string key = StrCat(path, "|", st.st_size, "|", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec,
-                           "|", kOracleSql);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(Fnv1a(key)));
-  return CacheDir() + "/" + std::filesystem::path(path).filename().string() + "-" + hex;
-}
-
 std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
   for (size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size())) {
     text.replace(pos, from.size(), to);
   }
   return text;
 }
+
+// DuckDB's query for `path` with the select list `select` ("" = "*").
+std::string OracleSql(const std::string& path, const std::string& select) {
+  return ReplaceAll(ReplaceAll(kOracleSql, "{path}", path), "{select}",
+                    select.empty() ? "*" : select);
+}
+
+// Cache files for `path`: "<dir>/<basename>-<hash>.csv" (DuckDB's CSV) or ".err" (its error).
+std::string CacheStem(const std::string& path, const std::string& select = "") {
+  struct stat st {};
+  ::stat(path.c_str(), &st);
+  std::string key = StrCat(path, "|", st.st_size, "|", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec,
+                           "|", OracleSql(path, select));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(Fnv1a(key)));
+  return CacheDir() + "/" + std::filesystem::path(path).filename().string() + "-" + hex;
+}
+
 
 const Expectation* FindExpectation(const std::string& name) {
   for (const Expectation& expectation : ExpectationTable()) {
@@ -78,11 +85,11 @@ void EnsureOracleOutputs(const std::vector<CorpusFile>& files) {
     for (const CorpusFile& file : files) {
       const Expectation* expectation = FindExpectation(file.name);
       if (expectation == nullptr || expectation->expect != Expect::kEqualToDuckDB) continue;
-      std::string stem = CacheStem(file.path);
+      std::string stem = CacheStem(file.path, expectation->oracle_select);
       if (std::filesystem::exists(stem + ".csv") || std::filesystem::exists(stem + ".err")) continue;
       if (file.path.find('\'') != std::string::npos || !std::filesystem::exists(file.path)) continue;
       std::string tmp = StrCat(stem, ".tmp", ::getpid());
-      queries.push_back(ReplaceAll(ReplaceAll(kOracleSql, "{path}", file.path), "{out}", tmp));
+      queries.push_back(ReplaceAll(OracleSql(file.path, expectation->oracle_select), "{out}", tmp));
       stems.push_back(stem);
     }
     if (queries.empty()) return;
@@ -197,7 +204,7 @@ std::string CheckFile(const CorpusFile& file, const Expectation& expectation) {
   const std::string base = std::filesystem::path(file.path).filename().string();
   switch (expectation.expect) {
     case Expect::kEqualToDuckDB: {
-      std::string stem = CacheStem(file.path);
+      std::string stem = CacheStem(file.path, expectation.oracle_select);
       if (!expectation.same_as.empty()) {
         std::vector<CorpusFile> corpus = EnumerateCorpus();
         auto other = std::find_if(corpus.begin(), corpus.end(), [&](const CorpusFile& f) {

@@ -1,0 +1,224 @@
+// FileDirectory: dense files by arithmetic, embedded-row-id files by their summaries, excluded
+// early by footer bounds.
+#include <algorithm>
+#include <unordered_map>
+
+#include "rowid/derive.h"
+#include "tarn/rowid.h"
+
+namespace tarn {
+
+bool ProvenDenseByCatalog(const DataFileInfo& file, int64_t table_id,
+                          const std::map<int64_t, std::string>& changes_by_snapshot) {
+  if (!file.row_id_start || file.partial_max) return false;
+  auto it = changes_by_snapshot.find(file.begin_snapshot);
+  if (it == changes_by_snapshot.end()) return false;
+  // Tokens "kind:value", comma-separated. Any change to this table other than a plain insert
+  // (an UPDATE deletes, a flush or compaction has its own token) leaves the file unproven.
+  const std::string suffix = StrCat(":", table_id);
+  bool inserted = false;
+  std::string_view rest = it->second;
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    std::string_view token = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    if (!token.ends_with(suffix)) continue;
+    std::string_view kind = token.substr(0, token.size() - suffix.size());
+    if (kind == "inserted_into_table") {
+      inserted = true;
+    } else if (kind.find(':') == std::string_view::npos) {
+      return false;
+    }
+  }
+  return inserted;
+}
+
+namespace {
+
+enum class FileKind : uint8_t { kUnknown, kDense, kEmbedded };
+
+struct FileState {
+  DataFileInfo info;
+  FileKind kind = FileKind::kUnknown;
+  std::optional<std::pair<uint64_t, uint64_t>> bounds;  // from the footer; nullopt = unknown
+  bool bounds_known = false;
+  std::optional<FileSummary> summary;
+};
+
+// The wanted ids (sorted) in [lo, hi].
+std::span<const uint64_t> Within(const std::vector<uint64_t>& wanted, uint64_t lo, uint64_t hi) {
+  if (lo > hi) return {};
+  auto begin = std::lower_bound(wanted.begin(), wanted.end(), lo);
+  auto end = std::upper_bound(begin, wanted.end(), hi);
+  return std::span<const uint64_t>(wanted.data() + (begin - wanted.begin()),
+                                   static_cast<size_t>(end - begin));
+}
+
+}  // namespace
+
+struct FileDirectory::Impl {
+  std::shared_ptr<const TableMetadata> table;
+  RowSummaryContext ctx;
+  FileDirectoryOptions options;
+  std::vector<FileState> files;  // by data_file_id
+
+  int64_t table_id() const { return table->table->table_id; }
+  const std::string& ns() const { return ctx.cache_namespace.empty() ? ctx.data_path : ctx.cache_namespace; }
+
+  void Adopt(std::shared_ptr<const TableMetadata> next, std::vector<FileState> previous) {
+    std::unordered_map<int64_t, FileState*> old;
+    for (FileState& s : previous) old[s.info.data_file_id] = &s;
+    table = std::move(next);
+    files.clear();
+    for (const DataFileInfo& info : table->data_files) {
+      FileState state;
+      auto it = old.find(info.data_file_id);
+      if (it != old.end() && it->second->info.path == info.path &&
+          it->second->info.file_size_bytes == info.file_size_bytes) {
+        state = std::move(*it->second);
+      }
+      state.info = info;  // delete files and the like may have changed; the rows did not
+      if (state.kind == FileKind::kUnknown) {
+        if (!info.row_id_start) {
+          state.kind = FileKind::kEmbedded;
+        } else if (ProvenDenseByCatalog(info, table_id(), options.changes_by_snapshot)) {
+          state.kind = FileKind::kDense;
+        }
+      }
+      files.push_back(std::move(state));
+    }
+  }
+
+  // Classifies an unproven file and learns its bounds: cached facts, else one footer read.
+  Status LearnFacts(FileState& s) {
+    const SummaryIdentity identity = IdentityOf(table_id(), s.info, ctx.data_path);
+    std::optional<SummaryCache::FileFacts> facts;
+    if (ctx.cache) facts = ctx.cache->LookupFacts(ns(), identity);
+    if (!facts) {
+      if (ctx.stats) ctx.stats->footer_probes++;
+      TARN_ASSIGN_OR_RETURN(rowid_internal::FooterFacts probe, rowid_internal::ProbeFooter(ctx.fs, s.info));
+      facts = SummaryCache::FileFacts{probe.embeds_row_ids, probe.bounds};
+      if (ctx.cache) ctx.cache->InsertFacts(ns(), identity, *facts);
+    }
+    if (s.kind == FileKind::kUnknown) {
+      s.kind = facts->embeds_row_ids ? FileKind::kEmbedded : FileKind::kDense;
+    }
+    s.bounds = facts->bounds;
+    s.bounds_known = true;
+    return Status::OK();
+  }
+
+  Status PlaceInFile(FileState& s, const std::vector<uint64_t>& wanted,
+                     std::vector<RowPlacement>* out) {
+    if (s.kind == FileKind::kUnknown) TARN_RETURN_NOT_OK(LearnFacts(s));
+    if (s.kind == FileKind::kDense) {
+      const uint64_t start = static_cast<uint64_t>(*s.info.row_id_start);
+      if (s.info.record_count <= 0) return Status::OK();
+      for (uint64_t id : Within(wanted, start, start + static_cast<uint64_t>(s.info.record_count) - 1)) {
+        out->push_back(RowPlacement{static_cast<int64_t>(id), s.info.data_file_id,
+                                    {static_cast<int64_t>(id - start)}});
+      }
+      return Status::OK();
+    }
+    if (!s.summary && ctx.cache) {
+      s.summary = ctx.cache->Lookup(ns(), IdentityOf(table_id(), s.info, ctx.data_path),
+                                    SummaryNeed::kMembership, ctx.stats.get());
+    }
+    if (!s.summary) {
+      if (!s.bounds_known) TARN_RETURN_NOT_OK(LearnFacts(s));
+      if (s.bounds && Within(wanted, s.bounds->first, s.bounds->second).empty()) return Status::OK();
+      TARN_ASSIGN_OR_RETURN(FileSummary summary,
+                            LoadFileSummary(ctx, table_id(), s.info, SummaryNeed::kMembership));
+      s.summary = std::move(summary);
+    }
+    const RowIdSet& set = *s.summary->set;
+    if (set.empty()) return Status::OK();
+    std::vector<uint64_t> found;
+    for (uint64_t id : Within(wanted, set.min(), set.max())) {
+      if (set.Contains(id)) found.push_back(id);
+    }
+    if (found.empty()) return Status::OK();
+    std::vector<std::vector<int64_t>> positions;
+    TARN_RETURN_NOT_OK(ResolvePositions(ctx, table_id(), s.info, *s.summary, found, &positions));
+    for (size_t i = 0; i < found.size(); ++i) {
+      out->push_back(RowPlacement{static_cast<int64_t>(found[i]), s.info.data_file_id,
+                                  std::move(positions[i])});
+    }
+    return Status::OK();
+  }
+};
+
+FileDirectory::FileDirectory(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FileDirectory::~FileDirectory() = default;
+
+Result<std::unique_ptr<FileDirectory>> FileDirectory::Build(std::shared_ptr<const TableMetadata> table,
+                                                            RowSummaryContext ctx,
+                                                            FileDirectoryOptions options) {
+  if (!table || !table->table) return Status::InvalidArgument("FileDirectory: no table");
+  if (!ctx.fs) return Status::InvalidArgument("FileDirectory: no file system");
+  auto impl = std::make_unique<Impl>();
+  impl->ctx = std::move(ctx);
+  impl->options = std::move(options);
+  impl->Adopt(std::move(table), {});
+  return std::unique_ptr<FileDirectory>(new FileDirectory(std::move(impl)));
+}
+
+int64_t FileDirectory::snapshot_id() const { return impl_->table->snapshot_id; }
+
+Result<PlaceResult> FileDirectory::Place(std::span<const int64_t> row_ids) {
+  PlaceResult result;
+  std::vector<uint64_t> wanted;
+  for (int64_t id : row_ids) {
+    if (id < 0) {
+      result.not_found.push_back(id);
+    } else {
+      wanted.push_back(static_cast<uint64_t>(id));
+    }
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  if (!wanted.empty()) {
+    for (FileState& s : impl_->files) {
+      Status st = impl_->PlaceInFile(s, wanted, &result.placements);
+      if (!st.ok()) return st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
+    }
+  }
+  std::sort(result.placements.begin(), result.placements.end(),
+            [](const RowPlacement& a, const RowPlacement& b) {
+              return a.row_id != b.row_id ? a.row_id < b.row_id : a.data_file_id < b.data_file_id;
+            });
+  size_t p = 0;
+  for (uint64_t id : wanted) {
+    while (p < result.placements.size() && static_cast<uint64_t>(result.placements[p].row_id) < id) ++p;
+    if (p == result.placements.size() || static_cast<uint64_t>(result.placements[p].row_id) != id) {
+      result.not_found.push_back(static_cast<int64_t>(id));
+    }
+  }
+  std::sort(result.not_found.begin(), result.not_found.end());
+  result.not_found.erase(std::unique(result.not_found.begin(), result.not_found.end()),
+                         result.not_found.end());
+  return result;
+}
+
+Status FileDirectory::Refresh(std::shared_ptr<const TableMetadata> table,
+                              std::map<int64_t, std::string> more_changes) {
+  if (!table || !table->table || table->table->table_id != impl_->table_id()) {
+    return Status::InvalidArgument("FileDirectory::Refresh: another table");
+  }
+  for (auto& [snapshot, changes] : more_changes) impl_->options.changes_by_snapshot[snapshot] = changes;
+  impl_->Adopt(std::move(table), std::move(impl_->files));
+  return Status::OK();
+}
+
+FileDirectory::Counts FileDirectory::counts() const {
+  Counts c;
+  for (const FileState& s : impl_->files) {
+    if (s.kind == FileKind::kDense) ++c.dense;
+    if (s.kind == FileKind::kEmbedded) ++c.embedded;
+    if (s.kind == FileKind::kUnknown) ++c.unclassified;
+    if (s.summary) ++c.summarized;
+  }
+  return c;
+}
+
+}  // namespace tarn

@@ -1,0 +1,326 @@
+#include "rowid/rowsum_format.h"
+
+#include <cstring>
+
+#include "rowid/bit_packing.h"
+#include "rowid/byte_cursor.h"
+
+namespace tarn {
+namespace rowid_internal {
+
+namespace {
+
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78): SSE4.2's crc32 instruction when the
+// CPU has it, else a table. Both give the same value.
+struct Crc32cTable {
+  uint32_t entries[256];
+  Crc32cTable() {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+      entries[i] = c;
+    }
+  }
+};
+
+uint32_t Crc32cSoftware(const uint8_t* p, size_t n, uint32_t crc) {
+  static const Crc32cTable table;
+  for (size_t i = 0; i < n; ++i) crc = table.entries[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+  return crc;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) uint32_t Crc32cHardware(const uint8_t* p, size_t n,
+                                                          uint32_t crc) {
+  uint64_t c = crc;
+  while (n >= 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    c = __builtin_ia32_crc32di(c, word);
+    p += 8;
+    n -= 8;
+  }
+  uint32_t c32 = static_cast<uint32_t>(c);
+  while (n > 0) {
+    c32 = __builtin_ia32_crc32qi(c32, *p++);
+    --n;
+  }
+  return c32;
+}
+#endif
+
+}  // namespace
+
+uint32_t Crc32(std::string_view bytes) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+#if defined(__x86_64__)
+  static const bool hardware = __builtin_cpu_supports("sse4.2");
+  if (hardware) return ~Crc32cHardware(p, bytes.size(), ~0u);
+#endif
+  return ~Crc32cSoftware(p, bytes.size(), ~0u);
+}
+
+uint32_t Crc32cForTesting(std::string_view bytes, bool hardware) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+#if defined(__x86_64__)
+  if (hardware && __builtin_cpu_supports("sse4.2")) return ~Crc32cHardware(p, bytes.size(), ~0u);
+#endif
+  (void)hardware;
+  return ~Crc32cSoftware(p, bytes.size(), ~0u);
+}
+
+uint64_t RowsumHeader::offsets_bytes() const {
+  return order_kind == RowOrder::Kind::kRepeated ? PackedBytes(distinct + 1, offset_width) : 0;
+}
+
+uint64_t RowsumHeader::body_len() const {
+  switch (order_kind) {
+    case RowOrder::Kind::kAscending: return 0;
+    case RowOrder::Kind::kPermuted: return PackedBytes(distinct, position_width);
+    case RowOrder::Kind::kRepeated:
+      return offsets_bytes() + PackedBytes(physical_rows, position_width);
+  }
+  return 0;
+}
+
+Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* needed) {
+  *needed = kFixedHeaderBytes;
+  if (prefix.size() < kFixedHeaderBytes) return Status::OK();
+  ByteCursor in(prefix, "rowsum header");
+  std::string_view magic;
+  TARN_RETURN_NOT_OK(in.ReadBytes(8, &magic));
+  if (std::memcmp(magic.data(), kRowsumMagic, 8) != 0) return in.Error("bad magic");
+  uint32_t version = 0, header_len = 0;
+  TARN_RETURN_NOT_OK(in.Read(&version));
+  if (version != kRowsumVersion) {
+    return Status::Corruption("rowsum header: unknown version ", version, " (reads ",
+                              kRowsumVersion, ")");
+  }
+  TARN_RETURN_NOT_OK(in.Read(&header_len));
+  uint64_t table_id = 0, file_id = 0, file_size = 0;
+  TARN_RETURN_NOT_OK(in.Read(&table_id));
+  TARN_RETURN_NOT_OK(in.Read(&file_id));
+  TARN_RETURN_NOT_OK(in.Read(&file_size));
+  TARN_RETURN_NOT_OK(in.Read(&h->physical_rows));
+  TARN_RETURN_NOT_OK(in.Read(&h->distinct));
+  TARN_RETURN_NOT_OK(in.Read(&h->min_id));
+  TARN_RETURN_NOT_OK(in.Read(&h->max_id));
+  TARN_RETURN_NOT_OK(in.Read(&h->set_len));
+  TARN_RETURN_NOT_OK(in.Read(&h->order_len));
+  uint8_t set_kind = 0, order_kind = 0, pw = 0, ow = 0;
+  TARN_RETURN_NOT_OK(in.Read(&set_kind));
+  TARN_RETURN_NOT_OK(in.Read(&order_kind));
+  TARN_RETURN_NOT_OK(in.Read(&pw));
+  TARN_RETURN_NOT_OK(in.Read(&ow));
+  TARN_RETURN_NOT_OK(in.Read(&h->order_block));
+  TARN_RETURN_NOT_OK(in.Read(&h->set_crc));
+  uint32_t path_len = 0;
+  TARN_RETURN_NOT_OK(in.Read(&path_len));
+  if (path_len > (1u << 16)) return in.Error("path longer than 64 KiB");
+  if (header_len != kFixedHeaderBytes + path_len + 4) {
+    return Status::Corruption("rowsum header: length ", header_len, " disagrees with path length ",
+                              path_len);
+  }
+  *needed = header_len;
+  if (prefix.size() < header_len) return Status::OK();
+  std::string_view path;
+  TARN_RETURN_NOT_OK(in.ReadBytes(path_len, &path));
+  uint32_t stored_crc = 0;
+  TARN_RETURN_NOT_OK(in.Read(&stored_crc));
+  const uint32_t crc = Crc32(prefix.substr(0, header_len - 4));
+  if (crc != stored_crc) {
+    return Status::Corruption("rowsum header: checksum mismatch: stored ", stored_crc,
+                              ", computed ", crc);
+  }
+  if (set_kind < 1 || set_kind > 3) return Status::Corruption("rowsum header: set kind ", int{set_kind});
+  if (order_kind > 2) return Status::Corruption("rowsum header: order kind ", int{order_kind});
+  h->identity.table_id = static_cast<int64_t>(table_id);
+  h->identity.data_file_id = static_cast<int64_t>(file_id);
+  h->identity.file_size = static_cast<int64_t>(file_size);
+  h->identity.relative_path.assign(path);
+  h->set_kind = static_cast<RowIdSet::Kind>(set_kind);
+  h->order_kind = static_cast<RowOrder::Kind>(order_kind);
+  h->position_width = pw;
+  h->offset_width = ow;
+  h->header_len = header_len;
+  // Fields that follow from others must agree, so a reader never trusts a lone number.
+  const uint64_t rows = h->physical_rows;
+  if (rows > 0xFFFFFFFFULL || h->distinct > rows || (rows > 0 && h->distinct == 0)) {
+    return Status::Corruption("rowsum header: ", h->distinct, " ids in ", rows, " rows");
+  }
+  if (h->order_kind != RowOrder::Kind::kRepeated && h->distinct != rows) {
+    return Status::Corruption("rowsum header: a non-repeated order with ", h->distinct,
+                              " ids in ", rows, " rows");
+  }
+  if (h->position_width != BitsFor(rows == 0 ? 0 : rows - 1) ||
+      h->offset_width != (h->order_kind == RowOrder::Kind::kRepeated ? BitsFor(rows) : 0)) {
+    return Status::Corruption("rowsum header: widths ", h->position_width, "/", h->offset_width,
+                              " do not fit ", rows, " rows");
+  }
+  if (h->order_block == 0 || h->order_block > kMaxOrderBlock) {
+    return Status::Corruption("rowsum header: order block ", h->order_block);
+  }
+  if (h->order_len != h->body_len() + 4 * h->block_count()) {
+    return Status::Corruption("rowsum header: order length ", h->order_len, ", expected ",
+                              h->body_len() + 4 * h->block_count());
+  }
+  if (h->set_kind == RowIdSet::Kind::kRange && h->set_len != 16) {
+    return Status::Corruption("rowsum header: range set of ", h->set_len, " bytes");
+  }
+  if (h->set_len > (uint64_t{1} << 40) || h->min_id > h->max_id) {
+    return Status::Corruption("rowsum header: set length ", h->set_len, ", bounds ", h->min_id,
+                              "..", h->max_id);
+  }
+  return Status::OK();
+}
+
+Status CheckIdentity(const RowsumHeader& header, const SummaryIdentity& expected) {
+  const SummaryIdentity& got = header.identity;
+  if (got.table_id != expected.table_id) {
+    return Status::InvalidArgument("describes table ", got.table_id, ", expected ", expected.table_id);
+  }
+  if (got.data_file_id != expected.data_file_id) {
+    return Status::InvalidArgument("describes data file ", got.data_file_id, ", expected ",
+                                   expected.data_file_id);
+  }
+  if (got.relative_path != expected.relative_path) {
+    return Status::InvalidArgument("describes '", got.relative_path, "', expected '",
+                                   expected.relative_path, "'");
+  }
+  if (got.file_size != expected.file_size) {
+    return Status::InvalidArgument("describes a file of ", got.file_size, " bytes, expected ",
+                                   expected.file_size);
+  }
+  return Status::OK();
+}
+
+Result<RowIdSet> DecodeRowsumSet(const RowsumHeader& header, std::string_view set_bytes) {
+  if (set_bytes.size() != header.set_len) {
+    return Status::Corruption("rowsum set: ", set_bytes.size(), " bytes, header says ", header.set_len);
+  }
+  const uint32_t crc = Crc32(set_bytes);
+  if (crc != header.set_crc) {
+    return Status::Corruption("rowsum set: checksum mismatch: stored ", header.set_crc,
+                              ", computed ", crc);
+  }
+  TARN_ASSIGN_OR_RETURN(RowIdSet set, RowIdSet::Decode(header.set_kind, set_bytes));
+  if (set.size() != header.distinct ||
+      (!set.empty() && (set.min() != header.min_id || set.max() != header.max_id))) {
+    return Status::Corruption("rowsum set: ", set.size(), " ids disagree with the header's ",
+                              header.distinct);
+  }
+  return set;
+}
+
+Status CheckOrderBlock(const RowsumHeader& header, uint64_t block, std::string_view block_bytes,
+                       uint32_t stored_crc) {
+  const uint32_t crc = Crc32(block_bytes);
+  if (crc != stored_crc) {
+    return Status::Corruption("rowsum order block ", block, " of '", header.identity.relative_path,
+                              "': checksum mismatch: stored ", stored_crc, ", computed ", crc);
+  }
+  return Status::OK();
+}
+
+Result<RowOrder> DecodeRowsumOrder(const RowsumHeader& header, std::string_view order) {
+  if (order.size() != header.order_len) {
+    return Status::Corruption("rowsum order: ", order.size(), " bytes, header says ", header.order_len);
+  }
+  if (header.order_kind == RowOrder::Kind::kAscending) return RowOrder::Ascending();
+  const uint64_t body = header.body_len();
+  for (uint64_t b = 0; b < header.block_count(); ++b) {
+    const uint64_t start = b * header.order_block;
+    const uint64_t len = std::min<uint64_t>(header.order_block, body - start);
+    TARN_RETURN_NOT_OK(CheckOrderBlock(header, b, order.substr(start, len),
+                                       LoadLE<uint32_t>(order.data() + body + 4 * b)));
+  }
+  const uint64_t rows = header.physical_rows;
+  std::vector<uint32_t> positions(header.order_kind == RowOrder::Kind::kPermuted ? header.distinct
+                                                                                 : rows);
+  UnpackAll(order.substr(header.positions_start()), positions.size(), header.position_width,
+            positions.data());
+  for (uint32_t p : positions) {
+    if (p >= rows) return Status::Corruption("rowsum order: position ", p, " of ", rows, " rows");
+  }
+  if (header.order_kind == RowOrder::Kind::kPermuted) return RowOrder::Permuted(std::move(positions));
+  std::vector<uint32_t> offsets(header.distinct + 1);
+  UnpackAll(order, offsets.size(), header.offset_width, offsets.data());
+  if (offsets.front() != 0 || offsets.back() != rows) {
+    return Status::Corruption("rowsum order: offsets do not span ", rows, " rows");
+  }
+  for (size_t k = 1; k < offsets.size(); ++k) {
+    if (offsets[k] <= offsets[k - 1]) return Status::Corruption("rowsum order: offsets not ascending");
+  }
+  return RowOrder::Repeated(std::move(offsets), std::move(positions));
+}
+
+}  // namespace rowid_internal
+
+Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const PositionedRowSet& rows) {
+  using namespace rowid_internal;
+  if (!rows.set || !rows.order) return Status::InvalidArgument("encode a row summary: no order");
+  const RowIdSet& set = *rows.set;
+  const RowOrder& order = *rows.order;
+  const uint64_t physical = static_cast<uint64_t>(rows.physical_rows);
+  RowsumHeader h;
+  h.physical_rows = physical;
+  h.distinct = set.size();
+  h.min_id = set.empty() ? 0 : set.min();
+  h.max_id = set.empty() ? 0 : set.max();
+  h.order_kind = order.kind();
+  h.position_width = BitsFor(physical == 0 ? 0 : physical - 1);
+  h.offset_width = order.kind() == RowOrder::Kind::kRepeated ? BitsFor(physical) : 0;
+  std::string body;
+  if (order.kind() == RowOrder::Kind::kRepeated) {
+    if (order.offsets().size() != set.size() + 1 || order.positions().size() != physical) {
+      return Status::Internal("repeated order of ", order.positions().size(), " positions for ",
+                              set.size(), " ids in ", physical, " rows");
+    }
+    TARN_RETURN_NOT_OK(PackBits(order.offsets(), h.offset_width, &body));
+    TARN_RETURN_NOT_OK(PackBits(order.positions(), h.position_width, &body));
+  } else if (order.kind() == RowOrder::Kind::kPermuted) {
+    if (order.positions().size() != set.size() || set.size() != physical) {
+      return Status::Internal("permuted order of ", order.positions().size(), " positions for ",
+                              set.size(), " ids");
+    }
+    TARN_RETURN_NOT_OK(PackBits(order.positions(), h.position_width, &body));
+  } else if (set.size() != physical) {
+    return Status::Internal("ascending order with ", set.size(), " ids in ", physical, " rows");
+  }
+  const uint64_t body_len = body.size();
+  for (uint64_t start = 0; start < body_len; start += h.order_block) {
+    const uint64_t len = std::min<uint64_t>(h.order_block, body_len - start);
+    PutU32(&body, Crc32(std::string_view(body).substr(start, len)));
+  }
+  std::string set_bytes;
+  set.EncodeTo(&set_bytes);
+
+  std::string out;
+  out.reserve(kFixedHeaderBytes + identity.relative_path.size() + 4 + set_bytes.size() + body.size());
+  out.append(kRowsumMagic, 8);
+  PutU32(&out, kRowsumVersion);
+  PutU32(&out, static_cast<uint32_t>(kFixedHeaderBytes + identity.relative_path.size() + 4));
+  PutU64(&out, static_cast<uint64_t>(identity.table_id));
+  PutU64(&out, static_cast<uint64_t>(identity.data_file_id));
+  PutU64(&out, static_cast<uint64_t>(identity.file_size));
+  PutU64(&out, physical);
+  PutU64(&out, h.distinct);
+  PutU64(&out, h.min_id);
+  PutU64(&out, h.max_id);
+  PutU64(&out, set_bytes.size());
+  PutU64(&out, body.size());
+  PutU8(&out, static_cast<uint8_t>(set.kind()));
+  PutU8(&out, static_cast<uint8_t>(order.kind()));
+  PutU8(&out, static_cast<uint8_t>(h.position_width));
+  PutU8(&out, static_cast<uint8_t>(h.offset_width));
+  PutU32(&out, h.order_block);
+  PutU32(&out, Crc32(set_bytes));
+  PutU32(&out, static_cast<uint32_t>(identity.relative_path.size()));
+  out.append(identity.relative_path);
+  PutU32(&out, Crc32(out));
+  out.append(set_bytes);
+  out.append(body);
+  return out;
+}
+
+}  // namespace tarn

@@ -1,0 +1,71 @@
+// The .rowsum byte format (docs/formats/rowsum.md): a checksummed header naming the file it
+// describes, the set, then the order bit-packed at a fixed width with one CRC per block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tarn/rowid.h"
+
+namespace tarn::rowid_internal {
+
+inline constexpr char kRowsumMagic[8] = {'T', 'A', 'R', 'N', 'R', 'S', 'U', 'M'};
+inline constexpr uint32_t kRowsumVersion = 1;
+inline constexpr size_t kFixedHeaderBytes = 104;
+inline constexpr uint32_t kDefaultOrderBlock = 1024;
+inline constexpr uint32_t kMaxOrderBlock = 1 << 20;
+
+struct RowsumHeader {
+  SummaryIdentity identity;
+  uint64_t physical_rows = 0;
+  uint64_t distinct = 0;
+  uint64_t min_id = 0;
+  uint64_t max_id = 0;
+  uint64_t set_len = 0;
+  uint64_t order_len = 0;
+  RowIdSet::Kind set_kind = RowIdSet::Kind::kRange;
+  RowOrder::Kind order_kind = RowOrder::Kind::kAscending;
+  int position_width = 0;
+  int offset_width = 0;
+  uint32_t order_block = kDefaultOrderBlock;
+  uint32_t set_crc = 0;
+  uint32_t header_len = 0;
+
+  uint64_t set_offset() const { return header_len; }
+  uint64_t order_offset() const { return header_len + set_len; }
+  uint64_t total_len() const { return header_len + set_len + order_len; }
+  // Within the order's body: where the packed offsets (Repeated) and positions begin, and the
+  // body's length (the checksum table follows it).
+  uint64_t offsets_bytes() const;
+  uint64_t positions_start() const { return offsets_bytes(); }
+  uint64_t body_len() const;
+  uint64_t block_count() const { return (body_len() + order_block - 1) / order_block; }
+};
+
+// CRC-32C of `bytes` (hardware-accelerated when the CPU allows).
+uint32_t Crc32(std::string_view bytes);
+// The same with the implementation chosen, for tests that compare the two.
+uint32_t Crc32cForTesting(std::string_view bytes, bool hardware);
+
+// Decodes the header from the first bytes of a sidecar. When `prefix` is too short for the
+// whole header, sets *needed to the header length and returns OK with *needed > prefix.size()
+// (the caller reads more). Bad magic, version or checksum, and inconsistent fields are
+// Corruption.
+Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* header, size_t* needed);
+
+// NotFound-free identity check: Corruption-free "refused" is reported as InvalidArgument naming
+// the first mismatching field.
+Status CheckIdentity(const RowsumHeader& header, const SummaryIdentity& expected);
+
+// Decodes and checks the set half (its CRC and its agreement with the header).
+Result<RowIdSet> DecodeRowsumSet(const RowsumHeader& header, std::string_view set_bytes);
+
+// Decodes the whole order half, verifying every block's CRC.
+Result<RowOrder> DecodeRowsumOrder(const RowsumHeader& header, std::string_view order_bytes);
+
+// Verifies one block of the order's body against the checksum table entry.
+Status CheckOrderBlock(const RowsumHeader& header, uint64_t block, std::string_view block_bytes,
+                       uint32_t stored_crc);
+
+}  // namespace tarn::rowid_internal
