@@ -317,6 +317,20 @@ class LakeSnapshot {
   std::shared_ptr<const TableInfo> FindTableById(int64_t table_id) const;
   const ViewInfo* FindView(std::string_view schema, std::string_view name) const;
 
+  // Assembles a snapshot view from parts: a write transaction's view of the catalog (its
+  // start snapshot plus its own DDL, provisional ids negative).
+  static std::shared_ptr<const LakeSnapshot> Make(
+      SnapshotInfo snapshot, std::string data_path, std::vector<SchemaInfo> schemas,
+      std::vector<std::shared_ptr<const TableInfo>> tables, std::vector<ViewInfo> views) {
+    auto out = std::make_shared<LakeSnapshot>();
+    out->snapshot_ = std::move(snapshot);
+    out->data_path_ = std::move(data_path);
+    out->schemas_ = std::move(schemas);
+    out->tables_ = std::move(tables);
+    out->views_ = std::move(views);
+    return out;
+  }
+
  private:
   friend class Lake;
   SnapshotInfo snapshot_;
@@ -450,6 +464,12 @@ struct TableMetadata {
   std::map<int64_t, PartitionSpec> partition_specs;
   // Whether ducklake_inlined_delete_<table_id> exists.
   bool has_inlined_delete_table = false;
+  // Set only in a write transaction's own view (tarn/table_write.h), empty otherwise: the
+  // rows it inlined and has not committed, each batch in the layout of Lake::ReadInlinedRows
+  // over the table's current columns; and the row_ids (sorted) of committed inlined rows it
+  // deleted. Scans add the former and drop the latter.
+  std::vector<std::shared_ptr<const Batch>> pending_inlined_rows;
+  std::vector<int64_t> pending_inlined_row_deletes;
 
   // SUM(record_count) - deletes (delete files, inlined file deletes) as the catalog states
   // them; the inlined rows are not included (read them with Lake::ReadInlinedRows).
@@ -514,8 +534,9 @@ class Lake {
   // the inlined table's columns typed by their DuckLake types (field_id = column_id).
   // end_snapshot is the stored value, so it may name a deletion after the snapshot. Values
   // are decoded from whatever form the catalog stores them in; one that does not decode is
-  // Corruption naming the table, row_id and column. Nested, interval, timetz, variant and
-  // geometry columns are NotSupported for now.
+  // Corruption naming the table, row_id and column. Nested, interval and timetz values stored
+  // as text are read in DuckDB's VARCHAR spelling; variant and geometry columns are
+  // NotSupported.
   Result<std::shared_ptr<Batch>> ReadInlinedRows(const TableMetadata& table,
                                                  const InlinedDataTable& inlined,
                                                  InlinedRowSelection selection =
@@ -523,6 +544,11 @@ class Lake {
 
   // The store, for the write side. REQUIRES: callers hold no other use of the Lake meanwhile.
   CatalogStore* store() { return store_.get(); }
+
+  // Re-reads ducklake_metadata (after the write side changed options), so that metadata()
+  // and GetOption see the stored values. REQUIRES: no concurrent use of metadata() or
+  // GetOption() (references returned by metadata() before the call are invalidated).
+  Status ReloadMetadata();
 
  private:
   Lake() = default;

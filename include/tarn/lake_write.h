@@ -71,6 +71,12 @@ Result<std::string> EncodeStatsValue(const Value& value, const DataType& type);
 // "2020-01-01"). NULL encodes as nullopt.
 Result<std::optional<std::string>> EncodeDefaultLiteral(const Value& value);
 
+// Whether rows of a table with these top-level columns can go to an inlined-data table: no
+// column named row_id, begin_snapshot, end_snapshot or _ducklake_internal_*, no variant or
+// geometry column (as the extension decides for SQLite catalogs). Nested, interval and timetz
+// values are stored as DuckDB's text spelling.
+bool CanInlineColumns(const std::vector<ColumnInfo>& columns);
+
 // =============================================================================================
 // The change set
 // =============================================================================================

@@ -8,8 +8,17 @@
 // hold only their state, bounded by the session's memory_limit.
 //
 // Statements: SELECT (expressions, WHERE, GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT/OFFSET),
-// COPY (query) TO 'file.parquet' | 'file.csv', EXPLAIN, DESCRIBE, SHOW TABLES, SET/RESET
-// threads | memory_limit. Write statements return NotSupported until a lake is attached.
+// COPY (query) TO 'file.parquet' | 'file.csv', EXPLAIN, DESCRIBE, SHOW [ALL] TABLES, SET/RESET
+// threads | memory_limit, CALL f(...).
+//
+// Lakes: Attach opens a DuckLake lake as a catalog (default name "lake"). Its tables are then
+// named `t`, `s.t`, `lake.t` or `lake.s.t` (default schema "main"), with the `rowid`
+// pseudo-column and time travel (`FROM t AT (VERSION => n)`, `AT (TIMESTAMP => '...')`); the
+// read-only ducklake_* table functions (ducklake_snapshots, ducklake_table_changes, ...) work
+// in FROM and CALL, with or without the catalog name as first argument. Write statements
+// (CREATE/DROP SCHEMA|TABLE|VIEW, INSERT, DELETE, UPDATE, ALTER TABLE, BEGIN/COMMIT/ROLLBACK,
+// CALL ducklake_set_option / ducklake_set_commit_message) need an attached, writable lake.
+// docs/sql.md lists the grammar.
 // Every error is a Status; syntax errors carry line, column and a caret excerpt.
 //
 // Thread-safety: a Session is used by one thread at a time; a QueryResult's reader belongs to
@@ -20,6 +29,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +41,8 @@
 #include "tarn/thread_pool.h"
 
 namespace tarn {
+
+class Lake;  // tarn/catalog.h
 
 // What a scan of a named table asks for.
 struct TableScanRequest {
@@ -83,6 +95,16 @@ Result<int64_t> ParseMemorySize(std::string_view text);
 // "1.5 GiB"-style text for messages.
 std::string FormatMemorySize(int64_t bytes);
 
+// How Session::Attach opens and names a lake.
+struct AttachOptions {
+  // The catalog name in SQL (lake.s.t, ducklake_snapshots('lake')). Default: "lake".
+  std::string name = "lake";
+  // Replaces the catalog's data_path (a moved lake). Default: the catalog's.
+  std::optional<std::string> data_path;
+  // Refuses every write statement. Default: false (the catalog is opened writable).
+  bool read_only = false;
+};
+
 enum class QueryKind : uint8_t { kRows, kCommand };
 
 // The answer of one statement. kRows results (SELECT, EXPLAIN, DESCRIBE, SHOW) are shown to a
@@ -104,6 +126,16 @@ class Session {
 
   SqlCatalog* catalog();
   const SqlSettings& settings() const;
+
+  // Opens the DuckLake lake at `locator` ("ducklake:sqlite:PATH", "sqlite:PATH" or a bare
+  // PATH.sqlite) with Lake::Open and attaches it. One lake per session: AlreadyExists when one
+  // is attached. Lake::Open's errors otherwise.
+  Status Attach(std::string_view locator, const AttachOptions& options = {});
+  // Attaches a lake the caller opened (options.data_path is ignored: the Lake has its own).
+  // A lake opened read-only is attached read-only whatever options.read_only says.
+  Status Attach(std::unique_ptr<Lake> lake, const AttachOptions& options = {});
+  // The attached lake, or null.
+  Lake* attached_lake();
 
   // Executes exactly one statement (a trailing ';' is allowed). The rows are produced lazily
   // as the reader is drained; errors while reading come from reader->Next().

@@ -20,6 +20,11 @@
 // Update: the changed rows are deleted by position and rewritten with their rowids in a file
 // carrying _ducklake_internal_row_id (or inlined when small), in the same snapshot.
 //
+// Rowids: rows inserted by the transaction get provisional rowids in its own reads (counted
+// from the table's next_row_id at the start snapshot); the commit assigns the real ones.
+// Options: writes use the options the Lake read when it was opened plus the transaction's own
+// SetOption calls. docs/table-write.md has the rules.
+//
 // Thread-safety: one thread at a time per transaction. Several transactions (in one process
 // or many) may run against one lake; the commit resolves their races.
 #pragma once

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "catalog/inlined_text.h"
 #include "catalog/loader.h"
 #include "catalog/row_reader.h"
 #include "catalog/value_text.h"
@@ -58,8 +59,13 @@ Result<Value> DecodeStoredValue(const CatalogDatum& datum, const DataType& type)
   if (datum.is_null()) return Value::Null(type);
   if (type.IsNested() || type.id == TypeId::kVariant || type.id == TypeId::kGeometry ||
       type.id == TypeId::kInterval || type.id == TypeId::kTimeTz) {
-    return Status::NotSupported("inlined values of type ", type.ToString(),
-                                " are not supported yet");
+    // Types a SQL catalog has no column type for are stored as DuckDB's text spelling (as
+    // bytes on catalogs that keep text in binary columns).
+    if (datum.kind() == Kind::kText || datum.kind() == Kind::kBlob) {
+      return catalog_internal::DecodeInlinedText(datum.bytes(), type);
+    }
+    return Status::InvalidArgument(datum.ToString(), " is not a stored value of type ",
+                                   type.ToString());
   }
   switch (datum.kind()) {
     case Kind::kInteger: {

@@ -96,20 +96,17 @@ Result<std::unique_ptr<Lake>> Lake::Open(std::unique_ptr<CatalogStore> store,
 
 Lake::~Lake() = default;
 
-Status Lake::Initialize(const LakeOpenOptions& options) {
-  CatalogStore* store = store_.get();
-  TARN_ASSIGN_OR_RETURN(bool has_metadata, store->TableExists("ducklake_metadata"));
-  if (!has_metadata) {
-    return Status::InvalidArgument(StoreName(*store),
-                                   " is not a DuckLake catalog: it has no ducklake_metadata table");
-  }
+namespace {
+
+// Every ducklake_metadata row, checked (scopes NULL, 'schema' or 'table').
+Result<std::vector<MetadataEntry>> ReadMetadata(CatalogStore* store) {
   TARN_ASSIGN_OR_RETURN(
       CatalogResult result,
       RunQuery(store, "SELECT key, value, scope, scope_id FROM ducklake_metadata", {},
                {CatalogType::kVarchar, CatalogType::kVarchar, CatalogType::kVarchar,
                 CatalogType::kBigint},
                "ducklake_metadata"));
-  std::optional<std::string> version, encrypted, data_path;
+  std::vector<MetadataEntry> entries;
   for (size_t i = 0; i < result.rows.size(); ++i) {
     RowReader row(*store, result, i, "ducklake_metadata", {0, 2, 3});
     MetadataEntry entry;
@@ -125,12 +122,34 @@ Status Lake::Initialize(const LakeOpenOptions& options) {
     } else {
       return row.Error("unknown scope '", *scope, "' (expected NULL, 'schema' or 'table')");
     }
-    if (entry.scope == MetadataEntry::Scope::kGlobal) {
-      if (entry.key == "version") version = entry.value;
-      if (entry.key == "encrypted") encrypted = entry.value;
-      if (entry.key == "data_path") data_path = entry.value;
-    }
-    metadata_.push_back(std::move(entry));
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+}  // namespace
+
+Status Lake::ReloadMetadata() {
+  std::lock_guard<std::mutex> lock(mu_);
+  TARN_ASSIGN_OR_RETURN(std::vector<MetadataEntry> entries, ReadMetadata(store_.get()));
+  metadata_ = std::move(entries);
+  return Status::OK();
+}
+
+Status Lake::Initialize(const LakeOpenOptions& options) {
+  CatalogStore* store = store_.get();
+  TARN_ASSIGN_OR_RETURN(bool has_metadata, store->TableExists("ducklake_metadata"));
+  if (!has_metadata) {
+    return Status::InvalidArgument(StoreName(*store),
+                                   " is not a DuckLake catalog: it has no ducklake_metadata table");
+  }
+  TARN_ASSIGN_OR_RETURN(metadata_, ReadMetadata(store));
+  std::optional<std::string> version, encrypted, data_path;
+  for (const MetadataEntry& entry : metadata_) {
+    if (entry.scope != MetadataEntry::Scope::kGlobal) continue;
+    if (entry.key == "version") version = entry.value;
+    if (entry.key == "encrypted") encrypted = entry.value;
+    if (entry.key == "data_path") data_path = entry.value;
   }
   if (!version.has_value()) {
     return Status::Corruption(StoreName(*store), ": ducklake_metadata has no 'version' key");

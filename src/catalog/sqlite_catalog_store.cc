@@ -65,6 +65,8 @@ Status SqliteCatalogStore::Error(int rc, std::string_view what) const {
     case SQLITE_NOTADB:
       return Status::Corruption(context);
     case SQLITE_CONSTRAINT:
+    case SQLITE_BUSY:    // another connection holds the lock: a race the commit can retry
+    case SQLITE_LOCKED:
       return Status::Conflict(context);
     case SQLITE_ERROR:
     case SQLITE_READONLY:

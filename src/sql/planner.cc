@@ -129,7 +129,8 @@ std::unique_ptr<BoundExpr> ColumnExpr(int index, const Field& field) {
   return std::make_unique<BoundExpr>(std::move(node));
 }
 
-Status ExpandSelectList(const SelectStmt& select, const Schema& schema,
+// `visible`: how many leading schema columns `*` expands to (the rest are pseudo-columns).
+Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visible,
                         const std::string& qualifier, std::vector<OutputItem>* items) {
   for (const SelectItem& item : select.items) {
     if (!item.star) {
@@ -151,7 +152,8 @@ Status ExpandSelectList(const SelectStmt& select, const Schema& schema,
                                 "\" in the EXCLUDE list not found in the FROM clause");
       }
     }
-    for (const Field& field : schema.fields) {
+    for (int index = 0; index < visible; ++index) {
+      const Field& field = schema.field(index);
       bool excluded = false;
       for (const std::string& name : item.exclude) excluded = excluded || SameName(name, field.name);
       if (!excluded) items->push_back({ast::MakeColumnRef({field.name}), field.name});
@@ -190,7 +192,8 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   }
 
   std::vector<OutputItem> items;
-  TARN_RETURN_NOT_OK(ExpandSelectList(select, source_schema, qualifier, &items));
+  const int visible = source ? source->visible_columns() : source_schema.num_fields();
+  TARN_RETURN_NOT_OK(ExpandSelectList(select, source_schema, visible, qualifier, &items));
   ExprPtr where = select.where ? Prepared(*select.where, qualifier) : nullptr;
   ExprPtr having = select.having ? Prepared(*select.having, qualifier) : nullptr;
   std::vector<ExprPtr> order;
@@ -262,6 +265,8 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   if (source) {
     std::shared_ptr<const StatisticsPredicate> pruning;
     if (where_bound) pruning = MakeStatisticsPredicate(*where_bound, scan_schema);
+    // Renamed columns (FROM t AS x(a, b)) would not mean the same to the source.
+    if (where && from.column_aliases.empty()) source->PushFilter(*where);
     TARN_ASSIGN_OR_RETURN(input, source->Open(columns, std::move(pruning)));
   }
   if (where_bound) input = MakeFilter(std::move(input), std::move(where_bound));

@@ -10,9 +10,14 @@
 #include "expr/binder.h"
 #include "expr/cast.h"
 #include "sql/copy.h"
+#include "sql/ducklake_functions.h"
+#include "sql/lake_source.h"
 #include "sql/names.h"
 #include "sql/planner.h"
+#include "sql/show.h"
 #include "sql/statement_parser.h"
+#include "sql/write_statements.h"
+#include "tarn/catalog.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"
 
@@ -149,6 +154,7 @@ struct Session::Impl {
   SqlCatalog catalog;
   SqlSettings settings;
   std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<sql::LakeState> lake;  // the attached lake, or null
 
   sql::ExecContext Context() {
     if (!pool || static_cast<int>(pool->size()) != settings.threads) {
@@ -160,7 +166,14 @@ struct Session::Impl {
     context.threads = settings.threads;
     context.memory_limit = settings.memory_limit;
     context.catalog = &catalog;
+    context.lake = lake ? &lake->binding : nullptr;
     return context;
+  }
+
+  static Result<QueryResult> RowsResult(QueryResult result, std::shared_ptr<Batch> batch) {
+    result.schema = batch->schema;
+    result.reader = MakeVectorReader(batch->schema, {batch});
+    return result;
   }
 
   Result<std::unique_ptr<sql::Operator>> Plan(const sql::Statement& statement) {
@@ -266,6 +279,10 @@ struct Session::Impl {
         return result;
       }
       case sql::StatementKind::kDescribe: {
+        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> described,
+                              sql::DescribeLakeTable(*statement.select, statement.text,
+                                                     Context()));
+        if (described) return RowsResult(std::move(result), std::move(described));
         TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
         std::vector<std::vector<std::optional<std::string>>> rows;
         for (const Field& field : root->schema()->fields) {
@@ -279,13 +296,39 @@ struct Session::Impl {
         return result;
       }
       case sql::StatementKind::kShowTables: {
-        std::vector<std::vector<std::optional<std::string>>> rows;
-        for (const std::string& name : catalog.TableNames()) rows.push_back({name});
-        auto batch = TextBatch({"name"}, rows);
-        result.schema = batch->schema;
-        result.reader = MakeVectorReader(batch->schema, {batch});
-        return result;
+        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch,
+                              sql::ShowTables(statement.show_all, Context()));
+        return RowsResult(std::move(result), std::move(batch));
       }
+      case sql::StatementKind::kCall:
+        if (sql::IsDucklakeFunction(statement.select->from.names[0]) &&
+            !sql::IsReadOnlyDucklakeFunction(statement.select->from.names[0]) &&
+            !sql::IsWriteStatement(statement)) {
+          // Maintenance procedures (expire, merge, rewrite, cleanup, flush, ...).
+          return Status::NotSupported("not yet supported: ", statement.what,
+                                      lake ? "" : " needs an attached DuckLake lake");
+        }
+        if (!sql::IsWriteStatement(statement)) {
+          TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
+          result.schema = root->schema();
+          result.reader = std::move(root);
+          return result;
+        }
+        return RunWrite(statement, std::move(result));
+      case sql::StatementKind::kCreateTable:
+      case sql::StatementKind::kInsert:
+      case sql::StatementKind::kDelete:
+      case sql::StatementKind::kUpdate:
+      case sql::StatementKind::kCreateSchema:
+      case sql::StatementKind::kDropSchema:
+      case sql::StatementKind::kDropTable:
+      case sql::StatementKind::kAlterTable:
+      case sql::StatementKind::kCreateView:
+      case sql::StatementKind::kDropView:
+      case sql::StatementKind::kBegin:
+      case sql::StatementKind::kCommit:
+      case sql::StatementKind::kRollback:
+        return RunWrite(statement, std::move(result));
       case sql::StatementKind::kSet:
       case sql::StatementKind::kReset: {
         TARN_RETURN_NOT_OK(Set(statement, statement.kind == sql::StatementKind::kReset));
@@ -296,9 +339,28 @@ struct Session::Impl {
       }
       case sql::StatementKind::kUnsupported:
         return Status::NotSupported("not yet supported: ", statement.what,
-                                    " needs an attached DuckLake lake");
+                                    lake ? "" : " needs an attached DuckLake lake");
     }
     return Status::Internal("unknown statement kind");
+  }
+
+  // A write statement: a command whose result is the row count (INSERT, DELETE, UPDATE,
+  // CREATE TABLE AS), or nothing.
+  Result<QueryResult> RunWrite(const sql::Statement& statement, QueryResult result) {
+    TARN_ASSIGN_OR_RETURN(std::optional<int64_t> rows,
+                          sql::ExecuteWriteStatement(statement, lake.get(), Context()));
+    result.kind = QueryKind::kCommand;
+    auto schema = std::make_shared<Schema>();
+    std::vector<std::shared_ptr<Batch>> batches;
+    if (rows.has_value()) {
+      schema->fields.emplace_back("Count", DataType(TypeId::kInt64));
+      ColumnBuilder count{DataType(TypeId::kInt64)};
+      count.AppendNumber<int64_t>(*rows);
+      batches.push_back(MakeBatch(schema, {count.Finish()}));
+    }
+    result.schema = schema;
+    result.reader = MakeVectorReader(schema, std::move(batches));
+    return result;
   }
 };
 
@@ -311,6 +373,37 @@ Session::Session(std::shared_ptr<FileSystem> fs) : impl_(std::make_unique<Impl>(
 Session::~Session() = default;
 
 SqlCatalog* Session::catalog() { return &impl_->catalog; }
+
+Status Session::Attach(std::string_view locator, const AttachOptions& options) {
+  if (impl_->lake) {
+    return Status::AlreadyExists("a lake is already attached as \"", impl_->lake->binding.name,
+                                 "\"");
+  }
+  LakeOpenOptions open_options;
+  open_options.data_path = options.data_path;
+  open_options.read_only = options.read_only;
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Lake> lake, Lake::Open(locator, open_options));
+  return Attach(std::move(lake), options);
+}
+
+Status Session::Attach(std::unique_ptr<Lake> lake, const AttachOptions& options) {
+  if (impl_->lake) {
+    return Status::AlreadyExists("a lake is already attached as \"", impl_->lake->binding.name,
+                                 "\"");
+  }
+  if (!lake) return Status::InvalidArgument("Attach: no lake");
+  if (options.name.empty()) return Status::InvalidArgument("Attach: the catalog name is empty");
+  auto state = std::make_unique<sql::LakeState>();
+  state->binding.name = options.name;
+  state->binding.fs = impl_->fs;
+  state->binding.read_only = options.read_only || lake->store()->read_only();
+  state->lake = std::move(lake);
+  state->binding.lake = state->lake.get();
+  impl_->lake = std::move(state);
+  return Status::OK();
+}
+
+Lake* Session::attached_lake() { return impl_->lake ? impl_->lake->lake.get() : nullptr; }
 const SqlSettings& Session::settings() const { return impl_->settings; }
 
 Result<QueryResult> Session::Execute(std::string_view sql) {

@@ -8,6 +8,8 @@
 #include "expr/binder.h"
 #include "expr/cast.h"
 #include "expr/lexer.h"
+#include "sql/ducklake_functions.h"
+#include "sql/lake_source.h"
 #include "sql/scan_operators.h"
 #include "tarn/expr.h"
 
@@ -228,6 +230,7 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     std::string name = Lower(ref.names[0]);
     if (name == "read_parquet" || name == "parquet_scan") return BindReadParquet(ref, context);
     if (name == "read_csv" || name == "read_csv_auto") return BindReadCsv(ref, context);
+    if (IsDucklakeFunction(name)) return BindDucklakeFunction(ref, sql_text, context);
     if (name == "range" || name == "generate_series") {
       if (name == "generate_series") {
         return Status::NotSupported("not yet supported: generate_series (use range)");
@@ -238,18 +241,38 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
         sql_text, StrCat("Catalog Error: table function \"", ref.names[0], "\" does not exist"),
         ref.offset);
     std::vector<std::string> closest = expr::ClosestNames(
-        name, {"read_parquet", "parquet_scan", "read_csv", "read_csv_auto", "range"});
+        name, {"read_parquet", "parquet_scan", "read_csv", "read_csv_auto", "range",
+               "ducklake_snapshots", "ducklake_table_info", "ducklake_list_files",
+               "ducklake_table_changes", "ducklake_options"});
     if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
     return Status::NotFound(message);
   }
-  // A catalog table.
+  // A table of the attached lake, else of the SqlCatalog.
+  if (context.lake != nullptr) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> lake_table,
+                          BindLakeTableRef(ref, sql_text, context));
+    if (lake_table) return lake_table;
+  } else if (ref.at.has_value()) {
+    return Status::InvalidArgument(FormatErrorAt(
+        sql_text, "Binder Error: AT (...) needs a table of an attached DuckLake lake",
+        ref.offset));
+  }
   std::string name = ref.names.back();
   const SqlTable* table = context.catalog ? context.catalog->FindTable(name) : nullptr;
-  if (table == nullptr || ref.names.size() > 1) {
+  if (table == nullptr || ref.names.size() > 1 || ref.at.has_value()) {
     std::string message = FormatErrorAt(
         sql_text, StrCat("Catalog Error: table \"", name, "\" does not exist"), ref.offset);
     std::vector<std::string> known = context.catalog ? context.catalog->TableNames()
                                                      : std::vector<std::string>();
+    if (context.lake != nullptr) {
+      Result<std::shared_ptr<const LakeSnapshot>> snapshot =
+          LoadLakeSnapshot(*context.lake, std::nullopt, sql_text, ref.offset);
+      if (snapshot.ok()) {
+        for (std::string& lake_name : LakeObjectNames(**snapshot)) {
+          known.push_back(std::move(lake_name));
+        }
+      }
+    }
     std::vector<std::string> closest = expr::ClosestNames(name, known);
     if (!closest.empty()) {
       message += "\nDid you mean \"" + closest[0] + "\"?";

@@ -2,8 +2,9 @@
 // for the columns a query needs, with an optional statistics predicate for pruning.
 //
 // Implementations: Parquet files (read_parquet: projection and row-group pruning pushed into
-// ParquetReader), CSV files (read_csv), range(), and tables of the SqlCatalog (which a lake
-// populates). BindTableRef resolves a FROM item to one of them.
+// ParquetReader), CSV files (read_csv), range(), tables of the SqlCatalog, and the attached
+// lake's tables, views and ducklake_* functions (lake_source.h, ducklake_functions.h).
+// BindTableRef resolves a FROM item to one of them.
 //
 // Thread-safety: a Source is used by one thread at a time.
 #pragma once
@@ -27,6 +28,13 @@ class Source {
   // only rows). `predicate`, bound against the schema of exactly those columns, may prune.
   virtual Result<std::unique_ptr<Operator>> Open(
       const std::vector<int>& columns, std::shared_ptr<const StatisticsPredicate> predicate) = 0;
+  // Schema columns at index >= visible_columns() are pseudo-columns (a lake table's rowid):
+  // a query names them explicitly; `*` does not expand to them.
+  virtual int visible_columns() const { return schema().num_fields(); }
+  // The WHERE clause over this source's columns, for sources that evaluate it while scanning
+  // (a lake scan pushes it into OpenTableScan for file, row-group and row filtering). Called
+  // before Open. The planner filters the rows itself as well.
+  virtual void PushFilter(const ast::Expr& where) { (void)where; }
 };
 
 // Resolves a table function call, a file name or a catalog table. Errors name the closest

@@ -29,6 +29,12 @@ struct TableArg {
   std::vector<std::unique_ptr<ast::Expr>> list;
 };
 
+// Time travel on a lake table: AT (VERSION => n) or AT (TIMESTAMP => '...').
+struct AtClause {
+  bool timestamp = false;           // false: VERSION
+  std::unique_ptr<ast::Expr> value;  // a constant expression
+};
+
 struct TableRef {
   enum class Kind : uint8_t { kNone, kTable, kFunction, kFile, kSubquery };
   Kind kind = Kind::kNone;
@@ -38,6 +44,7 @@ struct TableRef {
   std::unique_ptr<SelectStmt> subquery;
   std::string alias;
   std::vector<std::string> column_aliases;
+  std::optional<AtClause> at;  // kTable only
   int32_t offset = 0;  // where the reference starts in the source text, for errors
 };
 
@@ -76,7 +83,72 @@ enum class StatementKind : uint8_t {
   kShowTables,
   kSet,
   kReset,
-  kUnsupported,  // a write or lake statement: parsed far enough to name it
+  kCall,         // CALL f(...): `select` is SELECT * FROM f(...)
+  // Lake writes (write_statements.h executes them); `write` holds the details.
+  kCreateTable,
+  kInsert,
+  kDelete,
+  kUpdate,
+  kCreateSchema,
+  kDropSchema,
+  kDropTable,
+  kAlterTable,
+  kCreateView,
+  kDropView,
+  kBegin,
+  kCommit,
+  kRollback,
+  kUnsupported,  // a statement tarn does not run: parsed far enough to name it
+};
+
+// A column of CREATE TABLE or ALTER TABLE ADD COLUMN.
+struct ColumnDef {
+  std::string name;
+  std::string type_text;  // as written: "DECIMAL(10, 2)", "INTEGER[]"
+  bool not_null = false;
+  std::unique_ptr<ast::Expr> default_value;  // DEFAULT expr, or null
+};
+
+enum class AlterAction : uint8_t {
+  kAddColumn,     // columns[0]
+  kDropColumn,    // column
+  kRenameColumn,  // column -> new_name
+  kRenameTable,   // new_name
+  kSetType,       // column, type_text
+  kSetDefault,    // column, default_value
+  kDropDefault,   // column
+  kSetNotNull,    // column
+  kDropNotNull,   // column
+};
+
+// The details of a write statement.
+struct WriteStmt {
+  std::vector<std::string> names;  // the target as written: [catalog.][schema.]name
+  bool if_exists = false;
+  bool if_not_exists = false;
+  bool or_replace = false;
+  bool cascade = false;
+  // CREATE TABLE (columns) / ALTER TABLE ADD COLUMN (columns[0])
+  std::vector<ColumnDef> columns;
+  // CREATE TABLE AS / INSERT ... SELECT / CREATE VIEW AS: the query and its source text
+  std::unique_ptr<SelectStmt> query;
+  std::string query_text;
+  // INSERT
+  std::vector<std::string> insert_columns;  // empty: every column in order
+  std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;  // VALUES rows
+  bool default_values = false;              // INSERT ... DEFAULT VALUES
+  // DELETE / UPDATE
+  std::unique_ptr<ast::Expr> where;
+  std::string alias;  // DELETE FROM t AS x / UPDATE t AS x
+  std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> assignments;
+  // ALTER TABLE
+  AlterAction alter = AlterAction::kAddColumn;
+  std::string column;
+  std::string new_name;
+  std::string type_text;
+  std::unique_ptr<ast::Expr> default_value;
+  // CREATE VIEW v (a, b)
+  std::vector<std::string> view_aliases;
 };
 
 struct Statement {
@@ -90,7 +162,12 @@ struct Statement {
   // kSet / kReset
   std::string setting;
   std::unique_ptr<ast::Expr> value;
-  // kUnsupported: "CREATE TABLE", "INSERT", "CALL ducklake_expire_snapshots"
+  // kShowTables: SHOW ALL TABLES
+  bool show_all = false;
+  // Lake writes
+  std::unique_ptr<WriteStmt> write;
+  // kUnsupported: "CREATE TABLE", "INSERT", "CALL ducklake_expire_snapshots"; for writes, the
+  // statement's name for messages ("INSERT", "CREATE TABLE")
   std::string what;
   std::string text;  // the statement's source text
 };

@@ -16,10 +16,9 @@ constexpr std::string_view kClauseWords[] = {
     "LEFT",  "RIGHT", "FULL",   "CROSS",     "NATURAL", "SELECT", "AS",    "TO",
     "POSITIONAL", "ASOF", "ANTI", "SEMI", "LATERAL", "PIVOT", "UNPIVOT", "SAMPLE", "TABLESAMPLE"};
 
-// Statement keywords that change data or need a lake: recognized, then refused.
-constexpr std::string_view kWriteWords[] = {
-    "CREATE", "INSERT", "DELETE", "UPDATE", "DROP", "ALTER", "CALL", "ATTACH", "DETACH",
-    "USE", "MERGE", "TRUNCATE", "CHECKPOINT", "VACUUM", "BEGIN", "COMMIT", "ROLLBACK",
+// Statement keywords tarn recognizes but does not run: refused, naming the statement.
+constexpr std::string_view kUnsupportedWords[] = {
+    "ATTACH", "DETACH", "USE", "MERGE", "TRUNCATE", "CHECKPOINT", "VACUUM",
     "INSTALL", "LOAD", "IMPORT", "EXPORT", "PRAGMA"};
 
 bool IsClauseWord(const Token& token) {
@@ -118,8 +117,15 @@ class StatementParser {
       return statement;
     }
     if (AcceptKeyword("SHOW")) {
-      if (AcceptKeyword("TABLES") || (AcceptKeyword("ALL") && AcceptKeyword("TABLES"))) {
+      if (AcceptKeyword("TABLES")) {
         statement->kind = StatementKind::kShowTables;
+        return statement;
+      }
+      if (Peek().IsKeyword("ALL") && Peek(1).IsKeyword("TABLES")) {
+        Advance();
+        Advance();
+        statement->kind = StatementKind::kShowTables;
+        statement->show_all = true;
         return statement;
       }
       statement->kind = StatementKind::kDescribe;  // SHOW name = DESCRIBE name
@@ -141,11 +147,474 @@ class StatementParser {
       return statement;
     }
     if (first.IsKeyword("COPY")) return ParseCopy();
-    for (std::string_view word : kWriteWords) {
+    if (first.IsKeyword("CALL")) return ParseCall();
+    if (first.IsKeyword("CREATE")) return ParseCreate();
+    if (first.IsKeyword("DROP")) return ParseDrop();
+    if (first.IsKeyword("INSERT")) return ParseInsert();
+    if (first.IsKeyword("DELETE")) return ParseDelete();
+    if (first.IsKeyword("UPDATE")) return ParseUpdate();
+    if (first.IsKeyword("ALTER")) return ParseAlter();
+    if (first.IsKeyword("BEGIN") || first.IsKeyword("START")) {
+      Advance();
+      if (first.IsKeyword("START")) TARN_RETURN_NOT_OK(ExpectKeyword("TRANSACTION"));
+      AcceptKeyword("TRANSACTION");
+      statement->kind = StatementKind::kBegin;
+      statement->what = "BEGIN";
+      return statement;
+    }
+    if (first.IsKeyword("COMMIT") || first.IsKeyword("END")) {
+      Advance();
+      AcceptKeyword("TRANSACTION");
+      statement->kind = StatementKind::kCommit;
+      statement->what = "COMMIT";
+      return statement;
+    }
+    if (first.IsKeyword("ROLLBACK") || first.IsKeyword("ABORT")) {
+      Advance();
+      AcceptKeyword("TRANSACTION");
+      statement->kind = StatementKind::kRollback;
+      statement->what = "ROLLBACK";
+      return statement;
+    }
+    for (std::string_view word : kUnsupportedWords) {
       if (first.IsKeyword(word)) return ParseUnsupported();
     }
     return SyntaxError();
   }
+
+  // --- lake statements -------------------------------------------------------------------
+
+  // The '>' of "=>" right after an '=' (the lexer splits the arrow).
+  bool AcceptArrowTail() {
+    const Token& previous = tokens_[pos_ - 1];
+    if (!Peek().IsOperator(">") || Peek().offset != previous.offset + previous.length) {
+      return false;
+    }
+    Advance();
+    return true;
+  }
+
+  // AT ( VERSION => expr ) | AT ( TIMESTAMP => expr )
+  Result<AtClause> ParseAtClause() {
+    Advance();  // AT
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    AtClause at;
+    if (AcceptKeyword("TIMESTAMP")) {
+      at.timestamp = true;
+    } else if (!AcceptKeyword("VERSION")) {
+      return SyntaxError();
+    }
+    TARN_RETURN_NOT_OK(ExpectOperator("="));
+    if (!AcceptArrowTail()) return SyntaxError();
+    TARN_ASSIGN_OR_RETURN(at.value, ParseExpr());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    return at;
+  }
+
+  // name [. name [. name]]
+  Result<std::vector<std::string>> ParseQualifiedName() {
+    std::vector<std::string> names;
+    do {
+      TARN_ASSIGN_OR_RETURN(std::string part, ParseName());
+      names.push_back(std::move(part));
+    } while (AcceptOperator("."));
+    if (names.size() > 3) {
+      return Status::InvalidArgument(FormatErrorAt(
+          text_, "Parser Error: a name has at most three parts (catalog.schema.name)",
+          tokens_[pos_ - 1].offset));
+    }
+    return names;
+  }
+
+  bool AcceptIfExists() {
+    if (!Peek().IsKeyword("IF") || !Peek(1).IsKeyword("EXISTS")) return false;
+    Advance();
+    Advance();
+    return true;
+  }
+
+  bool AcceptIfNotExists() {
+    if (!Peek().IsKeyword("IF") || !Peek(1).IsKeyword("NOT") || !Peek(2).IsKeyword("EXISTS")) {
+      return false;
+    }
+    Advance();
+    Advance();
+    Advance();
+    return true;
+  }
+
+  // The source text from token `first` to the token before the current one.
+  std::string TextFrom(size_t first) const {
+    if (first >= pos_) return std::string();
+    const Token& start = tokens_[first];
+    const Token& last = tokens_[pos_ - 1];
+    return std::string(text_.substr(start.offset, last.offset + last.length - start.offset));
+  }
+
+  // A type as written, up to a ',' or ')' at depth 0, a constraint keyword or the end.
+  Result<std::string> ParseTypeText() {
+    size_t first = pos_;
+    int depth = 0;
+    while (Peek().kind != TokenKind::kEnd && !Peek().IsOperator(";")) {
+      const Token& token = Peek();
+      if (depth == 0 && (token.IsOperator(",") || token.IsOperator(")") ||
+                         token.IsKeyword("NOT") || token.IsKeyword("NULL") ||
+                         token.IsKeyword("DEFAULT") || token.IsKeyword("PRIMARY") ||
+                         token.IsKeyword("UNIQUE") || token.IsKeyword("CHECK") ||
+                         token.IsKeyword("REFERENCES") || token.IsKeyword("COLLATE") ||
+                         token.IsKeyword("USING") || token.IsKeyword("GENERATED"))) {
+        break;
+      }
+      if (token.IsOperator("(") || token.IsOperator("[")) ++depth;
+      if (token.IsOperator(")") || token.IsOperator("]")) --depth;
+      Advance();
+    }
+    if (pos_ == first) return SyntaxError();
+    return TextFrom(first);
+  }
+
+  // name type [NOT NULL | NULL | DEFAULT expr]...
+  Result<ColumnDef> ParseColumnDef() {
+    ColumnDef column;
+    TARN_ASSIGN_OR_RETURN(column.name, ParseName());
+    TARN_ASSIGN_OR_RETURN(column.type_text, ParseTypeText());
+    while (true) {
+      if (AcceptKeyword("NOT")) {
+        TARN_RETURN_NOT_OK(ExpectKeyword("NULL"));
+        column.not_null = true;
+      } else if (AcceptKeyword("NULL")) {
+        column.not_null = false;
+      } else if (AcceptKeyword("DEFAULT")) {
+        TARN_ASSIGN_OR_RETURN(column.default_value, ParseExpr());
+      } else if (Peek().IsKeyword("PRIMARY") || Peek().IsKeyword("UNIQUE") ||
+                 Peek().IsKeyword("CHECK") || Peek().IsKeyword("REFERENCES") ||
+                 Peek().IsKeyword("COLLATE") || Peek().IsKeyword("GENERATED")) {
+        return Status::NotSupported(FormatErrorAt(
+            text_, "not yet supported: column constraint " + Upper(Peek().text) +
+                       " (DuckLake tables have no constraints but NOT NULL)",
+            Peek().offset));
+      } else {
+        return column;
+      }
+    }
+  }
+
+  static std::unique_ptr<Statement> WriteStatement(StatementKind kind, std::string what) {
+    auto statement = std::make_unique<Statement>();
+    statement->kind = kind;
+    statement->what = std::move(what);
+    statement->write = std::make_unique<WriteStmt>();
+    return statement;
+  }
+
+  // CALL name(args): SELECT * FROM name(args).
+  Result<std::unique_ptr<Statement>> ParseCall() {
+    Advance();  // CALL
+    auto statement = std::make_unique<Statement>();
+    statement->kind = StatementKind::kCall;
+    auto select = std::make_unique<SelectStmt>();
+    SelectItem star;
+    star.star = true;
+    select->items.push_back(std::move(star));
+    select->from.offset = Peek().offset;
+    TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
+    select->from.kind = TableRef::Kind::kFunction;
+    select->from.names.push_back(std::move(name));
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    TARN_RETURN_NOT_OK(ParseTableArgs(&select->from));
+    statement->what = "CALL " + select->from.names[0];
+    statement->select = std::move(select);
+    return statement;
+  }
+
+  Result<std::unique_ptr<Statement>> ParseCreate() {
+    Advance();  // CREATE
+    bool or_replace = false;
+    if (AcceptKeyword("OR")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("REPLACE"));
+      or_replace = true;
+    }
+    if (Peek().IsKeyword("TEMP") || Peek().IsKeyword("TEMPORARY")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: temporary tables (tables live in the attached lake)",
+          Peek().offset));
+    }
+    if (AcceptKeyword("SCHEMA")) {
+      auto statement = WriteStatement(StatementKind::kCreateSchema, "CREATE SCHEMA");
+      statement->write->if_not_exists = AcceptIfNotExists();
+      TARN_ASSIGN_OR_RETURN(statement->write->names, ParseQualifiedName());
+      return statement;
+    }
+    if (AcceptKeyword("VIEW")) {
+      auto statement = WriteStatement(StatementKind::kCreateView, "CREATE VIEW");
+      WriteStmt& write = *statement->write;
+      write.or_replace = or_replace;
+      write.if_not_exists = AcceptIfNotExists();
+      TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+      if (AcceptOperator("(")) {
+        do {
+          TARN_ASSIGN_OR_RETURN(std::string alias, ParseName());
+          write.view_aliases.push_back(std::move(alias));
+        } while (AcceptOperator(","));
+        TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      }
+      TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+      size_t first = pos_;
+      TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
+      write.query_text = TextFrom(first);
+      return statement;
+    }
+    if (!AcceptKeyword("TABLE")) {
+      std::string what = "CREATE";
+      if (Peek().kind == TokenKind::kIdentifier) what += " " + Upper(Peek().text);
+      return ParseUnsupportedNamed(std::move(what));
+    }
+    auto statement = WriteStatement(StatementKind::kCreateTable, "CREATE TABLE");
+    WriteStmt& write = *statement->write;
+    write.or_replace = or_replace;
+    write.if_not_exists = AcceptIfNotExists();
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    if (AcceptKeyword("AS")) {
+      size_t first = pos_;
+      TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
+      write.query_text = TextFrom(first);
+      return statement;
+    }
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    do {
+      if (Peek().IsKeyword("PRIMARY") || Peek().IsKeyword("UNIQUE") ||
+          Peek().IsKeyword("CHECK") || Peek().IsKeyword("FOREIGN") ||
+          Peek().IsKeyword("CONSTRAINT")) {
+        return Status::NotSupported(FormatErrorAt(
+            text_, "not yet supported: table constraint " + Upper(Peek().text) +
+                       " (DuckLake tables have no constraints but NOT NULL)",
+            Peek().offset));
+      }
+      TARN_ASSIGN_OR_RETURN(ColumnDef column, ParseColumnDef());
+      write.columns.push_back(std::move(column));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    return statement;
+  }
+
+  Result<std::unique_ptr<Statement>> ParseDrop() {
+    Advance();  // DROP
+    StatementKind kind;
+    std::string what;
+    if (AcceptKeyword("TABLE")) {
+      kind = StatementKind::kDropTable;
+      what = "DROP TABLE";
+    } else if (AcceptKeyword("SCHEMA")) {
+      kind = StatementKind::kDropSchema;
+      what = "DROP SCHEMA";
+    } else if (AcceptKeyword("VIEW")) {
+      kind = StatementKind::kDropView;
+      what = "DROP VIEW";
+    } else {
+      std::string name = "DROP";
+      if (Peek().kind == TokenKind::kIdentifier) name += " " + Upper(Peek().text);
+      return ParseUnsupportedNamed(std::move(name));
+    }
+    auto statement = WriteStatement(kind, std::move(what));
+    statement->write->if_exists = AcceptIfExists();
+    TARN_ASSIGN_OR_RETURN(statement->write->names, ParseQualifiedName());
+    if (AcceptKeyword("CASCADE")) {
+      statement->write->cascade = true;
+    } else {
+      AcceptKeyword("RESTRICT");
+    }
+    return statement;
+  }
+
+  Result<std::unique_ptr<Statement>> ParseInsert() {
+    Advance();  // INSERT
+    if (Peek().IsKeyword("OR")) {
+      return ParseUnsupportedNamed("INSERT OR " + Upper(Peek(1).text));
+    }
+    TARN_RETURN_NOT_OK(ExpectKeyword("INTO"));
+    auto statement = WriteStatement(StatementKind::kInsert, "INSERT");
+    WriteStmt& write = *statement->write;
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
+        !Peek(1).IsOperator("(")) {
+      Advance();
+      do {
+        TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+        write.insert_columns.push_back(std::move(column));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    }
+    if (AcceptKeyword("DEFAULT")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("VALUES"));
+      write.default_values = true;
+    } else if (AcceptKeyword("VALUES")) {
+      do {
+        TARN_RETURN_NOT_OK(ExpectOperator("("));
+        std::vector<std::unique_ptr<ast::Expr>> row;
+        do {
+          TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
+          row.push_back(std::move(value));
+        } while (AcceptOperator(","));
+        TARN_RETURN_NOT_OK(ExpectOperator(")"));
+        write.values.push_back(std::move(row));
+      } while (AcceptOperator(","));
+    } else {
+      size_t first = pos_;
+      TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
+      write.query_text = TextFrom(first);
+    }
+    if (Peek().IsKeyword("ON") || Peek().IsKeyword("RETURNING")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: INSERT ... " + Upper(Peek().text), Peek().offset));
+    }
+    return statement;
+  }
+
+  // [AS] alias after a DELETE/UPDATE target, never a clause keyword.
+  Result<std::string> ParseTargetAlias() {
+    if (AcceptKeyword("AS")) return ParseName();
+    if (Peek().kind == TokenKind::kIdentifier && !Peek().IsKeyword("WHERE") &&
+        !Peek().IsKeyword("SET") && !Peek().IsKeyword("USING") &&
+        !Peek().IsKeyword("RETURNING")) {
+      return Advance().text;
+    }
+    return std::string();
+  }
+
+  Result<std::unique_ptr<Statement>> ParseDelete() {
+    Advance();  // DELETE
+    TARN_RETURN_NOT_OK(ExpectKeyword("FROM"));
+    auto statement = WriteStatement(StatementKind::kDelete, "DELETE");
+    WriteStmt& write = *statement->write;
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    TARN_ASSIGN_OR_RETURN(write.alias, ParseTargetAlias());
+    if (Peek().IsKeyword("USING") || Peek().IsKeyword("RETURNING")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: DELETE ... " + Upper(Peek().text), Peek().offset));
+    }
+    if (AcceptKeyword("WHERE")) {
+      TARN_ASSIGN_OR_RETURN(write.where, ParseExpr());
+    }
+    return statement;
+  }
+
+  Result<std::unique_ptr<Statement>> ParseUpdate() {
+    Advance();  // UPDATE
+    auto statement = WriteStatement(StatementKind::kUpdate, "UPDATE");
+    WriteStmt& write = *statement->write;
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    TARN_ASSIGN_OR_RETURN(write.alias, ParseTargetAlias());
+    TARN_RETURN_NOT_OK(ExpectKeyword("SET"));
+    do {
+      TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+      TARN_RETURN_NOT_OK(ExpectOperator("="));
+      TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
+      write.assignments.emplace_back(std::move(column), std::move(value));
+    } while (AcceptOperator(","));
+    if (Peek().IsKeyword("FROM") || Peek().IsKeyword("RETURNING")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: UPDATE ... " + Upper(Peek().text), Peek().offset));
+    }
+    if (AcceptKeyword("WHERE")) {
+      TARN_ASSIGN_OR_RETURN(write.where, ParseExpr());
+    }
+    return statement;
+  }
+
+  Result<std::unique_ptr<Statement>> ParseAlter() {
+    Advance();  // ALTER
+    if (!AcceptKeyword("TABLE")) {
+      std::string what = "ALTER";
+      if (Peek().kind == TokenKind::kIdentifier) what += " " + Upper(Peek().text);
+      return ParseUnsupportedNamed(std::move(what));
+    }
+    auto statement = WriteStatement(StatementKind::kAlterTable, "ALTER TABLE");
+    WriteStmt& write = *statement->write;
+    write.if_exists = AcceptIfExists();
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    if (AcceptKeyword("ADD")) {
+      AcceptKeyword("COLUMN");
+      write.alter = AlterAction::kAddColumn;
+      write.if_not_exists = AcceptIfNotExists();
+      TARN_ASSIGN_OR_RETURN(ColumnDef column, ParseColumnDef());
+      write.columns.push_back(std::move(column));
+      return statement;
+    }
+    if (AcceptKeyword("DROP")) {
+      AcceptKeyword("COLUMN");
+      write.alter = AlterAction::kDropColumn;
+      write.if_exists = AcceptIfExists() || write.if_exists;
+      TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+      return statement;
+    }
+    if (AcceptKeyword("RENAME")) {
+      if (AcceptKeyword("TO")) {
+        write.alter = AlterAction::kRenameTable;
+        TARN_ASSIGN_OR_RETURN(write.new_name, ParseName());
+        return statement;
+      }
+      AcceptKeyword("COLUMN");
+      write.alter = AlterAction::kRenameColumn;
+      TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+      TARN_RETURN_NOT_OK(ExpectKeyword("TO"));
+      TARN_ASSIGN_OR_RETURN(write.new_name, ParseName());
+      return statement;
+    }
+    TARN_RETURN_NOT_OK(ExpectKeyword("ALTER"));
+    AcceptKeyword("COLUMN");
+    TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+    if (AcceptKeyword("TYPE") || (AcceptKeyword("SET") && AcceptKeyword("DATA") &&
+                                  AcceptKeyword("TYPE"))) {
+      write.alter = AlterAction::kSetType;
+      TARN_ASSIGN_OR_RETURN(write.type_text, ParseTypeText());
+      if (Peek().IsKeyword("USING")) {
+        return Status::NotSupported(FormatErrorAt(
+            text_, "not yet supported: ALTER COLUMN ... TYPE ... USING", Peek().offset));
+      }
+      return statement;
+    }
+    if (tokens_[pos_ - 1].IsKeyword("SET")) {
+      // SET was consumed above without DATA TYPE: SET DEFAULT | SET NOT NULL.
+      if (AcceptKeyword("DEFAULT")) {
+        write.alter = AlterAction::kSetDefault;
+        TARN_ASSIGN_OR_RETURN(write.default_value, ParseExpr());
+        return statement;
+      }
+      TARN_RETURN_NOT_OK(ExpectKeyword("NOT"));
+      TARN_RETURN_NOT_OK(ExpectKeyword("NULL"));
+      write.alter = AlterAction::kSetNotNull;
+      return statement;
+    }
+    TARN_RETURN_NOT_OK(ExpectKeyword("DROP"));
+    if (AcceptKeyword("DEFAULT")) {
+      write.alter = AlterAction::kDropDefault;
+      return statement;
+    }
+    TARN_RETURN_NOT_OK(ExpectKeyword("NOT"));
+    TARN_RETURN_NOT_OK(ExpectKeyword("NULL"));
+    write.alter = AlterAction::kDropNotNull;
+    return statement;
+  }
+
+  // A statement tarn does not run, already named: skips to its end.
+  Result<std::unique_ptr<Statement>> ParseUnsupportedNamed(std::string what) {
+    auto statement = std::make_unique<Statement>();
+    statement->kind = StatementKind::kUnsupported;
+    statement->what = std::move(what);
+    SkipToStatementEnd();
+    return statement;
+  }
+
+  void SkipToStatementEnd() {
+    int depth = 0;
+    while (Peek().kind != TokenKind::kEnd) {
+      if (Peek().IsOperator("(")) ++depth;
+      if (Peek().IsOperator(")")) --depth;
+      if (depth <= 0 && Peek().IsOperator(";")) break;
+      Advance();
+    }
+  }
+
 
   // Names the statement (first words) and skips to its end.
   Result<std::unique_ptr<Statement>> ParseUnsupported() {
@@ -392,6 +861,8 @@ class StatementParser {
       if (ref.names.size() == 1 && AcceptOperator("(")) {
         ref.kind = TableRef::Kind::kFunction;
         TARN_RETURN_NOT_OK(ParseTableArgs(&ref));
+      } else if (Peek().IsKeyword("AT") && Peek(1).IsOperator("(")) {
+        TARN_ASSIGN_OR_RETURN(ref.at, ParseAtClause());
       }
     }
     TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
@@ -416,6 +887,7 @@ class StatementParser {
           TARN_RETURN_NOT_OK(ExpectOperator("="));
         } else {
           Advance();
+          AcceptArrowTail();  // name => value
         }
       }
       if (AcceptOperator("[")) {

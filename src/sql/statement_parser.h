@@ -2,10 +2,12 @@
 //
 // Supported: SELECT [DISTINCT] items [FROM source [AS alias [(columns)]]] [WHERE e]
 // [GROUP BY e, ... | GROUP BY ALL] [HAVING e] [ORDER BY e [ASC|DESC] [NULLS FIRST|LAST], ...]
-// [LIMIT n] [OFFSET m]; COPY (query) | name TO 'file' [(options)]; EXPLAIN [ANALYZE] stmt;
-// DESCRIBE query | source; SHOW TABLES; SET name = value; RESET name. Write and lake
-// statements (CREATE, INSERT, DELETE, UPDATE, DROP, ALTER, CALL, ATTACH, ...) are recognized
-// and returned as kUnsupported naming the statement. Expressions go to the expression parser.
+// [LIMIT n] [OFFSET m], a table optionally followed by AT (VERSION => n | TIMESTAMP => t);
+// COPY (query) | name TO 'file' [(options)]; EXPLAIN [ANALYZE] stmt; DESCRIBE query | source;
+// SHOW [ALL] TABLES; SET name = value; RESET name; CALL f(args); the lake writes (CREATE/DROP
+// SCHEMA|TABLE|VIEW, CREATE TABLE AS, INSERT, DELETE, UPDATE, ALTER TABLE, BEGIN/COMMIT/
+// ROLLBACK; docs/sql.md). Other statements (ATTACH, MERGE, PRAGMA, ...) are recognized and
+// returned as kUnsupported naming the statement. Expressions go to the expression parser.
 // Every syntax error carries line, column and a caret (FormatSyntaxError).
 //
 // Thread-safety: pure functions.

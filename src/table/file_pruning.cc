@@ -1,9 +1,14 @@
 #include "table/file_pruning.h"
 
 #include <cmath>
+#include <cstring>
 #include <map>
 
+#include "expr/bound.h"
 #include "expr/cast.h"
+#include "expr/pruning.h"
+#include "format/scalar_text.h"
+#include "util/murmur3.h"
 
 namespace tarn::table_internal {
 
@@ -92,14 +97,86 @@ std::optional<std::pair<Value, Value>> CalendarRange(const DataType& type, int64
                         Value::Int(type, static_cast<int64_t>(hi)));
 }
 
+std::optional<std::pair<Value, Value>> CalendarRangeAnyZone(int64_t year,
+                                                            std::optional<int64_t> month,
+                                                            std::optional<int64_t> day,
+                                                            std::optional<int64_t> hour) {
+  auto local = CalendarRange(DataType(TypeId::kTimestamp), year, month, day, hour);
+  if (!local.has_value()) return std::nullopt;
+  constexpr int64_t kDayMicros = 86400LL * 1000000;
+  const int64_t lo = local->first.GetInt64();
+  const int64_t hi = local->second.GetInt64();
+  if (lo < INT64_MIN + kDayMicros || hi > INT64_MAX - kDayMicros) return std::nullopt;
+  const DataType tz(TypeId::kTimestampTz);
+  return std::make_pair(Value::Int(tz, lo - kDayMicros), Value::Int(tz, hi + kDayMicros));
+}
+
+std::optional<int32_t> DuckLakeHash(const Value& value) {
+  if (value.is_null()) return std::nullopt;
+  const DataType& type = value.type();
+  switch (type.id) {
+    case TypeId::kBoolean:
+      return Murmur3HashInt64(value.GetBool() ? 1 : 0);
+    case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+    case TypeId::kDate: case TypeId::kTime: case TypeId::kTimeNs: case TypeId::kTimestamp:
+    case TypeId::kTimestampS: case TypeId::kTimestampMs: case TypeId::kTimestampNs:
+    case TypeId::kTimestampTz:
+      return Murmur3HashInt64(value.GetInt64());
+    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
+      return Murmur3Hash32(std::to_string(value.GetUInt64()));
+    case TypeId::kInt128: case TypeId::kUInt128: {
+      std::string text;
+      if (type.id == TypeId::kInt128) {
+        format::AppendInt128(value.GetInt128(), &text);
+      } else {
+        format::AppendUInt128(static_cast<unsigned __int128>(value.GetInt128()), &text);
+      }
+      return Murmur3Hash32(text);
+    }
+    case TypeId::kDecimal: {
+      if (type.precision <= 18) return Murmur3HashInt64(static_cast<int64_t>(value.GetInt128()));
+      std::string text;
+      format::AppendDecimal(value.GetInt128(), type.precision, type.scale, &text);
+      return Murmur3Hash32(text);
+    }
+    case TypeId::kFloat32: case TypeId::kFloat64: {
+      double d = value.GetDouble();
+      if (std::isnan(d)) return std::nullopt;
+      if (d == 0.0) d = 0.0;
+      int64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof(bits));
+      return Murmur3HashInt64(bits);
+    }
+    case TypeId::kVarchar: case TypeId::kJson: case TypeId::kBlob:
+      return Murmur3Hash32(value.GetBytes());
+    case TypeId::kUuid: {
+      if (value.GetBytes().size() != 16) return std::nullopt;
+      std::string text;
+      format::AppendUuid(value.GetBytes(), &text);
+      return Murmur3Hash32(text);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<int32_t> PartitionBucket(const Value& value, int64_t bucket_count) {
+  if (bucket_count < 1 || bucket_count > INT32_MAX) return std::nullopt;
+  std::optional<int32_t> hash = DuckLakeHash(value);
+  if (!hash.has_value()) return std::nullopt;
+  return static_cast<int32_t>((*hash & INT32_MAX) % bucket_count);
+}
+
 FilePruner::FilePruner(std::shared_ptr<const StatisticsPredicate> predicate,
                        std::shared_ptr<const Schema> full_schema,
-                       std::shared_ptr<const TableMetadata> table)
-    : predicate_(std::move(predicate)), table_(std::move(table)) {
+                       std::shared_ptr<const TableMetadata> table,
+                       std::shared_ptr<const BoundExpr> filter)
+    : predicate_(std::move(predicate)), full_schema_(std::move(full_schema)),
+      table_(std::move(table)), filter_(std::move(filter)) {
   if (!predicate_) return;
   const auto& columns = table_->table->columns;
   for (const std::string& name : predicate_->referenced_columns()) {
-    int index = full_schema->FindField(name);
+    int index = full_schema_->FindField(name);
     columns_.push_back(index >= 0 && index < static_cast<int>(columns.size()) ? &columns[index]
                                                                              : nullptr);
   }
@@ -126,85 +203,276 @@ bool FilePruner::MayMatchStats(const DataFileInfo& file) const {
   return predicate_->MayMatch(stats, file.record_count);
 }
 
-bool FilePruner::MayMatchPartition(const DataFileInfo& file) const {
-  if (!file.partition_id.has_value() || file.partition_values.empty()) return true;
-  auto spec = table_->partition_specs.find(*file.partition_id);
-  if (spec == table_->partition_specs.end()) return true;
+namespace {
+
+using expr::BoundKind;
+using expr::BoundNode;
+using expr::Possible;
+
+// What a file's partition values say about it, by table column id.
+struct PartitionFacts {
+  std::map<int64_t, ColumnStatistics> stats;  // identity values, calendar ranges, all-NULL
+  std::map<int64_t, std::vector<std::pair<int64_t, int32_t>>> buckets;  // (N, bucket)
+};
+
+PartitionFacts CollectFacts(const TableMetadata& table, const PartitionSpec& spec,
+                            const DataFileInfo& file) {
   struct Calendar {
     std::optional<int64_t> year, month, day, hour;
-    bool null = false;
   };
-  std::map<int64_t, ColumnStatistics> identity;
+  PartitionFacts facts;
   std::map<int64_t, Calendar> calendar;
-  for (const PartitionField& field : spec->second.fields) {
+  for (const PartitionField& field : spec.fields) {
     const FilePartitionValue* value = nullptr;
     for (const FilePartitionValue& candidate : file.partition_values) {
       if (candidate.partition_key_index == field.partition_key_index) value = &candidate;
     }
     if (value == nullptr || !value->value_known) continue;
-    const ColumnInfo* column = table_->table->FindColumn(field.column_id);
+    const ColumnInfo* column = table.table->FindColumn(field.column_id);
     if (column == nullptr || column->type.IsNested()) continue;
-    if (field.transform == PartitionTransform::kIdentity) {
-      ColumnStatistics stats;
-      stats.value_count = file.record_count;
-      if (value->value.is_null()) {
-        stats.null_count = file.record_count;
-      } else {
+    ColumnStatistics stats;
+    stats.value_count = file.record_count;
+    if (value->value.is_null()) {
+      // A NULL transform result means a NULL source value, for every row.
+      stats.null_count = file.record_count;
+      facts.stats[field.column_id] = std::move(stats);
+      continue;
+    }
+    switch (field.transform) {
+      case PartitionTransform::kIdentity: {
         auto typed = ToType(value->value, column->type);
-        if (!typed.has_value()) continue;
-        if (column->type.IsFloating() && std::isnan(typed->GetDouble())) continue;
+        if (!typed.has_value()) break;
+        if (column->type.IsFloating() && std::isnan(typed->GetDouble())) break;
         stats.null_count = 0;
         stats.min = typed;
         stats.max = typed;
         if (column->type.IsFloating()) stats.nan_count = 0;
+        facts.stats[field.column_id] = std::move(stats);
+        break;
       }
-      identity[field.column_id] = std::move(stats);
-      continue;
-    }
-    Calendar& parts = calendar[field.column_id];
-    if (value->value.is_null()) {
-      parts.null = true;
-      continue;
-    }
-    if (value->value.type().id != TypeId::kInt64) continue;
-    const int64_t part = value->value.GetInt64();
-    switch (field.transform) {
-      case PartitionTransform::kYear: parts.year = part; break;
-      case PartitionTransform::kMonth: parts.month = part; break;
-      case PartitionTransform::kDay: parts.day = part; break;
-      case PartitionTransform::kHour: parts.hour = part; break;
-      default: break;
+      case PartitionTransform::kBucket: {
+        if (value->value.type().id != TypeId::kInt32 && value->value.type().id != TypeId::kInt64) {
+          break;
+        }
+        facts.buckets[field.column_id].emplace_back(field.bucket_count, value->value.GetInt64());
+        break;
+      }
+      default: {
+        if (value->value.type().id != TypeId::kInt64) break;
+        Calendar& parts = calendar[field.column_id];
+        const int64_t part = value->value.GetInt64();
+        if (field.transform == PartitionTransform::kYear) parts.year = part;
+        if (field.transform == PartitionTransform::kMonth) parts.month = part;
+        if (field.transform == PartitionTransform::kDay) parts.day = part;
+        if (field.transform == PartitionTransform::kHour) parts.hour = part;
+        break;
+      }
     }
   }
-  std::map<int64_t, ColumnStatistics> derived = identity;
-  for (const auto& [column_id, parts] : calendar) {
-    if (derived.count(column_id) != 0) continue;
-    const ColumnInfo* column = table_->table->FindColumn(column_id);
+  // Every row of a file shares its partition values, so a non-NULL value of any transform
+  // means the column has no NULL in the file.
+  for (const auto& [column_id, ignored] : facts.buckets) {
+    if (facts.stats.count(column_id) != 0) continue;
     ColumnStatistics stats;
     stats.value_count = file.record_count;
-    if (parts.null) {
-      // A NULL part means a NULL source value for every row.
-      stats.null_count = file.record_count;
-      derived[column_id] = std::move(stats);
+    stats.null_count = 0;
+    facts.stats[column_id] = std::move(stats);
+  }
+  for (const auto& [column_id, parts] : calendar) {
+    if (facts.stats.count(column_id) != 0) continue;
+    ColumnStatistics stats;
+    stats.value_count = file.record_count;
+    stats.null_count = 0;
+    if (!parts.year) {
+      facts.stats[column_id] = std::move(stats);
       continue;
     }
-    if (!parts.year) continue;
+    const ColumnInfo* column = table.table->FindColumn(column_id);
     std::optional<int64_t> month = parts.month;
     std::optional<int64_t> day = month ? parts.day : std::nullopt;
     std::optional<int64_t> hour = day ? parts.hour : std::nullopt;
-    auto range = CalendarRange(column->type, *parts.year, month, day, hour);
-    if (!range.has_value()) continue;
-    stats.min = range->first;
-    stats.max = range->second;
-    derived[column_id] = std::move(stats);
+    if (column->type.id == TypeId::kDate) hour.reset();  // a date has no hour to bound
+    auto range = column->type.id == TypeId::kTimestampTz
+                     ? CalendarRangeAnyZone(*parts.year, month, day, hour)
+                     : CalendarRange(column->type, *parts.year, month, day, hour);
+    if (range.has_value()) {
+      stats.min = range->first;
+      stats.max = range->second;
+    }
+    facts.stats[column_id] = std::move(stats);
   }
-  if (derived.empty()) return true;
+  return facts;
+}
+
+// The table column a comparison operand reads through plain casts, or -1; `casts` gets the
+// cast types from the column outwards.
+int CastChainColumn(const BoundNode& node, std::vector<const DataType*>* casts) {
+  const BoundNode* cursor = &node;
+  std::vector<const DataType*> outward;
+  while (cursor->kind == BoundKind::kCast) {
+    if (cursor->try_cast) return -1;
+    outward.push_back(&cursor->type);
+    cursor = cursor->children[0].get();
+  }
+  if (cursor->kind != BoundKind::kColumn) return -1;
+  casts->assign(outward.rbegin(), outward.rend());
+  return cursor->column_index;
+}
+
+// The column value that the comparison constant stands for, when exactly one column value
+// compares equal to it through the casts; nullopt otherwise.
+std::optional<Value> ColumnValueFor(const Value& constant, const DataType& column_type,
+                                    const std::vector<const DataType*>& casts) {
+  if (constant.is_null()) return std::nullopt;
+  auto back = expr::CastValue(constant, column_type);
+  if (!back.ok() || back->is_null()) return std::nullopt;
+  Value round_trip = *back;
+  for (const DataType* type : casts) {
+    auto cast = expr::CastValue(round_trip, *type);
+    if (!cast.ok()) return std::nullopt;
+    round_trip = std::move(cast).value();
+  }
+  if (round_trip.type() != constant.type() || expr::CompareValues(round_trip, constant) != 0) {
+    return std::nullopt;
+  }
+  return *back;
+}
+
+class PartitionAnalyzer {
+ public:
+  PartitionAnalyzer(const TableMetadata& table, const PartitionFacts& facts, int64_t num_rows)
+      : table_(table), facts_(facts), num_rows_(num_rows) {
+    const auto& columns = table.table->columns;
+    for (size_t i = 0; i < columns.size(); ++i) {
+      auto it = facts.stats.find(columns[i].column_id);
+      if (it == facts.stats.end()) continue;
+      stat_columns_.push_back(static_cast<int>(i));
+      stats_.push_back(&it->second);
+    }
+  }
+
+  Possible Analyze(const BoundNode& node) const {
+    switch (node.kind) {
+      case BoundKind::kAnd: case BoundKind::kOr: {
+        const bool is_and = node.kind == BoundKind::kAnd;
+        Possible result = is_and ? Possible{true, false, false} : Possible{false, true, false};
+        bool any_null = false, all_true_or_null = true, all_false_or_null = true;
+        for (const auto& child : node.children) {
+          Possible p = Analyze(*child);
+          if (is_and) {
+            result.may_true = result.may_true && p.may_true;
+            result.may_false = result.may_false || p.may_false;
+          } else {
+            result.may_true = result.may_true || p.may_true;
+            result.may_false = result.may_false && p.may_false;
+          }
+          any_null = any_null || p.may_null;
+          all_true_or_null = all_true_or_null && (p.may_true || p.may_null);
+          all_false_or_null = all_false_or_null && (p.may_false || p.may_null);
+        }
+        result.may_null = any_null && (is_and ? all_true_or_null : all_false_or_null);
+        return result;
+      }
+      case BoundKind::kNot: {
+        Possible p = Analyze(*node.children[0]);
+        return Possible{p.may_false, p.may_true, p.may_null};
+      }
+      case BoundKind::kColumn: {
+        // A BOOLEAN column used as a predicate: pinned by an identity value.
+        const ColumnStatistics* stats = StatsOfColumn(node.column_index);
+        if (stats == nullptr || node.type.id != TypeId::kBoolean) return Possible{};
+        if (stats->null_count && *stats->null_count >= num_rows_) return Possible{false, false, true};
+        const bool may_null = !stats->null_count || *stats->null_count > 0;
+        if (!stats->min || !stats->max || stats->min->is_null() || stats->max->is_null()) {
+          return Possible{true, true, may_null};
+        }
+        const bool lo = stats->min->GetBool(), hi = stats->max->GetBool();
+        return Possible{lo || hi, !lo || !hi, may_null};
+      }
+      default: {
+        Possible p = expr::Analyze(node, stat_columns_, stats_, num_rows_);
+        if (p.may_true && !facts_.buckets.empty() && !BucketsMayMatch(node)) p.may_true = false;
+        return p;
+      }
+    }
+  }
+
+ private:
+  const ColumnStatistics* StatsOfColumn(int column_index) const {
+    for (size_t i = 0; i < stat_columns_.size(); ++i) {
+      if (stat_columns_[i] == column_index) return stats_[i];
+    }
+    return nullptr;
+  }
+
+  // False when `node` is `column = constant` or `column IN (constants)` and no constant falls
+  // in the file's bucket(s) of that column.
+  bool BucketsMayMatch(const BoundNode& node) const {
+    const BoundNode* operand = nullptr;
+    std::vector<const BoundNode*> constants;
+    if (node.kind == BoundKind::kCompare && node.op == ast::Op::kEqual) {
+      const BoundNode* left = node.children[0].get();
+      const BoundNode* right = node.children[1].get();
+      if (left->kind == BoundKind::kConstant) std::swap(left, right);
+      if (right->kind != BoundKind::kConstant) return true;
+      operand = left;
+      constants.push_back(right);
+    } else if (node.kind == BoundKind::kIn && !node.negated) {
+      operand = node.children[0].get();
+      for (size_t i = 1; i < node.children.size(); ++i) {
+        if (node.children[i]->kind != BoundKind::kConstant) return true;
+        constants.push_back(node.children[i].get());
+      }
+    } else {
+      return true;
+    }
+    std::vector<const DataType*> casts;
+    const int column_index = CastChainColumn(*operand, &casts);
+    const auto& columns = table_.table->columns;
+    if (column_index < 0 || column_index >= static_cast<int>(columns.size())) return true;
+    const ColumnInfo& column = columns[column_index];
+    auto buckets = facts_.buckets.find(column.column_id);
+    if (buckets == facts_.buckets.end()) return true;
+    for (const BoundNode* constant : constants) {
+      if (constant->constant.is_null()) continue;  // never TRUE
+      std::optional<Value> value = ColumnValueFor(constant->constant, column.type, casts);
+      if (!value.has_value()) return true;
+      bool in_file_buckets = true;
+      for (const auto& [count, bucket] : buckets->second) {
+        std::optional<int32_t> computed = PartitionBucket(*value, count);
+        if (!computed.has_value()) return true;
+        if (*computed != bucket) in_file_buckets = false;
+      }
+      if (in_file_buckets) return true;
+    }
+    return false;
+  }
+
+  const TableMetadata& table_;
+  const PartitionFacts& facts_;
+  int64_t num_rows_;
+  std::vector<int> stat_columns_;
+  std::vector<const ColumnStatistics*> stats_;
+};
+
+}  // namespace
+
+bool FilePruner::MayMatchPartition(const DataFileInfo& file) const {
+  if (!file.partition_id.has_value() || file.partition_values.empty()) return true;
+  auto spec = table_->partition_specs.find(*file.partition_id);
+  if (spec == table_->partition_specs.end()) return true;
+  const PartitionFacts facts = CollectFacts(*table_, spec->second, file);
+  if (facts.stats.empty() && facts.buckets.empty()) return true;
+  if (filter_) {
+    if (file.record_count == 0) return false;
+    return PartitionAnalyzer(*table_, facts, file.record_count).Analyze(filter_->root()).may_true;
+  }
   std::vector<const ColumnStatistics*> stats(columns_.size(), nullptr);
   bool any = false;
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (columns_[i] == nullptr) continue;
-    auto it = derived.find(columns_[i]->column_id);
-    if (it == derived.end()) continue;
+    auto it = facts.stats.find(columns_[i]->column_id);
+    if (it == facts.stats.end()) continue;
     stats[i] = &it->second;
     any = true;
   }

@@ -56,6 +56,7 @@ Result<ScanColumns> ScanColumns::Make(const TableInfo& table, const TableScanOpt
   const int rowid_index = static_cast<int>(plan.needed.size());
   if (bound_full) {
     plan.pruning_predicate = MakeStatisticsPredicate(*bound_full, *plan.full_schema);
+    plan.full_filter = std::move(bound_full);
     TARN_ASSIGN_OR_RETURN(auto bound, ParseAndBind(*options.filter, *plan.internal_schema));
     plan.filter = std::move(bound);
   }

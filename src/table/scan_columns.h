@@ -28,6 +28,7 @@ struct ScanColumns {
   std::vector<int> output_columns;                 // internal column of each output column
   std::shared_ptr<const BoundExpr> filter;         // over internal_schema; null = none
   std::shared_ptr<const StatisticsPredicate> pruning_predicate;  // over full_schema
+  std::shared_ptr<const BoundExpr> full_filter;  // the filter over full_schema; null = none
 
   static Result<ScanColumns> Make(const TableInfo& table, const TableScanOptions& options);
 

@@ -17,6 +17,30 @@ using table_internal::ScanColumns;
 
 namespace {
 
+// The rows of `inlined` (ReadInlinedRows layout) whose row_id is not in `deleted` (sorted):
+// a write transaction's view hides the committed inlined rows it deleted.
+std::shared_ptr<Batch> DropDeletedInlinedRows(const Batch& inlined,
+                                              const std::vector<int64_t>& deleted) {
+  const Column& row_ids = inlined.column(0);
+  std::vector<uint8_t> keep(static_cast<size_t>((inlined.num_rows + 7) / 8), 0);
+  int64_t kept = 0;
+  for (int64_t row = 0; row < inlined.num_rows; ++row) {
+    if (row_ids.IsValid(row) &&
+        std::binary_search(deleted.begin(), deleted.end(), row_ids.values_as<int64_t>()[row])) {
+      continue;
+    }
+    SetBit(keep.data(), row);
+    ++kept;
+  }
+  std::vector<std::shared_ptr<Column>> columns;
+  for (const auto& column : inlined.columns) {
+    columns.push_back(Filter(*column, keep.data(), kept));
+  }
+  auto out = MakeBatch(inlined.schema, std::move(columns));
+  out->num_rows = kept;
+  return out;
+}
+
 class TableScanReaderImpl : public TableScanReader {
  public:
   TableScanReaderImpl(std::shared_ptr<FileSystem> fs, std::shared_ptr<const TableMetadata> table,
@@ -114,13 +138,25 @@ Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_p
   read_options.pool = options.pool;
   read_options.batch_rows = options.batch_rows;
   read_options.cancel = options.cancel;
-  auto pruner = std::make_unique<FilePruner>(columns.pruning_predicate, columns.full_schema, table);
+  auto pruner = std::make_unique<FilePruner>(columns.pruning_predicate, columns.full_schema, table,
+                                             columns.full_filter);
 
   std::vector<std::shared_ptr<Batch>> inlined;
   int64_t inlined_rows = 0;
   for (const InlinedDataTable& inlined_table : table->table->inlined_tables) {
     TARN_ASSIGN_OR_RETURN(auto rows, lake.ReadInlinedRows(*table, inlined_table,
                                                           InlinedRowSelection::kVisible));
+    if (!table->pending_inlined_row_deletes.empty()) {
+      rows = DropDeletedInlinedRows(*rows, table->pending_inlined_row_deletes);
+    }
+    if (rows->num_rows == 0) continue;
+    TARN_ASSIGN_OR_RETURN(auto internal, table_internal::InlinedToInternal(
+                                             *rows, columns.needed, columns.internal_schema));
+    inlined_rows += internal->num_rows;
+    inlined.push_back(std::move(internal));
+  }
+  // A write transaction's own inlined rows, not yet committed.
+  for (const auto& rows : table->pending_inlined_rows) {
     if (rows->num_rows == 0) continue;
     TARN_ASSIGN_OR_RETURN(auto internal, table_internal::InlinedToInternal(
                                              *rows, columns.needed, columns.internal_schema));

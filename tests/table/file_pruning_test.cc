@@ -100,7 +100,8 @@ TEST(FilePruningTest, IdentityAndCalendarPartitions) {
       {"ts = CAST('2021-06-15 14:00:00' AS TIMESTAMP)", Decision::kPrunedByPartition},
       {"ts < CAST('2021-06-15 13:00:00' AS TIMESTAMP)", Decision::kPrunedByPartition},
       {"ts <= CAST('2021-06-15 13:00:00' AS TIMESTAMP)", Decision::kRead},
-      {"ts IS NULL", Decision::kRead},  // calendar parts do not bound the null count
+      // Every row shares the file's partition values: a non-NULL year means no NULL ts.
+      {"ts IS NULL", Decision::kPrunedByPartition},
       {"d = CAST('2020-12-31' AS DATE)", Decision::kRead},
       {"d = CAST('2021-01-01' AS DATE)", Decision::kPrunedByPartition},
       {"d < CAST('2020-01-01' AS DATE)", Decision::kPrunedByPartition},

@@ -115,16 +115,17 @@ TEST(SqlCliTest, StopsAtTheFirstError) {
   EXPECT_EQ(run.err.rfind("Error: ", 0), 0u) << run.err;
 }
 
-TEST(SqlCliTest, WriteStatementsAndLakesAreNotYetSupported) {
+TEST(SqlCliTest, WriteStatementsNeedALakeAndBadLocatorsAreNamed) {
   TempDir dir;
   RunResult write = RunTarn({"-c", "CREATE TABLE t (a INTEGER)"}, dir);
   EXPECT_EQ(write.exit_code, 1);
   EXPECT_EQ(write.err, "Error: not yet supported: CREATE TABLE needs an attached DuckLake lake\n");
   RunResult lake = RunTarn({"my.ducklake", "--data-path", dir.path(), "-c", "SELECT 1"}, dir);
   EXPECT_EQ(lake.exit_code, 1);
-  EXPECT_NE(lake.err.find("not yet supported: attaching the DuckLake lake \"my.ducklake\""),
-            std::string::npos)
-      << lake.err;
+  EXPECT_EQ(lake.err,
+            "Error: cannot attach the lake \"my.ducklake\": DuckLake locator 'my.ducklake' is not "
+            "understood: expected ducklake:sqlite:PATH or a PATH ending in .sqlite\n");
+  EXPECT_EQ(lake.out, "");
 }
 
 TEST(SqlCliTest, CopyWritesFilesAndPrintsNothing) {

@@ -5,7 +5,8 @@
 //
 // Runs each -c statement list in order, then the -f file; with neither, reads SQL from
 // standard input. Results of queries (SELECT, EXPLAIN, DESCRIBE, SHOW) are printed in the
-// chosen format (default: table); SET and COPY print nothing. The first error is printed as
+// chosen format (default: table); SET, COPY and write statements print nothing. LAKE, when
+// given, is attached as catalog "lake" (Session::Attach). The first error is printed as
 // "Error: <message>" on stderr and the exit status is 1.
 #include <cstdio>
 #include <cstring>
@@ -28,8 +29,13 @@ constexpr const char* kUsage =
     "            [--format table|csv|json|markdown|line]\n"
     "       tarn parquet meta|cat|write ...   (see tarn parquet --help)\n"
     "\n"
-    "Runs SQL (DuckDB's dialect) over files: read_parquet('x/*.parquet'), read_csv('f.csv'),\n"
-    "range(n). SQL comes from -c (repeatable), -f, or standard input.\n";
+    "Runs SQL (DuckDB's dialect) over a DuckLake lake and over files: read_parquet('x/*.parquet'),\n"
+    "read_csv('f.csv'), range(n). SQL comes from -c (repeatable), -f, or standard input.\n"
+    "\n"
+    "LAKE is ducklake:sqlite:PATH (or a bare PATH.sqlite), attached as catalog \"lake\":\n"
+    "  SELECT rowid, * FROM t AT (VERSION => 3); SHOW TABLES; CALL ducklake_snapshots('lake');\n"
+    "  --data-path DIR   read the lake's files from DIR (a moved lake)\n"
+    "  --read-only       refuse every write statement\n";
 
 struct SqlArgs {
   std::string lake;
@@ -118,11 +124,7 @@ int ParseArgs(int argc, char** argv, SqlArgs* args) {
       return ReportError("unexpected argument \"" + arg + "\" (only one LAKE may be given)");
     }
   }
-  if (!args->lake.empty()) {
-    return ReportError("not yet supported: attaching the DuckLake lake \"" + args->lake +
-                       "\"; tarn's SQL reads files for now (read_parquet, read_csv)");
-  }
-  if (!args->data_path.empty() || args->read_only) {
+  if (args->lake.empty() && (!args->data_path.empty() || args->read_only)) {
     return ReportError("--data-path and --read-only need a LAKE argument");
   }
   if (!any_sql) {
@@ -139,6 +141,15 @@ int RunSqlShell(int argc, char** argv) {
   int exit_status = ParseArgs(argc, argv, &args);
   if (exit_status >= 0) return exit_status;
   Session session;
+  if (!args.lake.empty()) {
+    AttachOptions options;
+    if (!args.data_path.empty()) options.data_path = args.data_path;
+    options.read_only = args.read_only;
+    Status attached = session.Attach(args.lake, options);
+    if (!attached.ok()) {
+      return ReportError("cannot attach the lake \"" + args.lake + "\": " + attached.message());
+    }
+  }
   for (const std::string& script : args.scripts) {
     Status status = session.ExecuteScript(
         script, [&](QueryResult& result) { return PrintResult(result, args.format); });

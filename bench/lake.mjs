@@ -1,0 +1,91 @@
+// Reading a DuckLake lake: tarn's table scan (bench_lake scan) against DuckDB reading the same
+// Parquet files directly, with the delete files anti-joined on (file name, file_row_number).
+// Both use 2 threads; each measurement is the best of 5 after one warm-up, in the same run.
+//
+//   node bench/lake.mjs [--build build-rel] [--work /tmp/tarn-lake-bench] [--rows 10000000]
+//
+// The lake (10 files, ~1% of the rows deleted through delete files) is generated once by
+// `bench_lake gen` into the work folder. The answers of both sides are compared before timing.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const require = createRequire(path.join(root, 'tools/oracle/package.json'));
+const { DuckDBInstance } = require('@duckdb/node-api');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const build = path.resolve(root, option('--build', 'build'));
+const work = option('--work', '/tmp/tarn-lake-bench');
+const rows = option('--rows', '10000000');
+const fixture = path.resolve(root, '../shared/fixtures/ducklake/inlined/catalog.sqlite');
+const lake = path.join(work, `lake-${rows}`);
+const bench = path.join(build, 'bench_lake');
+mkdirSync(work, { recursive: true });
+
+if (!existsSync(path.join(lake, 'catalog.sqlite'))) {
+  console.error(`generating ${lake} ...`);
+  console.error(execFileSync(bench, ['gen', lake, rows, fixture], { encoding: 'utf8' }).trim());
+}
+
+const instance = await DuckDBInstance.create(':memory:');
+const con = await instance.connect();
+await con.run('SET threads=2');
+const files = `read_parquet('${lake}/main/il/ducklake-[0-9].parquet', filename=true, file_row_number=true)`;
+const deletes = `read_parquet('${lake}/main/il/ducklake-*-delete.parquet')`;
+const live = `(SELECT d.* FROM ${files} d ANTI JOIN ${deletes} x
+               ON x.file_path = d.filename AND x.pos = d.file_row_number)`;
+
+async function duckRun(sql) {
+  const reader = await con.runAndReadAll(sql);
+  return reader.getRows()[0].map((v) => (v === null ? null : Number(v)));
+}
+async function duckBest(sql, reps = 5) {
+  await con.run(sql);  // warm-up
+  let best = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const start = process.hrtime.bigint();
+    await con.run(sql);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return best;
+}
+function tarn(query) {
+  const out = execFileSync(bench, ['scan', lake, query, '5'], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+const queries = [
+  { name: 'full aggregate: count(*), sum(k), sum(v)', query: 'agg',
+    sql: `SELECT count(*), sum(k), sum(v) FROM ${live}`,
+    same: (t, d) => t.count === d[0] && t.int_sum === d[1] && Math.abs(t.double_sum - d[2]) < 1e-3 * Math.abs(d[2]) },
+  { name: 'selective filter k = 7, projecting rowid', query: 'filter',
+    sql: `SELECT count(*), sum(id) FROM ${live} WHERE k = 7`,
+    same: (t, d) => t.count === d[0] && t.int_sum === d[1] },
+  { name: 'point read of 3 rowids', query: 'point',
+    sql: `SELECT count(*), sum(id) FROM ${live} WHERE id IN (123, 4567891, 9876543)`,
+    same: (t, d) => t.count === d[0] && t.int_sum === (d[1] ?? 0) },
+];
+
+const lines = [];
+for (const q of queries) {
+  const answer = await duckRun(q.sql);
+  const t = tarn(q.query);
+  if (!q.same(t, answer)) {
+    console.error(`${q.name}: answers differ: tarn ${JSON.stringify(t)}, DuckDB ${JSON.stringify(answer)}`);
+    process.exitCode = 1;
+  }
+  const duck = await duckBest(q.sql);
+  console.error(`${q.name}: tarn ${t.best_ms.toFixed(1)} ms, DuckDB ${duck.toFixed(1)} ms`);
+  lines.push(`| ${q.name} | ${t.best_ms.toFixed(1)} | ${duck.toFixed(1)} | ${(t.best_ms / duck).toFixed(2)} |`);
+}
+console.log('| query | tarn ms | DuckDB ms | tarn/DuckDB |');
+console.log('|---|---:|---:|---:|');
+for (const line of lines) console.log(line);

@@ -1,0 +1,431 @@
+// The rows of data changes: data files with their column statistics and partition values,
+// inlined inserts, delete files, inlined file deletes, ended data files and deleted inlined
+// rows (reference §3.6, §3.7, §3.9).
+#include <cmath>
+#include <limits>
+
+#include "catalog/commit_internal.h"
+#include "catalog/row_reader.h"
+#include "tarn/format.h"
+
+namespace tarn::catalog_internal {
+
+bool IsLogicalConflict(const Status& status) {
+  return status.code() == StatusCode::kConflict &&
+         status.message().rfind("Transaction conflict: ", 0) == 0;
+}
+
+std::string InlinedColumnType(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kUInt64:
+    case TypeId::kInt128:
+    case TypeId::kUInt128:
+    case TypeId::kJson:
+      return "VARCHAR";
+    case TypeId::kDecimal:
+      return type.precision > 15 ? "VARCHAR" : type.ToString();
+    default:
+      return type.ToString();
+  }
+}
+
+Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row) {
+  if (column.IsNull(row)) return CatalogDatum::Null();
+  const Value value = column.GetValue(row);
+  if (InlinedColumnType(column.type) == "VARCHAR" && column.type.id != TypeId::kJson) {
+    return CatalogDatum::Text(FormatValue(value));
+  }
+  switch (column.type.id) {
+    case TypeId::kBoolean:
+      return CatalogDatum::Boolean(value.GetBool());
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+      return CatalogDatum::Integer(value.GetInt64());
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+      return CatalogDatum::Integer(static_cast<int64_t>(value.GetUInt64()));
+    case TypeId::kBlob:
+      return CatalogDatum::Blob(value.GetBytes());
+    case TypeId::kVarchar:
+    case TypeId::kJson:
+      return CatalogDatum::Text(value.GetBytes());
+    case TypeId::kDecimal:
+    case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kTimeNs:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampS:
+    case TypeId::kTimestampMs:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTz:
+    case TypeId::kUuid:
+    // Types SQLite has no column type for: DuckDB's VARCHAR spelling, as the extension.
+    case TypeId::kInterval:
+    case TypeId::kTimeTz:
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap:
+      return CatalogDatum::Text(FormatValue(value));
+    default:
+      return Status::NotSupported("inlined values of type ", column.type.ToString(),
+                                  " are not supported");
+  }
+}
+
+namespace {
+
+using T = CatalogType;
+
+// Whether statistics text exists for the type (reference §4: none for int128, uint128,
+// interval, timetz, nested, variant, geometry).
+bool HasStatsText(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kNull:
+    case TypeId::kInt128:
+    case TypeId::kUInt128:
+    case TypeId::kInterval:
+    case TypeId::kTimeTz:
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+      return false;
+    default:
+      return true;
+  }
+}
+
+Result<const ColumnInfo*> ColumnOf(const TableState& table, int64_t column_id) {
+  const ColumnInfo* column = FindInTree(table.columns, column_id);
+  if (column == nullptr) {
+    return Status::InvalidArgument("column_id ", column_id, " is not a column of table ",
+                                   table.schema_name, ".", table.name);
+  }
+  return column;
+}
+
+Result<CatalogDatum> StatsText(const std::optional<Value>& bound, std::string_view what) {
+  if (!bound.has_value() || bound->is_null()) return CatalogDatum::Null();
+  const Value& v = *bound;
+  if ((v.type().id == TypeId::kVarchar || v.type().id == TypeId::kJson) &&
+      v.GetBytes().find('\0') != std::string::npos) {
+    return CatalogDatum::Null();  // as the extension: a bound holding NUL is not stored
+  }
+  Result<std::string> text = EncodeStatsValue(v, v.type());
+  if (!text.ok()) return text.status().WithContext(what);
+  return CatalogDatum::Text(*text);
+}
+
+Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
+  TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(f.table_id, "table"));
+  TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(table_id));
+  TARN_ASSIGN_OR_RETURN(TableStatsAccum * accum, StatsFor(a, table_id));
+  if (f.record_count < 0 || f.file_size_bytes < 0) {
+    return Status::InvalidArgument("data file ", f.path, ": negative record_count or size");
+  }
+  if (f.partition_id.has_value() != !f.partition_values.empty()) {
+    return Status::InvalidArgument("data file ", f.path,
+                                   ": partition_id and partition values go together");
+  }
+  const int64_t id = a->next_file_id++;
+  if (f.provisional_id < 0) a->id_mapping[f.provisional_id] = id;
+  const int64_t row_id_start = accum->next_row_id;
+  accum->next_row_id += f.record_count;
+  if (f.counts_toward_record_count) accum->added_records += f.record_count;
+  accum->added_bytes += f.file_size_bytes;
+  accum->has_data_files = true;
+  TARN_RETURN_NOT_OK(Exec(
+      a->store,
+      "INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, "
+      "file_order, path, path_is_relative, file_format, record_count, file_size_bytes, "
+      "footer_size, row_id_start, partition_id, encryption_key, mapping_id, partial_max) VALUES "
+      "(?1, ?2, ?3, NULL, NULL, ?4, 1, 'parquet', ?5, ?6, ?7, ?8, ?9, NULL, NULL, NULL)",
+      {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
+       CatalogDatum::Integer(a->snapshot_id), CatalogDatum::Text(f.path),
+       CatalogDatum::Integer(f.record_count), CatalogDatum::Integer(f.file_size_bytes),
+       CatalogDatum::Integer(f.footer_size), CatalogDatum::Integer(row_id_start),
+       OptInteger(f.partition_id)}));
+  for (const NewFileColumnStats& s : f.column_stats) {
+    TARN_ASSIGN_OR_RETURN(const ColumnInfo* column, ColumnOf(*table, s.column_id));
+    const std::string what = StrCat("data file ", f.path, " column ", column->name);
+    TARN_ASSIGN_OR_RETURN(CatalogDatum min, StatsText(s.min, what));
+    TARN_ASSIGN_OR_RETURN(CatalogDatum max, StatsText(s.max, what));
+    TARN_RETURN_NOT_OK(Exec(
+        a->store,
+        "INSERT INTO ducklake_file_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL)",
+        {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
+         CatalogDatum::Integer(s.column_id), CatalogDatum::Integer(s.column_size_bytes),
+         CatalogDatum::Integer(s.value_count), CatalogDatum::Integer(s.null_count), min, max,
+         s.contains_nan.has_value() ? CatalogDatum::Boolean(*s.contains_nan)
+                                    : CatalogDatum::Null()}));
+    Status folded = AccumulateColumnStats(&accum->columns[s.column_id], column->type, s.min, s.max,
+                                          s.null_count > 0, s.contains_nan);
+    TARN_RETURN_NOT_OK(folded.WithContext(what));
+  }
+  for (size_t k = 0; k < f.partition_values.size(); ++k) {
+    TARN_RETURN_NOT_OK(Exec(a->store,
+                            "INSERT INTO ducklake_file_partition_value VALUES (?1, ?2, ?3, ?4)",
+                            {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
+                             CatalogDatum::Integer(static_cast<int64_t>(k)),
+                             OptText(f.partition_values[k])}));
+  }
+  a->tokens.inserted.insert(table_id);
+  return Status::OK();
+}
+
+// The inlined-data table rows of `table` go to: the registered one with the highest schema
+// version when its columns are the table's, else a new one (which bumps schema_version).
+Result<std::string> InlinedTarget(CommitAttempt* a, const TableState& table) {
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult result,
+      RunQuery(a->store,
+               "SELECT table_name, schema_version FROM ducklake_inlined_data_tables WHERE "
+               "table_id = ?1 ORDER BY schema_version DESC LIMIT 1",
+               {CatalogDatum::Integer(table.table_id)}, {T::kVarchar, T::kBigint},
+               "ducklake_inlined_data_tables"));
+  if (!result.rows.empty()) {
+    RowReader row(*a->store, result, 0, "ducklake_inlined_data_tables", {0});
+    TARN_ASSIGN_OR_RETURN(std::string name, row.Text(0));
+    TARN_ASSIGN_OR_RETURN(std::vector<std::string> stored, a->store->TableColumns(name));
+    bool same = stored.size() == table.columns.size() + 3;
+    for (size_t i = 0; same && i < table.columns.size(); ++i) {
+      same = stored[i + 3] == table.columns[i].name;
+    }
+    if (same) return name;
+  }
+  a->schema_version++;
+  return CreateInlinedDataTable(a, table.table_id, a->schema_version, table.columns);
+}
+
+Status AddInlinedRows(CommitAttempt* a, const InlinedInsert& insert) {
+  TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(insert.table_id, "table"));
+  TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(table_id));
+  if (insert.rows == nullptr) return Status::InvalidArgument("inlined insert without rows");
+  const Batch& batch = *insert.rows;
+  if (batch.num_columns() != static_cast<int>(table->columns.size())) {
+    return Status::InvalidArgument("inlined insert into ", table->schema_name, ".", table->name,
+                                   " has ", batch.num_columns(), " columns, the table ",
+                                   table->columns.size());
+  }
+  if (!CanInlineColumns(table->columns)) {
+    return Status::NotSupported("table ", table->schema_name, ".", table->name,
+                                " cannot hold inlined rows (column names or types)");
+  }
+  if (insert.row_ids.has_value() &&
+      static_cast<int64_t>(insert.row_ids->size()) != batch.num_rows) {
+    return Status::InvalidArgument("inlined insert: ", insert.row_ids->size(), " row ids for ",
+                                   batch.num_rows, " rows");
+  }
+  TARN_ASSIGN_OR_RETURN(TableStatsAccum * accum, StatsFor(a, table_id));
+  TARN_ASSIGN_OR_RETURN(std::string target, InlinedTarget(a, *table));
+  std::string sql = StrCat("INSERT INTO ", QuoteName(target),
+                           " (\"row_id\", \"begin_snapshot\", \"end_snapshot\"");
+  std::string placeholders = "?1, ?2, NULL";
+  for (size_t c = 0; c < table->columns.size(); ++c) {
+    sql += ", " + QuoteName(table->columns[c].name);
+    placeholders += StrCat(", ?", c + 3);
+  }
+  sql += ") VALUES (" + placeholders + ")";
+  for (int64_t r = 0; r < batch.num_rows; ++r) {
+    int64_t row_id = 0;
+    if (insert.row_ids.has_value()) {
+      row_id = (*insert.row_ids)[static_cast<size_t>(r)];
+      if (row_id < 0) return Status::InvalidArgument("inlined insert: negative row id ", row_id);
+    } else {
+      row_id = accum->next_row_id++;
+    }
+    std::vector<CatalogDatum> params = {CatalogDatum::Integer(row_id),
+                                        CatalogDatum::Integer(a->snapshot_id)};
+    for (int c = 0; c < batch.num_columns(); ++c) {
+      const Column& column = batch.column(c);
+      if (column.type.id != table->columns[static_cast<size_t>(c)].type.id) {
+        return Status::InvalidArgument("inlined insert column ", c, " is ",
+                                       column.type.ToString(), ", the table's column ",
+                                       table->columns[static_cast<size_t>(c)].name, " is ",
+                                       table->columns[static_cast<size_t>(c)].type.ToString());
+      }
+      TARN_ASSIGN_OR_RETURN(CatalogDatum datum, InlinedDatum(column, r));
+      params.push_back(std::move(datum));
+    }
+    TARN_RETURN_NOT_OK(Exec(a->store, sql, std::move(params)));
+  }
+  if (insert.row_ids.has_value()) {
+    for (int64_t row_id : *insert.row_ids) {
+      accum->next_row_id = std::max(accum->next_row_id, row_id + 1);
+    }
+  }
+  // Statistics of the inserted values, per top-level column.
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    const Column& column = batch.column(c);
+    const ColumnInfo& info = table->columns[static_cast<size_t>(c)];
+    if (info.type.IsNested()) continue;  // bounds live on leaf columns, inlined rows have none
+    const bool bounded = HasStatsText(info.type);
+    std::optional<Value> min, max;
+    bool has_null = false;
+    std::optional<bool> nan;
+    if (column.type.IsFloating()) nan = false;
+    for (int64_t r = 0; r < batch.num_rows; ++r) {
+      if (column.IsNull(r)) {
+        has_null = true;
+        continue;
+      }
+      Value v = column.GetValue(r);
+      if (column.type.IsFloating() && std::isnan(v.GetDouble())) {
+        nan = true;
+        continue;
+      }
+      if (!bounded) continue;
+      if (!min.has_value() || CompareStatsValues(v, *min) < 0) min = v;
+      if (!max.has_value() || CompareStatsValues(v, *max) > 0) max = v;
+    }
+    Status folded = AccumulateColumnStats(&accum->columns[info.column_id], info.type, min, max,
+                                          has_null, nan);
+    TARN_RETURN_NOT_OK(folded.WithContext(StrCat("inlined column ", info.name)));
+  }
+  accum->added_records += batch.num_rows;
+  accum->has_inlined = true;
+  a->tokens.inlined_inserted.insert(table_id);
+  return Status::OK();
+}
+
+Status AddDeleteFile(CommitAttempt* a, const NewDeleteFile& d) {
+  TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(d.table_id, "table"));
+  TARN_ASSIGN_OR_RETURN(int64_t data_file_id, a->Resolve(d.data_file_id, "data file"));
+  const int64_t id = a->next_file_id++;
+  if (d.replaces_delete_file_id.has_value()) {
+    TARN_ASSIGN_OR_RETURN(
+        int64_t changed,
+        Exec(a->store,
+             "UPDATE ducklake_delete_file SET end_snapshot = ?1 WHERE delete_file_id = ?2 AND "
+             "data_file_id = ?3 AND end_snapshot IS NULL",
+             {CatalogDatum::Integer(a->snapshot_id),
+              CatalogDatum::Integer(*d.replaces_delete_file_id),
+              CatalogDatum::Integer(data_file_id)}));
+    if (changed == 0) {
+      return LogicalConflict("delete file ", *d.replaces_delete_file_id, " of data file ",
+                             data_file_id, " is no longer the visible one");
+    }
+  }
+  TARN_RETURN_NOT_OK(Exec(
+      a->store,
+      "INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, "
+      "data_file_id, path, path_is_relative, format, delete_count, file_size_bytes, "
+      "footer_size, encryption_key, partial_max) VALUES "
+      "(?1, ?2, ?3, NULL, ?4, ?5, 1, 'parquet', ?6, ?7, ?8, NULL, NULL)",
+      {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
+       CatalogDatum::Integer(a->snapshot_id), CatalogDatum::Integer(data_file_id),
+       CatalogDatum::Text(d.path), CatalogDatum::Integer(d.delete_count),
+       CatalogDatum::Integer(d.file_size_bytes), CatalogDatum::Integer(d.footer_size)}));
+  a->tokens.deleted.insert(table_id);
+  if (d.data_file_id >= 0) a->file_deletes.data_files_by_table[table_id].insert(data_file_id);
+  return Status::OK();
+}
+
+Status AddInlinedFileDeletes(CommitAttempt* a, const InlinedFileDeletes& d) {
+  TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(d.table_id, "table"));
+  const std::string name = QuoteName(StrCat("ducklake_inlined_delete_", table_id));
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          StrCat("CREATE TABLE IF NOT EXISTS ", name,
+                                 " (\"file_id\" BIGINT, \"row_id\" BIGINT, "
+                                 "\"begin_snapshot\" BIGINT)"),
+                          {}));
+  const std::string sql = StrCat("INSERT INTO ", name, " VALUES (?1, ?2, ?3)");
+  for (int64_t position : d.positions) {
+    TARN_RETURN_NOT_OK(Exec(a->store, sql,
+                            {CatalogDatum::Integer(d.data_file_id), CatalogDatum::Integer(position),
+                             CatalogDatum::Integer(a->snapshot_id)}));
+  }
+  a->tokens.inlined_deleted.insert(table_id);
+  a->file_deletes.data_files_by_table[table_id].insert(d.data_file_id);
+  return Status::OK();
+}
+
+Status EndFile(CommitAttempt* a, const EndDataFile& e) {
+  TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(e.table_id, "table"));
+  TARN_ASSIGN_OR_RETURN(int64_t changed,
+                        Exec(a->store,
+                             "UPDATE ducklake_data_file SET end_snapshot = ?1 WHERE "
+                             "data_file_id = ?2 AND table_id = ?3 AND end_snapshot IS NULL",
+                             {CatalogDatum::Integer(a->snapshot_id),
+                              CatalogDatum::Integer(e.data_file_id),
+                              CatalogDatum::Integer(table_id)}));
+  if (changed == 0) {
+    return LogicalConflict("data file ", e.data_file_id, " of table_id ", table_id,
+                           " is no longer visible");
+  }
+  a->tokens.deleted.insert(table_id);
+  a->file_deletes.data_files_by_table[table_id].insert(e.data_file_id);
+  return Status::OK();
+}
+
+Status DeleteInlinedRows(CommitAttempt* a, const InlinedRowDeletes& d) {
+  TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(d.table_id, "table"));
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult tables,
+      RunQuery(a->store,
+               "SELECT table_name FROM ducklake_inlined_data_tables WHERE table_id = ?1",
+               {CatalogDatum::Integer(table_id)}, {T::kVarchar}, "ducklake_inlined_data_tables"));
+  int64_t ended = 0;
+  for (size_t i = 0; i < tables.rows.size(); ++i) {
+    RowReader row(*a->store, tables, i, "ducklake_inlined_data_tables", {0});
+    TARN_ASSIGN_OR_RETURN(std::string name, row.Text(0));
+    TARN_ASSIGN_OR_RETURN(bool exists, a->store->TableExists(name));
+    if (!exists) continue;
+    // Rows this commit inserted (an UPDATE re-inserts the row id it deletes) stay.
+    const std::string sql = StrCat("UPDATE ", QuoteName(name),
+                                   " SET end_snapshot = ?1 WHERE row_id = ?2 AND "
+                                   "end_snapshot IS NULL AND begin_snapshot < ?1");
+    for (int64_t row_id : d.row_ids) {
+      TARN_ASSIGN_OR_RETURN(int64_t n, Exec(a->store, sql,
+                                            {CatalogDatum::Integer(a->snapshot_id),
+                                             CatalogDatum::Integer(row_id)}));
+      ended += n;
+    }
+  }
+  if (ended < static_cast<int64_t>(d.row_ids.size())) {
+    return LogicalConflict("deleting ", d.row_ids.size(), " inlined rows of table_id ", table_id,
+                           ": only ", ended, " are still visible");
+  }
+  a->tokens.inlined_deleted.insert(table_id);
+  return Status::OK();
+}
+
+}  // namespace
+
+Status WriteDataChanges(CommitAttempt* a) {
+  const auto& changes = a->changes->changes();
+  for (const LakeChange& change : changes) {
+    if (const auto* f = std::get_if<NewDataFile>(&change)) TARN_RETURN_NOT_OK(AddDataFile(a, *f));
+  }
+  for (const LakeChange& change : changes) {
+    if (const auto* i = std::get_if<InlinedInsert>(&change)) {
+      TARN_RETURN_NOT_OK(AddInlinedRows(a, *i));
+    }
+  }
+  // A table that got only inlined rows still moves next_file_id, as a change signal.
+  for (const auto& [table_id, accum] : a->stats) {
+    if (accum.has_inlined && !accum.has_data_files) a->next_file_id++;
+  }
+  for (const LakeChange& change : changes) {
+    Status status;
+    if (const auto* d = std::get_if<NewDeleteFile>(&change)) {
+      status = AddDeleteFile(a, *d);
+    } else if (const auto* fd = std::get_if<InlinedFileDeletes>(&change)) {
+      status = AddInlinedFileDeletes(a, *fd);
+    } else if (const auto* e = std::get_if<EndDataFile>(&change)) {
+      status = EndFile(a, *e);
+    } else if (const auto* rd = std::get_if<InlinedRowDeletes>(&change)) {
+      status = DeleteInlinedRows(a, *rd);
+    }
+    TARN_RETURN_NOT_OK(status);
+  }
+  return Status::OK();
+}
+
+}  // namespace tarn::catalog_internal

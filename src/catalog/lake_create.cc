@@ -1,0 +1,254 @@
+// CreateLake: a new SQLite catalog with the 28 DuckLake 1.0 tables and the bootstrap rows, as
+// the extension creates them (reference §1, §2; column order and declared types as its DDL).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "catalog/commit_internal.h"
+#include "tarn/lake_write.h"
+
+namespace tarn {
+
+namespace {
+
+struct CatalogColumn {
+  const char* name;
+  const char* type;         // DuckDB's spelling, as the extension declares it
+  const char* constraint;   // "PRIMARY KEY", "NOT NULL" or ""
+};
+
+struct CatalogTable {
+  const char* name;
+  std::vector<CatalogColumn> columns;
+};
+
+constexpr const char* kB = "BIGINT";
+constexpr const char* kV = "VARCHAR";
+constexpr const char* kBool = "BOOLEAN";
+constexpr const char* kUuid = "UUID";
+constexpr const char* kTz = "TIMESTAMP WITH TIME ZONE";
+
+// In the extension's creation order.
+const std::vector<CatalogTable>& CatalogTables() {
+  static const std::vector<CatalogTable> tables = {
+      {"ducklake_metadata",
+       {{"key", kV, "NOT NULL"}, {"value", kV, "NOT NULL"}, {"scope", kV, ""},
+        {"scope_id", kB, ""}}},
+      {"ducklake_snapshot",
+       {{"snapshot_id", kB, "PRIMARY KEY"}, {"snapshot_time", kTz, ""},
+        {"schema_version", kB, ""}, {"next_catalog_id", kB, ""}, {"next_file_id", kB, ""}}},
+      {"ducklake_snapshot_changes",
+       {{"snapshot_id", kB, "PRIMARY KEY"}, {"changes_made", kV, ""}, {"author", kV, ""},
+        {"commit_message", kV, ""}, {"commit_extra_info", kV, ""}}},
+      {"ducklake_schema",
+       {{"schema_id", kB, "PRIMARY KEY"}, {"schema_uuid", kUuid, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}, {"schema_name", kV, ""}, {"path", kV, ""},
+        {"path_is_relative", kBool, ""}}},
+      {"ducklake_table",
+       {{"table_id", kB, ""}, {"table_uuid", kUuid, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}, {"schema_id", kB, ""}, {"table_name", kV, ""}, {"path", kV, ""},
+        {"path_is_relative", kBool, ""}}},
+      {"ducklake_view",
+       {{"view_id", kB, ""}, {"view_uuid", kUuid, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}, {"schema_id", kB, ""}, {"view_name", kV, ""},
+        {"dialect", kV, ""}, {"sql", kV, ""}, {"column_aliases", kV, ""}}},
+      {"ducklake_tag",
+       {{"object_id", kB, ""}, {"begin_snapshot", kB, ""}, {"end_snapshot", kB, ""},
+        {"key", kV, ""}, {"value", kV, ""}}},
+      {"ducklake_column_tag",
+       {{"table_id", kB, ""}, {"column_id", kB, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}, {"key", kV, ""}, {"value", kV, ""}}},
+      {"ducklake_data_file",
+       {{"data_file_id", kB, "PRIMARY KEY"}, {"table_id", kB, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}, {"file_order", kB, ""}, {"path", kV, ""},
+        {"path_is_relative", kBool, ""}, {"file_format", kV, ""}, {"record_count", kB, ""},
+        {"file_size_bytes", kB, ""}, {"footer_size", kB, ""}, {"row_id_start", kB, ""},
+        {"partition_id", kB, ""}, {"encryption_key", kV, ""}, {"mapping_id", kB, ""},
+        {"partial_max", kB, ""}}},
+      {"ducklake_file_column_stats",
+       {{"data_file_id", kB, ""}, {"table_id", kB, ""}, {"column_id", kB, ""},
+        {"column_size_bytes", kB, ""}, {"value_count", kB, ""}, {"null_count", kB, ""},
+        {"min_value", kV, ""}, {"max_value", kV, ""}, {"contains_nan", kBool, ""},
+        {"extra_stats", kV, ""}}},
+      {"ducklake_file_variant_stats",
+       {{"data_file_id", kB, ""}, {"table_id", kB, ""}, {"column_id", kB, ""},
+        {"variant_path", kV, ""}, {"shredded_type", kV, ""}, {"column_size_bytes", kB, ""},
+        {"value_count", kB, ""}, {"null_count", kB, ""}, {"min_value", kV, ""},
+        {"max_value", kV, ""}, {"contains_nan", kBool, ""}, {"extra_stats", kV, ""}}},
+      {"ducklake_delete_file",
+       {{"delete_file_id", kB, "PRIMARY KEY"}, {"table_id", kB, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}, {"data_file_id", kB, ""}, {"path", kV, ""},
+        {"path_is_relative", kBool, ""}, {"format", kV, ""}, {"delete_count", kB, ""},
+        {"file_size_bytes", kB, ""}, {"footer_size", kB, ""}, {"encryption_key", kV, ""},
+        {"partial_max", kB, ""}}},
+      {"ducklake_column",
+       {{"column_id", kB, ""}, {"begin_snapshot", kB, ""}, {"end_snapshot", kB, ""},
+        {"table_id", kB, ""}, {"column_order", kB, ""}, {"column_name", kV, ""},
+        {"column_type", kV, ""}, {"initial_default", kV, ""}, {"default_value", kV, ""},
+        {"nulls_allowed", kBool, ""}, {"parent_column", kB, ""}, {"default_value_type", kV, ""},
+        {"default_value_dialect", kV, ""}}},
+      {"ducklake_table_stats",
+       {{"table_id", kB, ""}, {"record_count", kB, ""}, {"next_row_id", kB, ""},
+        {"file_size_bytes", kB, ""}}},
+      {"ducklake_table_column_stats",
+       {{"table_id", kB, ""}, {"column_id", kB, ""}, {"contains_null", kBool, ""},
+        {"contains_nan", kBool, ""}, {"min_value", kV, ""}, {"max_value", kV, ""},
+        {"extra_stats", kV, ""}}},
+      {"ducklake_partition_info",
+       {{"partition_id", kB, ""}, {"table_id", kB, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}}},
+      {"ducklake_partition_column",
+       {{"partition_id", kB, ""}, {"table_id", kB, ""}, {"partition_key_index", kB, ""},
+        {"column_id", kB, ""}, {"transform", kV, ""}}},
+      {"ducklake_file_partition_value",
+       {{"data_file_id", kB, ""}, {"table_id", kB, ""}, {"partition_key_index", kB, ""},
+        {"partition_value", kV, ""}}},
+      {"ducklake_files_scheduled_for_deletion",
+       {{"data_file_id", kB, ""}, {"path", kV, ""}, {"path_is_relative", kBool, ""},
+        {"schedule_start", kTz, ""}}},
+      {"ducklake_inlined_data_tables",
+       {{"table_id", kB, ""}, {"table_name", kV, ""}, {"schema_version", kB, ""}}},
+      {"ducklake_column_mapping",
+       {{"mapping_id", kB, ""}, {"table_id", kB, ""}, {"type", kV, ""}}},
+      {"ducklake_name_mapping",
+       {{"mapping_id", kB, ""}, {"column_id", kB, ""}, {"source_name", kV, ""},
+        {"target_field_id", kB, ""}, {"parent_column", kB, ""}, {"is_partition", kBool, ""}}},
+      {"ducklake_schema_versions",
+       {{"begin_snapshot", kB, ""}, {"schema_version", kB, ""}, {"table_id", kB, ""}}},
+      {"ducklake_macro",
+       {{"schema_id", kB, ""}, {"macro_id", kB, ""}, {"macro_name", kV, ""},
+        {"begin_snapshot", kB, ""}, {"end_snapshot", kB, ""}}},
+      {"ducklake_macro_impl",
+       {{"macro_id", kB, ""}, {"impl_id", kB, ""}, {"dialect", kV, ""}, {"sql", kV, ""},
+        {"type", kV, ""}}},
+      {"ducklake_macro_parameters",
+       {{"macro_id", kB, ""}, {"impl_id", kB, ""}, {"column_id", kB, ""},
+        {"parameter_name", kV, ""}, {"parameter_type", kV, ""}, {"default_value", kV, ""},
+        {"default_value_type", kV, ""}}},
+      {"ducklake_sort_info",
+       {{"sort_id", kB, ""}, {"table_id", kB, ""}, {"begin_snapshot", kB, ""},
+        {"end_snapshot", kB, ""}}},
+      {"ducklake_sort_expression",
+       {{"sort_id", kB, ""}, {"table_id", kB, ""}, {"sort_key_index", kB, ""},
+        {"expression", kV, ""}, {"dialect", kV, ""}, {"sort_direction", kV, ""},
+        {"null_order", kV, ""}}},
+  };
+  return tables;
+}
+
+std::string CreateTableSql(const CatalogTable& table) {
+  std::string sql = StrCat("CREATE TABLE ", catalog_internal::QuoteName(table.name), " (");
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    const CatalogColumn& c = table.columns[i];
+    if (i > 0) sql += ", ";
+    sql += StrCat(catalog_internal::QuoteName(c.name), " ", c.type);
+    if (c.constraint[0] != '\0') sql += StrCat(" ", c.constraint);
+  }
+  return sql + ")";
+}
+
+// The catalog file path of a locator, as Lake::Open reads locators.
+Result<std::string> LocatorPath(std::string_view locator) {
+  std::string_view path = locator;
+  if (path.substr(0, 9) == "ducklake:") path.remove_prefix(9);
+  if (path.substr(0, 7) == "sqlite:") {
+    path.remove_prefix(7);
+  } else {
+    auto ends_with = [&](std::string_view suffix) {
+      return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+    };
+    if (!(ends_with(".sqlite") || ends_with(".sqlite3") || ends_with(".db"))) {
+      return Status::InvalidArgument(
+          "DuckLake locator '", locator,
+          "' is not understood: expected ducklake:sqlite:PATH or a PATH ending in .sqlite");
+    }
+  }
+  if (path.empty()) {
+    return Status::InvalidArgument("DuckLake locator '", locator, "' names no catalog file");
+  }
+  return std::string(path);
+}
+
+Status Bootstrap(CatalogStore* store, const std::string& data_path,
+                 const CreateLakeOptions& options) {
+  using catalog_internal::Exec;
+  for (const CatalogTable& table : CatalogTables()) {
+    TARN_RETURN_NOT_OK(Exec(store, CreateTableSql(table), {}));
+  }
+  TARN_RETURN_NOT_OK(Exec(store, "INSERT INTO ducklake_snapshot VALUES (0, ?1, 0, 1, 0)",
+                          {CatalogDatum::Text(catalog_internal::NowTimestampText())}));
+  TARN_RETURN_NOT_OK(Exec(store,
+                          "INSERT INTO ducklake_snapshot_changes VALUES "
+                          "(0, 'created_schema:\"main\"', NULL, NULL, NULL)",
+                          {}));
+  std::vector<std::pair<std::string, std::string>> metadata = {
+      {"version", "1.0"},
+      {"created_by", options.created_by.value_or(std::string(TarnVersionString()))},
+      {"data_path", data_path},
+      {"encrypted", "false"}};
+  if (options.data_inlining_row_limit.has_value()) {
+    metadata.emplace_back("data_inlining_row_limit",
+                          std::to_string(*options.data_inlining_row_limit));
+  }
+  for (const auto& [key, value] : metadata) {
+    TARN_RETURN_NOT_OK(Exec(store, "INSERT INTO ducklake_metadata (key, value) VALUES (?1, ?2)",
+                            {CatalogDatum::Text(key), CatalogDatum::Text(value)}));
+  }
+  return Exec(store,
+              "INSERT INTO ducklake_schema VALUES (0, ?1, 0, NULL, 'main', 'main/', 1)",
+              {CatalogDatum::Text(catalog_internal::NewUuidV4())})
+      .status();
+}
+
+}  // namespace
+
+std::string_view TarnVersionString() { return "tarn " TARN_VERSION; }
+
+Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
+                                         const CreateLakeOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::string path, LocatorPath(locator));
+  std::string data_path = options.data_path;
+  if (data_path.empty()) return Status::InvalidArgument("CreateLake: data_path is required");
+  if (data_path[0] != '/' && data_path.find("://") == std::string::npos) {
+    return Status::InvalidArgument("CreateLake: data_path '", data_path,
+                                   "' is not absolute (or a URL)");
+  }
+  if (data_path.back() != '/') data_path += '/';
+  if (options.data_inlining_row_limit.has_value() && *options.data_inlining_row_limit < 0) {
+    return Status::InvalidArgument("CreateLake: data_inlining_row_limit must not be negative");
+  }
+  // O_EXCL: of two processes creating the same lake, exactly one wins.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) {
+      return Status::AlreadyExists("DuckLake catalog '", path, "' already exists");
+    }
+    return Status::IOError("cannot create DuckLake catalog '", path, "': ", std::strerror(errno));
+  }
+  ::close(fd);
+  auto fail = [&](const Status& status) -> Status {
+    ::unlink(path.c_str());
+    return status;
+  };
+  Result<std::unique_ptr<CatalogStore>> store = OpenSqliteCatalogStore(path, false);
+  if (!store.ok()) return fail(store.status());
+  CatalogStore* raw = store->get();
+  Status begun = raw->Begin(CatalogTransactionMode::kWrite);
+  if (!begun.ok()) return fail(begun);
+  Status written = Bootstrap(raw, data_path, options);
+  if (!written.ok()) {
+    (void)raw->Rollback();
+    return fail(written);
+  }
+  Status committed = raw->Commit();
+  if (!committed.ok()) return fail(committed);
+  LakeOpenOptions open_options;
+  open_options.read_only = false;
+  Result<std::unique_ptr<Lake>> lake = Lake::Open(std::move(store).value(), open_options);
+  if (!lake.ok()) return fail(lake.status());
+  return lake;
+}
+
+}  // namespace tarn

@@ -1,0 +1,403 @@
+#include "table/write_ddl.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "expr/cast.h"
+#include "table/write_dml.h"
+#include "table/write_files.h"
+#include "table/write_match.h"
+
+namespace tarn::table_internal {
+
+namespace {
+
+// Removes every DDL change for `table_id` of the kinds that edit a table.
+void EraseTableChanges(WriteState& state, int64_t table_id) {
+  std::erase_if(state.ddl, [&](const LakeChange& change) {
+    return std::visit(
+        [&](const auto& c) -> bool {
+          using T = std::decay_t<decltype(c)>;
+          if constexpr (std::is_same_v<T, CreateTableChange>) {
+            return c.provisional_id == table_id;
+          } else if constexpr (std::is_same_v<T, RenameTableChange> ||
+                               std::is_same_v<T, AddColumnChange> ||
+                               std::is_same_v<T, DropColumnChange> ||
+                               std::is_same_v<T, AlterColumnChange>) {
+            return c.table_id == table_id;
+          } else {
+            return false;
+          }
+        },
+        change);
+  });
+}
+
+Status NeedSchema(const WriteState& state, const std::string& schema) {
+  if (state.FindSchema(schema) == nullptr) {
+    return Status::NotFound("schema \"", schema, "\" not found");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckName(const std::string& what, const std::string& name) {
+  if (name.empty()) return Status::InvalidArgument(what, " name must not be empty");
+  return Status::OK();
+}
+
+
+// A column's catalog row tree for `type`, ids assigned depth-first from *next_id.
+ColumnInfo BuildColumn(const std::string& name, const DataType& type, bool nulls_allowed,
+                       int64_t* next_id) {
+  ColumnInfo column;
+  column.column_id = (*next_id)++;
+  column.column_order = column.column_id;
+  column.name = name;
+  column.nulls_allowed = nulls_allowed;
+  column.type_name = type.ToDuckLakeName();
+  switch (type.id) {
+    case TypeId::kStruct: {
+      std::vector<Field> fields;
+      for (const Field& child : type.children) {
+        column.children.push_back(BuildColumn(child.name, child.type, true, next_id));
+        fields.push_back(column.children.back().ToField());
+      }
+      column.type = DataType::Struct(std::move(fields));
+      break;
+    }
+    case TypeId::kList:
+      column.children.push_back(BuildColumn("element", type.children[0].type, true, next_id));
+      column.type = DataType::List(column.children[0].ToField());
+      break;
+    case TypeId::kMap: {
+      const auto& entry = type.children[0].type.children;
+      column.children.push_back(BuildColumn("key", entry[0].type, false, next_id));
+      column.children.push_back(BuildColumn("value", entry[1].type, true, next_id));
+      column.type = DataType::Map(column.children[0].type, column.children[1].type);
+      auto& fields = column.type.children[0].type.children;
+      fields[0].field_id = static_cast<int32_t>(column.children[0].column_id);
+      fields[1].field_id = static_cast<int32_t>(column.children[1].column_id);
+      break;
+    }
+    default:
+      column.type = type;
+      break;
+  }
+  column.initial_value = Value::Null(column.type);
+  return column;
+}
+
+Status CheckType(const std::string& column, const DataType& type) {
+  if (type.id == TypeId::kNull) {
+    return Status::InvalidArgument("column \"", column, "\" has no type");
+  }
+  if (type.id == TypeId::kMap && (type.children.size() != 1 ||
+                                  type.children[0].type.children.size() != 2)) {
+    return Status::InvalidArgument("column \"", column, "\" has a malformed MAP type");
+  }
+  if (type.id == TypeId::kList && type.children.size() != 1) {
+    return Status::InvalidArgument("column \"", column, "\" has a malformed LIST type");
+  }
+  for (const Field& child : type.children) TARN_RETURN_NOT_OK(CheckType(column, child.type));
+  return Status::OK();
+}
+
+// `value` cast to the column's type, as a catalog literal default.
+Result<std::pair<ColumnDefault, Value>> MakeDefault(const std::string& column,
+                                                    const DataType& type, const Value& value) {
+  if (value.is_null()) return std::make_pair(ColumnDefault(), Value::Null(type));
+  auto cast = expr::CastValue(value, type);
+  if (!cast.ok()) {
+    return Status::InvalidArgument("default of column \"", column, "\": ",
+                                   cast.status().message());
+  }
+  ColumnDefault def;
+  def.kind = ColumnDefault::Kind::kLiteral;
+  def.text = expr::ValueToText(*cast);
+  def.dialect = "duckdb";
+  return std::make_pair(std::move(def), std::move(cast).value());
+}
+
+void RebuildSchema(TableInfo* table) {
+  std::vector<Field> fields;
+  for (const ColumnInfo& column : table->columns) fields.push_back(column.ToField());
+  table->schema = Schema(std::move(fields));
+}
+
+CreateTableChange* FindCreateTable(WriteState& state, int64_t table_id) {
+  for (LakeChange& change : state.ddl) {
+    if (auto* create = std::get_if<CreateTableChange>(&change)) {
+      if (create->provisional_id == table_id) return create;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<std::string> PathSegmentFor(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return std::nullopt;
+  }
+  return name;
+}
+
+bool IsAllowedPromotion(const DataType& from, const DataType& to) {
+  if (from == to) return false;
+  const bool integers = from.IsInteger() && to.IsInteger();
+  const bool floats = from.id == TypeId::kFloat32 && to.id == TypeId::kFloat64;
+  if (!integers && !floats) return false;
+  auto max = expr::MaxType(from, to);
+  return max.has_value() && *max == to;
+}
+
+Status DdlCreateSchema(WriteState& state, const std::string& name, bool if_not_exists) {
+  TARN_RETURN_NOT_OK(CheckName("schema", name));
+  if (state.FindSchema(name) != nullptr) {
+    if (if_not_exists) return Status::OK();
+    return Status::AlreadyExists("schema \"", name, "\" already exists");
+  }
+  SchemaInfo schema;
+  schema.schema_id = state.NewProvisionalId();
+  schema.name = name;
+  schema.begin_snapshot = state.start_snapshot_id;
+  auto segment = PathSegmentFor(name);
+  // Names that need a uuid directory get their path from the commit; see DataPathOf.
+  schema.path = segment.has_value() ? state.start->data_path() + *segment + "/" : "";
+  state.schemas.push_back(schema);
+  state.ddl.push_back(CreateSchemaChange{schema.schema_id, name});
+  return Status::OK();
+}
+
+Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists) {
+  const SchemaInfo* schema = state.FindSchema(name);
+  if (schema == nullptr) {
+    if (if_exists) return Status::OK();
+    return Status::NotFound("schema \"", name, "\" not found");
+  }
+  for (const auto& table : state.tables) {
+    if (table->schema_id == schema->schema_id) {
+      return Status::InvalidArgument("cannot drop schema \"", name, "\": it still holds table \"",
+                                     table->name, "\"");
+    }
+  }
+  for (const ViewInfo& view : state.views) {
+    if (view.schema_id == schema->schema_id) {
+      return Status::InvalidArgument("cannot drop schema \"", name, "\": it still holds view \"",
+                                     view.name, "\"");
+    }
+  }
+  const int64_t id = schema->schema_id;
+  if (id < 0) {
+    std::erase_if(state.ddl, [&](const LakeChange& change) {
+      auto* create = std::get_if<CreateSchemaChange>(&change);
+      return create != nullptr && create->provisional_id == id;
+    });
+  } else {
+    state.ddl.push_back(DropSchemaChange{id});
+  }
+  std::erase_if(state.schemas, [&](const SchemaInfo& s) { return s.schema_id == id; });
+  return Status::OK();
+}
+
+Status DdlCreateTable(WriteState& state, const std::string& schema_name, const std::string& name,
+                      const std::vector<ColumnDefinition>& columns, bool if_not_exists) {
+  TARN_RETURN_NOT_OK(CheckName("table", name));
+  TARN_RETURN_NOT_OK(NeedSchema(state, schema_name));
+  if (state.FindTable(schema_name, name) || state.FindView(schema_name, name)) {
+    if (if_not_exists && state.FindTable(schema_name, name)) return Status::OK();
+    return Status::AlreadyExists("table or view \"", schema_name, ".", name,
+                                 "\" already exists");
+  }
+  if (columns.empty()) {
+    return Status::InvalidArgument("table \"", name, "\" must have at least one column");
+  }
+  const SchemaInfo& schema = *state.FindSchema(schema_name);
+  auto table = std::make_shared<TableInfo>();
+  table->table_id = state.NewProvisionalId();
+  table->schema_id = schema.schema_id;
+  table->schema_name = schema.name;
+  table->name = name;
+  table->begin_snapshot = state.start_snapshot_id;
+  auto segment = PathSegmentFor(name);
+  table->path = schema.path.empty() || !segment.has_value() ? "" : schema.path + *segment + "/";
+  int64_t next_id = 1;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnDefinition& def = columns[i];
+    TARN_RETURN_NOT_OK(CheckName("column", def.name));
+    TARN_RETURN_NOT_OK(CheckType(def.name, def.type));
+    for (size_t j = 0; j < i; ++j) {
+      if (NameEquals(columns[j].name, def.name)) {
+        return Status::InvalidArgument("column \"", def.name, "\" is defined twice in table \"",
+                                       name, "\"");
+      }
+    }
+    ColumnInfo column = BuildColumn(def.name, def.type, def.nulls_allowed, &next_id);
+    if (def.default_value.has_value()) {
+      TARN_ASSIGN_OR_RETURN(auto made, MakeDefault(def.name, column.type, *def.default_value));
+      column.default_value = made.first;
+    }
+    table->columns.push_back(std::move(column));
+  }
+  RebuildSchema(table.get());
+  state.max_column_id[table->table_id] = next_id - 1;
+  state.ddl.push_back(CreateTableChange{table->table_id, schema.schema_id, name, table->columns});
+  state.tables.push_back(std::move(table));
+  return Status::OK();
+}
+
+Status DdlDropTable(WriteState& state, const std::string& schema, const std::string& name,
+                    bool if_exists) {
+  auto table = state.FindTable(schema, name);
+  if (!table) {
+    if (if_exists) return Status::OK();
+    return state.RequireTable(schema, name).status();
+  }
+  const int64_t id = table->table_id;
+  DiscardDml(state, id);
+  EraseTableChanges(state, id);
+  if (id >= 0) state.ddl.push_back(DropTableChange{id});
+  std::erase_if(state.tables, [&](const auto& t) { return t->table_id == id; });
+  return Status::OK();
+}
+
+Status DdlRenameTable(WriteState& state, const std::string& schema, const std::string& name,
+                      const std::string& new_name) {
+  TARN_RETURN_NOT_OK(CheckName("table", new_name));
+  TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, name));
+  if (state.FindTable(schema, new_name) || state.FindView(schema, new_name)) {
+    return Status::AlreadyExists("table or view \"", schema, ".", new_name, "\" already exists");
+  }
+  auto copy = std::make_shared<TableInfo>(*table);
+  copy->name = new_name;
+  if (CreateTableChange* create = FindCreateTable(state, table->table_id)) {
+    const TableDml* dml = state.FindDml(table->table_id);
+    if (dml != nullptr && !dml->files.empty()) {
+      return Status::NotSupported("renaming table \"", name, "\", created in this transaction, ",
+                                  "after writing data files into its directory");
+    }
+    create->name = new_name;
+    auto segment = PathSegmentFor(new_name);
+    const SchemaInfo* owner = state.FindSchemaById(table->schema_id);
+    copy->path = owner == nullptr || owner->path.empty() || !segment.has_value()
+                     ? ""
+                     : owner->path + *segment + "/";
+  } else {
+    bool folded = false;
+    for (LakeChange& change : state.ddl) {
+      if (auto* rename = std::get_if<RenameTableChange>(&change)) {
+        if (rename->table_id == table->table_id) {
+          rename->new_name = new_name;
+          folded = true;
+        }
+      }
+    }
+    if (!folded) state.ddl.push_back(RenameTableChange{table->table_id, new_name});
+  }
+  state.ReplaceTable(std::move(copy));
+  return Status::OK();
+}
+
+Status DdlCreateView(WriteState& state, const std::string& schema_name, const std::string& name,
+                     const std::string& sql, const std::vector<std::string>& column_aliases,
+                     bool or_replace) {
+  TARN_RETURN_NOT_OK(CheckName("view", name));
+  TARN_RETURN_NOT_OK(NeedSchema(state, schema_name));
+  if (state.FindTable(schema_name, name)) {
+    return Status::AlreadyExists("table \"", schema_name, ".", name, "\" already exists");
+  }
+  if (state.FindView(schema_name, name)) {
+    if (!or_replace) {
+      return Status::AlreadyExists("view \"", schema_name, ".", name, "\" already exists");
+    }
+    TARN_RETURN_NOT_OK(DdlDropView(state, schema_name, name, false));
+  }
+  const SchemaInfo& schema = *state.FindSchema(schema_name);
+  ViewInfo view;
+  view.view_id = state.NewProvisionalId();
+  view.schema_id = schema.schema_id;
+  view.schema_name = schema.name;
+  view.name = name;
+  view.dialect = "duckdb";
+  view.sql = sql;
+  view.column_aliases = column_aliases;
+  view.begin_snapshot = state.start_snapshot_id;
+  state.views.push_back(view);
+  state.ddl.push_back(
+      CreateViewChange{view.view_id, schema.schema_id, name, sql, column_aliases});
+  return Status::OK();
+}
+
+Status DdlDropView(WriteState& state, const std::string& schema, const std::string& name,
+                   bool if_exists) {
+  const ViewInfo* view = state.FindView(schema, name);
+  if (view == nullptr) {
+    if (if_exists) return Status::OK();
+    return Status::NotFound("view \"", schema, ".", name, "\" not found");
+  }
+  const int64_t id = view->view_id;
+  if (id < 0) {
+    std::erase_if(state.ddl, [&](const LakeChange& change) {
+      auto* create = std::get_if<CreateViewChange>(&change);
+      return create != nullptr && create->provisional_id == id;
+    });
+  } else {
+    state.ddl.push_back(DropViewChange{id});
+  }
+  std::erase_if(state.views, [&](const ViewInfo& v) { return v.view_id == id; });
+  return Status::OK();
+}
+
+Status DdlSetOption(WriteState& state, const std::string& key, const std::string& value,
+                    const std::optional<std::string>& scope_schema,
+                    const std::optional<std::string>& scope_table) {
+  TARN_RETURN_NOT_OK(CheckName("option", key));
+  MetadataEntry entry;
+  entry.key = key;
+  entry.value = value;
+  if (scope_table.has_value()) {
+    const std::string schema = scope_schema.value_or("main");
+    TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, *scope_table));
+    entry.scope = MetadataEntry::Scope::kTable;
+    entry.scope_id = table->table_id;
+  } else if (scope_schema.has_value()) {
+    const SchemaInfo* schema = state.FindSchema(*scope_schema);
+    if (schema == nullptr) return Status::NotFound("schema \"", *scope_schema, "\" not found");
+    entry.scope = MetadataEntry::Scope::kSchema;
+    entry.scope_id = schema->schema_id;
+  }
+  if (entry.scope_id < 0) {
+    return Status::NotSupported("setting option ", key, " on an object created in the same ",
+                                "transaction; commit the object first");
+  }
+  auto same = [&](const MetadataEntry& e) {
+    return e.key == entry.key && e.scope == entry.scope && e.scope_id == entry.scope_id;
+  };
+  std::erase_if(state.pending_options, same);
+  state.pending_options.push_back(entry);
+  std::erase_if(state.ddl, [&](const LakeChange& change) {
+    auto* set = std::get_if<SetOptionChange>(&change);
+    return set != nullptr && same(set->entry);
+  });
+  state.ddl.push_back(SetOptionChange{entry});
+  // Reject values the write path cannot use now rather than at the next insert.
+  if (key.rfind("parquet_", 0) == 0 || key == "target_file_size" ||
+      key == "data_inlining_row_limit") {
+    for (const auto& table : state.tables) {
+      auto settings = ResolveWriteSettings(state, *table);
+      if (!settings.ok()) {
+        std::erase_if(state.pending_options, same);
+        std::erase_if(state.ddl, [&](const LakeChange& change) {
+          auto* set = std::get_if<SetOptionChange>(&change);
+          return set != nullptr && same(set->entry);
+        });
+        return settings.status();
+      }
+      break;
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace tarn::table_internal

@@ -1,0 +1,72 @@
+// DDL of a write transaction: validation against the catalog at the transaction's view, the
+// view's update, and the change recorded for the commit.
+//
+// Changes to objects the transaction created are folded into their creation (a column added
+// to a new table edits its CreateTableChange; dropping it removes the creation), and repeated
+// changes to one committed column keep one AlterColumnChange, so the commit sees at most one
+// new version per object.
+//
+// Thread-safety: uses one WriteState.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "table/write_state.h"
+#include "tarn/table_write.h"
+
+namespace tarn::table_internal {
+
+Status DdlCreateSchema(WriteState& state, const std::string& name, bool if_not_exists);
+Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists);
+Status DdlCreateTable(WriteState& state, const std::string& schema, const std::string& table,
+                      const std::vector<ColumnDefinition>& columns, bool if_not_exists);
+Status DdlDropTable(WriteState& state, const std::string& schema, const std::string& table,
+                    bool if_exists);
+Status DdlRenameTable(WriteState& state, const std::string& schema, const std::string& table,
+                      const std::string& new_name);
+Status DdlAddColumn(WriteState& state, const std::string& schema, const std::string& table,
+                    const ColumnDefinition& column);
+Status DdlDropColumn(WriteState& state, const std::string& schema, const std::string& table,
+                     const std::string& column);
+Status DdlRenameColumn(WriteState& state, const std::string& schema, const std::string& table,
+                       const std::string& column, const std::string& new_name);
+Status DdlAlterColumnType(WriteState& state, const std::string& schema, const std::string& table,
+                          const std::string& column, const DataType& new_type);
+Status DdlSetColumnDefault(WriteState& state, const std::string& schema,
+                           const std::string& table, const std::string& column,
+                           std::optional<Value> default_value);
+Status DdlSetColumnNotNull(WriteState& state, const std::string& schema,
+                           const std::string& table, const std::string& column, bool not_null);
+Status DdlCreateView(WriteState& state, const std::string& schema, const std::string& view,
+                     const std::string& sql, const std::vector<std::string>& column_aliases,
+                     bool or_replace);
+Status DdlDropView(WriteState& state, const std::string& schema, const std::string& view,
+                   bool if_exists);
+Status DdlSetOption(WriteState& state, const std::string& key, const std::string& value,
+                    const std::optional<std::string>& scope_schema,
+                    const std::optional<std::string>& scope_table);
+
+// Whether a type promotion from `from` to `to` is allowed (DuckLake: integer and float
+// widening to a type that holds every value).
+bool IsAllowedPromotion(const DataType& from, const DataType& to);
+
+// Helpers shared by write_ddl.cc (schemas, tables, views, options) and write_ddl_columns.cc.
+Status CheckName(const std::string& what, const std::string& name);
+Status CheckType(const std::string& column, const DataType& type);
+// A column's catalog row tree for `type`, ids assigned depth-first from *next_id.
+ColumnInfo BuildColumn(const std::string& name, const DataType& type, bool nulls_allowed,
+                       int64_t* next_id);
+// `value` cast to `type`, as a catalog literal default and the cast value.
+Result<std::pair<ColumnDefault, Value>> MakeDefault(const std::string& column,
+                                                    const DataType& type, const Value& value);
+void RebuildSchema(TableInfo* table);
+// The CreateTableChange of a table created in this transaction, or null.
+CreateTableChange* FindCreateTable(WriteState& state, int64_t table_id);
+
+// The path segment of a new schema or table: its name when it is only ASCII letters, digits,
+// '_' and '-' (as the extension names directories), else nullopt.
+std::optional<std::string> PathSegmentFor(const std::string& name);
+
+}  // namespace tarn::table_internal

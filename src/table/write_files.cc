@@ -1,0 +1,317 @@
+#include "table/write_files.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <random>
+
+#include "expr/cast.h"
+#include "parquet/compression.h"
+#include "table/file_reader.h"
+
+namespace tarn::table_internal {
+
+namespace {
+
+// Rows per slice when a batch must be cut to respect target_file_size.
+constexpr int64_t kSplitSliceRows = 2048;
+
+Result<int64_t> ParseOptionInt(const std::string& key, const std::string& text, int64_t min) {
+  int64_t value = 0;
+  size_t used = 0;
+  bool ok = !text.empty();
+  try {
+    value = std::stoll(text, &used);
+  } catch (...) {
+    ok = false;
+  }
+  if (!ok || used != text.size() || value < min) {
+    return Status::InvalidArgument("option ", key, " = '", text, "' is not an integer >= ", min);
+  }
+  return value;
+}
+
+// Types for which DuckLake keeps min/max statistics.
+bool HasMinMax(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kInt128:
+    case TypeId::kUInt128:
+    case TypeId::kInterval:
+    case TypeId::kTimeTz:
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kNull:
+      return false;
+    default:
+      return true;
+  }
+}
+
+std::optional<Value> StatBound(const std::optional<Value>& bound, bool exact,
+                               const DataType& type) {
+  if (!exact || !bound.has_value() || bound->is_null()) return std::nullopt;
+  if (type.IsFloating() && std::isnan(bound->GetDouble())) return std::nullopt;
+  if (bound->type() == type) return bound;
+  auto cast = expr::CastValue(*bound, type, /*try_cast=*/true);
+  if (!cast.ok() || cast->is_null()) return std::nullopt;
+  return *cast;
+}
+
+}  // namespace
+
+std::string NewUuidV7() {
+  static std::mutex mu;
+  static std::mt19937_64 rng{std::random_device{}() ^
+                             static_cast<uint64_t>(std::chrono::steady_clock::now()
+                                                       .time_since_epoch()
+                                                       .count())};
+  static uint64_t last_millis = 0;
+  static uint64_t counter = 0;  // 12 bits in rand_a keep ids increasing within a millisecond
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t millis = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                              std::chrono::system_clock::now().time_since_epoch())
+                                              .count());
+  if (millis <= last_millis) {
+    millis = last_millis;
+    if (++counter > 0xfff) {
+      ++millis;
+      counter = 0;
+    }
+  } else {
+    counter = rng() & 0x3ff;
+  }
+  last_millis = millis;
+  const uint64_t random = rng();
+  const uint64_t high = (millis << 16) | (uint64_t{7} << 12) | (counter & 0xfff);
+  const uint64_t low = (uint64_t{2} << 62) | (random & ((uint64_t{1} << 62) - 1));
+  char text[37];
+  std::snprintf(text, sizeof(text), "%08llx-%04llx-%04llx-%04llx-%012llx",
+                static_cast<unsigned long long>(high >> 32),
+                static_cast<unsigned long long>((high >> 16) & 0xffff),
+                static_cast<unsigned long long>(high & 0xffff),
+                static_cast<unsigned long long>(low >> 48),
+                static_cast<unsigned long long>(low & 0xffffffffffffULL));
+  return text;
+}
+
+std::string NewDataFileName() { return "ducklake-" + NewUuidV7() + ".parquet"; }
+std::string NewDeleteFileName() { return "ducklake-" + NewUuidV7() + "-delete.parquet"; }
+
+Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableInfo& table) {
+  auto option = [&](const char* key) {
+    return state.GetOption(key, table.schema_id, table.table_id);
+  };
+  WriteSettings settings;
+  WriterProperties::Builder builder;
+  builder.created_by(std::string("tarn ") + std::string(TarnVersionString()));
+  int codec = static_cast<int>(parquet::CompressionCodec::kSnappy);
+  int level = 0;
+  if (auto text = option("parquet_compression")) {
+    TARN_ASSIGN_OR_RETURN(auto parsed, parquet::ParseCodec(*text));
+    codec = static_cast<int>(parsed);
+  }
+  if (auto text = option("parquet_compression_level")) {
+    TARN_ASSIGN_OR_RETURN(int64_t parsed, ParseOptionInt("parquet_compression_level", *text,
+                                                         -131072));
+    level = static_cast<int>(parsed);
+  }
+  builder.compression(codec, level);
+  if (auto text = option("parquet_version")) {
+    if (*text == "V1" || *text == "v1" || *text == "1") {
+      builder.data_page_version(1);
+    } else if (*text == "V2" || *text == "v2" || *text == "2") {
+      builder.data_page_version(2);
+    } else {
+      return Status::InvalidArgument("option parquet_version = '", *text,
+                                     "' is not V1 or V2");
+    }
+  }
+  if (auto text = option("parquet_row_group_size")) {
+    TARN_ASSIGN_OR_RETURN(int64_t rows, ParseOptionInt("parquet_row_group_size", *text, 1));
+    builder.max_row_group_rows(rows);
+  }
+  if (auto text = option("parquet_row_group_size_bytes")) {
+    TARN_ASSIGN_OR_RETURN(int64_t bytes,
+                          ParseOptionInt("parquet_row_group_size_bytes", *text, 1));
+    builder.max_row_group_bytes(bytes);
+  }
+  if (auto text = option("target_file_size")) {
+    TARN_ASSIGN_OR_RETURN(settings.target_file_size,
+                          ParseOptionInt("target_file_size", *text, 1));
+  }
+  if (auto text = option("data_inlining_row_limit")) {
+    TARN_ASSIGN_OR_RETURN(settings.inlining_row_limit,
+                          ParseOptionInt("data_inlining_row_limit", *text, 0));
+  }
+  auto built = builder.Build();
+  if (!built.ok()) return built.status().WithContext("table " + table.name);
+  settings.properties = *built;
+  for (const ColumnInfo& column : table.columns) {
+    const std::string& name = column.name;
+    if (NameEquals(name, "row_id") || NameEquals(name, "begin_snapshot") ||
+        NameEquals(name, "end_snapshot") || name.rfind("_ducklake_internal_", 0) == 0 ||
+        column.type.id == TypeId::kGeometry || column.type.id == TypeId::kVariant) {
+      settings.inlining_allowed = false;
+    }
+  }
+  return settings;
+}
+
+std::shared_ptr<const Schema> DataFileSchema(const TableInfo& table, bool with_row_ids) {
+  std::vector<Field> fields;
+  for (const ColumnInfo& column : table.columns) {
+    Field field = column.ToField();
+    field.nullable = true;
+    fields.push_back(std::move(field));
+  }
+  if (with_row_ids) {
+    fields.emplace_back(kRowIdInternalName, DataType(TypeId::kInt64), true, kRowIdFieldId);
+  }
+  return std::make_shared<Schema>(std::move(fields));
+}
+
+std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
+                                                  const TableInfo& table) {
+  std::vector<NewFileColumnStats> out;
+  for (const WrittenColumnStatistics& written : info.columns) {
+    if (written.field_id < 0) continue;
+    const ColumnInfo* column = table.FindColumn(written.field_id);
+    if (column == nullptr) continue;  // internal columns
+    NewFileColumnStats stats;
+    stats.column_id = column->column_id;
+    stats.column_size_bytes = written.stats.compressed_bytes;
+    stats.null_count = written.stats.null_count.value_or(0);
+    stats.value_count = written.stats.value_count - stats.null_count;
+    if (HasMinMax(column->type)) {
+      stats.min = StatBound(written.stats.min, written.stats.min_exact, column->type);
+      stats.max = StatBound(written.stats.max, written.stats.max_exact, column->type);
+    }
+    if (column->type.IsFloating()) stats.contains_nan = written.contains_nan;
+    out.push_back(std::move(stats));
+  }
+  return out;
+}
+
+namespace {
+
+// One open data file of WriteDataFiles.
+struct OpenFile {
+  std::unique_ptr<ParquetWriter> writer;
+  std::string name;
+  std::string absolute_path;
+};
+
+int64_t BatchBytes(const Batch& batch) {
+  int64_t bytes = 0;
+  std::vector<const Column*> stack;
+  for (const auto& column : batch.columns) stack.push_back(column.get());
+  while (!stack.empty()) {
+    const Column* column = stack.back();
+    stack.pop_back();
+    if (column->values) bytes += column->values->size();
+    if (column->data) bytes += column->data->size();
+    for (const auto& child : column->children) stack.push_back(child.get());
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Result<std::vector<PendingDataFile>> WriteDataFiles(WriteState& state, const TableInfo& table,
+                                                    const WriteSettings& settings,
+                                                    std::shared_ptr<const Schema> file_schema,
+                                                    bool embeds_row_ids,
+                                                    std::span<const std::shared_ptr<Batch>> batches) {
+  std::vector<PendingDataFile> written;
+  TARN_RETURN_NOT_OK(state.EnsureDirectory(table.path));
+  std::optional<OpenFile> open;
+  auto finish = [&]() -> Status {
+    if (!open.has_value()) return Status::OK();
+    OpenFile file = std::move(*open);
+    open.reset();
+    TARN_ASSIGN_OR_RETURN(WrittenFileInfo info, file.writer->Finish());
+    state.written_files.insert(file.absolute_path);
+    PendingDataFile pending;
+    pending.absolute_path = file.absolute_path;
+    NewDataFile& change = pending.change;
+    change.provisional_id = state.NewProvisionalId();
+    change.table_id = table.table_id;
+    change.path = file.name;
+    change.record_count = info.num_rows;
+    change.file_size_bytes = info.file_size;
+    change.footer_size = info.footer_size;
+    change.embeds_row_ids = embeds_row_ids;
+    change.column_stats = CatalogStatistics(info, table);
+    written.push_back(std::move(pending));
+    return Status::OK();
+  };
+  auto cleanup = [&](Status status) {
+    if (open.has_value()) open->writer->Abandon();
+    for (const PendingDataFile& file : written) state.DropWrittenFile(file.absolute_path);
+    return status;
+  };
+  auto write = [&](const Batch& batch) -> Status {
+    if (!open.has_value()) {
+      OpenFile file;
+      file.name = NewDataFileName();
+      file.absolute_path = table.path + file.name;
+      TARN_ASSIGN_OR_RETURN(file.writer, ParquetWriter::Open(state.fs, file.absolute_path,
+                                                             *file_schema, settings.properties));
+      open = std::move(file);
+    }
+    TARN_RETURN_NOT_OK(open->writer->Write(batch));
+    if (open->writer->EstimatedFileSize() >= settings.target_file_size) return finish();
+    return Status::OK();
+  };
+  for (const auto& batch : batches) {
+    if (batch->num_rows == 0) continue;
+    const int64_t current = open.has_value() ? open->writer->EstimatedFileSize() : 0;
+    Status status;
+    if (current + BatchBytes(*batch) < settings.target_file_size) {
+      status = write(*batch);
+    } else {
+      for (int64_t offset = 0; offset < batch->num_rows && status.ok();
+           offset += kSplitSliceRows) {
+        const int64_t length = std::min(kSplitSliceRows, batch->num_rows - offset);
+        status = write(*SliceBatch(*batch, offset, length));
+      }
+    }
+    if (!status.ok()) return cleanup(status);
+  }
+  Status status = finish();
+  if (!status.ok()) return cleanup(status);
+  return written;
+}
+
+Result<WrittenFileInfo> WriteDeleteFile(const std::shared_ptr<FileSystem>& fs,
+                                        const std::string& path,
+                                        const std::string& data_file_path,
+                                        std::span<const int64_t> positions,
+                                        std::shared_ptr<const WriterProperties> properties) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{
+      Field("file_path", DataType(TypeId::kVarchar), true, kDeleteFilePathFieldId),
+      Field("pos", DataType(TypeId::kInt64), true, kDeletePosFieldId)});
+  ColumnBuilder paths(DataType(TypeId::kVarchar));
+  ColumnBuilder pos(DataType(TypeId::kInt64));
+  paths.Reserve(static_cast<int64_t>(positions.size()));
+  pos.Reserve(static_cast<int64_t>(positions.size()));
+  for (int64_t position : positions) {
+    paths.AppendBytes(data_file_path);
+    pos.AppendNumber<int64_t>(position);
+  }
+  auto batch = MakeBatch(schema, {paths.Finish(), pos.Finish()});
+  batch->num_rows = static_cast<int64_t>(positions.size());
+  TARN_ASSIGN_OR_RETURN(auto writer, ParquetWriter::Open(fs, path, *schema, properties));
+  Status status = writer->Write(*batch);
+  if (!status.ok()) {
+    writer->Abandon();
+    return status;
+  }
+  return writer->Finish();
+}
+
+}  // namespace tarn::table_internal

@@ -1,0 +1,190 @@
+#include "table/write_match.h"
+
+#include <algorithm>
+
+#include "table/file_pruning.h"
+#include "table/file_reader.h"
+#include "table/inlined_rows.h"
+#include "table/scan_columns.h"
+#include "table/write_overlay.h"
+#include "tarn/expr.h"
+
+namespace tarn::table_internal {
+
+namespace {
+
+bool ContainsFloat(const DataType& type) {
+  if (type.IsFloating()) return true;
+  for (const Field& child : type.children) {
+    if (ContainsFloat(child.type)) return true;
+  }
+  return false;
+}
+
+// The rows of `batch` where the filter is TRUE, as indexes.
+Result<std::vector<int64_t>> Select(const ScanColumns& plan, const Batch& batch) {
+  std::vector<int64_t> rows;
+  if (!plan.filter) {
+    rows.resize(static_cast<size_t>(batch.num_rows));
+    for (int64_t row = 0; row < batch.num_rows; ++row) rows[static_cast<size_t>(row)] = row;
+    return rows;
+  }
+  int64_t count = 0;
+  TARN_ASSIGN_OR_RETURN(auto bits, SelectRows(batch, *plan.filter, &count));
+  rows.reserve(static_cast<size_t>(count));
+  for (int64_t row = 0; row < batch.num_rows; ++row) {
+    if (GetBit(bits.data(), row)) rows.push_back(row);
+  }
+  return rows;
+}
+
+std::shared_ptr<Batch> TakeRows(const Batch& batch, const std::vector<int64_t>& rows) {
+  std::vector<std::shared_ptr<Column>> columns;
+  for (const auto& column : batch.columns) columns.push_back(Take(*column, rows));
+  auto out = MakeBatch(batch.schema, std::move(columns));
+  out->num_rows = static_cast<int64_t>(rows.size());
+  return out;
+}
+
+// Whether every column the predicate reads has the table's name in this file.
+Result<bool> NamesMatch(const std::shared_ptr<FileSystem>& fs, const DataFileInfo& file,
+                        const std::vector<const ColumnInfo*>& columns) {
+  if (file.mapping_id.has_value()) return false;
+  TARN_ASSIGN_OR_RETURN(auto reader, ParquetReader::Open(fs, file.path));
+  const Schema& schema = reader->schema();
+  for (const ColumnInfo* column : columns) {
+    for (const Field& field : schema.fields) {
+      if (field.field_id.has_value() && *field.field_id == column->column_id &&
+          field.name != column->name) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableInfo> table,
+                                const std::optional<std::string>& predicate, bool want_rows) {
+  TARN_ASSIGN_OR_RETURN(auto view, OverlayTable(state, table));
+  TableScanOptions options;
+  options.filter = predicate;
+  if (!want_rows) options.columns.push_back(table->columns.front().name);
+  TARN_ASSIGN_OR_RETURN(ScanColumns plan, ScanColumns::Make(*table, options));
+  MatchedRows matched;
+  matched.internal_schema = plan.internal_schema;
+  const int rowid_index = static_cast<int>(plan.needed.size());
+  const int position_index = rowid_index + 2;
+
+  // Pushdown only where it is exact.
+  std::shared_ptr<const StatisticsPredicate> pushdown = plan.pruning_predicate;
+  std::vector<const ColumnInfo*> predicate_columns;
+  if (pushdown) {
+    for (const std::string& name : pushdown->referenced_columns()) {
+      const int index = plan.full_schema->FindField(name);
+      if (index < 0 || index >= static_cast<int>(table->columns.size())) continue;
+      const ColumnInfo& column = table->columns[static_cast<size_t>(index)];
+      if (ContainsFloat(column.type)) pushdown.reset();
+      predicate_columns.push_back(&column);
+      if (!pushdown) break;
+    }
+  }
+  std::unique_ptr<FilePruner> pruner;
+  if (pushdown) pruner = std::make_unique<FilePruner>(pushdown, plan.full_schema, view);
+
+  auto add_rows = [&](const Batch& batch, const std::vector<int64_t>& rows, bool final_rowid) {
+    if (!want_rows || rows.empty()) return;
+    (final_rowid ? matched.final_rows : matched.provisional_rows)
+        .push_back(TakeRows(batch, rows));
+  };
+
+  for (const DataFileInfo& file : view->data_files) {
+    const bool pending = file.data_file_id < 0;
+    FileReadOptions read;
+    read.snapshot_id = view->snapshot_id;
+    read.predicate_schema = plan.full_schema;
+    if (pushdown) {
+      if (!pending && pruner->Check(file) != FilePruner::Decision::kRead) {
+        ++matched.files_pruned;
+        continue;
+      }
+      TARN_ASSIGN_OR_RETURN(bool names_match, NamesMatch(state.fs, file, predicate_columns));
+      if (names_match) {
+        read.predicate = pushdown;
+        ++matched.files_pushed_down;
+      }
+    }
+    ++matched.files_read;
+    TARN_ASSIGN_OR_RETURN(auto reader,
+                          DataFileReader::Open(state.fs, file, *table, view->name_mappings,
+                                               plan.needed, plan.internal_schema, read));
+    // Rows of a pending file have final rowids only when the file embeds them.
+    bool final_rowid = !pending;
+    if (pending) {
+      if (const TableDml* dml = state.FindDml(table->table_id)) {
+        for (const PendingDataFile& entry : dml->files) {
+          if (entry.change.provisional_id == file.data_file_id) {
+            final_rowid = entry.change.embeds_row_ids;
+          }
+        }
+      }
+    }
+    std::vector<int64_t> positions;
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(auto batch, reader->Next());
+      if (!batch) break;
+      TARN_ASSIGN_OR_RETURN(auto rows, Select(plan, *batch));
+      const int64_t* pos = batch->column(position_index).values_as<int64_t>();
+      for (int64_t row : rows) positions.push_back(pos[row]);
+      add_rows(*batch, rows, final_rowid);
+    }
+    if (positions.empty()) continue;
+    std::sort(positions.begin(), positions.end());
+    matched.count += static_cast<int64_t>(positions.size());
+    (pending ? matched.pending_files : matched.committed_files)[file.data_file_id] =
+        std::move(positions);
+  }
+
+  // Committed inlined rows (minus those this transaction deleted).
+  for (const InlinedDataTable& inlined : table->inlined_tables) {
+    TARN_ASSIGN_OR_RETURN(auto rows, state.lake->ReadInlinedRows(*view, inlined,
+                                                                 InlinedRowSelection::kVisible));
+    if (rows->num_rows == 0) continue;
+    TARN_ASSIGN_OR_RETURN(auto internal,
+                          InlinedToInternal(*rows, plan.needed, plan.internal_schema));
+    TARN_ASSIGN_OR_RETURN(auto selected, Select(plan, *internal));
+    std::vector<int64_t> kept;
+    const int64_t* ids = internal->column(rowid_index).values_as<int64_t>();
+    for (int64_t row : selected) {
+      if (std::binary_search(view->pending_inlined_row_deletes.begin(),
+                             view->pending_inlined_row_deletes.end(), ids[row])) {
+        continue;
+      }
+      kept.push_back(row);
+      matched.committed_inlined.push_back(ids[row]);
+    }
+    add_rows(*internal, kept, true);
+  }
+  std::sort(matched.committed_inlined.begin(), matched.committed_inlined.end());
+  matched.count += static_cast<int64_t>(matched.committed_inlined.size());
+
+  // The transaction's own inlined rows: plain first, then rowid-preserving (OverlayTable's
+  // order).
+  const TableDml* dml = state.FindDml(table->table_id);
+  size_t next_pending = 0;
+  for (int kind = 0; kind < 2 && dml != nullptr; ++kind) {
+    const PendingInlinedRows& source = kind == 0 ? dml->plain_inlined : dml->rowid_inlined;
+    if (source.num_rows() == 0) continue;
+    const auto& rows = view->pending_inlined_rows[next_pending++];
+    TARN_ASSIGN_OR_RETURN(auto internal,
+                          InlinedToInternal(*rows, plan.needed, plan.internal_schema));
+    TARN_ASSIGN_OR_RETURN(auto selected, Select(plan, *internal));
+    (kind == 0 ? matched.pending_plain : matched.pending_rowid) = selected;
+    matched.count += static_cast<int64_t>(selected.size());
+    add_rows(*internal, selected, kind == 1);
+  }
+  return matched;
+}
+
+}  // namespace tarn::table_internal

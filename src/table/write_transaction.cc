@@ -1,0 +1,238 @@
+// WriteTransaction: the public face of the write side; the work is in write_*.cc.
+#include "tarn/table_write.h"
+
+#include "table/write_ddl.h"
+#include "table/write_dml.h"
+#include "table/write_overlay.h"
+#include "table/write_rows.h"
+#include "table/write_state.h"
+
+namespace tarn {
+
+using table_internal::WriteState;
+
+struct WriteTransaction::State : WriteState {};
+
+namespace {
+
+Status CheckOpen(const WriteState& state) {
+  if (state.finished) {
+    return Status::InvalidArgument("the write transaction has already committed or rolled back");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<WriteTransaction>> WriteTransaction::Begin(Lake& lake,
+                                                                  std::shared_ptr<FileSystem> fs) {
+  if (lake.store() == nullptr || lake.store()->read_only()) {
+    return Status::InvalidArgument("lake catalog '",
+                                   lake.store() ? lake.store()->location() : std::string(),
+                                   "' is opened read-only; open it with read_only = false to "
+                                   "write");
+  }
+  if (!fs) return Status::InvalidArgument("WriteTransaction::Begin: no file system");
+  TARN_ASSIGN_OR_RETURN(auto snapshot, lake.LoadSnapshot(SnapshotSelector::Latest()));
+  std::unique_ptr<WriteTransaction> txn(new WriteTransaction());
+  txn->state_ = std::make_unique<State>();
+  State& state = *txn->state_;
+  state.lake = &lake;
+  state.fs = std::move(fs);
+  state.start_snapshot_id = snapshot->snapshot_id();
+  state.start = snapshot;
+  state.schemas = snapshot->schemas();
+  state.tables = snapshot->tables();
+  state.views = snapshot->views();
+  return txn;
+}
+
+WriteTransaction::~WriteTransaction() {
+  if (state_ && !state_->finished) (void)Rollback();
+}
+
+int64_t WriteTransaction::start_snapshot_id() const { return state_->start_snapshot_id; }
+
+Result<std::shared_ptr<const LakeSnapshot>> WriteTransaction::Snapshot() {
+  return table_internal::OverlaySnapshot(*state_);
+}
+
+Result<std::shared_ptr<const TableMetadata>> WriteTransaction::LoadTable(const std::string& schema,
+                                                                         const std::string& table) {
+  TARN_ASSIGN_OR_RETURN(auto info, state_->RequireTable(schema, table));
+  return table_internal::OverlayTable(*state_, std::move(info));
+}
+
+Result<std::unique_ptr<TableScanReader>> WriteTransaction::Scan(const std::string& schema,
+                                                                const std::string& table,
+                                                                const TableScanOptions& options) {
+  TARN_ASSIGN_OR_RETURN(auto metadata, LoadTable(schema, table));
+  return OpenTableScan(*state_->lake, state_->fs, std::move(metadata), options);
+}
+
+Status WriteTransaction::CreateSchema(const std::string& name, bool if_not_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlCreateSchema(*state_, name, if_not_exists);
+}
+
+Status WriteTransaction::DropSchema(const std::string& name, bool if_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlDropSchema(*state_, name, if_exists);
+}
+
+Status WriteTransaction::CreateTable(const std::string& schema, const std::string& table,
+                                     const std::vector<ColumnDefinition>& columns,
+                                     bool if_not_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlCreateTable(*state_, schema, table, columns, if_not_exists);
+}
+
+Status WriteTransaction::DropTable(const std::string& schema, const std::string& table,
+                                   bool if_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlDropTable(*state_, schema, table, if_exists);
+}
+
+Status WriteTransaction::RenameTable(const std::string& schema, const std::string& table,
+                                     const std::string& new_name) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlRenameTable(*state_, schema, table, new_name);
+}
+
+Status WriteTransaction::AddColumn(const std::string& schema, const std::string& table,
+                                   const ColumnDefinition& column) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlAddColumn(*state_, schema, table, column);
+}
+
+Status WriteTransaction::DropColumn(const std::string& schema, const std::string& table,
+                                    const std::string& column) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlDropColumn(*state_, schema, table, column);
+}
+
+Status WriteTransaction::RenameColumn(const std::string& schema, const std::string& table,
+                                      const std::string& column, const std::string& new_name) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlRenameColumn(*state_, schema, table, column, new_name);
+}
+
+Status WriteTransaction::AlterColumnType(const std::string& schema, const std::string& table,
+                                         const std::string& column, const DataType& new_type) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlAlterColumnType(*state_, schema, table, column, new_type);
+}
+
+Status WriteTransaction::SetColumnDefault(const std::string& schema, const std::string& table,
+                                          const std::string& column,
+                                          std::optional<Value> default_value) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlSetColumnDefault(*state_, schema, table, column,
+                                             std::move(default_value));
+}
+
+Status WriteTransaction::SetColumnNotNull(const std::string& schema, const std::string& table,
+                                          const std::string& column, bool not_null) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlSetColumnNotNull(*state_, schema, table, column, not_null);
+}
+
+Status WriteTransaction::CreateView(const std::string& schema, const std::string& view,
+                                    const std::string& sql,
+                                    const std::vector<std::string>& column_aliases,
+                                    bool or_replace) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlCreateView(*state_, schema, view, sql, column_aliases, or_replace);
+}
+
+Status WriteTransaction::DropView(const std::string& schema, const std::string& view,
+                                  bool if_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlDropView(*state_, schema, view, if_exists);
+}
+
+Status WriteTransaction::SetOption(const std::string& key, const std::string& value,
+                                   const std::optional<std::string>& scope_schema,
+                                   const std::optional<std::string>& scope_table) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlSetOption(*state_, key, value, scope_schema, scope_table);
+}
+
+Result<WriteResult> WriteTransaction::Insert(const std::string& schema, const std::string& table,
+                                             BatchReader& rows) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  TARN_ASSIGN_OR_RETURN(auto info, state_->RequireTable(schema, table));
+  std::vector<std::shared_ptr<Batch>> arranged;
+  WriteResult result;
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(auto batch, rows.Next());
+    if (!batch) break;
+    if (batch->num_rows == 0) continue;
+    TARN_ASSIGN_OR_RETURN(auto out, table_internal::ArrangeRows(*info, *batch));
+    result.rows += out->num_rows;
+    arranged.push_back(std::move(out));
+  }
+  TARN_ASSIGN_OR_RETURN(result.files_written,
+                        table_internal::InsertNewRows(*state_, *info, std::move(arranged)));
+  return result;
+}
+
+Result<WriteResult> WriteTransaction::Delete(const std::string& schema, const std::string& table,
+                                             const std::optional<std::string>& predicate) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DeleteRows(*state_, schema, table, predicate);
+}
+
+Result<WriteResult> WriteTransaction::Update(const std::string& schema, const std::string& table,
+                                             const std::vector<UpdateAssignment>& assignments,
+                                             const std::optional<std::string>& predicate) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::UpdateRows(*state_, schema, table, assignments, predicate);
+}
+
+void WriteTransaction::SetCommitInfo(std::optional<std::string> author,
+                                     std::optional<std::string> message,
+                                     std::optional<std::string> extra_info) {
+  state_->commit_options.author = std::move(author);
+  state_->commit_options.commit_message = std::move(message);
+  state_->commit_options.commit_extra_info = std::move(extra_info);
+}
+
+Result<CommitResult> WriteTransaction::Commit() {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  state_->built = table_internal::BuildChanges(*state_);
+  state_->finished = true;
+  if (state_->built.empty()) {
+    CommitResult result;
+    result.snapshot.snapshot_id = -1;
+    return result;
+  }
+  auto committed = CommitLakeChanges(*state_->lake, state_->start_snapshot_id, state_->built,
+                                     state_->commit_options);
+  if (!committed.ok()) {
+    for (const std::string& path : std::set<std::string>(state_->written_files)) {
+      state_->DropWrittenFile(path);
+    }
+    return committed.status();
+  }
+  state_->written_files.clear();
+  return committed;
+}
+
+Status WriteTransaction::Rollback() {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  state_->finished = true;
+  for (const std::string& path : std::set<std::string>(state_->written_files)) {
+    state_->DropWrittenFile(path);
+  }
+  state_->dml.clear();
+  state_->ddl.clear();
+  return Status::OK();
+}
+
+const LakeChanges& WriteTransaction::changes() const {
+  if (!state_->finished) state_->built = table_internal::BuildChanges(*state_);
+  return state_->built;
+}
+
+}  // namespace tarn

@@ -1,0 +1,180 @@
+// The Session's lake API and the cases the fixtures do not hold: a real column named rowid
+// shadowing the pseudo-column, lake views, attach errors, EXPLAIN ANALYZE metrics, and writes
+// seen by other sessions only after COMMIT. Catalog copies are edited with SQL through the
+// catalog store where a case needs it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/test_util.h"
+#include "tarn/catalog.h"
+#include "tarn/format.h"
+#include "tarn/sql.h"
+
+namespace tarn {
+namespace {
+
+std::string FixtureDir(const std::string& name) {
+  return testing::SharedPath("fixtures/ducklake/" + name);
+}
+
+std::string CopyCatalog(const std::string& fixture, const testing::TempDir& dir) {
+  const std::string target = dir.Join(fixture + ".sqlite");
+  std::filesystem::copy_file(FixtureDir(fixture) + "/catalog.sqlite", target,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::permissions(target, std::filesystem::perms::owner_read |
+                                           std::filesystem::perms::owner_write);
+  return target;
+}
+
+Status EditCatalog(const std::string& path, const std::string& sql) {
+  TARN_ASSIGN_OR_RETURN(auto store, OpenSqliteCatalogStore(path, false));
+  return store->Execute(sql, {}).status();
+}
+
+Result<std::string> Csv(Session* session, const std::string& sql) {
+  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(sql));
+  std::string out;
+  StringSink sink(&out);
+  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
+  return out;
+}
+
+AttachOptions DataPath(const std::string& fixture) {
+  AttachOptions options;
+  options.data_path = FixtureDir(fixture) + "/data";
+  return options;
+}
+
+TEST(LakeSessionTest, AttachOnceAndErrors) {
+  testing::TempDir dir;
+  Session session;
+  Status missing = session.Attach(dir.Join("missing.sqlite"));
+  EXPECT_TRUE(missing.IsNotFound()) << missing.ToString();
+  EXPECT_EQ(session.attached_lake(), nullptr);
+  const std::string catalog = CopyCatalog("compacted", dir);
+  ASSERT_TRUE(session.Attach(catalog, DataPath("compacted")).ok());
+  EXPECT_NE(session.attached_lake(), nullptr);
+  Status again = session.Attach(catalog, DataPath("compacted"));
+  EXPECT_EQ(again.code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(again.message(), "a lake is already attached as \"lake\"");
+  auto count = Csv(&session, "SELECT count(*) AS n FROM c");
+  ASSERT_TRUE(count.ok()) << count.status().ToString();
+  EXPECT_EQ(*count, "n\n1041\n");
+}
+
+TEST(LakeSessionTest, OtherCatalogName) {
+  testing::TempDir dir;
+  Session session;
+  AttachOptions options = DataPath("compacted");
+  options.name = "warehouse";
+  ASSERT_TRUE(session.Attach(CopyCatalog("compacted", dir), options).ok());
+  auto count = Csv(&session, "SELECT count(*) AS n FROM warehouse.main.c WHERE id < 10");
+  ASSERT_TRUE(count.ok()) << count.status().ToString();
+  auto same = Csv(&session, "SELECT count(*) AS n FROM warehouse.c WHERE id < 10");
+  ASSERT_TRUE(same.ok()) << same.status().ToString();
+  EXPECT_EQ(*count, *same);
+  auto snapshots = Csv(&session, "SELECT count(*) AS n FROM ducklake_snapshots('warehouse')");
+  ASSERT_TRUE(snapshots.ok()) << snapshots.status().ToString();
+  EXPECT_EQ(*snapshots, "n\n12\n");
+  auto wrong = session.Execute("SELECT * FROM ducklake_snapshots('lake')");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.status().message().find(
+                "catalog \"lake\" does not exist; the attached lake is \"warehouse\""),
+            std::string::npos)
+      << wrong.status().message();
+}
+
+TEST(LakeSessionTest, RealColumnNamedRowidShadowsThePseudoColumn) {
+  testing::TempDir dir;
+  const std::string catalog = CopyCatalog("compacted", dir);
+  // Column x (DOUBLE) becomes "rowid": the real column wins in SELECT and WHERE.
+  ASSERT_TRUE(EditCatalog(catalog, "UPDATE ducklake_column SET column_name = 'rowid' "
+                                   "WHERE column_name = 'x'")
+                  .ok());
+  Session session;
+  ASSERT_TRUE(session.Attach(catalog, DataPath("compacted")).ok());
+  auto rows = Csv(&session, "SELECT id, rowid FROM c WHERE rowid > 1620 ORDER BY id");
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, "id,rowid\n1297,1621.25\n1298,1622.5\n1299,1623.75\n");
+  // `*` includes the real column once.
+  auto star = session.Execute("SELECT * FROM c");
+  ASSERT_TRUE(star.ok()) << star.status().ToString();
+  EXPECT_EQ(star->schema->ToString(), "(id BIGINT, v VARCHAR, rowid DOUBLE)");
+}
+
+TEST(LakeSessionTest, LakeViewsArePlannedFromTheirSql) {
+  testing::TempDir dir;
+  const std::string catalog = CopyCatalog("compacted", dir);
+  ASSERT_TRUE(EditCatalog(catalog,
+                          "INSERT INTO ducklake_view VALUES (100, "
+                          "'01a22a6c-0000-7000-8000-000000000001', 11, NULL, 0, 'small', "
+                          "'duckdb', 'SELECT id, v FROM c WHERE id < 5', '\"k\",\"w\"')")
+                  .ok());
+  Session session;
+  ASSERT_TRUE(session.Attach(catalog, DataPath("compacted")).ok());
+  auto rows = Csv(&session, "SELECT k, w FROM small ORDER BY k");
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  // id 1 went at snapshot 5 (id % 5 = 1), id 0 at snapshot 10 (id % 13 = 0).
+  EXPECT_EQ(*rows, "k,w\n2,v2\n3,v3\n4,v4\n");
+  auto tables = Csv(&session, "SHOW TABLES");
+  ASSERT_TRUE(tables.ok()) << tables.status().ToString();
+  EXPECT_EQ(*tables, "name\nc\nsmall\n");
+}
+
+TEST(LakeSessionTest, ExplainAnalyzeShowsTheScanMetrics) {
+  testing::TempDir dir;
+  Session session;
+  ASSERT_TRUE(session.Attach(CopyCatalog("basic", dir), DataPath("basic")).ok());
+  auto plan = Csv(&session, "EXPLAIN ANALYZE SELECT count(*) FROM t WHERE id >= 20000");
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  // Only the file of ids 0..4999 lies wholly below 20000.
+  EXPECT_NE(plan->find("files: 4 considered, 1 pruned by statistics, 0 pruned by partition, "
+                       "3 read"),
+            std::string::npos)
+      << *plan;
+  EXPECT_NE(plan->find("row groups: 3 considered, 0 pruned by statistics"), std::string::npos)
+      << *plan;
+  EXPECT_NE(plan->find("result: 1 rows"), std::string::npos) << *plan;
+}
+
+TEST(LakeSessionTest, TransactionIsInvisibleToOthersUntilCommit) {
+  testing::TempDir dir;
+  const std::string catalog = CopyCatalog("basic", dir);
+  Session writer, reader;
+  ASSERT_TRUE(writer.Attach(catalog, DataPath("basic")).ok());
+  ASSERT_TRUE(reader.Attach(catalog, DataPath("basic")).ok());
+  for (const char* sql : {"BEGIN", "DELETE FROM t WHERE id < 1000",
+                          "INSERT INTO t (id, s) VALUES (-1, 'new')"}) {
+    auto result = writer.Execute(sql);
+    ASSERT_TRUE(result.ok()) << sql << ": " << result.status().ToString();
+    while (true) {
+      auto batch = result->reader->Next();
+      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+      if (!*batch) break;
+    }
+  }
+  const std::string count = "SELECT count(*) AS n, min(id) AS lo FROM t";
+  auto inside = Csv(&writer, count);
+  ASSERT_TRUE(inside.ok()) << inside.status().ToString();
+  auto outside = Csv(&reader, count);
+  ASSERT_TRUE(outside.ok()) << outside.status().ToString();
+  EXPECT_EQ(*outside, "n,lo\n4302,1\n");
+  // 857 of ids 1..999 survive in the lake (4302 rows in all).
+  auto survivors = Csv(&reader, "SELECT count(*) AS n FROM t WHERE id < 1000");
+  ASSERT_TRUE(survivors.ok()) << survivors.status().ToString();
+  const int64_t below = std::stoll(survivors->substr(2));
+  EXPECT_EQ(*inside, "n,lo\n" + std::to_string(4302 - below + 1) + ",-1\n");
+  ASSERT_TRUE(writer.Execute("COMMIT").ok());
+  auto after = Csv(&reader, count);
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ(*after, *inside);
+  auto snapshots = Csv(&reader, "SELECT count(*) AS n FROM ducklake_snapshots()");
+  ASSERT_TRUE(snapshots.ok()) << snapshots.status().ToString();
+  EXPECT_EQ(*snapshots, "n\n12\n");  // 0..10, then one for the whole transaction
+}
+
+}  // namespace
+}  // namespace tarn
