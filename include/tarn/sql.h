@@ -103,6 +103,10 @@ struct AttachOptions {
   std::optional<std::string> data_path;
   // Refuses every write statement. Default: false (the catalog is opened writable).
   bool read_only = false;
+  // When the catalog file does not exist, creates a new lake there (CreateLake) with
+  // `data_path` as its data path, as DuckDB's ATTACH does by default. Needs data_path (a
+  // SQLite catalog has no default data path) and !read_only. Default: false.
+  bool create_if_missing = false;
 };
 
 enum class QueryKind : uint8_t { kRows, kCommand };

@@ -95,6 +95,7 @@ class [[nodiscard]] Status {
   bool IsNotFound() const { return code_ == StatusCode::kNotFound; }
   bool IsNotSupported() const { return code_ == StatusCode::kNotSupported; }
   bool IsCancelled() const { return code_ == StatusCode::kCancelled; }
+  bool IsAlreadyExists() const { return code_ == StatusCode::kAlreadyExists; }
 
   // "Corruption: <message>"
   std::string ToString() const;

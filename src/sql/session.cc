@@ -19,6 +19,7 @@
 #include "sql/write_statements.h"
 #include "tarn/catalog.h"
 #include "tarn/format.h"
+#include "tarn/lake_write.h"
 #include "tarn/sql.h"
 
 namespace tarn {
@@ -378,6 +379,14 @@ Status Session::Attach(std::string_view locator, const AttachOptions& options) {
   if (impl_->lake) {
     return Status::AlreadyExists("a lake is already attached as \"", impl_->lake->binding.name,
                                  "\"");
+  }
+  if (options.create_if_missing && !options.read_only && options.data_path.has_value()) {
+    CreateLakeOptions create;
+    create.data_path = *options.data_path;
+    Result<std::unique_ptr<Lake>> created = CreateLake(locator, create);
+    if (created.ok()) return Attach(std::move(*created), options);
+    // AlreadyExists: the lake is there (perhaps created a moment ago by another process).
+    if (!created.status().IsAlreadyExists()) return created.status();
   }
   LakeOpenOptions open_options;
   open_options.data_path = options.data_path;

@@ -170,5 +170,35 @@ TEST(LakeCliTest, AttachErrors) {
   EXPECT_EQ(two.err, "Error: unexpected argument \"b.sqlite\" (only one LAKE may be given)\n");
 }
 
+TEST(LakeCliTest, CreatesALakeWhenTheCatalogIsMissing) {
+  TempDir dir;
+  const std::string catalog = dir.Join("new.sqlite");
+  // A relative --data-path is taken from the working directory and stored absolute.
+  RunResult create = RunTarn({"ducklake:sqlite:" + catalog, "--data-path", "files", "-c",
+                              "CREATE TABLE t AS SELECT range AS i FROM range(100)", "-c",
+                              "DELETE FROM t WHERE i < 10"},
+                             dir);
+  ASSERT_EQ(create.exit_code, 0) << create.err;
+  EXPECT_TRUE(std::filesystem::is_directory(dir.Join("files/main/t")));
+  // Opened again, without --data-path: the lake remembers where its files are.
+  RunResult read = RunTarn({catalog, "--format", "csv", "-c",
+                            "SELECT count(*) AS n, sum(i) AS s FROM t", "-c",
+                            "SELECT value FROM ducklake_options() WHERE option_name = "
+                            "'data_path'"},
+                           dir);
+  ASSERT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_EQ(read.out, "n,s\n90,4905\nvalue\n" + dir.Join("files") + "/\n");
+  // Read-only never creates; without --data-path there is nothing to create it with.
+  RunResult read_only =
+      RunTarn({dir.Join("other.sqlite"), "--data-path", "files", "--read-only", "-c", "SELECT 1"},
+              dir);
+  EXPECT_EQ(read_only.exit_code, 1);
+  EXPECT_FALSE(std::filesystem::exists(dir.Join("other.sqlite")));
+  RunResult no_path = RunTarn({dir.Join("other.sqlite"), "-c", "SELECT 1"}, dir);
+  EXPECT_EQ(no_path.exit_code, 1);
+  EXPECT_NE(no_path.err.find("does not exist"), std::string::npos) << no_path.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.Join("other.sqlite")));
+}
+
 }  // namespace
 }  // namespace tarn

@@ -10,6 +10,7 @@
 // "Error: <message>" on stderr and the exit status is 1.
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -34,7 +35,8 @@ constexpr const char* kUsage =
     "\n"
     "LAKE is ducklake:sqlite:PATH (or a bare PATH.sqlite), attached as catalog \"lake\":\n"
     "  SELECT rowid, * FROM t AT (VERSION => 3); SHOW TABLES; CALL ducklake_snapshots('lake');\n"
-    "  --data-path DIR   read the lake's files from DIR (a moved lake)\n"
+    "  --data-path DIR   the lake's data files are in DIR (a moved lake); when the catalog file\n"
+    "                    does not exist yet, a new lake is created there with DIR as data path\n"
     "  --read-only       refuse every write statement\n";
 
 struct SqlArgs {
@@ -143,8 +145,13 @@ int RunSqlShell(int argc, char** argv) {
   Session session;
   if (!args.lake.empty()) {
     AttachOptions options;
-    if (!args.data_path.empty()) options.data_path = args.data_path;
+    if (!args.data_path.empty()) {
+      std::error_code error;
+      std::filesystem::path absolute = std::filesystem::absolute(args.data_path, error);
+      options.data_path = error ? args.data_path : absolute.lexically_normal().string();
+    }
     options.read_only = args.read_only;
+    options.create_if_missing = true;
     Status attached = session.Attach(args.lake, options);
     if (!attached.ok()) {
       return ReportError("cannot attach the lake \"" + args.lake + "\": " + attached.message());
