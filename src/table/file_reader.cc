@@ -207,6 +207,9 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
   }
   self->row_id_column_ = add(row_id_index);
   self->snapshot_column_ = add(snapshot_index);
+  // No file column needed (every requested column is missing from the file): an empty list
+  // would read every column, so read the first one only; its values are not used.
+  if (scan.columns.empty() && schema.num_fields() > 0) add(0);
   self->position_column_ = static_cast<int>(scan.columns.size());
   scan.with_position = true;
   scan.position_column_name = kPositionColumnName;

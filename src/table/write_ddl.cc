@@ -73,7 +73,9 @@ ColumnInfo BuildColumn(const std::string& name, const DataType& type, bool nulls
       break;
     case TypeId::kMap: {
       const auto& entry = type.children[0].type.children;
-      column.children.push_back(BuildColumn("key", entry[0].type, false, next_id));
+      // The extension records the key column with nulls_allowed true (keys are never NULL in
+      // a map value all the same).
+      column.children.push_back(BuildColumn("key", entry[0].type, true, next_id));
       column.children.push_back(BuildColumn("value", entry[1].type, true, next_id));
       column.type = DataType::Map(column.children[0].type, column.children[1].type);
       auto& fields = column.type.children[0].type.children;

@@ -6,8 +6,9 @@
 //   attach <fixture> [read_only]
 //
 // which copies /work/shared/fixtures/ducklake/<fixture>/catalog.sqlite into the file's temp
-// directory and attaches the copy as catalog "lake" with the fixture's data/ as data path
-// (a missing fixture fails the file). ${SHARED}, ${TEMP} and ${DATA} (the attached fixture's
+// directory and attaches the copy as catalog "lake" with the fixture's data/ as data path (a
+// writable attach gets a copy of data/ too, so writes never touch the shared fixture; a missing
+// fixture fails the file). ${SHARED}, ${TEMP} and ${DATA} (the attached fixture's
 // data folder) are substituted in SQL and expected rows. Each file runs in its own Session.
 #include <gtest/gtest.h>
 
@@ -160,6 +161,17 @@ TEST_P(LakeLogicTest, File) {
       std::filesystem::permissions(copy, std::filesystem::perms::owner_read |
                                              std::filesystem::perms::owner_write);
       data_dir = FixtureDir(fixture) + "/data";
+      if (mode != "read_only") {
+        // Writes go to a private copy: the shared fixture stays as it is.
+        const std::string data_copy = temp.Join(fixture + "-data");
+        std::filesystem::remove_all(data_copy);
+        std::filesystem::copy(data_dir, data_copy, std::filesystem::copy_options::recursive);
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(data_copy)) {
+          std::filesystem::permissions(entry.path(), std::filesystem::perms::owner_all,
+                                       std::filesystem::perm_options::add);
+        }
+        data_dir = data_copy;
+      }
       AttachOptions options;
       options.data_path = data_dir;
       options.read_only = mode == "read_only";
