@@ -131,29 +131,37 @@ Result<std::shared_ptr<Batch>> Lake::ReadInlinedRows(const TableMetadata& table,
   std::lock_guard<std::mutex> lock(mu_);
   CatalogStore* store = store_.get();
   const std::string& name = inlined.table_name;
-  TARN_ASSIGN_OR_RETURN(std::vector<std::string> stored_columns, store->TableColumns(name));
-  auto has_column = [&](std::string_view column) {
-    for (const std::string& stored : stored_columns) {
-      if (stored == column) return true;
+  // Why the query below could not run: a missing table or column, named (looked up only on
+  // failure, as scans run this for every inlined table).
+  auto diagnose = [&](const Status& failure) -> Status {
+    TARN_ASSIGN_OR_RETURN(std::vector<std::string> stored_columns, store->TableColumns(name));
+    auto has_column = [&](std::string_view column) {
+      for (const std::string& stored : stored_columns) {
+        if (stored == column) return true;
+      }
+      return false;
+    };
+    for (std::string_view required : {"row_id", "begin_snapshot", "end_snapshot"}) {
+      if (!has_column(required)) {
+        return Status::Corruption(StoreName(*store), ": inlined data table ", name,
+                                  " has no column ", required);
+      }
     }
-    return false;
+    for (const ColumnInfo& column : inlined.columns) {
+      if (!has_column(column.name)) {
+        return Status::Corruption(StoreName(*store), ": inlined data table ", name,
+                                  " has no column ", column.name, " (column_id ",
+                                  column.column_id, " at schema version ",
+                                  inlined.schema_version, ")");
+      }
+    }
+    return failure;
   };
   std::string sql = "SELECT row_id, begin_snapshot, end_snapshot";
-  for (std::string_view required : {"row_id", "begin_snapshot", "end_snapshot"}) {
-    if (!has_column(required)) {
-      return Status::Corruption(StoreName(*store), ": inlined data table ", name,
-                                " has no column ", required);
-    }
-  }
   std::vector<Field> fields = {Field("row_id", DataType(TypeId::kInt64), false),
                                Field("begin_snapshot", DataType(TypeId::kInt64), false),
                                Field("end_snapshot", DataType(TypeId::kInt64), true)};
   for (const ColumnInfo& column : inlined.columns) {
-    if (!has_column(column.name)) {
-      return Status::Corruption(StoreName(*store), ": inlined data table ", name,
-                                " has no column ", column.name, " (column_id ", column.column_id,
-                                " at schema version ", inlined.schema_version, ")");
-    }
     sql += ", " + QuoteIdentifier(column.name);
     fields.push_back(column.ToField());
   }
@@ -164,10 +172,16 @@ Result<std::shared_ptr<Batch>> Lake::ReadInlinedRows(const TableMetadata& table,
   sql += " ORDER BY row_id, begin_snapshot";
   std::vector<CatalogType> types = {CatalogType::kBigint, CatalogType::kBigint,
                                     CatalogType::kBigint};
-  TARN_ASSIGN_OR_RETURN(CatalogResult result,
-                        catalog_internal::RunQuery(store, std::move(sql),
-                                                   {CatalogDatum::Integer(table.snapshot_id)},
-                                                   std::move(types), name));
+  Result<CatalogResult> queried =
+      catalog_internal::RunQuery(store, std::move(sql), {CatalogDatum::Integer(table.snapshot_id)},
+                                 std::move(types), name);
+  if (!queried.ok()) {
+    if (queried.status().code() == StatusCode::kInvalidArgument) {
+      return diagnose(queried.status());
+    }
+    return queried.status();
+  }
+  CatalogResult result = std::move(queried).value();
   std::vector<std::unique_ptr<ColumnBuilder>> builders;
   for (const Field& field : fields) builders.push_back(std::make_unique<ColumnBuilder>(field.type));
   for (auto& builder : builders) builder->Reserve(static_cast<int64_t>(result.rows.size()));

@@ -12,15 +12,25 @@ std::string StoreName(const CatalogStore& store) {
 
 RowReader::RowReader(const CatalogStore& store, const CatalogResult& result, size_t row_index,
                      std::string_view what, std::initializer_list<size_t> key_columns)
-    : result_(result), row_(result.rows[row_index]) {
-  std::string key;
+    : store_(store), result_(result), row_(result.rows[row_index]), row_index_(row_index),
+      what_(what) {
   for (size_t column : key_columns) {
+    if (num_key_columns_ < kMaxKeyColumns) key_columns_[num_key_columns_++] = column;
+  }
+}
+
+const std::string& RowReader::prefix() const {
+  if (!prefix_.empty()) return prefix_;
+  std::string key;
+  for (size_t i = 0; i < num_key_columns_; ++i) {
+    const size_t column = key_columns_[i];
     if (column >= row_.size()) continue;
     if (!key.empty()) key += ", ";
     key += StrCat(result_.column_names[column], " = ", row_[column].ToString());
   }
-  if (key.empty()) key = StrCat("#", row_index + 1);
-  prefix_ = StrCat(StoreName(store), ": ", what, " row (", key, "): ");
+  if (key.empty()) key = StrCat("#", row_index_ + 1);
+  prefix_ = StrCat(StoreName(store_), ": ", what_, " row (", key, "): ");
+  return prefix_;
 }
 
 Result<int64_t> RowReader::Int(size_t column) const {

@@ -35,14 +35,23 @@ class RowReader {
   // Corruption naming the store, table and row, then the message.
   template <typename... Args>
   Status Error(const Args&... args) const {
-    return Status::Corruption(prefix_, StrCat(args...));
+    return Status::Corruption(prefix(), StrCat(args...));
   }
-  const std::string& prefix() const { return prefix_; }
+  // "SQLite catalog 'x': ducklake_column row (table_id = 1): ", built on first use (rows are
+  // read by the thousand; only an error needs the text).
+  const std::string& prefix() const;
 
  private:
+  static constexpr size_t kMaxKeyColumns = 4;
+
+  const CatalogStore& store_;
   const CatalogResult& result_;
   const std::vector<CatalogDatum>& row_;
-  std::string prefix_;  // "SQLite catalog 'x': ducklake_column row (table_id = 1): "
+  size_t row_index_;
+  std::string_view what_;  // REQUIRES: outlives the reader (callers pass literals)
+  size_t key_columns_[kMaxKeyColumns] = {};
+  size_t num_key_columns_ = 0;
+  mutable std::string prefix_;
 };
 
 // Runs a query whose cells are converted to `types`; `what` names the table for errors.

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "tarn/catalog.h"
 
@@ -18,6 +19,7 @@ class SqliteCatalogStore final : public CatalogStore {
   SqliteCatalogStore(sqlite3* db, std::string path, bool read_only)
       : db_(db), path_(std::move(path)), read_only_(read_only) {}
   ~SqliteCatalogStore() override {
+    for (auto& [sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
     if (in_transaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close_v2(db_);
   }
@@ -40,8 +42,16 @@ class SqliteCatalogStore final : public CatalogStore {
   // A Status for the connection's last error, with `what` as context.
   Status Error(int rc, std::string_view what) const;
 
+  // Takes back a statement Prepare handed out: reset, unbound and kept for the next Prepare of
+  // the same SQL (finalized when the cache is full).
+  void Release(sqlite3_stmt* stmt);
+
  private:
-  // Prepares `sql` and binds `params`.
+  // Catalog loads run the same few hundred statements over and over; preparing them is most
+  // of a small query's cost.
+  static constexpr size_t kMaxCachedStatements = 256;
+
+  // Prepares `sql` (or reuses its cached statement) and binds `params`.
   Result<sqlite3_stmt*> Prepare(std::string_view sql, std::span<const CatalogDatum> params,
                                 std::string_view what);
 
@@ -49,11 +59,31 @@ class SqliteCatalogStore final : public CatalogStore {
   std::string path_;
   bool read_only_;
   bool in_transaction_ = false;
+  // Prepared statements not in use, by their SQL text. A statement in use is not here, so a
+  // nested query of the same text prepares its own.
+  std::unordered_map<std::string, sqlite3_stmt*> statement_cache_;
 };
 
-// Finalizes a statement when it goes out of scope.
+void SqliteCatalogStore::Release(sqlite3_stmt* stmt) {
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
+  const char* sql = sqlite3_sql(stmt);
+  if (sql == nullptr || statement_cache_.size() >= kMaxCachedStatements ||
+      !statement_cache_.emplace(sql, stmt).second) {
+    sqlite3_finalize(stmt);
+  }
+}
+
+// Gives a statement back to its store when it goes out of scope.
 struct StatementCloser {
-  void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
+  SqliteCatalogStore* store = nullptr;
+  void operator()(sqlite3_stmt* stmt) const {
+    if (store != nullptr) {
+      store->Release(stmt);
+    } else {
+      sqlite3_finalize(stmt);
+    }
+  }
 };
 using StatementPtr = std::unique_ptr<sqlite3_stmt, StatementCloser>;
 
@@ -85,13 +115,19 @@ Result<sqlite3_stmt*> SqliteCatalogStore::Prepare(std::string_view sql,
                                                   std::span<const CatalogDatum> params,
                                                   std::string_view what) {
   sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
-  if (rc != SQLITE_OK) {
-    sqlite3_finalize(stmt);
-    return Error(rc, StrCat("preparing a query on ", what));
+  int rc = SQLITE_OK;
+  if (auto cached = statement_cache_.find(std::string(sql)); cached != statement_cache_.end()) {
+    stmt = cached->second;
+    statement_cache_.erase(cached);
+  } else {
+    rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(stmt);
+      return Error(rc, StrCat("preparing a query on ", what));
+    }
+    if (stmt == nullptr) return Status::InvalidArgument("empty SQL statement for ", what);
   }
-  if (stmt == nullptr) return Status::InvalidArgument("empty SQL statement for ", what);
-  StatementPtr guard(stmt);
+  StatementPtr guard(stmt, StatementCloser{this});
   if (static_cast<size_t>(sqlite3_bind_parameter_count(stmt)) != params.size()) {
     return Status::InvalidArgument("query on ", what, " has ", sqlite3_bind_parameter_count(stmt),
                                    " parameters, ", params.size(), " given");
@@ -150,7 +186,7 @@ CatalogDatum ReadCell(sqlite3_stmt* stmt, int column) {
 Result<CatalogResult> SqliteCatalogStore::Query(const CatalogQuery& query) {
   const std::string what = query.what.empty() ? std::string("catalog query") : query.what;
   TARN_ASSIGN_OR_RETURN(sqlite3_stmt * raw, Prepare(query.sql, query.params, what));
-  StatementPtr stmt(raw);
+  StatementPtr stmt(raw, StatementCloser{this});
   CatalogResult result;
   const int columns = sqlite3_column_count(stmt.get());
   for (int c = 0; c < columns; ++c) {
@@ -188,7 +224,7 @@ Result<CatalogResult> SqliteCatalogStore::Query(const CatalogQuery& query) {
 Result<int64_t> SqliteCatalogStore::Execute(std::string_view sql,
                                             std::span<const CatalogDatum> params) {
   TARN_ASSIGN_OR_RETURN(sqlite3_stmt * raw, Prepare(sql, params, "statement"));
-  StatementPtr stmt(raw);
+  StatementPtr stmt(raw, StatementCloser{this});
   while (true) {
     int rc = sqlite3_step(stmt.get());
     if (rc == SQLITE_DONE) break;

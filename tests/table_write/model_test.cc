@@ -1,7 +1,9 @@
 // The randomized model test: random inserts (inlined and to files), deletes, updates, column
 // adds, drops, renames and type promotions, some several in one transaction, committed one
 // transaction per step, against an in-memory model keyed by rowid. Every past snapshot is read
-// back (time travel) every 25 steps and at the end, and a random one after each step.
+// back (time travel) every 25 steps and at the end, and a random one after each step. (The
+// periodic checks reuse each past snapshot's metadata once loaded; the random checks and the
+// final one reload it from the catalog.)
 // CI runs 3 fixed seeds x 200 steps; TARN_LONG=1 runs 5,000 steps. A failure names its seed
 // and step.
 #include <gtest/gtest.h>
@@ -111,7 +113,7 @@ class ModelRun {
       }
       if ((step_ + 1) % 25 == 0) {
         if (!long_run || (step_ + 1) % 500 == 0) {
-          CheckAll();
+          CheckAll(/*fresh=*/false);
         } else {
           for (int i = 0; i < 10; ++i) CheckRandom();
         }
@@ -123,7 +125,7 @@ class ModelRun {
         return;
       }
     }
-    CheckAll();
+    CheckAll(/*fresh=*/true);
     if (::testing::Test::HasFailure()) ADD_FAILURE() << "model test failed: seed " << seed_;
   }
 
@@ -425,7 +427,15 @@ class ModelRun {
     return -1;
   }
 
-  std::shared_ptr<Batch> ScanAt(int64_t snapshot_id) {
+  // The table's metadata at a committed snapshot. Metadata of a past snapshot never changes,
+  // so the periodic checks reuse what an earlier check loaded; `fresh` reloads it from the
+  // catalog (the final check does, so a later commit that damaged an old snapshot's rows is
+  // still caught).
+  std::shared_ptr<const TableMetadata> MetadataAt(int64_t snapshot_id, bool fresh) {
+    if (!fresh) {
+      auto cached = metadata_.find(snapshot_id);
+      if (cached != metadata_.end()) return cached->second;
+    }
     auto snapshot = lake_.lake->LoadSnapshot(SnapshotSelector::Id(snapshot_id));
     EXPECT_TRUE(snapshot.ok()) << snapshot.status().ToString();
     if (!snapshot.ok()) return nullptr;
@@ -435,44 +445,63 @@ class ModelRun {
     auto metadata = lake_.lake->LoadTable(**snapshot, info->table_id);
     EXPECT_TRUE(metadata.ok()) << metadata.status().ToString();
     if (!metadata.ok()) return nullptr;
+    metadata_[snapshot_id] = *metadata;
+    return *metadata;
+  }
+
+  std::shared_ptr<Batch> ScanAt(int64_t snapshot_id, bool fresh = true) {
+    auto metadata = MetadataAt(snapshot_id, fresh);
+    if (!metadata) return nullptr;
     TableScanOptions options;
     options.with_rowid = true;
-    auto batch = ScanTableToBatch(*lake_.lake, LocalFileSystem(), *metadata, options);
+    auto batch = ScanTableToBatch(*lake_.lake, LocalFileSystem(), metadata, options);
     EXPECT_TRUE(batch.ok()) << batch.status().ToString();
     return batch.ok() ? *batch : nullptr;
   }
 
   void Compare(const ModelState& model, const Batch& batch, const std::string& where) {
-    ASSERT_EQ(batch.num_columns(), static_cast<int>(model.columns.size()) + 1) << where;
-    for (size_t c = 0; c < model.columns.size(); ++c) {
+    Compare(model.columns, model.rows.size(), batch, where,
+            [&](int64_t rowid) -> const std::map<int, Value>* {
+              auto found = model.rows.find(rowid);
+              return found == model.rows.end() ? nullptr : &found->second;
+            });
+  }
+
+  // `row_of(rowid)`: the model's row, or null.
+  void Compare(const std::vector<ModelColumn>& columns, size_t num_rows, const Batch& batch,
+               const std::string& where,
+               const std::function<const std::map<int, Value>*(int64_t)>& row_of) {
+    ASSERT_EQ(batch.num_columns(), static_cast<int>(columns.size()) + 1) << where;
+    for (size_t c = 0; c < columns.size(); ++c) {
       const Field& field = batch.schema->field(static_cast<int>(c) + 1);
-      ASSERT_EQ(field.name, model.columns[c].name) << where;
-      ASSERT_EQ(field.type, model.columns[c].type) << where << " column " << field.name;
+      ASSERT_EQ(field.name, columns[c].name) << where;
+      ASSERT_EQ(field.type, columns[c].type) << where << " column " << field.name;
     }
-    ASSERT_EQ(batch.num_rows, static_cast<int64_t>(model.rows.size())) << where;
+    ASSERT_EQ(batch.num_rows, static_cast<int64_t>(num_rows)) << where;
     for (int64_t row = 0; row < batch.num_rows; ++row) {
       const int64_t rowid = batch.column(0).GetValue(row).GetInt64();
-      auto found = model.rows.find(rowid);
-      ASSERT_NE(found, model.rows.end()) << where << ": unexpected rowid " << rowid;
-      for (size_t c = 0; c < model.columns.size(); ++c) {
+      const std::map<int, Value>* expected_row = row_of(rowid);
+      ASSERT_NE(expected_row, nullptr) << where << ": unexpected rowid " << rowid;
+      for (size_t c = 0; c < columns.size(); ++c) {
         const Value actual = batch.column(static_cast<int>(c) + 1).GetValue(row);
-        const Value& expected = found->second.at(model.columns[c].key);
+        const Value& expected = expected_row->at(columns[c].key);
         ASSERT_EQ(actual, expected) << where << ": rowid " << rowid << " column "
-                                    << model.columns[c].name << ": " << actual.ToString()
+                                    << columns[c].name << ": " << actual.ToString()
                                     << " vs " << expected.ToString();
       }
     }
   }
 
-  void Check(int64_t snapshot_id) {
-    auto batch = ScanAt(snapshot_id);
+  void Check(int64_t snapshot_id, bool fresh) {
+    auto batch = ScanAt(snapshot_id, fresh);
     ASSERT_TRUE(batch);
     Compare(snapshots_.at(snapshot_id), *batch, StrCat("snapshot ", snapshot_id));
   }
 
-  void CheckAll() {
+  // Every past snapshot, read back in full; `fresh` reloads each one's metadata too.
+  void CheckAll(bool fresh) {
     for (const auto& [snapshot_id, model] : snapshots_) {
-      Check(snapshot_id);
+      Check(snapshot_id, fresh);
       if (::testing::Test::HasFailure()) return;
     }
   }
@@ -480,7 +509,7 @@ class ModelRun {
   void CheckRandom() {
     auto it = snapshots_.begin();
     std::advance(it, static_cast<std::ptrdiff_t>(rng_() % snapshots_.size()));
-    Check(it->first);
+    Check(it->first, /*fresh=*/true);
   }
 
   // Inside a transaction: committed rows keep their rowids, pending rows are all there.
@@ -491,14 +520,22 @@ class ModelRun {
     ASSERT_TRUE(reader.ok()) << reader.status().ToString();
     auto batch = write_testing::Drain(**reader);
     ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-    ModelState view = state_;
-    std::map<int64_t, int64_t> provisional;  // k -> rowid
+    std::map<int64_t, const std::map<int, Value>*> provisional;  // rowid -> pending row
     for (int64_t row = 0; row < (*batch)->num_rows; ++row) {
       const int64_t rowid = (*batch)->column(0).GetValue(row).GetInt64();
       const int64_t k = (*batch)->column(1 + KeyIndex(0)).GetValue(row).GetInt64();
-      if (state_.rows.count(rowid) == 0 && pending_.count(k) > 0) view.rows[rowid] = pending_[k];
+      auto pending = pending_.find(k);
+      if (state_.rows.count(rowid) == 0 && pending != pending_.end()) {
+        provisional[rowid] = &pending->second;
+      }
     }
-    Compare(view, **batch, "transaction view");
+    Compare(state_.columns, state_.rows.size() + provisional.size(), **batch, "transaction view",
+            [&](int64_t rowid) -> const std::map<int, Value>* {
+              auto committed = state_.rows.find(rowid);
+              if (committed != state_.rows.end()) return &committed->second;
+              auto found = provisional.find(rowid);
+              return found == provisional.end() ? nullptr : found->second;
+            });
   }
 
   std::mt19937_64 rng_;
@@ -509,6 +546,7 @@ class ModelRun {
   ModelState state_;
   std::map<int64_t, std::map<int, Value>> pending_;  // k -> row, inserted by the open txn
   std::map<int64_t, ModelState> snapshots_;
+  std::map<int64_t, std::shared_ptr<const TableMetadata>> metadata_;  // loaded, by snapshot
   int64_t last_snapshot_ = 0;
   int next_key_ = 0;
   int64_t next_k_ = 0;
