@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,14 @@ struct TableScanOptions {
   // Rows per batch from the Parquet reader. Default: 122,880.
   int64_t batch_rows = 122880;
   const CancellationToken* cancel = nullptr;
+  // Only rows whose rowid is in this list (a point lookup). Combined with `filter` (AND).
+  // Default: none.
+  std::optional<std::vector<int64_t>> row_ids;
+  // When the rowids sought are known (`row_ids`, or a filter that pins rowid to constants:
+  // `rowid = c`, `rowid IN (...)`, under AND/OR), find each id's file and physical position
+  // with a FileDirectory (tarn/rowid.h) and read only those positions; other files are not
+  // opened. Off: read every file and filter (same rows). Default: on.
+  bool use_row_id_lookup = true;
 };
 
 // What a scan did: for EXPLAIN and for tests that check pruning really happened.
@@ -72,6 +81,8 @@ struct TableScanMetrics {
   int64_t files_total = 0;
   int64_t files_pruned_by_stats = 0;      // catalog column statistics
   int64_t files_pruned_by_partition = 0;  // partition values
+  int64_t files_pruned_by_rowid = 0;      // a row-id lookup placed no sought id in them
+  bool row_id_lookup = false;             // the scan read placed positions only
   int64_t files_read = 0;
   int64_t row_groups_total = 0;
   int64_t row_groups_pruned = 0;
@@ -103,6 +114,16 @@ Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_p
 Result<std::shared_ptr<Batch>> ScanTableToBatch(Lake& lake, std::shared_ptr<FileSystem> fs,
                                                 std::shared_ptr<const TableMetadata> table,
                                                 const TableScanOptions& options = {});
+
+// Point lookup: the rows of `table` (as a scan with `options` returns them) whose rowid is in
+// `row_ids`, found through row placements: dense files by arithmetic, embedded-row-id files
+// through row summaries (cache, `.rowsum` sidecar, or derived), then only the rows' positions
+// are read; deletes, partial files and inlined rows are applied as in a scan. Ids not in the
+// table are simply absent. `options.row_ids` is replaced.
+Result<std::shared_ptr<Batch>> LookupTableRows(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                               std::shared_ptr<const TableMetadata> table,
+                                               std::span<const int64_t> row_ids,
+                                               TableScanOptions options = {});
 
 enum class ChangeFeedKind : uint8_t {
   kInsertions,  // snapshot_id, rowid, <columns>

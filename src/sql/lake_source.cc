@@ -103,6 +103,10 @@ class LakeScanOperator : public Operator {
     lines.push_back(StrCat("files: ", m.files_total, " considered, ", m.files_pruned_by_stats,
                            " pruned by statistics, ", m.files_pruned_by_partition,
                            " pruned by partition, ", m.files_read, " read"));
+    if (m.row_id_lookup) {
+      lines.push_back(StrCat("rowid lookup: ", m.files_pruned_by_rowid,
+                             " files hold none of the rowids sought"));
+    }
     lines.push_back(StrCat("row groups: ", m.row_groups_total, " considered, ",
                            m.row_groups_pruned, " pruned by statistics"));
     lines.push_back(StrCat("rows: ", m.rows_deleted, " deleted, ", m.rows_after_snapshot,

@@ -9,6 +9,7 @@
 #include "expr/cast.h"
 #include "expr/lexer.h"
 #include "sql/ducklake_functions.h"
+#include "sql/tarn_functions.h"
 #include "sql/lake_source.h"
 #include "sql/scan_operators.h"
 #include "tarn/expr.h"
@@ -231,6 +232,7 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (name == "read_parquet" || name == "parquet_scan") return BindReadParquet(ref, context);
     if (name == "read_csv" || name == "read_csv_auto") return BindReadCsv(ref, context);
     if (IsDucklakeFunction(name)) return BindDucklakeFunction(ref, sql_text, context);
+    if (IsTarnFunction(name)) return BindTarnFunction(ref, sql_text, context);
     if (name == "range" || name == "generate_series") {
       if (name == "generate_series") {
         return Status::NotSupported("not yet supported: generate_series (use range)");

@@ -254,10 +254,10 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
         options.predicate, std::move(names), std::move(inner_to_file), std::move(types));
   }
 
+  std::vector<int64_t> deleted;
   if (options.apply_deletes) {
     const int64_t num_rows = self->reader_->num_rows();
-    TARN_ASSIGN_OR_RETURN(auto deleted,
-                          DeletedPositionsAt(fs, file, num_rows, options.snapshot_id));
+    TARN_ASSIGN_OR_RETURN(deleted, DeletedPositionsAt(fs, file, num_rows, options.snapshot_id));
     if (!deleted.empty()) {
       self->deleted_.assign(static_cast<size_t>((num_rows + 7) / 8), 0);
       for (int64_t position : deleted) SetBit(self->deleted_.data(), position);
@@ -271,6 +271,22 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
       if (begin < num_rows) ranges.emplace_back(begin, num_rows);
       scan.selection = RowSelection::FromRanges(std::move(ranges));
     }
+  }
+  if (options.positions) {
+    // A point lookup: only the placed positions that are not deleted are decoded.
+    std::vector<int64_t> wanted;
+    for (int64_t position : *options.positions) {
+      if (position < 0 || position >= self->reader_->num_rows()) {
+        return Status::Corruption("data file '", file.path, "': row position ", position,
+                                  " outside its ", self->reader_->num_rows(), " rows");
+      }
+      if (!std::binary_search(deleted.begin(), deleted.end(), position)) {
+        wanted.push_back(position);
+      } else {
+        ++self->metrics_.rows_deleted;
+      }
+    }
+    scan.selection = RowSelection::FromPositions(wanted);
   }
   TARN_ASSIGN_OR_RETURN(self->scan_, self->reader_->Scan(scan));
   return self;

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tarn/catalog.h"
@@ -42,6 +43,9 @@ struct FileReadOptions {
   ThreadPool* pool = nullptr;
   int64_t batch_rows = 122880;
   const CancellationToken* cancel = nullptr;
+  // Only these physical positions (sorted, unique; a point lookup's placements). Each must lie
+  // in the file (Corruption otherwise). nullopt = every position.
+  std::optional<std::vector<int64_t>> positions;
 };
 
 struct FileReadMetrics {

@@ -4,6 +4,7 @@
 #include "table/file_pruning.h"
 #include "table/file_reader.h"
 #include "table/inlined_rows.h"
+#include "table/rowid_lookup.h"
 #include "table/scan_columns.h"
 #include "tarn/expr.h"
 #include "tarn/table.h"
@@ -13,6 +14,7 @@ namespace tarn {
 using table_internal::DataFileReader;
 using table_internal::FilePruner;
 using table_internal::FileReadOptions;
+using table_internal::IntersectRowIds;
 using table_internal::ScanColumns;
 
 namespace {
@@ -41,16 +43,46 @@ std::shared_ptr<Batch> DropDeletedInlinedRows(const Batch& inlined,
   return out;
 }
 
+// The rows of an internal batch whose rowid is in `ids` (sorted); the batch itself when all are.
+std::shared_ptr<Batch> KeepRowIds(std::shared_ptr<Batch> batch, int rowid_index,
+                                  const std::vector<int64_t>& ids) {
+  const Column& rowids = batch->column(rowid_index);
+  std::vector<uint8_t> keep(static_cast<size_t>((batch->num_rows + 7) / 8), 0);
+  int64_t kept = 0;
+  for (int64_t row = 0; row < batch->num_rows; ++row) {
+    if (rowids.IsValid(row) &&
+        std::binary_search(ids.begin(), ids.end(), rowids.values_as<int64_t>()[row])) {
+      SetBit(keep.data(), row);
+      ++kept;
+    }
+  }
+  if (kept == batch->num_rows) return batch;
+  std::vector<std::shared_ptr<Column>> columns;
+  for (const auto& column : batch->columns) columns.push_back(Filter(*column, keep.data(), kept));
+  auto out = MakeBatch(batch->schema, std::move(columns));
+  out->num_rows = kept;
+  return out;
+}
+
+// A point lookup's plan: the ids sought and where they sit.
+struct RowIdLookup {
+  std::vector<int64_t> row_ids;                         // sorted, unique
+  bool placed = false;  // positions holds every placement; files absent from it are skipped
+  std::map<int64_t, std::vector<int64_t>> positions;    // data_file_id -> positions
+};
+
 class TableScanReaderImpl : public TableScanReader {
  public:
   TableScanReaderImpl(std::shared_ptr<FileSystem> fs, std::shared_ptr<const TableMetadata> table,
                       ScanColumns columns, FileReadOptions read_options,
                       std::unique_ptr<FilePruner> pruner,
-                      std::vector<std::shared_ptr<Batch>> inlined)
+                      std::vector<std::shared_ptr<Batch>> inlined,
+                      std::optional<RowIdLookup> lookup)
       : fs_(std::move(fs)), table_(std::move(table)), columns_(std::move(columns)),
         read_options_(std::move(read_options)), pruner_(std::move(pruner)),
-        inlined_(std::move(inlined)) {
+        inlined_(std::move(inlined)), lookup_(std::move(lookup)) {
     metrics_.files_total = static_cast<int64_t>(table_->data_files.size());
+    metrics_.row_id_lookup = lookup_.has_value() && lookup_->placed;
   }
 
   std::shared_ptr<const Schema> schema() const override { return columns_.output_schema; }
@@ -64,6 +96,11 @@ class TableScanReaderImpl : public TableScanReader {
       }
       TARN_ASSIGN_OR_RETURN(auto internal, NextInternal());
       if (!internal) return internal;
+      if (lookup_) {
+        internal = KeepRowIds(std::move(internal), static_cast<int>(columns_.needed.size()),
+                              lookup_->row_ids);
+        if (internal->num_rows == 0) continue;
+      }
       TARN_ASSIGN_OR_RETURN(auto output, columns_.Finish(*internal, &metrics_.rows_filtered));
       if (output->num_rows > 0) return output;
     }
@@ -81,6 +118,15 @@ class TableScanReaderImpl : public TableScanReader {
       }
       if (next_file_ < table_->data_files.size()) {
         const DataFileInfo& file = table_->data_files[next_file_++];
+        FileReadOptions file_options = read_options_;
+        if (lookup_ && lookup_->placed && file.data_file_id >= 0) {
+          auto placed = lookup_->positions.find(file.data_file_id);
+          if (placed == lookup_->positions.end()) {
+            ++metrics_.files_pruned_by_rowid;
+            continue;
+          }
+          file_options.positions = placed->second;
+        }
         switch (pruner_->Check(file)) {
           case FilePruner::Decision::kPrunedByStats:
             ++metrics_.files_pruned_by_stats;
@@ -96,7 +142,7 @@ class TableScanReaderImpl : public TableScanReader {
                                                           table_->name_mappings,
                                                           columns_.needed,
                                                           columns_.internal_schema,
-                                                          read_options_));
+                                                          file_options));
         continue;
       }
       if (next_inlined_ < inlined_.size()) return inlined_[next_inlined_++];
@@ -118,6 +164,7 @@ class TableScanReaderImpl : public TableScanReader {
   FileReadOptions read_options_;
   std::unique_ptr<FilePruner> pruner_;
   std::vector<std::shared_ptr<Batch>> inlined_;
+  std::optional<RowIdLookup> lookup_;
   std::unique_ptr<DataFileReader> file_;
   size_t next_file_ = 0;
   size_t next_inlined_ = 0;
@@ -140,6 +187,32 @@ Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_p
   read_options.cancel = options.cancel;
   auto pruner = std::make_unique<FilePruner>(columns.pruning_predicate, columns.full_schema, table,
                                              columns.full_filter);
+
+  // A point lookup when the ids sought are known.
+  std::optional<RowIdLookup> lookup;
+  if (options.use_row_id_lookup) {
+    std::optional<std::vector<int64_t>> sought;
+    if (options.row_ids) sought = IntersectRowIds(*options.row_ids, *options.row_ids);
+    // The pseudo-column rowid follows the table's columns in the full schema; a table column
+    // named rowid shadows it, and then the filter does not pin the pseudo-column.
+    const int rowid_index = static_cast<int>(table->table->columns.size());
+    if (columns.full_filter &&
+        columns.full_schema->FindField(kRowIdColumnName) == rowid_index) {
+      if (auto pinned = table_internal::PinnedRowIds(*columns.full_filter, rowid_index)) {
+        sought = sought ? IntersectRowIds(*sought, *pinned) : std::move(*pinned);
+      }
+    }
+    if (sought) {
+      lookup.emplace();
+      lookup->row_ids = std::move(*sought);
+      TARN_ASSIGN_OR_RETURN(lookup->positions,
+                            table_internal::PlaceRowIds(lake, fs, *table, lookup->row_ids));
+      lookup->placed = true;
+    }
+  } else if (options.row_ids) {
+    lookup.emplace();
+    lookup->row_ids = IntersectRowIds(*options.row_ids, *options.row_ids);
+  }
 
   std::vector<std::shared_ptr<Batch>> inlined;
   int64_t inlined_rows = 0;
@@ -165,7 +238,8 @@ Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_p
   }
   auto reader = std::make_unique<TableScanReaderImpl>(std::move(fs), std::move(table),
                                                       std::move(columns), std::move(read_options),
-                                                      std::move(pruner), std::move(inlined));
+                                                      std::move(pruner), std::move(inlined),
+                                                      std::move(lookup));
   reader->set_inlined_rows(inlined_rows);
   return std::unique_ptr<TableScanReader>(std::move(reader));
 }
@@ -181,6 +255,18 @@ Result<std::shared_ptr<Batch>> ScanTableToBatch(Lake& lake, std::shared_ptr<File
     batches.push_back(std::move(batch));
   }
   return table_internal::ConcatenateOrEmpty(reader->schema(), batches);
+}
+
+}  // namespace tarn
+
+namespace tarn {
+
+Result<std::shared_ptr<Batch>> LookupTableRows(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                               std::shared_ptr<const TableMetadata> table,
+                                               std::span<const int64_t> row_ids,
+                                               TableScanOptions options) {
+  options.row_ids = std::vector<int64_t>(row_ids.begin(), row_ids.end());
+  return ScanTableToBatch(lake, std::move(fs), std::move(table), options);
 }
 
 }  // namespace tarn

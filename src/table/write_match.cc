@@ -5,6 +5,7 @@
 #include "table/file_pruning.h"
 #include "table/file_reader.h"
 #include "table/inlined_rows.h"
+#include "table/rowid_lookup.h"
 #include "table/scan_columns.h"
 #include "table/write_overlay.h"
 #include "tarn/expr.h"
@@ -99,11 +100,29 @@ Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableIn
         .push_back(TakeRows(batch, rows));
   };
 
+  // A predicate pinning rowid (`WHERE rowid = c`, `rowid IN (...)`): committed files are read
+  // at their placed positions only, and files holding none of the ids are skipped.
+  std::optional<std::map<int64_t, std::vector<int64_t>>> placed;
+  const int pseudo_rowid = static_cast<int>(table->columns.size());
+  if (plan.full_filter && plan.full_schema->FindField(kRowIdColumnName) == pseudo_rowid) {
+    if (auto ids = PinnedRowIds(*plan.full_filter, pseudo_rowid)) {
+      TARN_ASSIGN_OR_RETURN(placed, PlaceRowIds(*state.lake, state.fs, *view, *ids));
+    }
+  }
+
   for (const DataFileInfo& file : view->data_files) {
     const bool pending = file.data_file_id < 0;
     FileReadOptions read;
     read.snapshot_id = view->snapshot_id;
     read.predicate_schema = plan.full_schema;
+    if (placed && !pending) {
+      auto it = placed->find(file.data_file_id);
+      if (it == placed->end()) {
+        ++matched.files_pruned;
+        continue;
+      }
+      read.positions = it->second;
+    }
     if (pushdown) {
       if (!pending && pruner->Check(file) != FilePruner::Decision::kRead) {
         ++matched.files_pruned;

@@ -3,11 +3,12 @@
 // The format is tests/sql/*.test's (statement ok / statement error <substring> / query
 // <types> [rowsort], see sql_logic_test.cc) plus one directive:
 //
-//   attach <fixture> [read_only]
+//   attach <fixture> [read_only|copy_data]
 //
 // which copies /work/shared/fixtures/ducklake/<fixture>/catalog.sqlite into the file's temp
 // directory and attaches the copy as catalog "lake" with the fixture's data/ as data path (a
-// writable attach gets a copy of data/ too, so writes never touch the shared fixture; a missing
+// writable attach, the default or copy_data, gets a copy of data/ too, so writes never touch
+// the shared fixture; a missing
 // fixture fails the file). ${SHARED}, ${TEMP} and ${DATA} (the attached fixture's
 // data folder) are substituted in SQL and expected rows. Each file runs in its own Session.
 #include <gtest/gtest.h>
@@ -153,6 +154,8 @@ TEST_P(LakeLogicTest, File) {
       std::istringstream words(record.detail);
       std::string fixture, mode;
       words >> fixture >> mode;
+      ASSERT_TRUE(mode.empty() || mode == "read_only" || mode == "copy_data")
+          << "attach mode \"" << mode << "\" (expected read_only or copy_data)";
       const std::string catalog = FixtureDir(fixture) + "/catalog.sqlite";
       ASSERT_TRUE(testing::FileExists(catalog)) << where;
       const std::string copy = temp.Join(fixture + ".sqlite");

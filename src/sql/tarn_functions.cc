@@ -1,0 +1,230 @@
+#include "sql/tarn_functions.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <utility>
+
+#include "expr/binder.h"
+#include "expr/cast.h"
+#include "expr/lexer.h"
+#include "sql/lake_source.h"
+#include "sql/names.h"
+#include "table/rowid_lookup.h"
+#include "tarn/expr.h"
+#include "tarn/format.h"
+#include "tarn/rowid.h"
+
+namespace tarn::sql {
+namespace {
+
+constexpr const char* kPublish = "tarn_publish_row_summaries";
+constexpr const char* kSweep = "tarn_sweep_row_summaries";
+constexpr const char* kStats = "tarn_row_summary_stats";
+
+Field BigIntField(const char* name) { return Field(name, DataType(TypeId::kInt64)); }
+
+std::shared_ptr<Batch> OneRow(std::vector<Field> fields, const std::vector<Value>& values) {
+  std::vector<std::shared_ptr<Column>> columns;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    ColumnBuilder builder(fields[i].type);
+    Status appended = builder.Append(values[i]);
+    (void)appended;  // the values are built with the fields' types
+    columns.push_back(builder.Finish());
+  }
+  auto batch = MakeBatch(std::make_shared<Schema>(std::move(fields)), std::move(columns));
+  batch->num_rows = 1;
+  return batch;
+}
+
+// A function whose one-row result is computed when the source is opened.
+class DeferredRowSource : public Source {
+ public:
+  DeferredRowSource(std::string label, std::vector<Field> fields,
+                    std::function<Result<std::vector<Value>>()> compute)
+      : label_(std::move(label)), schema_(std::move(fields)), compute_(std::move(compute)) {}
+
+  const Schema& schema() const override { return schema_; }
+
+  Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
+                                         std::shared_ptr<const StatisticsPredicate>) override {
+    TARN_ASSIGN_OR_RETURN(std::vector<Value> values, compute_());
+    std::vector<Field> fields;
+    std::vector<Value> selected;
+    for (int index : columns) {
+      fields.push_back(schema_.field(index));
+      selected.push_back(values[static_cast<size_t>(index)]);
+    }
+    if (columns.empty()) {
+      return MakeValues(label_, MakeEmptyColumnsBatch(std::make_shared<Schema>(), 1));
+    }
+    return MakeValues(label_, OneRow(std::move(fields), selected));
+  }
+
+ private:
+  std::string label_;
+  Schema schema_;
+  std::function<Result<std::vector<Value>>()> compute_;
+};
+
+Result<Value> Constant(const ast::Expr& expr, std::string_view function) {
+  Schema empty;
+  Result<std::unique_ptr<BoundExpr>> bound = Bind(expr, empty);
+  if (!bound.ok() || !(*bound)->IsConstant()) {
+    return Status::InvalidArgument("Binder Error: ", function, " argument \"", expr.ToString(),
+                                   "\" must be a constant");
+  }
+  return (*bound)->EvaluateConstant();
+}
+
+// Checks the arguments: at most one positional (the catalog name) and the named ones allowed;
+// returns the named values.
+Result<std::map<std::string, Value>> CheckArguments(const TableRef& ref, std::string_view name,
+                                                    const std::vector<std::string>& allowed,
+                                                    const LakeBinding* lake) {
+  std::map<std::string, Value> named;
+  int positional = 0;
+  for (const TableArg& arg : ref.args) {
+    if (arg.is_list) return Status::InvalidArgument("Binder Error: ", name, " takes no lists");
+    TARN_ASSIGN_OR_RETURN(Value value, Constant(*arg.expr, name));
+    if (arg.name.empty()) {
+      if (++positional > 1 || lake == nullptr) {
+        return Status::InvalidArgument(
+            "Binder Error: ", name,
+            lake == nullptr ? " takes no positional arguments"
+                            : " takes at most one positional argument (the catalog name)");
+      }
+      if (value.is_null() || value.type().id != TypeId::kVarchar) {
+        return Status::InvalidArgument("Binder Error: ", name,
+                                       ": the catalog argument must be a string such as '",
+                                       lake->name, "'");
+      }
+      if (LowerAscii(value.GetBytes()) != LowerAscii(lake->name)) {
+        return Status::NotFound("Catalog Error: catalog \"", value.GetBytes(),
+                                "\" does not exist; the attached lake is \"", lake->name, "\"");
+      }
+      continue;
+    }
+    const std::string lower = LowerAscii(arg.name);
+    if (std::find(allowed.begin(), allowed.end(), lower) == allowed.end()) {
+      return Status::InvalidArgument("Binder Error: ", name, " has no named parameter \"",
+                                     arg.name, "\"");
+    }
+    named[lower] = std::move(value);
+  }
+  return named;
+}
+
+Result<std::unique_ptr<Source>> BindPublish(const TableRef& ref, const LakeBinding& lake) {
+  TARN_ASSIGN_OR_RETURN(auto named, CheckArguments(ref, kPublish, {"since"}, &lake));
+  PublishOptions options;
+  auto since = named.find("since");
+  if (since != named.end()) {
+    const Value& value = since->second;
+    if (value.is_null() || !value.type().IsInteger()) {
+      return Status::InvalidArgument("Binder Error: ", kPublish,
+                                     ": since => must be a snapshot id, not ",
+                                     FormatValue(value));
+    }
+    TARN_ASSIGN_OR_RETURN(Value id, expr::CastValue(value, DataType(TypeId::kInt64)));
+    options.since_snapshot = id.GetInt64();
+  }
+  Lake* target = lake.lake;
+  std::shared_ptr<FileSystem> fs = lake.fs;
+  std::vector<Field> fields = {BigIntField("files_considered"), BigIntField("published"),
+                               BigIntField("already_published"), BigIntField("dense"),
+                               BigIntField("failed"),
+                               Field("first_error", DataType(TypeId::kVarchar))};
+  auto compute = [target, fs, options]() -> Result<std::vector<Value>> {
+    RowSummaryContext ctx = table_internal::ProcessRowSummaryContext(*target, fs);
+    ctx.cache.reset();  // publishing never reads or fills a cache
+    if (options.since_snapshot) {
+      // An unknown snapshot is an error, not an empty pass.
+      Result<SnapshotInfo> boundary =
+          target->FindSnapshot(SnapshotSelector::Id(*options.since_snapshot));
+      if (boundary.status().IsNotFound()) {
+        return Status::NotFound("Binder Error: ", kPublish, ": the lake has no snapshot ",
+                                *options.since_snapshot);
+      }
+      TARN_RETURN_NOT_OK(boundary.status());
+    }
+    TARN_ASSIGN_OR_RETURN(PublishReport report, PublishRowSummaries(*target, ctx, options));
+    return std::vector<Value>{
+        Value::Int64(report.files_considered), Value::Int64(report.published),
+        Value::Int64(report.already_published), Value::Int64(report.dense),
+        Value::Int64(report.failed),
+        report.errors.empty() ? Value::Null(DataType(TypeId::kVarchar))
+                              : Value::Varchar(report.errors.front())};
+  };
+  return std::unique_ptr<Source>(std::make_unique<DeferredRowSource>(
+      StrCat("TABLE_FUNCTION ", kPublish), std::move(fields), std::move(compute)));
+}
+
+Result<std::unique_ptr<Source>> BindSweep(const TableRef& ref, const LakeBinding& lake) {
+  TARN_RETURN_NOT_OK(CheckArguments(ref, kSweep, {}, &lake).status());
+  std::shared_ptr<FileSystem> fs = lake.fs;
+  std::string data_path = lake.lake->data_path();
+  auto compute = [fs, data_path]() -> Result<std::vector<Value>> {
+    TARN_ASSIGN_OR_RETURN(SweepReport report, SweepRowSummaries(*fs, data_path));
+    return std::vector<Value>{Value::Int64(report.listed), Value::Int64(report.sidecars),
+                              Value::Int64(report.deleted)};
+  };
+  return std::unique_ptr<Source>(std::make_unique<DeferredRowSource>(
+      StrCat("TABLE_FUNCTION ", kSweep),
+      std::vector<Field>{BigIntField("listed"), BigIntField("sidecars"), BigIntField("deleted")},
+      std::move(compute)));
+}
+
+Result<std::unique_ptr<Source>> BindStats(const TableRef& ref) {
+  TARN_RETURN_NOT_OK(CheckArguments(ref, kStats, {}, nullptr).status());
+  std::vector<Field> fields = {
+      BigIntField("cache_hits"),     BigIntField("cache_misses"),
+      BigIntField("sidecar_hits"),   BigIntField("sidecar_misses"),
+      BigIntField("refused_identity"), BigIntField("decode_failures"),
+      BigIntField("derived"),        BigIntField("footer_probes"),
+      BigIntField("published"),      BigIntField("already_published"),
+      BigIntField("publish_failures")};
+  auto compute = []() -> Result<std::vector<Value>> {
+    const RowSummaryStats& s = *table_internal::ProcessRowSummaryStats();
+    std::vector<Value> row;
+    for (const std::atomic<int64_t>* counter :
+         {&s.cache_hits, &s.cache_misses, &s.sidecar_hits, &s.sidecar_misses,
+          &s.refused_identity, &s.decode_failures, &s.derived, &s.footer_probes, &s.published,
+          &s.already_published, &s.publish_failures}) {
+      row.push_back(Value::Int64(counter->load()));
+    }
+    return row;
+  };
+  return std::unique_ptr<Source>(std::make_unique<DeferredRowSource>(
+      StrCat("TABLE_FUNCTION ", kStats), std::move(fields), std::move(compute)));
+}
+
+}  // namespace
+
+bool IsTarnFunction(std::string_view name) {
+  const std::string lower = LowerAscii(std::string(name));
+  return lower == kPublish || lower == kSweep || lower == kStats;
+}
+
+Result<std::unique_ptr<Source>> BindTarnFunction(const TableRef& ref, std::string_view sql_text,
+                                                 const ExecContext& context) {
+  const std::string name = LowerAscii(ref.names[0]);
+  auto located = [&](const Status& status) {
+    return Status(status.code(), FormatErrorAt(sql_text, status.message(), ref.offset));
+  };
+  Result<std::unique_ptr<Source>> bound = Status::Internal("unhandled ", name);
+  if (name == kStats) {
+    bound = BindStats(ref);
+  } else if (context.lake == nullptr || context.lake->lake == nullptr) {
+    return located(
+        Status::InvalidArgument("Catalog Error: ", name, " needs an attached DuckLake lake"));
+  } else if (name == kPublish) {
+    bound = BindPublish(ref, *context.lake);
+  } else if (name == kSweep) {
+    bound = BindSweep(ref, *context.lake);
+  }
+  if (!bound.ok()) return located(bound.status());
+  return bound;
+}
+
+}  // namespace tarn::sql
