@@ -8,9 +8,8 @@
 // which copies /work/shared/fixtures/ducklake/<fixture>/catalog.sqlite into the file's temp
 // directory and attaches the copy as catalog "lake" with the fixture's data/ as data path (a
 // writable attach, the default or copy_data, gets a copy of data/ too, so writes never touch
-// the shared fixture; a missing
-// fixture fails the file). ${SHARED}, ${TEMP} and ${DATA} (the attached fixture's
-// data folder) are substituted in SQL and expected rows. Each file runs in its own Session.
+// the shared fixture; a missing fixture fails the file). ${SHARED}, ${TEMP} and ${DATA} (the
+// attached fixture's data folder) are substituted in SQL and expected rows. Each file runs in its own Session.
 #include <gtest/gtest.h>
 
 #include <algorithm>
