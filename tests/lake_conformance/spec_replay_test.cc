@@ -16,7 +16,9 @@
 // 4. tarn's own scan of every snapshot equals the fixture's expected/SCHEMA.TABLE@N.parquet.
 //
 // A statement tarn cannot run fails the test naming it; what ran before it is still compared
-// (rows of later snapshots clipped away).
+// (rows of later snapshots clipped away). The statements tarn does not support yet are listed in
+// kNotYetRunnable: a fixture listed there must stop at exactly that statement, so the list
+// shrinks (and the test fails until it does) as soon as tarn runs more.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -98,6 +100,27 @@ const KnownDifference kKnownDifferences[] = {
      "though -inf..inf are live); tarn keeps bounds that hold every value (-inf..inf)"},
 };
 
+// fixture -> the 1-based statement of its spec.sql tarn cannot run yet, and why.
+struct NotYetRunnable {
+  const char* fixture;
+  size_t statement;
+  const char* missing;
+};
+constexpr NotYetRunnable kNotYetRunnable[] = {
+    {"basic", 3, "INTERVAL (expr) SECOND, to_timestamp, md5"},
+    {"compacted", 8, "ducklake_merge_adjacent_files"},
+    {"evolution", 13, "struct literals"},
+    {"inlined", 8, "ducklake_flush_inlined_data"},
+    {"nested", 3, "struct, list and map literals"},
+};
+
+const NotYetRunnable* FindNotYetRunnable(const std::string& fixture) {
+  for (const NotYetRunnable& entry : kNotYetRunnable) {
+    if (fixture == entry.fixture) return &entry;
+  }
+  return nullptr;
+}
+
 class SpecReplay {
  public:
   explicit SpecReplay(std::string fixture)
@@ -115,9 +138,11 @@ class SpecReplay {
         lake_testing::SpecStatements(FixtureDir(fixture_) + "/spec.sql");
     ASSERT_FALSE(statements.empty());
     std::string failed;
+    size_t failed_at = 0;
     for (size_t i = 0; i < statements.size(); ++i) {
       Status status = lake_testing::RunStatement(*lake_.session, statements[i]);
       if (!status.ok()) {
+        failed_at = i + 1;
         failed = StrCat("statement ", i + 1, " of ", fixture_, "/spec.sql: ", statements[i],
                         "\n  -> ", status.ToString());
         for (size_t j = i + 1; j < statements.size(); ++j) {
@@ -144,7 +169,16 @@ class SpecReplay {
     CompareInlinedTables();
     CompareFilesWithDuckDB();
     CompareSnapshots();
-    if (!complete_) ADD_FAILURE() << "tarn cannot run " << failed;
+    const NotYetRunnable* known = FindNotYetRunnable(fixture_);
+    if (known == nullptr) {
+      if (!complete_) ADD_FAILURE() << "tarn cannot run " << failed;
+    } else if (complete_) {
+      ADD_FAILURE() << fixture_ << "/spec.sql now runs completely: remove it from "
+                    << "kNotYetRunnable";
+    } else if (failed_at != known->statement) {
+      ADD_FAILURE() << "expected to stop at statement " << known->statement << " ("
+                    << known->missing << "), but: tarn cannot run " << failed;
+    }
   }
 
  private:
