@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "columnar/bit_util.h"
 #include "expr/binder.h"
 #include "expr/bound.h"
 #include "expr/evaluator.h"
@@ -82,8 +83,11 @@ Result<std::vector<uint8_t>> SelectRows(const Batch& batch, const BoundExpr& pre
     const uint8_t* valid = column.validity ? column.validity->data() : nullptr;
     for (size_t b = 0; b < bytes; ++b) {
       keep[b] = valid ? static_cast<uint8_t>(bits[b] & valid[b]) : bits[b];
-      count += __builtin_popcount(keep[b]);
     }
+    if (batch.num_rows % 8 != 0) {
+      keep[bytes - 1] &= static_cast<uint8_t>((1u << (batch.num_rows % 8)) - 1);
+    }
+    count = internal::CountSetBits(keep.data(), 0, batch.num_rows);
   }
   *selected_count = count;
   return keep;

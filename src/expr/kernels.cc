@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "columnar/bit_util.h"
 #include "expr/arithmetic.h"
 #include "expr/cast.h"
 
@@ -131,8 +132,7 @@ std::shared_ptr<Buffer> CombinedValidity(std::span<const Vec* const> inputs, int
   if (!out) return nullptr;
   uint8_t* bits = out->mutable_data();
   if (rows % 8 != 0) bits[rows / 8] &= static_cast<uint8_t>((1u << (rows % 8)) - 1);
-  int64_t valid = 0;
-  for (int64_t b = 0; b < Bytes(rows); ++b) valid += __builtin_popcount(bits[b]);
+  const int64_t valid = internal::CountSetBits(bits, 0, rows);
   *null_count = rows - valid;
   return *null_count > 0 ? out : nullptr;
 }

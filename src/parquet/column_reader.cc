@@ -96,8 +96,12 @@ Status ColumnChunkReader::LoadDictionary(const Page& page) {
 
 namespace {
 
+// When `all_max` is given and the levels are one RLE run of max_level, sets *all_max and
+// leaves `out` unwritten; otherwise decodes into `out` and clears *all_max.
 Status DecodeLevelRun(Encoding encoding, const uint8_t* data, int64_t size, int max_level,
-                      int64_t count, bool length_prefixed, int16_t* out, int64_t* consumed) {
+                      int64_t count, bool length_prefixed, int16_t* out, int64_t* consumed,
+                      bool* all_max = nullptr) {
+  if (all_max != nullptr) *all_max = false;
   const int bit_width = BitWidth(static_cast<uint64_t>(max_level));
   if (encoding == Encoding::kRle) {
     int64_t length = size;
@@ -114,6 +118,13 @@ Status DecodeLevelRun(Encoding encoding, const uint8_t* data, int64_t size, int 
       start = 4;
     }
     RleBitPackedDecoder decoder(data + start, length, bit_width);
+    uint32_t run_value = 0;
+    if (all_max != nullptr && count > 0 && decoder.PeekRun(count, &run_value) &&
+        run_value == static_cast<uint32_t>(max_level)) {
+      *all_max = true;
+      *consumed = start + length;
+      return Status::OK();
+    }
     TARN_RETURN_NOT_OK(decoder.GetLevels(out, count));
     *consumed = start + length;
   } else if (encoding == Encoding::kBitPacked) {
@@ -141,6 +152,9 @@ Status ColumnChunkReader::DecodeLevels(const Page& page, std::string_view body,
   const int16_t max_def = leaf_.max_def_level;
   if (max_rep > 0) rep_levels_.resize(static_cast<size_t>(n));
   if (max_def > 0) def_levels_.resize(static_cast<size_t>(n));
+  all_defined_ = false;
+  // Flat leaves whose page defines every value skip materializing the levels.
+  bool* all_defined = max_rep == 0 ? &all_defined_ : nullptr;
   Status status;
   if (page.type() == PageType::kDataPage) {
     const DataPageHeader& header = *page.header.data_page_header;
@@ -154,7 +168,7 @@ Status ColumnChunkReader::DecodeLevels(const Page& page, std::string_view body,
     }
     if (max_def > 0) {
       status = DecodeLevelRun(header.definition_level_encoding, data + pos, size - pos, max_def,
-                              n, true, def_levels_.data(), &consumed);
+                              n, true, def_levels_.data(), &consumed, all_defined);
       if (!status.ok()) return Fail(StrCat("definition ", status.message()));
       pos += consumed;
     }
@@ -172,7 +186,7 @@ Status ColumnChunkReader::DecodeLevels(const Page& page, std::string_view body,
     }
     if (max_def > 0) {
       status = DecodeLevelRun(Encoding::kRle, data + rep_bytes, def_bytes, max_def, n, false,
-                              def_levels_.data(), &consumed);
+                              def_levels_.data(), &consumed, all_defined);
       if (!status.ok()) return Fail(StrCat("definition ", status.message()));
     }
     *values_offset = rep_bytes + def_bytes;
@@ -277,7 +291,7 @@ Status ColumnChunkReader::NextPage(int64_t skip_rows, int64_t* skipped) {
 
 int64_t ColumnChunkReader::CountDefined(int64_t begin, int64_t count) const {
   const int16_t max_def = leaf_.max_def_level;
-  if (max_def == 0) return count;
+  if (max_def == 0 || all_defined_) return count;
   const int16_t* defs = def_levels_.data() + begin;
   int64_t defined = 0;
   for (int64_t i = 0; i < count; ++i) defined += defs[i] == max_def;
@@ -317,8 +331,12 @@ Status ColumnChunkReader::Read(int64_t rows, LeafOutput* out) {
       Status status = values_.Decode(defined, &sink, p);
       if (!status.ok()) return Fail(status.message());
       if (out->keep_levels && max_def > 0) {
-        out->def_levels.insert(out->def_levels.end(), def_levels_.begin() + entry_pos_,
-                               def_levels_.begin() + entry_pos_ + n);
+        if (all_defined_) {
+          out->def_levels.insert(out->def_levels.end(), static_cast<size_t>(n), max_def);
+        } else {
+          out->def_levels.insert(out->def_levels.end(), def_levels_.begin() + entry_pos_,
+                                 def_levels_.begin() + entry_pos_ + n);
+        }
       }
       if (defined < n) {
         const int16_t* defs = def_levels_.data() + entry_pos_;

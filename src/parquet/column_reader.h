@@ -101,7 +101,8 @@ class ColumnChunkReader {
   bool has_dictionary_ = false;
   ValueDecoder values_;
   // The current data page.
-  std::vector<int16_t> def_levels_;
+  std::vector<int16_t> def_levels_;  // unwritten when all_defined_
+  bool all_defined_ = false;         // flat leaf: every entry of the page is defined
   std::vector<int16_t> rep_levels_;
   int64_t page_entries_ = 0;    // level entries in the page
   int64_t entry_pos_ = 0;       // next entry

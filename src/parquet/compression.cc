@@ -101,8 +101,14 @@ Status DecompressGzip(std::string_view input, uint8_t* out, int64_t size) {
 
 Status DecompressZstd(std::string_view input, uint8_t* out, int64_t size) {
   uint8_t empty_output = 0;
-  const size_t ret = ZSTD_decompress(size > 0 ? out : &empty_output, static_cast<size_t>(size),
-                                     input.data(), input.size());
+  // A decompression context per thread: ZSTD_decompress would create and free one per page.
+  struct ContextDeleter {
+    void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
+  };
+  thread_local std::unique_ptr<ZSTD_DCtx, ContextDeleter> context(ZSTD_createDCtx());
+  if (context == nullptr) return Status::ResourceExhausted("ZSTD: cannot create a context");
+  const size_t ret = ZSTD_decompressDCtx(context.get(), size > 0 ? out : &empty_output,
+                                         static_cast<size_t>(size), input.data(), input.size());
   if (ZSTD_isError(ret)) {
     return CodecError(CompressionCodec::kZstd, ZSTD_getErrorName(ret), input, size);
   }

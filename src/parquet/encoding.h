@@ -147,11 +147,16 @@ class Dictionary {
   const uint8_t* values() const { return values_->data(); }
   const int64_t* offsets() const { return values_->data_as<int64_t>(); }
   const uint8_t* bytes() const { return data_->data(); }
+  // Var-length dictionaries: total bytes of the entries, and the longest entry. The bytes
+  // buffer is readable for 16 bytes past every entry's start.
+  int64_t bytes_size() const { return data_->size(); }
+  int64_t max_length() const { return max_length_; }
 
  private:
   std::shared_ptr<Buffer> values_;
   std::shared_ptr<Buffer> data_;
   int64_t size_ = 0;
+  int64_t max_length_ = 0;
 };
 
 // Decodes the values section of one data page (PLAIN, dictionary indices, RLE booleans, the

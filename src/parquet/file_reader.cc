@@ -7,12 +7,15 @@
 #include <deque>
 #include <future>
 
+#include "expr/bound.h"
 #include "parquet/column_reader.h"
+#include "parquet/filtered_scan.h"
 #include "parquet/metadata.h"
 #include "parquet/page_index.h"
 #include "parquet/record_assembler.h"
 #include "parquet/schema.h"
 #include "parquet/statistics.h"
+#include "tarn/expr.h"
 #include "tarn/parquet.h"
 
 namespace tarn {
@@ -214,7 +217,23 @@ struct ScanPlan {
   int64_t slice_rows = 0;                 // selected rows one task decodes at most
   bool verify_page_checksums = true;
   const CancellationToken* cancel = nullptr;
+  // Row filter (see parquet/filtered_scan.h): the output columns it reads, decoded first.
+  std::shared_ptr<const BoundExpr> row_filter;
+  std::vector<bool> filter_reads;  // per output column (the position last)
+  std::vector<bool> filter_leaf;   // per leaf index: a leaf of a column the filter reads
 };
+
+// With a row filter, the other columns are decoded only for the kept rows when the filter
+// keeps at most 1 row in this many; above that, skipping in runs costs more than it saves.
+constexpr int64_t kLateDecodeRatio = 8;
+
+void CollectColumnRefs(const expr::BoundNode& node, std::vector<bool>* reads) {
+  if (node.kind == expr::BoundKind::kColumn && node.column_index >= 0 &&
+      static_cast<size_t>(node.column_index) < reads->size()) {
+    (*reads)[node.column_index] = true;
+  }
+  for (const auto& child : node.children) CollectColumnRefs(*child, reads);
+}
 
 struct RowGroupTask {
   int row_group = 0;
@@ -257,9 +276,9 @@ class RowGroupDecoder {
 
   std::shared_ptr<const ScanPlan> plan_;
   RowGroupTask task_;
-  std::vector<std::string> chunk_bytes_;
+  std::vector<std::shared_ptr<Buffer>> chunk_bytes_;
   std::vector<std::unique_ptr<ColumnChunkReader>> readers_;
-  int64_t cursor_ = 0;  // next undecoded row, same for all leaves
+  std::vector<int64_t> leaf_cursors_;  // per leaf: the next undecoded row of the row group
   size_t range_index_ = 0;
   int64_t range_pos_ = 0;
 };
@@ -271,17 +290,19 @@ Status RowGroupDecoder::ReadChunks(ScanMetrics* metrics) {
   if (plan_->cancel != nullptr) TARN_RETURN_NOT_OK(plan_->cancel->Check("Parquet scan"));
   chunk_bytes_.resize(descriptors.size());
   readers_.resize(descriptors.size());
+  leaf_cursors_.assign(descriptors.size(), 0);
   for (int leaf : plan_->leaves) {
     const LeafDescriptor& descriptor = descriptors[leaf];
     const ColumnMetaData& meta = *row_group.columns[leaf].meta_data;
     const int64_t start = ChunkStart(meta);
     const int64_t length = meta.total_compressed_size;  // checked against the file by Open
-    chunk_bytes_[leaf].resize(static_cast<size_t>(length));
-    TARN_RETURN_NOT_OK(file.file->ReadAt(start, length,
-                                         reinterpret_cast<uint8_t*>(chunk_bytes_[leaf].data())));
+    chunk_bytes_[leaf] = Buffer::Allocate(length);
+    TARN_RETURN_NOT_OK(file.file->ReadAt(start, length, chunk_bytes_[leaf]->mutable_data()));
     metrics->bytes_read += length;
+    const std::string_view chunk(reinterpret_cast<const char*>(chunk_bytes_[leaf]->data()),
+                                 static_cast<size_t>(length));
     readers_[leaf] = std::make_unique<ColumnChunkReader>(
-        descriptor, meta, chunk_bytes_[leaf], start, row_group.num_rows,
+        descriptor, meta, chunk, start, row_group.num_rows,
         ChunkContext(file, task_.row_group, descriptor), plan_->cancel);
     readers_[leaf]->set_verify_checksums(plan_->verify_page_checksums);
   }
@@ -333,40 +354,119 @@ Status RowGroupDecoder::DecodeBatch(RowGroupOutput* output) {
     }
   }
   std::vector<LeafOutput> outputs(descriptors.size());
-  for (int leaf : plan.leaves) {
+  // Decodes the pieces' rows of one leaf, or only `runs` of them (row-group positions).
+  auto decode_leaf = [&](int leaf, const std::vector<std::pair<int64_t, int64_t>>& runs,
+                         int64_t rows) -> Status {
     LeafOutput& out = outputs[leaf];
     out.keep_levels = plan.keep_levels[leaf];
-    out.Init(descriptors[leaf], batch_rows);
-    int64_t leaf_cursor = cursor_;
-    for (const auto& [start, length] : pieces) {
+    out.Init(descriptors[leaf], rows);
+    int64_t& leaf_cursor = leaf_cursors_[leaf];
+    for (const auto& [start, length] : runs) {
       if (start > leaf_cursor) TARN_RETURN_NOT_OK(readers_[leaf]->Skip(start - leaf_cursor));
       TARN_RETURN_NOT_OK(readers_[leaf]->Read(length, &out));
       leaf_cursor = start + length;
     }
-  }
-  cursor_ = pieces.back().first + pieces.back().second;
-  std::vector<std::shared_ptr<Column>> columns;
-  for (int column : plan.columns) {
-    const SchemaNode& node = file.schema.columns()[column];
-    TARN_ASSIGN_OR_RETURN(
-        auto assembled,
-        parquet::AssembleColumn(node, descriptors, outputs, batch_rows,
-                                StrCat(file.path, ": row group ", task_.row_group)));
-    columns.push_back(std::move(assembled));
-  }
-  if (plan.with_position) {
-    auto position = std::make_shared<Column>();
-    position->type = DataType(TypeId::kInt64);
-    position->length = batch_rows;
-    position->values = Buffer::Allocate(batch_rows * 8);
-    int64_t* values = position->values->mutable_data_as<int64_t>();
-    for (const auto& [start, length] : pieces) {
-      for (int64_t i = 0; i < length; ++i) *values++ = first_row + start + i;
+    return Status::OK();
+  };
+  const size_t num_outputs = plan.columns.size() + (plan.with_position ? 1 : 0);
+  std::vector<std::shared_ptr<Column>> columns(num_outputs);
+  auto assemble = [&](size_t index, int64_t rows) -> Status {
+    if (index == plan.columns.size()) {  // the position column
+      auto position = std::make_shared<Column>();
+      position->type = DataType(TypeId::kInt64);
+      position->length = batch_rows;
+      position->values = Buffer::Allocate(batch_rows * 8);
+      int64_t* values = position->values->mutable_data_as<int64_t>();
+      for (const auto& [start, length] : pieces) {
+        for (int64_t i = 0; i < length; ++i) *values++ = first_row + start + i;
+      }
+      columns[index] = std::move(position);
+      return Status::OK();
     }
-    columns.push_back(std::move(position));
+    const SchemaNode& node = file.schema.columns()[plan.columns[index]];
+    TARN_ASSIGN_OR_RETURN(
+        columns[index],
+        parquet::AssembleColumn(node, descriptors, outputs, rows,
+                                StrCat(file.path, ": row group ", task_.row_group)));
+    return Status::OK();
+  };
+  auto emit = [&](int64_t rows) {
+    output->batches.push_back(MakeBatch(plan.schema, std::move(columns)));
+    output->batches.back()->num_rows = rows;
+  };
+  if (!plan.row_filter) {
+    for (int leaf : plan.leaves) TARN_RETURN_NOT_OK(decode_leaf(leaf, pieces, batch_rows));
+    for (size_t index = 0; index < num_outputs; ++index) {
+      TARN_RETURN_NOT_OK(assemble(index, batch_rows));
+    }
+    emit(batch_rows);
+    return Status::OK();
   }
-  output->batches.push_back(MakeBatch(plan.schema, std::move(columns)));
-  output->batches.back()->num_rows = batch_rows;
+  // The filter's columns first; the others for every row when the filter keeps many rows,
+  // else only for the rows it keeps.
+  for (int leaf : plan.leaves) {
+    if (plan.filter_leaf[leaf]) TARN_RETURN_NOT_OK(decode_leaf(leaf, pieces, batch_rows));
+  }
+  for (size_t index = 0; index < num_outputs; ++index) {
+    if (plan.filter_reads[index]) TARN_RETURN_NOT_OK(assemble(index, batch_rows));
+  }
+  Batch probe;
+  probe.schema = plan.schema;
+  probe.columns = columns;
+  probe.num_rows = batch_rows;
+  int64_t selected = 0;
+  TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(probe, *plan.row_filter, &selected));
+  probe.columns.clear();
+  if (selected * kLateDecodeRatio > batch_rows) {
+    for (int leaf : plan.leaves) {
+      if (!plan.filter_leaf[leaf]) TARN_RETURN_NOT_OK(decode_leaf(leaf, pieces, batch_rows));
+    }
+    for (size_t index = 0; index < num_outputs; ++index) {
+      if (!plan.filter_reads[index]) TARN_RETURN_NOT_OK(assemble(index, batch_rows));
+    }
+    emit(batch_rows);
+    return Status::OK();
+  }
+  if (selected == 0) return Status::OK();  // the other leaves skip these rows later
+  // The kept rows: their batch indices, and as runs of row-group positions.
+  std::vector<int64_t> indices;
+  indices.reserve(static_cast<size_t>(selected));
+  for (int64_t word_index = 0; word_index * 64 < batch_rows; ++word_index) {
+    uint64_t word = 0;
+    const int64_t bytes = std::min<int64_t>(8, static_cast<int64_t>(keep.size()) - word_index * 8);
+    std::memcpy(&word, keep.data() + word_index * 8, static_cast<size_t>(bytes));
+    while (word != 0) {
+      const int64_t row = word_index * 64 + __builtin_ctzll(word);
+      if (row >= batch_rows) break;
+      indices.push_back(row);
+      word &= word - 1;
+    }
+  }
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  {
+    size_t piece = 0;
+    int64_t piece_first = 0;  // batch index of the piece's first row
+    for (int64_t row : indices) {
+      while (row >= piece_first + pieces[piece].second) piece_first += pieces[piece++].second;
+      const int64_t position = pieces[piece].first + (row - piece_first);
+      if (!runs.empty() && runs.back().first + runs.back().second == position) {
+        ++runs.back().second;
+      } else {
+        runs.emplace_back(position, 1);
+      }
+    }
+  }
+  for (int leaf : plan.leaves) {
+    if (!plan.filter_leaf[leaf]) TARN_RETURN_NOT_OK(decode_leaf(leaf, runs, selected));
+  }
+  for (size_t index = 0; index < num_outputs; ++index) {
+    if (plan.filter_reads[index]) {
+      columns[index] = Take(*columns[index], indices);
+    } else {
+      TARN_RETURN_NOT_OK(assemble(index, selected));
+    }
+  }
+  emit(selected);
   return Status::OK();
 }
 
@@ -537,7 +637,11 @@ class ParquetReaderImpl : public ParquetReader {
     return parquet::DecodeColumnStatistics(*chunk.meta_data, leaf);
   }
 
-  Result<std::unique_ptr<ScanReader>> Scan(const ScanOptions& options) const override;
+  Result<std::unique_ptr<ScanReader>> Scan(const ScanOptions& options) const override {
+    return ScanFiltered(options, nullptr);
+  }
+  Result<std::unique_ptr<ScanReader>> ScanFiltered(const ScanOptions& options,
+                                                   std::shared_ptr<const BoundExpr> filter) const;
 
  private:
   // Narrows task->ranges to the rows the page index says may match; false when none is left.
@@ -627,7 +731,8 @@ Result<bool> ParquetReaderImpl::PrunePagesOf(int rg, const StatisticsPredicate& 
   return !task->ranges.empty();
 }
 
-Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::Scan(const ScanOptions& options) const {
+Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::ScanFiltered(
+    const ScanOptions& options, std::shared_ptr<const BoundExpr> filter) const {
   const FileState& file = *state_;
   const Schema& schema = file.schema.schema();
   auto plan = std::make_shared<ScanPlan>();
@@ -667,6 +772,25 @@ Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::Scan(const ScanOptions& o
   plan->batch_rows = options.batch_rows;
   plan->slice_rows = std::min<int64_t>(options.batch_rows, INT64_MAX / 4) * 4;
   plan->cancel = options.cancel;
+  if (filter) {
+    if (filter->type().id != TypeId::kBoolean) {
+      return Status::InvalidArgument("a row filter must be BOOLEAN, not ", filter->type().ToString());
+    }
+    const size_t num_outputs = plan->columns.size() + (plan->with_position ? 1 : 0);
+    plan->filter_reads.assign(num_outputs, false);
+    CollectColumnRefs(filter->root(), &plan->filter_reads);
+    // The position column is cheap: made before the filter runs, and cut to the kept rows.
+    if (plan->with_position) plan->filter_reads.back() = true;
+    plan->filter_leaf.assign(file.schema.leaves().size(), false);
+    for (size_t index = 0; index < plan->columns.size(); ++index) {
+      if (!plan->filter_reads[index]) continue;
+      const SchemaNode& node = file.schema.columns()[plan->columns[index]];
+      for (int leaf = node.first_leaf; leaf < node.first_leaf + node.num_leaves; ++leaf) {
+        plan->filter_leaf[leaf] = true;
+      }
+    }
+    plan->row_filter = std::move(filter);
+  }
 
   // Which row groups to decode, and which rows of each.
   ScanMetrics metrics;
@@ -733,6 +857,18 @@ Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::Scan(const ScanOptions& o
 }
 
 }  // namespace
+
+namespace parquet {
+
+Result<std::unique_ptr<ScanReader>> ScanWithRowFilter(const ParquetReader& reader,
+                                                      const ScanOptions& options,
+                                                      std::shared_ptr<const BoundExpr> filter) {
+  const auto* impl = dynamic_cast<const ParquetReaderImpl*>(&reader);
+  if (impl == nullptr || filter == nullptr) return reader.Scan(options);
+  return impl->ScanFiltered(options, std::move(filter));
+}
+
+}  // namespace parquet
 
 Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::shared_ptr<FileSystem> fs,
                                                            const std::string& path) {

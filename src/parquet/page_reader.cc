@@ -140,15 +140,18 @@ Result<std::string_view> PageReader::Decompress(const Page& page) {
     return page.body;
   }
   const int64_t out_size = h.uncompressed_page_size;
-  scratch_.resize(static_cast<size_t>(out_size));
-  if (prefix > 0) std::memcpy(scratch_.data(), page.body.data(), static_cast<size_t>(prefix));
+  if (scratch_ == nullptr || scratch_->size() < out_size) {
+    scratch_ = Buffer::Allocate(out_size);
+  }
+  uint8_t* scratch = scratch_->mutable_data();
+  if (prefix > 0) std::memcpy(scratch, page.body.data(), static_cast<size_t>(prefix));
   const std::string_view input = page.body.substr(static_cast<size_t>(prefix));
   const int64_t values_size = out_size - prefix;
   if (values_size > 0 || !input.empty()) {
-    Status status = parquet::Decompress(codec_, input, scratch_.data() + prefix, values_size);
+    Status status = parquet::Decompress(codec_, input, scratch + prefix, values_size);
     if (!status.ok()) return status.WithContext(PageContext(page));
   }
-  return std::string_view(reinterpret_cast<const char*>(scratch_.data()),
+  return std::string_view(reinterpret_cast<const char*>(scratch),
                           static_cast<size_t>(out_size));
 }
 

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tarn/columnar.h"
+
 #include "parquet/metadata.h"
 #include "tarn/status.h"
 
@@ -67,7 +69,7 @@ class PageReader {
   std::string context_;
   int64_t pos_ = 0;
   bool verify_checksums_ = true;
-  std::vector<uint8_t> scratch_;
+  std::shared_ptr<Buffer> scratch_;  // decompressed page; grown, reused for later pages
 };
 
 }  // namespace tarn::parquet

@@ -217,7 +217,17 @@ Status Dictionary::Decode(const ValueLayout& layout, const uint8_t* data, int64_
   }
   ValueSink sink{values_.get(), data_.get()};
   int64_t pos = 0;
-  return DecodePlainValues(layout, data, size, &pos, num_values, &sink, 0);
+  TARN_RETURN_NOT_OK(DecodePlainValues(layout, data, size, &pos, num_values, &sink, 0));
+  max_length_ = 0;
+  if (layout.var_length()) {
+    const int64_t* offsets = values_->data_as<int64_t>();
+    for (int64_t i = 0; i < num_values; ++i) {
+      max_length_ = std::max(max_length_, offsets[i + 1] - offsets[i]);
+    }
+    // Short entries are copied as whole 16-byte words, which may read past the last entry.
+    data_->Reserve(data_->size() + 16);
+  }
+  return Status::OK();
 }
 
 ValueDecoder::ValueDecoder(const ValueLayout& layout) : layout_(layout) {}
@@ -349,15 +359,33 @@ Status ValueDecoder::DecodeDictionary(int64_t count, ValueSink* sink, int64_t po
       }
       int64_t* offsets = sink->values->mutable_data_as<int64_t>() + pos;
       int64_t base = offsets[0];
+      if (sink->data->capacity() < base + total + 16) {
+        // Room for the rest of this call at the dictionary's average entry size, so the data
+        // buffer grows once per call rather than once per chunk.
+        const int64_t average = dictionary_->bytes_size() / std::max<int64_t>(dict_size, 1) + 1;
+        sink->data->Reserve(base + total + 16 + (count - n) * average);
+      }
       sink->data->Resize(base + total);
       uint8_t* out = sink->data->mutable_data();
       const uint8_t* dict_bytes = dictionary_->bytes();
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t begin = dict_offsets[indices[i]];
-        const int64_t length = dict_offsets[indices[i] + 1] - begin;
-        std::memcpy(out + base, dict_bytes + begin, static_cast<size_t>(length));
-        base += length;
-        offsets[i + 1] = base;
+      if (dictionary_->max_length() <= 16) {
+        // Fixed 16-byte copies: each lands before the next value's start overwrites its tail;
+        // the last one's tail past the data is cleared below.
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t begin = dict_offsets[indices[i]];
+          std::memcpy(out + base, dict_bytes + begin, 16);
+          base += dict_offsets[indices[i] + 1] - begin;
+          offsets[i + 1] = base;
+        }
+        std::memset(out + base, 0, 16);
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t begin = dict_offsets[indices[i]];
+          const int64_t length = dict_offsets[indices[i] + 1] - begin;
+          std::memcpy(out + base, dict_bytes + begin, static_cast<size_t>(length));
+          base += length;
+          offsets[i + 1] = base;
+        }
       }
     } else if (layout_.boolean()) {
       uint8_t* bits = sink->values->mutable_data();
