@@ -3,6 +3,7 @@
 //
 //   node bench/run.mjs [--build build] [--work /tmp/tarn-bench] [--only NAME]
 //
+// Wall times and, for full scans, process CPU times (both threads added up) are reported.
 // The generated 10M-row, 8-column table and the 5M-row table of the selective scans are written
 // once into the work folder (the second by DuckDB and, a copy, by tarn).
 import { execFileSync } from 'node:child_process';
@@ -34,16 +35,23 @@ const instance = await DuckDBInstance.create(':memory:');
 const con = await instance.connect();
 await con.run('SET threads=2');
 
+// Best wall time and, separately, best process CPU time (user + system of every thread).
 async function duckBest(sql, reps = 5) {
   await con.run(sql);  // warm-up
   let best = Infinity;
+  let bestCpu = Infinity;
   for (let i = 0; i < reps; i++) {
     const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     await con.run(sql);
     best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+    const cpu = process.cpuUsage(cpuStart);
+    bestCpu = Math.min(bestCpu, (cpu.user + cpu.system) / 1000);
   }
+  lastDuckCpu = bestCpu;
   return best;
 }
+let lastDuckCpu = NaN;
 
 function tarnBench(...benchArgs) {
   const out = execFileSync(path.join(build, 'tarn_bench'), benchArgs, { encoding: 'utf8' });
@@ -69,9 +77,13 @@ const rows = [];
 async function compare(name, duckSql, tarnArgs, extra = () => '') {
   if (only && !name.includes(only)) return;
   const duck = await duckBest(duckSql);
+  const duckCpu = lastDuckCpu;
   const tarn = tarnBench(...tarnArgs);
-  rows.push({ name, tarn: tarn.best_ms, duck, ratio: tarn.best_ms / duck, note: extra(tarn) });
-  console.error(`${name}: tarn ${tarn.best_ms.toFixed(1)} ms, DuckDB ${duck.toFixed(1)} ms`);
+  const tarnCpu = tarn.best_cpu_ms ?? NaN;
+  rows.push({ name, tarn: tarn.best_ms, duck, ratio: tarn.best_ms / duck, tarnCpu, duckCpu,
+              note: extra(tarn) });
+  console.error(`${name}: tarn ${tarn.best_ms.toFixed(1)} ms (CPU ${tarnCpu.toFixed(1)}), ` +
+                `DuckDB ${duck.toFixed(1)} ms (CPU ${duckCpu.toFixed(1)})`);
 }
 
 await compare('scan flights-3m (all columns)', decodeAll(flights), ['scan', flights]);
@@ -125,8 +137,12 @@ for (const [label, file] of [['DuckDB file', gen5mDuck], ['tarn file', gen5mTarn
 await compare(`filter all columns: ${selectiveWhere}, tarn file, page index off`,
   filterSql(gen5mTarn, selectiveWhere), ['filter', gen5mTarn, selectiveWhere, 'noindex'], pruneNote);
 
-console.log('| benchmark | tarn ms | DuckDB ms | tarn/DuckDB | notes |');
-console.log('|---|---:|---:|---:|---|');
+// CPU columns: tarn_bench reports CPU for full scans only (other modes print n/a).
+const cpuText = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
+console.log('| benchmark | tarn ms | DuckDB ms | tarn/DuckDB | tarn CPU ms | DuckDB CPU ms | CPU ratio | notes |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
-  console.log(`| ${r.name} | ${r.tarn.toFixed(1)} | ${r.duck.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.note} |`);
+  const cpuRatio = Number.isFinite(r.tarnCpu) ? (r.tarnCpu / r.duckCpu).toFixed(2) : 'n/a';
+  console.log(`| ${r.name} | ${r.tarn.toFixed(1)} | ${r.duck.toFixed(1)} | ${r.ratio.toFixed(2)} | ` +
+              `${cpuText(r.tarnCpu)} | ${cpuText(r.duckCpu)} | ${cpuRatio} | ${r.note} |`);
 }

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <time.h>
+
 #include "parquet/compression.h"
 #include "tarn/expr.h"
 #include "tarn/parquet.h"
@@ -30,6 +32,16 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kRepetitions = 5;
 
+double CpuMs() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// The best CPU time (user + system of every thread) of the last BestOf call: on a shared
+// machine it shows the work done, where wall time also shows the waiting for a core.
+double g_best_cpu_ms = 0;
+
 double BestOf(int repetitions, const std::function<tarn::Status()>& fn) {
   tarn::Status warmup = fn();
   if (!warmup.ok()) {
@@ -37,16 +49,20 @@ double BestOf(int repetitions, const std::function<tarn::Status()>& fn) {
     std::exit(1);
   }
   double best = 1e300;
+  double best_cpu = 1e300;
   for (int i = 0; i < repetitions; ++i) {
     auto start = Clock::now();
+    const double cpu_start = CpuMs();
     tarn::Status status = fn();
     double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    best_cpu = std::min(best_cpu, CpuMs() - cpu_start);
     if (!status.ok()) {
       std::fprintf(stderr, "%s\n", status.ToString().c_str());
       std::exit(1);
     }
     best = std::min(best, ms);
   }
+  g_best_cpu_ms = best_cpu;
   return best;
 }
 
@@ -101,8 +117,8 @@ int main(int argc, char** argv) {
     options.pool = &pool;
     int64_t rows = 0;
     double ms = BestOf(kRepetitions, [&] { return ScanAll(**reader, options, &rows); });
-    std::printf("{\"mode\":\"scan\",\"rows\":%lld,\"best_ms\":%.3f}\n",
-                static_cast<long long>(rows), ms);
+    std::printf("{\"mode\":\"scan\",\"rows\":%lld,\"best_ms\":%.3f,\"best_cpu_ms\":%.3f}\n",
+                static_cast<long long>(rows), ms, g_best_cpu_ms);
     return 0;
   }
   if ((mode == "positions" || mode == "filter") && argc >= 4) {

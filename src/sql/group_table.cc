@@ -55,6 +55,48 @@ uint64_t WriteSized(std::string_view value, char* out) {
   return prefix + size;
 }
 
+
+uint64_t HashIntegerLocal(uint64_t value) {
+  value ^= value >> 33;
+  value *= 0xff51afd7ed558ccdULL;
+  value ^= value >> 33;
+  value *= 0xc4ceb9fe1a85ec53ULL;
+  value ^= value >> 33;
+  return value;
+}
+
+// Keys of up to 16 bytes are compared and hashed as two zero-padded 64-bit words.
+struct ShortWords {
+  uint64_t lo = 0;
+  uint64_t hi = 0;
+};
+
+inline ShortWords LoadShort(const char* p, size_t size, bool can_overread) {
+  ShortWords words;
+  if (can_overread) {
+    std::memcpy(&words.lo, p, 8);
+    std::memcpy(&words.hi, p + 8, 8);
+    if (size < 8) {
+      words.lo &= (uint64_t{1} << (size * 8)) - 1;
+      words.hi = 0;
+    } else if (size < 16) {
+      words.hi &= (uint64_t{1} << ((size - 8) * 8)) - 1;
+    }
+  } else {
+    char buffer[16] = {};
+    std::memcpy(buffer, p, size);
+    std::memcpy(&words.lo, buffer, 8);
+    std::memcpy(&words.hi, buffer + 8, 8);
+  }
+  return words;
+}
+
+inline uint64_t HashShort(const ShortWords& words, size_t size) {
+  uint64_t hash = (words.lo ^ (size * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+  hash ^= (hash >> 29) ^ words.hi;
+  return HashIntegerLocal(hash);
+}
+
 }  // namespace
 
 uint64_t HashInteger(uint64_t value) {
@@ -105,6 +147,7 @@ uint64_t HashBytes(std::string_view bytes) {
 
 GroupTable::GroupTable(std::vector<DataType> key_types) : key_types_(std::move(key_types)) {
   integer_mode_ = key_types_.size() == 1 && IsIntegerKey(key_types_[0]);
+  string_mode_ = key_types_.size() == 1 && expr::PhysOf(key_types_[0]) == Phys::kBytes;
   for (const DataType& type : key_types_) builders_.push_back(std::make_unique<ColumnBuilder>(type));
   slot_ids_.assign(1024, kEmpty);
   if (integer_mode_) int_keys_.assign(1024, 0);
@@ -182,6 +225,7 @@ void GroupTable::GrowBytes() {
   size_t capacity = slot_ids_.size() * 2;
   slot_ids_.assign(capacity, kEmpty);
   for (size_t id = 0; id < byte_keys_.size(); ++id) {
+    if (id == null_group_) continue;  // string mode: the NULL group has no slot
     size_t slot = byte_hashes_[id] & (capacity - 1);
     while (slot_ids_[slot] != kEmpty) slot = (slot + 1) & (capacity - 1);
     slot_ids_[slot] = static_cast<uint32_t>(id);
@@ -204,25 +248,6 @@ uint32_t GroupTable::AssignInteger(int64_t key, bool is_null,
   int_keys_[slot] = key;
   slot_ids_[slot] = id;
   if (static_cast<size_t>(num_groups_) * 2 > slot_ids_.size()) GrowInteger();
-  return id;
-}
-
-uint32_t GroupTable::AssignBytes(std::string_view key,
-                                 const std::vector<std::shared_ptr<Column>>& keys, int64_t row) {
-  uint64_t hash = HashBytes(key);
-  size_t mask = slot_ids_.size() - 1;
-  size_t slot = hash & mask;
-  while (slot_ids_[slot] != kEmpty) {
-    uint32_t id = slot_ids_[slot];
-    if (byte_hashes_[id] == hash && byte_keys_[id] == key) return id;
-    slot = (slot + 1) & mask;
-  }
-  uint32_t id = NewGroup(keys, row);
-  byte_keys_.emplace_back(key);
-  byte_hashes_.push_back(hash);
-  byte_key_bytes_ += static_cast<int64_t>(key.size());
-  slot_ids_[slot] = id;
-  if (static_cast<size_t>(num_groups_) * 2 > slot_ids_.size()) GrowBytes();
   return id;
 }
 
@@ -266,15 +291,83 @@ Status GroupTable::Assign(const std::vector<std::shared_ptr<Column>>& keys, int6
     }
     return Status::OK();
   }
+  if (string_mode_) {
+    AssignStrings(*keys[0], keys, rows, ids->data());
+    return Status::OK();
+  }
   // Scratch reused across calls on this thread (a table is used by one thread at a time).
   thread_local std::string row_keys;
   thread_local std::vector<uint64_t> row_starts;
   SerializeRows(keys, rows, &row_keys, &row_starts);
   for (int64_t row = 0; row < rows; ++row) {
     std::string_view key(row_keys.data() + row_starts[row], row_starts[row + 1] - row_starts[row]);
-    (*ids)[row] = AssignBytes(key, keys, row);
+    (*ids)[row] = AssignBytes(key, row_starts[row] + 16 <= row_keys.size(), keys, row);
   }
   return Status::OK();
+}
+
+uint32_t GroupTable::AssignBytes(std::string_view key, bool can_overread,
+                                 const std::vector<std::shared_ptr<Column>>& keys, int64_t row) {
+  const size_t size = key.size();
+  const size_t mask = slot_ids_.size() - 1;
+  uint64_t hash;
+  size_t slot;
+  if (size <= 16) {
+    const ShortWords words = LoadShort(key.data(), size, can_overread);
+    hash = HashShort(words, size);
+    slot = hash & mask;
+    while (slot_ids_[slot] != kEmpty) {
+      const uint32_t id = slot_ids_[slot];
+      const ShortKey& stored = short_keys_[id];
+      if (stored.lo == words.lo && stored.hi == words.hi && stored.size == size) return id;
+      slot = (slot + 1) & mask;
+    }
+  } else {
+    hash = HashBytes(key);
+    slot = hash & mask;
+    while (slot_ids_[slot] != kEmpty) {
+      const uint32_t id = slot_ids_[slot];
+      if (byte_hashes_[id] == hash && byte_keys_[id] == key) return id;
+      slot = (slot + 1) & mask;
+    }
+  }
+  const uint32_t id = NewGroup(keys, row);
+  byte_keys_.resize(id + 1);
+  byte_hashes_.resize(id + 1);
+  short_keys_.resize(id + 1);
+  byte_hashes_[id] = hash;
+  if (size <= 16) {
+    // Short keys live only in short_keys_; a size over 16 marks the others.
+    const ShortWords words = LoadShort(key.data(), size, false);
+    short_keys_[id] = ShortKey{words.lo, words.hi, static_cast<uint32_t>(size)};
+  } else {
+    byte_keys_[id].assign(key);
+    short_keys_[id] = ShortKey{0, 0, UINT32_MAX};
+  }
+  byte_key_bytes_ += static_cast<int64_t>(size);
+  slot_ids_[slot] = id;
+  if (static_cast<size_t>(num_groups_) * 2 > slot_ids_.size()) GrowBytes();
+  return id;
+}
+
+void GroupTable::AssignStrings(const Column& column,
+                               const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                               uint32_t* ids) {
+  const int64_t* offsets = column.values_as<int64_t>();
+  const char* data = reinterpret_cast<const char*>(column.data->data());
+  // Bytes up to the buffer's capacity are readable (and zero past its size).
+  const int64_t readable = column.data->capacity();
+  const uint8_t* valid = column.validity ? column.validity->data() : nullptr;
+  for (int64_t row = 0; row < rows; ++row) {
+    if (valid != nullptr && !GetBit(valid, row)) {
+      if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
+      ids[row] = null_group_;
+      continue;
+    }
+    const int64_t begin = offsets[row];
+    const std::string_view key(data + begin, static_cast<size_t>(offsets[row + 1] - begin));
+    ids[row] = AssignBytes(key, begin + 16 <= readable, keys, row);
+  }
 }
 
 void GroupTable::SerializeRows(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,

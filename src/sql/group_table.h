@@ -44,10 +44,17 @@ class GroupTable {
   template <typename T>
   void AssignIntegers(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
                       uint32_t* ids);
+  // A single var-length key: hashes and compares the values themselves (no serialization);
+  // NULL is its own group.
+  void AssignStrings(const Column& column, const std::vector<std::shared_ptr<Column>>& keys,
+                     int64_t rows, uint32_t* ids);
   uint32_t AssignInteger(int64_t key, bool is_null, const std::vector<std::shared_ptr<Column>>& keys,
                          int64_t row);
-  uint32_t AssignBytes(std::string_view key, const std::vector<std::shared_ptr<Column>>& keys,
-                       int64_t row);
+  // Finds or adds the group of `key` (serialized keys, or string mode's raw values). Keys of
+  // up to 16 bytes are hashed and compared as two words; `can_overread` says 16 bytes from
+  // key.data() are readable.
+  uint32_t AssignBytes(std::string_view key, bool can_overread,
+                       const std::vector<std::shared_ptr<Column>>& keys, int64_t row);
   uint32_t NewGroup(const std::vector<std::shared_ptr<Column>>& keys, int64_t row);
   // Bytes mode: every row's serialized key, row r at [(*starts)[r], (*starts)[r + 1]).
   static void SerializeRows(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
@@ -57,6 +64,7 @@ class GroupTable {
 
   std::vector<DataType> key_types_;
   bool integer_mode_ = false;
+  bool string_mode_ = false;  // one var-length key; byte_keys_ hold the raw values
   std::vector<std::unique_ptr<ColumnBuilder>> builders_;
   int64_t num_groups_ = 0;
   int64_t key_value_bytes_ = 0;
@@ -64,9 +72,17 @@ class GroupTable {
   std::vector<int64_t> int_keys_;
   std::vector<uint32_t> slot_ids_;
   uint32_t null_group_ = UINT32_MAX;
-  // Bytes mode: slot_ids_ index into byte_keys_; hashes cached per group.
+  // Bytes and string modes: slot_ids_ index into byte_keys_ (keys over 16 bytes) and
+  // short_keys_; hashes cached per group.
   std::vector<std::string> byte_keys_;
   std::vector<uint64_t> byte_hashes_;
+  // Keys of up to 16 bytes as zero-padded words (size > 16: in byte_keys_).
+  struct ShortKey {
+    uint64_t lo;
+    uint64_t hi;
+    uint32_t size;
+  };
+  std::vector<ShortKey> short_keys_;
   int64_t byte_key_bytes_ = 0;
 };
 

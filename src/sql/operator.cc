@@ -1,6 +1,9 @@
 #include "sql/operator.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <map>
 #include <utility>
 
 namespace tarn::sql {
@@ -28,10 +31,25 @@ class FilterOperator : public Operator {
     if (selected == 0 || batch->num_columns() == 0) {
       return MakeEmptyColumnsBatch(batch->schema, selected);
     }
-    std::vector<std::shared_ptr<Column>> columns;
-    for (const auto& column : batch->columns) {
-      columns.push_back(tarn::Filter(*column, keep.data(), selected));
+    // The kept rows' positions once for all columns.
+    std::vector<int64_t> indices;
+    indices.reserve(static_cast<size_t>(selected));
+    const int64_t rows = batch->num_rows;
+    const int64_t full_words = rows / 64;
+    for (int64_t word_index = 0; word_index < full_words; ++word_index) {
+      uint64_t word;
+      std::memcpy(&word, keep.data() + word_index * 8, 8);
+      while (word != 0) {
+        indices.push_back(word_index * 64 + __builtin_ctzll(word));
+        word &= word - 1;
+      }
     }
+    for (int64_t row = full_words * 64; row < rows; ++row) {
+      if (GetBit(keep.data(), row)) indices.push_back(row);
+    }
+    std::vector<std::shared_ptr<Column>> columns;
+    columns.reserve(batch->columns.size());
+    for (const auto& column : batch->columns) columns.push_back(tarn::Take(*column, indices));
     return MakeBatch(batch->schema, std::move(columns));
   }
   std::string label() const override { return "FILTER"; }
@@ -149,7 +167,118 @@ class ValuesOperator : public Operator {
   bool done_ = false;
 };
 
+
+// Runs the per-batch operators of its input on several threads and hands their batches on in
+// input order. Up to kBatchesAhead batches past the next one to hand on are in flight; pool
+// tasks and the consumer itself pull them through a ParallelFeed.
+class GatherOperator : public Operator {
+ public:
+  static constexpr int64_t kBatchesAhead = 4;
+
+  GatherOperator(std::unique_ptr<Operator> input, ThreadPool* pool, int threads)
+      : input_(std::move(input)), pool_(pool), helpers_(std::max(1, threads - 1)) {}
+
+  ~GatherOperator() override {
+    std::unique_lock<std::mutex> lock(mu_);
+    stopping_ = true;
+    cv_.wait(lock, [&] { return active_ == 0; });
+  }
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (!feed_) feed_ = std::make_unique<ParallelFeed>(input_.get());
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      auto it = ready_.find(next_emit_);
+      if (it != ready_.end()) {
+        std::shared_ptr<Batch> batch = std::move(it->second);
+        ready_.erase(it);
+        ++next_emit_;
+        StartHelpers();
+        if (batch->num_rows == 0) continue;
+        return batch;
+      }
+      if (failed_) return error_;
+      if (ended_ && pulling_ == 0 && ready_.empty()) {
+        return std::shared_ptr<Batch>();
+      }
+      StartHelpers();
+      if (!ended_ && reserved_ - next_emit_ < kBatchesAhead) {
+        // Work instead of waiting: pull the next batch on this thread.
+        PullOne(lock);
+        continue;
+      }
+      cv_.wait(lock);
+    }
+  }
+
+  // Not shown by EXPLAIN: the plan means the same on any number of threads.
+  std::string label() const override { return ""; }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  // Pulls one batch through the feed. REQUIRES: lock held; released while pulling.
+  void PullOne(std::unique_lock<std::mutex>& lock) {
+    ++reserved_;
+    ++pulling_;
+    lock.unlock();
+    Result<ParallelFeed::Item> item = feed_->Next();
+    lock.lock();
+    --pulling_;
+    if (!item.ok()) {
+      if (!failed_) error_ = item.status();
+      failed_ = true;
+    } else if (item->sequence < 0) {
+      ended_ = true;
+      --reserved_;  // nothing was pulled
+    } else {
+      ready_.emplace(item->sequence, std::move(item->batch));
+    }
+    cv_.notify_all();
+  }
+
+  // Starts pool helpers up to the limit while there is work. REQUIRES: lock held.
+  void StartHelpers() {
+    if (pool_ == nullptr) return;
+    while (active_ < helpers_ && !ended_ && !failed_ && !stopping_ &&
+           reserved_ - next_emit_ < kBatchesAhead) {
+      ++active_;
+      pool_->Submit([this] {
+        std::unique_lock<std::mutex> lock(mu_);
+        while (!ended_ && !failed_ && !stopping_ && reserved_ - next_emit_ < kBatchesAhead) {
+          PullOne(lock);
+        }
+        --active_;
+        cv_.notify_all();
+        return 0;
+      });
+    }
+  }
+
+  std::unique_ptr<Operator> input_;
+  ThreadPool* pool_;
+  int helpers_;
+  std::unique_ptr<ParallelFeed> feed_;
+
+  std::mutex mu_;  // guards the fields below
+  std::condition_variable cv_;
+  std::map<int64_t, std::shared_ptr<Batch>> ready_;
+  int64_t next_emit_ = 0;  // sequence number of the next batch to hand on
+  int64_t reserved_ = 0;   // batches pulled or being pulled
+  int pulling_ = 0;        // pulls in progress
+  int active_ = 0;         // helper tasks started and not finished
+  bool ended_ = false;
+  bool failed_ = false;
+  bool stopping_ = false;
+  Status error_;
+};
+
 void Explain(const Operator& op, int depth, std::vector<std::string>* lines) {
+  if (op.label().empty()) {  // an execution detail that does not change the plan's meaning
+    for (const Operator* input : op.inputs()) Explain(*input, depth, lines);
+    return;
+  }
   std::string indent(static_cast<size_t>(depth) * 2, ' ');
   lines->push_back(indent + op.label());
   for (const std::string& detail : op.details()) lines->push_back(indent + "    " + detail);
@@ -209,6 +338,13 @@ std::unique_ptr<Operator> MakeProjection(std::unique_ptr<Operator> input,
                                          std::vector<std::string> names) {
   return std::make_unique<ProjectionOperator>(std::move(input), std::move(expressions),
                                               std::move(names));
+}
+
+std::unique_ptr<Operator> MakeGather(std::unique_ptr<Operator> input, const ExecContext& context) {
+  if (context.pool == nullptr || context.threads <= 1 || input->per_batch_input() == nullptr) {
+    return input;
+  }
+  return std::make_unique<GatherOperator>(std::move(input), context.pool, context.threads);
 }
 
 std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t limit,

@@ -44,6 +44,7 @@ struct ExecContext {
 
 class Operator : public BatchReader {
  public:
+  // Empty for operators EXPLAIN leaves out (their inputs take their place).
   virtual std::string label() const = 0;
   virtual std::vector<std::string> details() const { return {}; }
   virtual std::vector<const Operator*> inputs() const { return {}; }
@@ -92,6 +93,11 @@ std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,
 std::unique_ptr<Operator> MakeProjection(std::unique_ptr<Operator> input,
                                          std::vector<std::unique_ptr<BoundExpr>> expressions,
                                          std::vector<std::string> names);
+
+// Runs the per-batch operators on top of `input` (filters, projections) on up to
+// context.threads threads and yields their batches in input order, skipping empty ones.
+// Returns `input` itself when it has no per-batch operator on top or there is one thread.
+std::unique_ptr<Operator> MakeGather(std::unique_ptr<Operator> input, const ExecContext& context);
 
 // Skips `offset` rows, then passes at most `limit` rows (-1: no limit) and stops pulling from
 // its input once the limit is reached.

@@ -269,6 +269,7 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     if (where && from.column_aliases.empty()) source->PushFilter(*where);
     TARN_ASSIGN_OR_RETURN(input, source->Open(columns, std::move(pruning)));
   }
+  const bool where_bound_used = where_bound != nullptr;
   if (where_bound) input = MakeFilter(std::move(input), std::move(where_bound));
 
   // Select expressions over the aggregate's output, when aggregating.
@@ -419,10 +420,20 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
     if (offset < 0) offset = 0;
   }
+  // Without an aggregate, the filter and projection (and a top-N's per-batch half) run on
+  // every thread; a plain scan with a LIMIT keeps pulling lazily on one.
+  const bool parallel_pipeline = !aggregate && !select.distinct;
   if (!sort_keys.empty()) {
     int64_t top_n = limit >= 0 && limit <= INT64_MAX - offset ? limit + offset : -1;
+    if (parallel_pipeline) {
+      if (top_n >= 0) input = MakeTopNPerBatch(std::move(input), sort_keys, top_n);
+      input = MakeGather(std::move(input), context);
+    }
     input = MakeSort(std::move(input), std::move(sort_keys), static_cast<int>(items.size()), top_n,
                      context);
+  }
+  if (sort_keys.empty() && parallel_pipeline && where_bound_used) {
+    input = MakeGather(std::move(input), context);
   }
   if (limit >= 0 || offset > 0) input = MakeLimit(std::move(input), limit, offset);
   return input;

@@ -1,5 +1,7 @@
 #include "sql/scan_operators.h"
 
+#include "parquet/filtered_scan.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -28,9 +30,10 @@ bool SameColumns(const Schema& a, const Schema& b) {
 class ParquetScanOperator : public Operator {
  public:
   ParquetScanOperator(std::shared_ptr<const ReaderList> readers, ScanOptions options,
-                      std::shared_ptr<const Schema> schema, bool no_columns)
+                      std::shared_ptr<const Schema> schema, bool no_columns,
+                      std::shared_ptr<const BoundExpr> row_filter = nullptr)
       : readers_(std::move(readers)), options_(std::move(options)), schema_(std::move(schema)),
-        no_columns_(no_columns) {}
+        no_columns_(no_columns), row_filter_(std::move(row_filter)) {}
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
 
@@ -38,7 +41,8 @@ class ParquetScanOperator : public Operator {
     while (true) {
       if (!current_) {
         if (next_file_ == readers_->size()) return std::shared_ptr<Batch>();
-        TARN_ASSIGN_OR_RETURN(current_, (*readers_)[next_file_]->Scan(options_));
+        TARN_ASSIGN_OR_RETURN(current_, parquet::ScanWithRowFilter(*(*readers_)[next_file_],
+                                                                   options_, row_filter_));
         ++next_file_;
       }
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, current_->Next());
@@ -87,6 +91,9 @@ class ParquetScanOperator : public Operator {
   ScanOptions options_;
   std::shared_ptr<const Schema> schema_;
   bool no_columns_;
+  // The WHERE clause, evaluated while decoding (rows it rejects may be dropped early; the
+  // FILTER above still applies it). Null: none.
+  std::shared_ptr<const BoundExpr> row_filter_;
   size_t next_file_ = 0;
   std::unique_ptr<ScanReader> current_;
 };
@@ -127,9 +134,20 @@ class ParquetSource : public Source {
       // Only the position: read the first column too and keep just the position.
       return OpenPositionOnly(std::move(options), out);
     }
-    return std::unique_ptr<Operator>(
-        std::make_unique<ParquetScanOperator>(readers_, std::move(options), out, no_columns));
+    std::shared_ptr<const BoundExpr> row_filter;
+    if (where_ && !no_columns) {
+      // Bound as the planner binds the WHERE over these columns; when it does not bind here,
+      // the FILTER above does all the work.
+      Result<std::unique_ptr<BoundExpr>> bound = Bind(*where_, *out);
+      if (bound.ok() && (*bound)->type().id == TypeId::kBoolean && !(*bound)->IsConstant()) {
+        row_filter = std::move(bound).value();
+      }
+    }
+    return std::unique_ptr<Operator>(std::make_unique<ParquetScanOperator>(
+        readers_, std::move(options), out, no_columns, std::move(row_filter)));
   }
+
+  void PushFilter(const ast::Expr& where) override { where_ = where.Clone(); }
 
  private:
   // file_row_number alone: the scan yields [first column, position]; keep the position.
@@ -151,6 +169,7 @@ class ParquetSource : public Source {
   Schema schema_;
   bool file_row_number_;
   ExecContext context_;
+  std::unique_ptr<ast::Expr> where_;  // pushed by the planner before Open
 };
 
 class CsvScanOperator : public Operator {

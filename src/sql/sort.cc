@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 
 #include "expr/cast.h"
@@ -105,6 +106,109 @@ std::shared_ptr<Batch> TakeRows(const Batch& batch, const std::vector<int64_t>& 
   return MakeBatch(std::move(schema), std::move(columns));
 }
 
+// Sorts `batch` by `keys` and keeps the first `keep` rows of the order (all when keep < 0).
+// Ties keep input order, so results are deterministic.
+template <typename T>
+void NormalizeKey(const Column& column, const SortKey& key, std::vector<uint64_t>* out) {
+  const T* values = column.values_as<T>();
+  const int64_t rows = column.length;
+  out->resize(static_cast<size_t>(rows));
+  uint64_t* norm = out->data();
+  // Order-preserving map to unsigned: flip the sign bit of signed values.
+  constexpr uint64_t kFlip = std::is_signed_v<T> ? uint64_t{1} << 63 : 0;
+  const uint64_t invert = key.descending ? ~uint64_t{0} : 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    norm[row] = ((static_cast<uint64_t>(static_cast<int64_t>(values[row])) ^ kFlip) ^ invert);
+  }
+  if (column.validity) {
+    const uint64_t null_value = key.nulls_first ? 0 : ~uint64_t{0};
+    const uint8_t* valid = column.validity->data();
+    for (int64_t row = 0; row < rows; ++row) {
+      if (!GetBit(valid, row)) norm[row] = null_value;
+    }
+  }
+}
+
+// The first key as one unsigned word per row whose order agrees with the comparator's (equal
+// words may still differ: the comparator decides); false for types it does not cover.
+bool NormalizeFirstKey(const Batch& batch, const SortKey& key, std::vector<uint64_t>* out) {
+  const Column& column = *batch.columns[key.column];
+  switch (expr::PhysOf(column.type)) {
+    case Phys::kI8: NormalizeKey<int8_t>(column, key, out); return true;
+    case Phys::kI16: NormalizeKey<int16_t>(column, key, out); return true;
+    case Phys::kI32: NormalizeKey<int32_t>(column, key, out); return true;
+    case Phys::kI64: NormalizeKey<int64_t>(column, key, out); return true;
+    case Phys::kU8: NormalizeKey<uint8_t>(column, key, out); return true;
+    case Phys::kU16: NormalizeKey<uint16_t>(column, key, out); return true;
+    case Phys::kU32: NormalizeKey<uint32_t>(column, key, out); return true;
+    default: return false;
+  }
+}
+
+std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& keys,
+                               int64_t keep) {
+  std::vector<int64_t> order(static_cast<size_t>(batch.num_rows));
+  std::iota(order.begin(), order.end(), 0);
+  RowComparator comparator(batch, keys);
+  std::vector<uint64_t> first;
+  const bool normalized = !keys.empty() && NormalizeFirstKey(batch, keys[0], &first);
+  auto sort = [&](auto less) {
+    if (keep >= 0 && keep < batch.num_rows) {
+      std::partial_sort(order.begin(), order.begin() + keep, order.end(), less);
+      order.resize(static_cast<size_t>(keep));
+    } else {
+      std::sort(order.begin(), order.end(), less);
+    }
+  };
+  if (normalized) {
+    // Most comparisons end at the first key's words; equal words go to the comparator.
+    const uint64_t* words = first.data();
+    sort([&](int64_t a, int64_t b) {
+      if (words[a] != words[b]) return words[a] < words[b];
+      int c = comparator.Compare(a, b);
+      return c != 0 ? c < 0 : a < b;
+    });
+  } else {
+    // Ties keep input order, so results are deterministic.
+    sort([&](int64_t a, int64_t b) {
+      int c = comparator.Compare(a, b);
+      return c != 0 ? c < 0 : a < b;
+    });
+  }
+  return order;
+}
+
+// The per-batch half of a top-N: each batch shrinks to its own best N rows, in order. A row
+// of the overall top N is among the top N of its batch, and ties keep input order in both
+// steps, so the TOP_N above gives the same rows as over the whole input.
+class TopNPartialOperator : public Operator {
+ public:
+  TopNPartialOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int64_t n)
+      : input_(std::move(input)), keys_(std::move(keys)), n_(n) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+    if (!batch) return batch;
+    return TransformBatch(std::move(batch));
+  }
+  Operator* per_batch_input() override { return input_.get(); }
+  Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
+    if (batch->num_rows <= n_) return batch;
+    std::vector<int64_t> order = OrderRows(*batch, keys_, n_);
+    return TakeRows(*batch, order, 0, static_cast<int64_t>(order.size()), batch->schema,
+                    batch->num_columns());
+  }
+  // Not shown by EXPLAIN: the TOP_N above it stands for both halves.
+  std::string label() const override { return ""; }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  std::vector<SortKey> keys_;
+  int64_t n_;
+};
+
 class SortOperator : public Operator {
  public:
   SortOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int output_columns,
@@ -141,23 +245,8 @@ class SortOperator : public Operator {
   std::vector<const Operator*> inputs() const override { return {input_.get()}; }
 
  private:
-  // Sorts `batch` and keeps the first `keep` rows of the order (all when keep < 0).
   std::vector<int64_t> Order(const Batch& batch, int64_t keep) const {
-    std::vector<int64_t> order(static_cast<size_t>(batch.num_rows));
-    std::iota(order.begin(), order.end(), 0);
-    RowComparator comparator(batch, keys_);
-    // Ties keep input order, so results are deterministic.
-    auto less = [&](int64_t a, int64_t b) {
-      int c = comparator.Compare(a, b);
-      return c != 0 ? c < 0 : a < b;
-    };
-    if (keep >= 0 && keep < batch.num_rows) {
-      std::partial_sort(order.begin(), order.begin() + keep, order.end(), less);
-      order.resize(static_cast<size_t>(keep));
-    } else {
-      std::sort(order.begin(), order.end(), less);
-    }
-    return order;
+    return OrderRows(batch, keys_, keep);
   }
 
   Status Build() {
@@ -210,6 +299,11 @@ class SortOperator : public Operator {
 };
 
 }  // namespace
+
+std::unique_ptr<Operator> MakeTopNPerBatch(std::unique_ptr<Operator> input,
+                                           std::vector<SortKey> keys, int64_t top_n) {
+  return std::make_unique<TopNPartialOperator>(std::move(input), std::move(keys), top_n);
+}
 
 std::unique_ptr<Operator> MakeSort(std::unique_ptr<Operator> input, std::vector<SortKey> keys,
                                    int output_columns, int64_t top_n,

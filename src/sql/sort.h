@@ -28,6 +28,12 @@ struct SortKey {
 std::unique_ptr<Operator> MakeSort(std::unique_ptr<Operator> input, std::vector<SortKey> keys,
                                    int output_columns, int64_t top_n, const ExecContext& context);
 
+// A per-batch operator that shrinks each batch to its best `top_n` rows by `keys` (the same
+// columns of the same schema). Below a gather and a top-N sort of the same keys and N, it lets
+// the threads do most of a top-N's work without changing its result.
+std::unique_ptr<Operator> MakeTopNPerBatch(std::unique_ptr<Operator> input,
+                                           std::vector<SortKey> keys, int64_t top_n);
+
 // Compares rows of one batch by the keys: <0, 0, >0.
 class RowComparator {
  public:
