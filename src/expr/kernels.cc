@@ -51,9 +51,19 @@ bool Lt(T a, T b) {
 }
 
 // Writes cmp(a[i], b[i]) as bits; `get` reads element i of each side (stride 0 = constant).
+// REQUIRES: `out` is zeroed. Whole bytes are assembled without branches: comparisons of
+// random data would mispredict half of the per-row branches.
 template <typename GetA, typename GetB, typename Cmp>
 void CompareBits(int64_t rows, uint8_t* out, GetA get_a, GetB get_b, Cmp cmp) {
-  for (int64_t i = 0; i < rows; ++i) {
+  int64_t i = 0;
+  for (; i + 8 <= rows; i += 8) {
+    uint32_t byte = 0;
+    for (int j = 0; j < 8; ++j) {
+      byte |= static_cast<uint32_t>(cmp(get_a(i + j), get_b(i + j))) << j;
+    }
+    out[i >> 3] = static_cast<uint8_t>(byte);
+  }
+  for (; i < rows; ++i) {
     if (cmp(get_a(i), get_b(i))) SetBit(out, i);
   }
 }
@@ -176,8 +186,16 @@ Result<Vec> CompareKernel(Op op, const Vec& left, const Vec& right, int64_t rows
       using T = decltype(tag);
       const T* a = left.column->values_as<T>();
       const T* b = right.column->values_as<T>();
-      CompareOp<T>(op, n, out, [&](int64_t i) { return a[i * sa]; },
-                   [&](int64_t i) { return b[i * sb]; });
+      if (sa == 1 && sb == 0) {  // column against a constant, the common filter shape
+        const T constant_b = b[0];
+        CompareOp<T>(op, n, out, [&](int64_t i) { return a[i]; },
+                     [&](int64_t) { return constant_b; });
+      } else if (sa == 1 && sb == 1) {
+        CompareOp<T>(op, n, out, [&](int64_t i) { return a[i]; }, [&](int64_t i) { return b[i]; });
+      } else {
+        CompareOp<T>(op, n, out, [&](int64_t i) { return a[i * sa]; },
+                     [&](int64_t i) { return b[i * sb]; });
+      }
     });
   }
   const Vec* inputs[] = {&left, &right};
