@@ -75,7 +75,7 @@ Result<std::shared_ptr<Batch>> ScanAt(Lake& lake, int64_t snapshot, const std::s
   TARN_ASSIGN_OR_RETURN(auto table, table_testing::LoadTableAt(lake, snapshot, "main", "fl"));
   TableScanOptions options;
   options.with_rowid = true;
-  options.filter = filter;
+  if (!filter.empty()) options.filter = filter;
   TARN_ASSIGN_OR_RETURN(auto batch, table_testing::Scan(lake, table, options));
   return table_testing::SortBy(*batch, 0);
 }

@@ -173,8 +173,7 @@ TEST(LakeCliTest, AttachErrors) {
 TEST(LakeCliTest, CreatesALakeWhenTheCatalogIsMissing) {
   TempDir dir;
   const std::string catalog = dir.Join("new.sqlite");
-  // A relative --data-path is taken from the working directory and stored absolute.
-  RunResult create = RunTarn({"ducklake:sqlite:" + catalog, "--data-path", "files", "-c",
+  RunResult create = RunTarn({"ducklake:sqlite:" + catalog, "--data-path", dir.Join("files"), "-c",
                               "CREATE TABLE t AS SELECT range AS i FROM range(100)", "-c",
                               "DELETE FROM t WHERE i < 10"},
                              dir);
@@ -190,7 +189,8 @@ TEST(LakeCliTest, CreatesALakeWhenTheCatalogIsMissing) {
   EXPECT_EQ(read.out, "n,s\n90,4905\nvalue\n" + dir.Join("files") + "/\n");
   // Read-only never creates; without --data-path there is nothing to create it with.
   RunResult read_only =
-      RunTarn({dir.Join("other.sqlite"), "--data-path", "files", "--read-only", "-c", "SELECT 1"},
+      RunTarn({dir.Join("other.sqlite"), "--data-path", dir.Join("files"), "--read-only", "-c",
+               "SELECT 1"},
               dir);
   EXPECT_EQ(read_only.exit_code, 1);
   EXPECT_FALSE(std::filesystem::exists(dir.Join("other.sqlite")));
