@@ -214,11 +214,73 @@ struct SetOptionChange {
   MetadataEntry entry;
 };
 
+// ---- maintenance (ducklake_flush_inlined_data, _merge_adjacent_files, _rewrite_data_files) ----
+
+// A data file written by a maintenance procedure. Unlike NewDataFile it takes no row ids
+// from next_row_id and does not count toward record_count: its rows already exist.
+struct MaintenanceDataFile {
+  NewDataFile file;  // provisional_id, path, counts, statistics; table_id as the change's
+  std::optional<int64_t> row_id_start;   // NULL when every row embeds its row id
+  std::optional<int64_t> begin_snapshot;  // nullopt: the new snapshot
+  std::optional<int64_t> partial_max;
+};
+
+// A delete file written by a maintenance procedure, with explicit snapshot bounds (the file
+// may embed _ducklake_internal_snapshot_id). The delete file it replaces, if any, is removed
+// from the catalog and scheduled for deletion (as the extension does for partial deletes).
+struct MaintenanceDeleteFile {
+  int64_t data_file_id = 0;  // real or provisional
+  std::string path;          // relative to the table's path
+  int64_t delete_count = 0;
+  int64_t file_size_bytes = 0;
+  int64_t footer_size = 0;
+  int64_t begin_snapshot = 0;
+  std::optional<int64_t> partial_max;
+  std::optional<int64_t> replaces_delete_file_id;
+  std::string replaced_path_from_data_path;  // the replaced file, relative to data_path
+};
+
+// A file leaving the catalog: its id and path relative to the lake's data_path.
+struct ScheduledFile {
+  int64_t file_id = 0;
+  std::string path_from_data_path;
+};
+
+// ducklake_flush_inlined_data for one table: the inlined rows with begin_snapshot <=
+// up_to_snapshot become `data_file` (and its delete file for rows that were deleted), the
+// inlined file deletions become delete files, and both inlined tables lose those rows.
+// Token inline_flush:T (and deleted_from_table:T when inlined file deletions were merged).
+struct FlushInlinedChange {
+  int64_t table_id = 0;
+  int64_t up_to_snapshot = 0;
+  std::optional<MaintenanceDataFile> data_file;
+  std::vector<MaintenanceDeleteFile> delete_files;  // in the order ids are assigned
+  bool merged_file_deletes = false;
+  std::vector<std::string> inlined_tables;  // the ducklake_inlined_data_* tables flushed
+  int64_t rows_flushed = 0;                 // inlined rows read (for the conflict check)
+};
+
+// Compaction of one table: `sources` replaced by `output`.
+//   kMergeAdjacent: the sources are removed from the catalog (data file rows, statistics,
+//     partition values) and scheduled for deletion; token merge_adjacent:T.
+//   kRewriteDeletes: the sources and their delete files get end_snapshot = the new snapshot
+//     (they stay for time travel); the output begins at the new snapshot; token
+//     rewrite_delete:T.
+// Each source must still be live (and, for a merge, without deletes): a Conflict otherwise.
+struct CompactFilesChange {
+  enum class Kind : uint8_t { kMergeAdjacent, kRewriteDeletes };
+  Kind kind = Kind::kMergeAdjacent;
+  int64_t table_id = 0;
+  std::vector<ScheduledFile> sources;  // data files
+  std::optional<MaintenanceDataFile> output;  // none when every source row was deleted
+};
+
 using LakeChange =
     std::variant<CreateSchemaChange, DropSchemaChange, CreateTableChange, DropTableChange,
                  RenameTableChange, AddColumnChange, DropColumnChange, AlterColumnChange,
                  CreateViewChange, DropViewChange, SetOptionChange, NewDataFile, NewDeleteFile,
-                 InlinedFileDeletes, EndDataFile, InlinedInsert, InlinedRowDeletes>;
+                 InlinedFileDeletes, EndDataFile, InlinedInsert, InlinedRowDeletes,
+                 FlushInlinedChange, CompactFilesChange>;
 
 // What one transaction changes, in order. Applied in this order at commit.
 class LakeChanges {

@@ -144,4 +144,50 @@ class WriteTransaction {
   std::unique_ptr<State> state_;
 };
 
+// =============================================================================================
+// Maintenance procedures (reference §3.9 flush, §3.10 compaction). Each works at the lake's
+// latest snapshot, writes its files, and commits one snapshot (none when nothing qualifies);
+// a failed commit deletes the files it wrote. docs/maintenance.md has the rules.
+// =============================================================================================
+
+struct MaintenanceOptions {
+  std::optional<std::string> schema;  // only this schema ("main" when only table is given)
+  std::optional<std::string> table;   // only this table
+  // ducklake_merge_adjacent_files: files with min_file_size <= size < max_file_size qualify
+  // (defaults 0 and the table's target_file_size).
+  std::optional<int64_t> min_file_size;
+  std::optional<int64_t> max_file_size;
+  // ducklake_rewrite_data_files: files whose deleted fraction >= this are rewritten.
+  double delete_threshold = 0.95;
+  CommitOptions commit;
+};
+
+struct MaintenanceTableResult {
+  std::string schema_name;
+  std::string table_name;
+  int64_t rows_flushed = 0;     // flush
+  int64_t files_processed = 0;  // compaction: source files
+  int64_t files_created = 0;
+};
+
+struct MaintenanceResult {
+  std::vector<MaintenanceTableResult> tables;  // tables changed, by table id
+  CommitResult commit;                         // snapshot_id -1 when nothing was done
+};
+
+// ducklake_flush_inlined_data: every inlined row (deleted ones included) into one Parquet file
+// per table carrying _ducklake_internal_row_id (and _ducklake_internal_snapshot_id when the
+// rows span snapshots); deleted rows into its partial delete file; inlined file deletions into
+// delete files; the inlined tables emptied of the flushed rows.
+Result<MaintenanceResult> FlushInlinedData(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                           const MaintenanceOptions& options = {});
+// ducklake_merge_adjacent_files: live files without deletes, grouped by partition, packed in
+// (begin_snapshot, row_id_start, data_file_id) order up to target_file_size, >= 2 per output.
+Result<MaintenanceResult> MergeAdjacentFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                             const MaintenanceOptions& options = {});
+// ducklake_rewrite_data_files: files whose deleted fraction >= delete_threshold rewritten
+// (per table, into one file with row ids) without their deleted rows.
+Result<MaintenanceResult> RewriteDataFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                           const MaintenanceOptions& options = {});
+
 }  // namespace tarn

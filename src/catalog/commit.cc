@@ -130,6 +130,7 @@ Result<CommitResult> TryCommit(Lake& lake, int64_t start, const LakeChanges& cha
   TARN_RETURN_NOT_OK(ci::WriteNewInlinedTables(&a));
   ci::CrashPoint("catalog_rows");
   TARN_RETURN_NOT_OK(ci::WriteDataChanges(&a));
+  TARN_RETURN_NOT_OK(ci::WriteMaintenanceChanges(&a));
   ci::CrashPoint("data_rows");
   TARN_RETURN_NOT_OK(ci::WriteTableStats(&a));
   TARN_RETURN_NOT_OK(ci::WriteSchemaVersionRows(&a));

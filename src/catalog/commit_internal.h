@@ -204,6 +204,9 @@ std::string InlinedColumnType(const DataType& type);
 // A stored cell for an inlined value; NotSupported for types tarn does not inline.
 Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row);
 
+// commit_maintenance.cc: flushed inlined data and compacted files (after the data changes).
+Status WriteMaintenanceChanges(CommitAttempt* attempt);
+
 // commit_stats.cc
 Result<TableStatsAccum*> StatsFor(CommitAttempt* attempt, int64_t table_id);
 // Folds one value bound or NULL count into the accumulator (values normalized to `type`).

@@ -301,6 +301,25 @@ Status CheckConflicts(CatalogStore* store, int64_t start_snapshot_id, const Chan
        {&T::inserted, "inserted_into_table", "which inserted into the table"},
        {&T::inlined_inserted, "inlined_insert", "which inserted into the table"}},
       true));
+  // Maintenance (§6): flush vs their drop/inline-delete/flush; compaction vs their
+  // drop/delete/compaction.
+  TARN_RETURN_NOT_OK(check_ids(
+      ours.flushed, "inline_flush", "flush inlined data of table",
+      {{&T::dropped_tables, "dropped_table", "which dropped the table"},
+       {&T::inlined_deleted, "inlined_delete", "which deleted inlined rows from the table"},
+       {&T::flushed, "inline_flush", "which flushed the table's inlined data"}},
+      true));
+  const std::initializer_list<Rule> compact_rules = {
+      {&T::dropped_tables, "dropped_table", "which dropped the table"},
+      {&T::deleted, "deleted_from_table", "which deleted from the table"},
+      {&T::inlined_deleted, "inlined_delete", "which deleted from the table"},
+      {&T::merge_adjacent, "merge_adjacent", "which compacted the table"},
+      {&T::rewrite_delete, "rewrite_delete", "which compacted the table"},
+      {&T::compacted, "compacted_table", "which compacted the table"}};
+  TARN_RETURN_NOT_OK(check_ids(ours.merge_adjacent, "merge_adjacent", "compact table",
+                               compact_rules, true));
+  TARN_RETURN_NOT_OK(check_ids(ours.rewrite_delete, "rewrite_delete", "compact table",
+                               compact_rules, true));
   TARN_RETURN_NOT_OK(check_ids(ours.altered_tables, "altered_table", "alter table",
                                {{&T::dropped_tables, "dropped_table", "which dropped the table"},
                                 {&T::altered_tables, "altered_table", "which altered it"}},
@@ -477,6 +496,14 @@ Result<ChangeTokens> TokensOfChanges(const LakeChanges& changes, const LakeSnaps
             }
           } else if constexpr (std::is_same_v<C, InlinedRowDeletes>) {
             if (real(c.table_id)) t.inlined_deleted.insert(c.table_id);
+          } else if constexpr (std::is_same_v<C, FlushInlinedChange>) {
+            if (real(c.table_id)) t.flushed.insert(c.table_id);
+          } else if constexpr (std::is_same_v<C, CompactFilesChange>) {
+            if (real(c.table_id)) {
+              (c.kind == CompactFilesChange::Kind::kMergeAdjacent ? t.merge_adjacent
+                                                                  : t.rewrite_delete)
+                  .insert(c.table_id);
+            }
           }
           return Status::OK();
         },

@@ -11,6 +11,7 @@
 #include "expr/cast.h"
 #include "sql/copy.h"
 #include "sql/ducklake_functions.h"
+#include "sql/maintenance_calls.h"
 #include "sql/lake_source.h"
 #include "sql/names.h"
 #include "sql/planner.h"
@@ -302,6 +303,11 @@ struct Session::Impl {
         return RowsResult(std::move(result), std::move(batch));
       }
       case sql::StatementKind::kCall:
+        if (sql::IsMaintenanceCall(statement)) {
+          TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
+                                sql::RunMaintenanceCall(statement, lake.get()));
+          return RowsResult(std::move(result), std::move(rows));
+        }
         if (sql::IsDucklakeFunction(statement.select->from.names[0]) &&
             !sql::IsReadOnlyDucklakeFunction(statement.select->from.names[0]) &&
             !sql::IsWriteStatement(statement)) {

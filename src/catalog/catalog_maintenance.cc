@@ -1,0 +1,261 @@
+// Catalog-only maintenance (tarn/lake_maintenance.h): ducklake_expire_snapshots,
+// ducklake_cleanup_old_files, ducklake_delete_orphaned_files (reference §3.11-§3.13).
+#include <chrono>
+#include <set>
+
+#include "catalog/commit_internal.h"
+#include "catalog/row_reader.h"
+#include "tarn/lake_maintenance.h"
+
+namespace tarn {
+
+namespace ci = catalog_internal;
+
+namespace {
+
+using T = CatalogType;
+
+constexpr int64_t kTwoDaysMicros = int64_t{2} * 24 * 3600 * 1000000;
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+class RollbackGuard {
+ public:
+  explicit RollbackGuard(CatalogStore* store) : store_(store) {}
+  ~RollbackGuard() {
+    if (store_->in_transaction()) (void)store_->Rollback();
+  }
+  RollbackGuard(const RollbackGuard&) = delete;
+  RollbackGuard& operator=(const RollbackGuard&) = delete;
+
+ private:
+  CatalogStore* store_;
+};
+
+Status Writable(Lake& lake) {
+  if (lake.store()->read_only()) {
+    return Status::InvalidArgument("cannot change ", ci::StoreName(*lake.store()),
+                                   ": the lake was opened read-only");
+  }
+  return Status::OK();
+}
+
+// The path of every table (by id) relative to data_path: schema path + table path when both
+// are relative; otherwise the absolute one.
+Result<std::map<int64_t, std::string>> TablePaths(Lake& lake) {
+  CatalogStore* store = lake.store();
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult result,
+      ci::RunQuery(store,
+                   "SELECT t.table_id, s.path, s.path_is_relative, t.path, t.path_is_relative "
+                   "FROM ducklake_table t JOIN ducklake_schema s ON s.schema_id = t.schema_id "
+                   "ORDER BY t.begin_snapshot",
+                   {}, {T::kBigint, T::kVarchar, T::kBoolean, T::kVarchar, T::kBoolean},
+                   "ducklake_table"));
+  std::map<int64_t, std::string> out;
+  for (size_t i = 0; i < result.rows.size(); ++i) {
+    ci::RowReader row(*store, result, i, "ducklake_table", {0});
+    TARN_ASSIGN_OR_RETURN(int64_t id, row.Int(0));
+    // An absolute schema path is used as is, a relative one is already data_path-relative.
+    std::string schema = row.OptText(1).value_or("");
+    std::string table = row.OptText(3).value_or("");
+    out[id] = row.BoolOr(4, true) ? schema + table : table;
+  }
+  return out;
+}
+
+// Removes file rows whose [begin, end) holds no remaining snapshot; schedules their files.
+Status RemoveDeadFiles(Lake& lake, const std::string& now_text) {
+  CatalogStore* store = lake.store();
+  TARN_ASSIGN_OR_RETURN(auto table_paths, TablePaths(lake));
+  const char* dead =
+      "end_snapshot IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ducklake_snapshot s WHERE "
+      "s.snapshot_id >= f.begin_snapshot AND s.snapshot_id < f.end_snapshot)";
+  struct Dead {
+    int64_t id, table_id;
+    std::string path;
+    bool relative;
+  };
+  auto collect = [&](const std::string& sql, const char* what) -> Result<std::vector<Dead>> {
+    TARN_ASSIGN_OR_RETURN(CatalogResult result,
+                          ci::RunQuery(store, sql, {},
+                                       {T::kBigint, T::kBigint, T::kVarchar, T::kBoolean}, what));
+    std::vector<Dead> out;
+    for (size_t i = 0; i < result.rows.size(); ++i) {
+      ci::RowReader row(*store, result, i, what, {0});
+      Dead d;
+      TARN_ASSIGN_OR_RETURN(d.id, row.Int(0));
+      TARN_ASSIGN_OR_RETURN(d.table_id, row.Int(1));
+      TARN_ASSIGN_OR_RETURN(d.path, row.Text(2));
+      d.relative = row.BoolOr(3, true);
+      out.push_back(std::move(d));
+    }
+    return out;
+  };
+  TARN_ASSIGN_OR_RETURN(
+      std::vector<Dead> data,
+      collect(StrCat("SELECT data_file_id, table_id, path, path_is_relative FROM "
+                     "ducklake_data_file f WHERE ", dead),
+              "ducklake_data_file"));
+  std::set<int64_t> dead_data;
+  for (const Dead& d : data) dead_data.insert(d.id);
+  TARN_ASSIGN_OR_RETURN(
+      std::vector<Dead> deletes,
+      collect(StrCat("SELECT delete_file_id, table_id, path, path_is_relative FROM "
+                     "ducklake_delete_file f WHERE (", dead, ") OR data_file_id IN (SELECT "
+                     "data_file_id FROM ducklake_data_file f WHERE ", dead, ")"),
+              "ducklake_delete_file"));
+  auto schedule = [&](const Dead& d) -> Status {
+    const std::string path = d.relative ? table_paths[d.table_id] + d.path : d.path;
+    return ci::Exec(store, "INSERT INTO ducklake_files_scheduled_for_deletion VALUES (?1, ?2, ?3, ?4)",
+                    {CatalogDatum::Integer(d.id), CatalogDatum::Text(path),
+                     CatalogDatum::Boolean(d.relative), CatalogDatum::Text(now_text)})
+        .status();
+  };
+  for (const Dead& d : data) {
+    for (const char* table : {"ducklake_data_file", "ducklake_file_column_stats",
+                              "ducklake_file_variant_stats", "ducklake_file_partition_value"}) {
+      TARN_RETURN_NOT_OK(ci::Exec(store, StrCat("DELETE FROM ", table, " WHERE data_file_id = ?1"),
+                                  {CatalogDatum::Integer(d.id)}));
+    }
+    TARN_RETURN_NOT_OK(schedule(d));
+  }
+  for (const Dead& d : deletes) {
+    TARN_RETURN_NOT_OK(ci::Exec(store, "DELETE FROM ducklake_delete_file WHERE delete_file_id = ?1",
+                                {CatalogDatum::Integer(d.id)}));
+    TARN_RETURN_NOT_OK(schedule(d));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<SnapshotInfo>> ExpireSnapshots(Lake& lake,
+                                                  const ExpireSnapshotsOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::vector<SnapshotInfo> all, lake.ListSnapshots());
+  std::vector<SnapshotInfo> chosen;
+  if (all.empty()) return chosen;
+  const int64_t latest = all.back().snapshot_id;
+  const std::set<int64_t> versions(options.versions.begin(), options.versions.end());
+  for (const SnapshotInfo& s : all) {
+    if (s.snapshot_id == latest) continue;
+    const bool by_time =
+        options.older_than_micros.has_value() && s.snapshot_time_micros < *options.older_than_micros;
+    if (by_time || versions.count(s.snapshot_id) > 0) chosen.push_back(s);
+  }
+  if (options.dry_run || chosen.empty()) return chosen;
+  TARN_RETURN_NOT_OK(Writable(lake));
+  CatalogStore* store = lake.store();
+  TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
+  RollbackGuard guard(store);
+  for (const SnapshotInfo& s : chosen) {
+    for (const char* table : {"ducklake_snapshot", "ducklake_snapshot_changes"}) {
+      TARN_RETURN_NOT_OK(ci::Exec(store, StrCat("DELETE FROM ", table, " WHERE snapshot_id = ?1"),
+                                  {CatalogDatum::Integer(s.snapshot_id)}));
+    }
+  }
+  TARN_RETURN_NOT_OK(RemoveDeadFiles(lake, ci::NowTimestampText()));
+  TARN_RETURN_NOT_OK(store->Commit());
+  return chosen;
+}
+
+Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                                 const CleanupOptions& options) {
+  if (fs == nullptr) fs = LocalFileSystem();
+  CatalogStore* store = lake.store();
+  const int64_t cutoff = options.older_than_micros.value_or(NowMicros() - kTwoDaysMicros);
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult result,
+      ci::RunQuery(store,
+                   "SELECT data_file_id, path, path_is_relative, schedule_start FROM "
+                   "ducklake_files_scheduled_for_deletion",
+                   {}, {T::kBigint, T::kVarchar, T::kBoolean, T::kVarchar},
+                   "ducklake_files_scheduled_for_deletion"));
+  std::vector<std::pair<int64_t, std::string>> chosen;
+  for (size_t i = 0; i < result.rows.size(); ++i) {
+    ci::RowReader row(*store, result, i, "ducklake_files_scheduled_for_deletion", {0});
+    TARN_ASSIGN_OR_RETURN(int64_t id, row.Int(0));
+    TARN_ASSIGN_OR_RETURN(std::string path, row.Text(1));
+    if (row.BoolOr(2, true)) path = lake.data_path() + path;
+    if (!options.cleanup_all) {
+      TARN_ASSIGN_OR_RETURN(std::string start, row.Text(3));
+      Result<int64_t> micros = ParseCatalogTimestamp(start);
+      if (!micros.ok()) return row.Error("schedule_start: ", micros.status().message());
+      if (*micros >= cutoff) continue;
+    }
+    chosen.emplace_back(id, std::move(path));
+  }
+  std::vector<std::string> paths;
+  for (const auto& c : chosen) paths.push_back(c.second);
+  if (options.dry_run || chosen.empty()) return paths;
+  TARN_RETURN_NOT_OK(Writable(lake));
+  for (const auto& [id, path] : chosen) {
+    TARN_ASSIGN_OR_RETURN(bool exists, fs->Exists(path));
+    if (exists) TARN_RETURN_NOT_OK(fs->Delete(path));
+  }
+  TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
+  RollbackGuard guard(store);
+  for (const auto& [id, path] : chosen) {
+    TARN_RETURN_NOT_OK(ci::Exec(store,
+                                "DELETE FROM ducklake_files_scheduled_for_deletion WHERE "
+                                "data_file_id = ?1",
+                                {CatalogDatum::Integer(id)}));
+  }
+  TARN_RETURN_NOT_OK(store->Commit());
+  return paths;
+}
+
+Result<std::vector<std::string>> DeleteOrphanedFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                                     const CleanupOptions& options) {
+  if (fs == nullptr) fs = LocalFileSystem();
+  if (!options.cleanup_all && !options.dry_run) {
+    return Status::InvalidArgument(
+        "ducklake_delete_orphaned_files: tarn cannot tell file ages; pass cleanup_all => true "
+        "or dry_run => true");
+  }
+  CatalogStore* store = lake.store();
+  TARN_ASSIGN_OR_RETURN(auto table_paths, TablePaths(lake));
+  std::set<std::string> known;
+  for (const char* table : {"ducklake_data_file", "ducklake_delete_file"}) {
+    TARN_ASSIGN_OR_RETURN(
+        CatalogResult result,
+        ci::RunQuery(store, StrCat("SELECT table_id, path, path_is_relative FROM ", table), {},
+                     {T::kBigint, T::kVarchar, T::kBoolean}, table));
+    for (size_t i = 0; i < result.rows.size(); ++i) {
+      ci::RowReader row(*store, result, i, table, {0});
+      TARN_ASSIGN_OR_RETURN(int64_t table_id, row.Int(0));
+      TARN_ASSIGN_OR_RETURN(std::string path, row.Text(1));
+      if (row.BoolOr(2, true)) {
+        const std::string& base = table_paths[table_id];
+        path = (base.empty() || base[0] != '/' ? lake.data_path() + base : base) + path;
+      }
+      known.insert(path);
+    }
+  }
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult scheduled,
+      ci::RunQuery(store, "SELECT path, path_is_relative FROM ducklake_files_scheduled_for_deletion",
+                   {}, {T::kVarchar, T::kBoolean}, "ducklake_files_scheduled_for_deletion"));
+  for (size_t i = 0; i < scheduled.rows.size(); ++i) {
+    ci::RowReader row(*store, scheduled, i, "ducklake_files_scheduled_for_deletion", {0});
+    TARN_ASSIGN_OR_RETURN(std::string path, row.Text(0));
+    known.insert(row.BoolOr(1, true) ? lake.data_path() + path : path);
+  }
+  TARN_ASSIGN_OR_RETURN(std::vector<FileInfo> files, fs->List(lake.data_path(), true));
+  std::vector<std::string> orphans;
+  for (const FileInfo& file : files) {
+    if (file.is_directory) continue;
+    const std::string& p = file.path;
+    if (p.size() < 8 || p.compare(p.size() - 8, 8, ".parquet") != 0) continue;
+    if (known.count(p) == 0) orphans.push_back(p);
+  }
+  if (options.dry_run) return orphans;
+  for (const std::string& p : orphans) TARN_RETURN_NOT_OK(fs->Delete(p));
+  return orphans;
+}
+
+}  // namespace tarn

@@ -1,0 +1,485 @@
+// Maintenance procedures (tarn/table_write.h): flush of inlined data, merge of adjacent files,
+// rewrite of files with deletes. Each reads the latest snapshot, writes files, and commits one
+// FlushInlinedChange / CompactFilesChange per table or output (tarn/lake_write.h).
+#include <algorithm>
+#include <numeric>
+
+#include "table/deletes.h"
+#include "table/file_reader.h"
+#include "table/write_files.h"
+#include "table/write_state.h"
+#include "tarn/table_write.h"
+
+namespace tarn {
+
+namespace {
+
+using table_internal::kRowIdFieldId;
+using table_internal::kRowIdInternalName;
+using table_internal::kSnapshotIdFieldId;
+using table_internal::kSnapshotIdInternalName;
+
+// What one procedure run is doing: the snapshot, the files written (deleted on failure).
+struct Run {
+  Lake* lake = nullptr;
+  std::shared_ptr<FileSystem> fs;
+  std::shared_ptr<const LakeSnapshot> snapshot;
+  table_internal::WriteState state;  // for option lookup and directories
+  LakeChanges changes;
+  std::vector<std::string> written;
+  MaintenanceResult result;
+
+  ~Run() {
+    for (const std::string& path : written) (void)fs->Delete(path);
+  }
+};
+
+Result<std::unique_ptr<Run>> StartRun(Lake& lake, std::shared_ptr<FileSystem> fs) {
+  if (fs == nullptr) fs = LocalFileSystem();
+  auto run = std::make_unique<Run>();
+  run->lake = &lake;
+  run->fs = fs;
+  TARN_ASSIGN_OR_RETURN(run->snapshot, lake.LoadSnapshot(SnapshotSelector::Latest()));
+  run->state.lake = &lake;
+  run->state.fs = fs;
+  run->state.start_snapshot_id = run->snapshot->snapshot_id();
+  run->state.start = run->snapshot;
+  return run;
+}
+
+// The tables the options select, by table id.
+Result<std::vector<std::shared_ptr<const TableInfo>>> SelectTables(const Run& run,
+                                                                   const MaintenanceOptions& o) {
+  std::optional<std::string> schema = o.schema;
+  if (!schema && o.table) schema = "main";
+  std::vector<std::shared_ptr<const TableInfo>> out;
+  for (const auto& table : run.snapshot->tables()) {
+    if (schema && !table_internal::NameEquals(table->schema_name, *schema)) continue;
+    if (o.table && !table_internal::NameEquals(table->name, *o.table)) continue;
+    out.push_back(table);
+  }
+  if (o.table && out.empty()) {
+    return Status::NotFound("Catalog Error: table ", *schema, ".", *o.table, " does not exist");
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a->table_id < b->table_id; });
+  return out;
+}
+
+// `path` (absolute) relative to the lake's data_path, as files_scheduled_for_deletion keeps it.
+std::string FromDataPath(const Lake& lake, const std::string& path) {
+  const std::string& base = lake.data_path();
+  if (path.compare(0, base.size(), base) == 0) return path.substr(base.size());
+  return path;
+}
+
+std::shared_ptr<Column> Int64Column(const std::vector<int64_t>& values) {
+  ColumnBuilder builder{DataType(TypeId::kInt64)};
+  builder.Reserve(static_cast<int64_t>(values.size()));
+  for (int64_t v : values) builder.AppendNumber<int64_t>(v);
+  return builder.Finish();
+}
+
+// Writes one data file of `table`: `columns` (the table's top-level columns), then the row
+// ids and snapshot ids when given.
+Result<MaintenanceDataFile> WriteOutput(Run& run, const TableInfo& table,
+                                        std::vector<std::shared_ptr<Column>> columns,
+                                        const std::vector<int64_t>* row_ids,
+                                        const std::vector<int64_t>* snapshot_ids) {
+  TARN_ASSIGN_OR_RETURN(table_internal::WriteSettings settings,
+                        table_internal::ResolveWriteSettings(run.state, table));
+  auto schema = std::make_shared<Schema>(*table_internal::DataFileSchema(table, false));
+  if (row_ids != nullptr) {
+    schema->fields.emplace_back(kRowIdInternalName, DataType(TypeId::kInt64), true,
+                                kRowIdFieldId);
+    columns.push_back(Int64Column(*row_ids));
+  }
+  if (snapshot_ids != nullptr) {
+    schema->fields.emplace_back(kSnapshotIdInternalName, DataType(TypeId::kInt64), true,
+                                kSnapshotIdFieldId);
+    columns.push_back(Int64Column(*snapshot_ids));
+  }
+  const int64_t rows = columns.empty() ? 0 : columns[0]->length;
+  auto batch = MakeBatch(schema, std::move(columns));
+  batch->num_rows = rows;
+  TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path));
+  const std::string name = table_internal::NewDataFileName();
+  const std::string path = table.path + name;
+  TARN_ASSIGN_OR_RETURN(auto writer, ParquetWriter::Open(run.fs, path, *schema,
+                                                         settings.properties));
+  run.written.push_back(path);
+  Status status = writer->Write(*batch);
+  if (!status.ok()) {
+    writer->Abandon();
+    return status;
+  }
+  TARN_ASSIGN_OR_RETURN(WrittenFileInfo info, writer->Finish());
+  MaintenanceDataFile out;
+  out.file.provisional_id = run.changes.NewProvisionalId();
+  out.file.table_id = table.table_id;
+  out.file.path = name;
+  out.file.record_count = info.num_rows;
+  out.file.file_size_bytes = info.file_size;
+  out.file.footer_size = info.footer_size;
+  out.file.embeds_row_ids = row_ids != nullptr;
+  out.file.column_stats = table_internal::CatalogStatistics(info, table);
+  return out;
+}
+
+// A delete file with per-position snapshot ids: (file_path, pos, _ducklake_internal_snapshot_id).
+Result<MaintenanceDeleteFile> WritePartialDeleteFile(
+    Run& run, const TableInfo& table, const std::string& data_file_path,
+    std::vector<table_internal::DeletedPosition> positions) {
+  std::sort(positions.begin(), positions.end(),
+            [](const auto& a, const auto& b) { return a.position < b.position; });
+  auto schema = std::make_shared<Schema>(std::vector<Field>{
+      Field("file_path", DataType(TypeId::kVarchar), true,
+            table_internal::kDeleteFilePathFieldId),
+      Field("pos", DataType(TypeId::kInt64), true, table_internal::kDeletePosFieldId),
+      Field(kSnapshotIdInternalName, DataType(TypeId::kInt64), true, kSnapshotIdFieldId)});
+  ColumnBuilder paths{DataType(TypeId::kVarchar)};
+  std::vector<int64_t> pos, snaps;
+  for (const auto& p : positions) {
+    paths.AppendBytes(data_file_path);
+    pos.push_back(p.position);
+    snaps.push_back(p.snapshot);
+  }
+  auto batch = MakeBatch(schema, {paths.Finish(), Int64Column(pos), Int64Column(snaps)});
+  batch->num_rows = static_cast<int64_t>(positions.size());
+  TARN_ASSIGN_OR_RETURN(table_internal::WriteSettings settings,
+                        table_internal::ResolveWriteSettings(run.state, table));
+  TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path));
+  const std::string name = table_internal::NewDeleteFileName();
+  const std::string path = table.path + name;
+  TARN_ASSIGN_OR_RETURN(auto writer, ParquetWriter::Open(run.fs, path, *schema,
+                                                         settings.properties));
+  run.written.push_back(path);
+  Status status = writer->Write(*batch);
+  if (!status.ok()) {
+    writer->Abandon();
+    return status;
+  }
+  TARN_ASSIGN_OR_RETURN(WrittenFileInfo info, writer->Finish());
+  MaintenanceDeleteFile d;
+  d.path = name;
+  d.delete_count = info.num_rows;
+  d.file_size_bytes = info.file_size;
+  d.footer_size = info.footer_size;
+  d.begin_snapshot = snaps.empty() ? 0 : *std::min_element(snaps.begin(), snaps.end());
+  d.partial_max = snaps.empty() ? 0 : *std::max_element(snaps.begin(), snaps.end());
+  return d;
+}
+
+Result<MaintenanceResult> Finish(std::unique_ptr<Run> run, const MaintenanceOptions& options) {
+  if (run->changes.empty()) {
+    run->result.commit.snapshot.snapshot_id = -1;
+    return std::move(run->result);
+  }
+  TARN_ASSIGN_OR_RETURN(run->result.commit,
+                        CommitLakeChanges(*run->lake, run->snapshot->snapshot_id(),
+                                          run->changes, options.commit));
+  run->written.clear();  // committed: the catalog owns them now
+  return std::move(run->result);
+}
+
+// ---- flush -----------------------------------------------------------------------------------
+
+bool SameColumns(const std::vector<ColumnInfo>& a, const std::vector<ColumnInfo>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].column_id != b[i].column_id || a[i].type.ToString() != b[i].type.ToString()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Status FlushTable(Run& run, const TableInfo& info) {
+  const int64_t s = run.snapshot->snapshot_id();
+  TARN_ASSIGN_OR_RETURN(auto md, run.lake->LoadTable(*run.snapshot, info.table_id));
+  FlushInlinedChange change;
+  change.table_id = info.table_id;
+  change.up_to_snapshot = s;
+  // Inlined rows, deleted ones included.
+  std::vector<std::shared_ptr<Batch>> parts;
+  for (const InlinedDataTable& inlined : info.inlined_tables) {
+    change.inlined_tables.push_back(inlined.table_name);
+    TARN_ASSIGN_OR_RETURN(auto rows, run.lake->ReadInlinedRows(*md, inlined,
+                                                               InlinedRowSelection::kAll));
+    if (rows->num_rows == 0) continue;
+    if (!SameColumns(inlined.columns, info.columns)) {
+      return Status::NotSupported("flushing inlined rows of ", info.schema_name, ".", info.name,
+                                  " written under an older schema (", inlined.table_name, ")");
+    }
+    parts.push_back(rows);
+  }
+  if (!parts.empty()) {
+    auto all = (parts.size() == 1 ? parts[0] : ConcatenateBatches(parts));
+    const int64_t n = all->num_rows;
+    const Column& row_id = *all->columns[0];
+    const Column& begin = *all->columns[1];
+    const Column& end = *all->columns[2];
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    auto rid = [&](int64_t i) { return row_id.GetValue(i).GetInt64(); };
+    auto bs = [&](int64_t i) { return begin.GetValue(i).GetInt64(); };
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return std::make_pair(rid(a), bs(a)) < std::make_pair(rid(b), bs(b));
+    });
+    std::vector<std::shared_ptr<Column>> columns;
+    for (size_t c = 3; c < all->columns.size(); ++c) {
+      columns.push_back(Take(*all->columns[c], order));
+    }
+    std::vector<int64_t> row_ids, snapshots;
+    std::vector<table_internal::DeletedPosition> deleted;
+    for (size_t p = 0; p < order.size(); ++p) {
+      const int64_t i = order[p];
+      row_ids.push_back(rid(i));
+      snapshots.push_back(bs(i));
+      if (!end.IsNull(i)) {
+        deleted.push_back({static_cast<int64_t>(p), end.GetValue(i).GetInt64()});
+      }
+    }
+    const int64_t min_s = *std::min_element(snapshots.begin(), snapshots.end());
+    const int64_t max_s = *std::max_element(snapshots.begin(), snapshots.end());
+    const bool spans = min_s != max_s;
+    TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
+                          WriteOutput(run, info, std::move(columns), &row_ids,
+                                      spans ? &snapshots : nullptr));
+    file.row_id_start = *std::min_element(row_ids.begin(), row_ids.end());
+    file.begin_snapshot = min_s;
+    if (spans) file.partial_max = max_s;
+    const int64_t provisional = file.file.provisional_id;
+    const std::string data_path = info.path + file.file.path;
+    change.data_file = std::move(file);
+    change.rows_flushed = n;
+    if (!deleted.empty()) {
+      TARN_ASSIGN_OR_RETURN(MaintenanceDeleteFile d,
+                            WritePartialDeleteFile(run, info, data_path, std::move(deleted)));
+      d.data_file_id = provisional;
+      d.partial_max.reset();  // as the extension writes a flushed file's delete file
+      change.delete_files.push_back(std::move(d));
+    }
+  }
+  // Inlined file deletions become partial delete files, merged with the visible ones.
+  std::vector<MaintenanceDeleteFile> merged;
+  for (const DataFileInfo& file : md->data_files) {
+    if (file.inlined_deletes.empty()) continue;
+    std::vector<table_internal::DeletedPosition> positions;
+    if (file.delete_file.has_value()) {
+      TARN_ASSIGN_OR_RETURN(positions, table_internal::ReadDeleteFile(
+                                           run.fs, *file.delete_file, file.path,
+                                           file.record_count));
+    }
+    for (const InlinedFileDelete& d : file.inlined_deletes) {
+      positions.push_back({d.position, d.begin_snapshot});
+    }
+    TARN_ASSIGN_OR_RETURN(MaintenanceDeleteFile d,
+                          WritePartialDeleteFile(run, info, file.path, std::move(positions)));
+    d.data_file_id = file.data_file_id;
+    if (file.delete_file.has_value()) {
+      d.replaces_delete_file_id = file.delete_file->delete_file_id;
+      d.replaced_path_from_data_path = FromDataPath(*run.lake, file.delete_file->path);
+    }
+    merged.push_back(std::move(d));
+  }
+  if (!merged.empty()) {
+    change.merged_file_deletes = true;
+    // Ids as the extension assigns them: the flushed file, its file deletions, then the
+    // flushed file's delete file.
+    merged.insert(merged.end(), std::make_move_iterator(change.delete_files.begin()),
+                  std::make_move_iterator(change.delete_files.end()));
+    change.delete_files = std::move(merged);
+  }
+  if (!change.data_file.has_value() && !change.merged_file_deletes) return Status::OK();
+  MaintenanceTableResult table_result;
+  table_result.schema_name = info.schema_name;
+  table_result.table_name = info.name;
+  table_result.rows_flushed = change.rows_flushed;
+  run.result.tables.push_back(std::move(table_result));
+  run.changes.Add(std::move(change));
+  return Status::OK();
+}
+
+// ---- compaction ------------------------------------------------------------------------------
+
+// The rows of `files` at the snapshot (deletes applied), in file order, with row and snapshot
+// ids.
+struct CompactedRows {
+  std::vector<std::shared_ptr<Column>> columns;
+  std::vector<int64_t> row_ids, snapshots;
+};
+
+Result<CompactedRows> ReadFiles(Run& run, const TableMetadata& md,
+                                const std::vector<const DataFileInfo*>& files) {
+  auto info = std::make_shared<TableInfo>(*md.table);
+  info->inlined_tables.clear();
+  std::vector<std::shared_ptr<Batch>> batches;
+  for (const DataFileInfo* file : files) {
+    auto one = std::make_shared<TableMetadata>(md);
+    one->table = info;
+    one->data_files = {*file};
+    one->has_inlined_delete_table = md.has_inlined_delete_table;
+    TableScanOptions options;
+    options.with_rowid = true;
+    options.with_snapshot_id = true;
+    TARN_ASSIGN_OR_RETURN(auto batch, ScanTableToBatch(*run.lake, run.fs, one, options));
+    if (batch->num_rows > 0) batches.push_back(batch);
+  }
+  CompactedRows out;
+  if (batches.empty()) return out;
+  auto all = (batches.size() == 1 ? batches[0] : ConcatenateBatches(batches));
+  for (int64_t i = 0; i < all->num_rows; ++i) {
+    out.snapshots.push_back(all->columns[0]->GetValue(i).GetInt64());
+    out.row_ids.push_back(all->columns[1]->GetValue(i).GetInt64());
+  }
+  for (size_t c = 2; c < all->columns.size(); ++c) out.columns.push_back(all->columns[c]);
+  return out;
+}
+
+Status MergeGroup(Run& run, const TableMetadata& md,
+                  const std::vector<const DataFileInfo*>& group, MaintenanceTableResult* r) {
+  TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, md, group));
+  bool contiguous = group[0]->row_id_start.has_value();
+  for (size_t i = 0; contiguous && i < rows.row_ids.size(); ++i) {
+    contiguous = rows.row_ids[i] == *group[0]->row_id_start + static_cast<int64_t>(i);
+  }
+  const TableInfo& info = *md.table;
+  TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
+                        WriteOutput(run, info, std::move(rows.columns),
+                                    contiguous ? nullptr : &rows.row_ids, &rows.snapshots));
+  if (contiguous) file.row_id_start = group[0]->row_id_start;
+  file.begin_snapshot = group[0]->begin_snapshot;
+  int64_t partial = 0;
+  for (const DataFileInfo* f : group) {
+    partial = std::max(partial, f->partial_max.value_or(f->begin_snapshot));
+  }
+  file.partial_max = partial;
+  file.file.partition_id = group[0]->partition_id;
+  for (const FilePartitionValue& v : group[0]->partition_values) {
+    file.file.partition_values.push_back(v.text);
+  }
+  CompactFilesChange change;
+  change.kind = CompactFilesChange::Kind::kMergeAdjacent;
+  change.table_id = info.table_id;
+  for (const DataFileInfo* f : group) {
+    change.sources.push_back({f->data_file_id, FromDataPath(*run.lake, f->path)});
+  }
+  change.output = std::move(file);
+  run.changes.Add(std::move(change));
+  r->files_processed += static_cast<int64_t>(group.size());
+  r->files_created += 1;
+  return Status::OK();
+}
+
+Status MergeTable(Run& run, const TableInfo& info, const MaintenanceOptions& options) {
+  TARN_ASSIGN_OR_RETURN(auto md, run.lake->LoadTable(*run.snapshot, info.table_id));
+  TARN_ASSIGN_OR_RETURN(table_internal::WriteSettings settings,
+                        table_internal::ResolveWriteSettings(run.state, info));
+  const int64_t target = settings.target_file_size;
+  const int64_t max_size = options.max_file_size.value_or(target);
+  const int64_t min_size = options.min_file_size.value_or(0);
+  // Candidates grouped by partition.
+  std::map<std::pair<std::optional<int64_t>, std::vector<std::optional<std::string>>>,
+           std::vector<const DataFileInfo*>>
+      groups;
+  for (const DataFileInfo& file : md->data_files) {
+    if (file.delete_file.has_value() || !file.inlined_deletes.empty()) continue;
+    if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
+    if (file.file_size_bytes < min_size || file.file_size_bytes >= max_size) continue;
+    std::vector<std::optional<std::string>> values;
+    for (const FilePartitionValue& v : file.partition_values) values.push_back(v.text);
+    groups[{file.partition_id, values}].push_back(&file);
+  }
+  MaintenanceTableResult result;
+  result.schema_name = info.schema_name;
+  result.table_name = info.name;
+  for (auto& [key, files] : groups) {
+    std::sort(files.begin(), files.end(), [](const DataFileInfo* a, const DataFileInfo* b) {
+      return std::make_tuple(a->begin_snapshot, a->row_id_start.value_or(-1), a->data_file_id) <
+             std::make_tuple(b->begin_snapshot, b->row_id_start.value_or(-1), b->data_file_id);
+    });
+    std::vector<const DataFileInfo*> pack;
+    int64_t bytes = 0;
+    auto flush = [&]() -> Status {
+      if (pack.size() >= 2) TARN_RETURN_NOT_OK(MergeGroup(run, *md, pack, &result));
+      pack.clear();
+      bytes = 0;
+      return Status::OK();
+    };
+    for (const DataFileInfo* file : files) {
+      if (!pack.empty() && bytes + file->file_size_bytes > target) TARN_RETURN_NOT_OK(flush());
+      pack.push_back(file);
+      bytes += file->file_size_bytes;
+    }
+    TARN_RETURN_NOT_OK(flush());
+  }
+  if (result.files_created > 0) run.result.tables.push_back(std::move(result));
+  return Status::OK();
+}
+
+Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& options) {
+  TARN_ASSIGN_OR_RETURN(auto md, run.lake->LoadTable(*run.snapshot, info.table_id));
+  const int64_t s = run.snapshot->snapshot_id();
+  std::vector<const DataFileInfo*> sources;
+  for (const DataFileInfo& file : md->data_files) {
+    if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
+    if (!file.delete_file.has_value() && file.inlined_deletes.empty()) continue;
+    TARN_ASSIGN_OR_RETURN(std::vector<int64_t> deleted,
+                          table_internal::DeletedPositionsAt(run.fs, file, file.record_count, s));
+    if (deleted.empty() || file.record_count <= 0) continue;
+    const double fraction =
+        static_cast<double>(deleted.size()) / static_cast<double>(file.record_count);
+    if (fraction >= options.delete_threshold) sources.push_back(&file);
+  }
+  if (sources.empty()) return Status::OK();
+  TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, *md, sources));
+  CompactFilesChange change;
+  change.kind = CompactFilesChange::Kind::kRewriteDeletes;
+  change.table_id = info.table_id;
+  for (const DataFileInfo* f : sources) {
+    change.sources.push_back({f->data_file_id, FromDataPath(*run.lake, f->path)});
+  }
+  MaintenanceTableResult result;
+  result.schema_name = info.schema_name;
+  result.table_name = info.name;
+  result.files_processed = static_cast<int64_t>(sources.size());
+  if (!rows.row_ids.empty()) {
+    TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
+                          WriteOutput(run, info, std::move(rows.columns), &rows.row_ids,
+                                      nullptr));
+    change.output = std::move(file);
+    result.files_created = 1;
+  }
+  run.changes.Add(std::move(change));
+  run.result.tables.push_back(std::move(result));
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<MaintenanceResult> FlushInlinedData(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                           const MaintenanceOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Run> run, StartRun(lake, std::move(fs)));
+  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
+  for (const auto& table : tables) TARN_RETURN_NOT_OK(FlushTable(*run, *table));
+  return Finish(std::move(run), options);
+}
+
+Result<MaintenanceResult> MergeAdjacentFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                             const MaintenanceOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Run> run, StartRun(lake, std::move(fs)));
+  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
+  for (const auto& table : tables) TARN_RETURN_NOT_OK(MergeTable(*run, *table, options));
+  return Finish(std::move(run), options);
+}
+
+Result<MaintenanceResult> RewriteDataFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                           const MaintenanceOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Run> run, StartRun(lake, std::move(fs)));
+  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
+  for (const auto& table : tables) TARN_RETURN_NOT_OK(RewriteTable(*run, *table, options));
+  return Finish(std::move(run), options);
+}
+
+}  // namespace tarn
