@@ -219,6 +219,16 @@ Status Compact(CommitAttempt* a, const CompactFilesChange& c) {
   if (c.output.has_value()) {
     TARN_RETURN_NOT_OK(AddMaintenanceDataFile(a, table_id, *c.output).status());
   }
+  if (!merge) {
+    // As the extension: the table's record_count becomes the live row count of its files.
+    TARN_RETURN_NOT_OK(Exec(
+        a->store,
+        "UPDATE ducklake_table_stats SET record_count = (SELECT COALESCE(SUM(record_count), 0) "
+        "FROM ducklake_data_file WHERE table_id = ?1 AND end_snapshot IS NULL) - (SELECT "
+        "COALESCE(SUM(d.delete_count), 0) FROM ducklake_delete_file d WHERE d.table_id = ?1 AND "
+        "d.end_snapshot IS NULL) WHERE table_id = ?1",
+        {CatalogDatum::Integer(table_id)}));
+  }
   (merge ? a->tokens.merge_adjacent : a->tokens.rewrite_delete).insert(table_id);
   return Status::OK();
 }

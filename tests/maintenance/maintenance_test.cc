@@ -193,6 +193,7 @@ TEST(MaintenanceTest, CompactionAsTheExtension) {
   }
   EXPECT_EQ(LatestSnapshot(replay.ours()), 11);
   replay.ExpectSameCatalog(kDataFileShape);
+  replay.ExpectSameCatalog("SELECT table_id, record_count, next_row_id FROM ducklake_table_stats");
   replay.ExpectSameCatalog(
       "SELECT s.snapshot_id, schema_version, next_file_id, changes_made FROM ducklake_snapshot "
       "s JOIN ducklake_snapshot_changes c USING (snapshot_id)");
