@@ -3,6 +3,7 @@
 // (merge) or ended (rewrite), and replaced files scheduled for deletion.
 #include "catalog/commit_internal.h"
 #include "catalog/row_reader.h"
+#include "tarn/format.h"
 
 namespace tarn::catalog_internal {
 
@@ -154,6 +155,55 @@ Status Flush(CommitAttempt* a, const FlushInlinedChange& f) {
   return Status::OK();
 }
 
+// As the extension after a rewrite: the table-wide bounds of every column that has a
+// ducklake_table_column_stats row become those of the live files' statistics.
+Status RecomputeColumnStats(CommitAttempt* a, int64_t table_id) {
+  TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(table_id));
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult rows,
+      RunQuery(a->store,
+               "SELECT s.column_id, s.min_value, s.max_value, s.null_count FROM "
+               "ducklake_file_column_stats s JOIN ducklake_data_file f ON f.data_file_id = "
+               "s.data_file_id WHERE f.table_id = ?1 AND f.end_snapshot IS NULL",
+               {CatalogDatum::Integer(table_id)}, {T::kBigint, T::kVarchar, T::kVarchar, T::kBigint},
+               "ducklake_file_column_stats"));
+  struct Bounds {
+    std::optional<Value> min, max;
+    std::optional<std::string> min_text, max_text;
+    bool has_null = false;
+  };
+  std::map<int64_t, Bounds> bounds;
+  for (size_t i = 0; i < rows.rows.size(); ++i) {
+    RowReader row(*a->store, rows, i, "ducklake_file_column_stats", {0});
+    TARN_ASSIGN_OR_RETURN(int64_t column_id, row.Int(0));
+    const ColumnInfo* column = FindInTree(table->columns, column_id);
+    if (column == nullptr) continue;
+    Bounds& b = bounds[column_id];
+    b.has_null = b.has_null || row.OptInt(3).value_or(0) > 0;
+    for (int k = 1; k <= 2; ++k) {
+      std::optional<std::string> text = row.OptText(static_cast<size_t>(k));
+      if (!text.has_value()) continue;
+      Result<Value> value = DecodeStatsValue(*text, column->type);
+      if (!value.ok()) continue;
+      std::optional<Value>& bound = k == 1 ? b.min : b.max;
+      const int want = k == 1 ? -1 : 1;
+      if (!bound.has_value() || CompareStatsValues(*value, *bound) == want) {
+        bound = *value;
+        (k == 1 ? b.min_text : b.max_text) = *text;
+      }
+    }
+  }
+  for (const auto& [column_id, b] : bounds) {
+    TARN_RETURN_NOT_OK(Exec(a->store,
+                            "UPDATE ducklake_table_column_stats SET min_value = ?3, max_value = "
+                            "?4, contains_null = ?5 WHERE table_id = ?1 AND column_id = ?2",
+                            {CatalogDatum::Integer(table_id), CatalogDatum::Integer(column_id),
+                             OptText(b.min_text), OptText(b.max_text),
+                             CatalogDatum::Boolean(b.has_null)}));
+  }
+  return Status::OK();
+}
+
 Status Compact(CommitAttempt* a, const CompactFilesChange& c) {
   TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(c.table_id, "table"));
   const bool merge = c.kind == CompactFilesChange::Kind::kMergeAdjacent;
@@ -229,6 +279,7 @@ Status Compact(CommitAttempt* a, const CompactFilesChange& c) {
         "d.end_snapshot IS NULL) WHERE table_id = ?1",
         {CatalogDatum::Integer(table_id)}));
   }
+  if (!merge) TARN_RETURN_NOT_OK(RecomputeColumnStats(a, table_id));
   (merge ? a->tokens.merge_adjacent : a->tokens.rewrite_delete).insert(table_id);
   return Status::OK();
 }

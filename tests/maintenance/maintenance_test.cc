@@ -166,6 +166,9 @@ TEST(MaintenanceTest, FlushInlinedDataAsTheExtension) {
       "SELECT s.snapshot_id, schema_version, next_catalog_id, next_file_id, changes_made FROM "
       "ducklake_snapshot s JOIN ducklake_snapshot_changes c USING (snapshot_id)");
   replay.ExpectSameCatalog("SELECT table_id, record_count, next_row_id FROM ducklake_table_stats");
+  replay.ExpectSameCatalog(
+      "SELECT table_id, column_id, contains_null, min_value, max_value FROM "
+      "ducklake_table_column_stats");
   const auto final_before = AllSnapshots(replay.session(), replay.ours(), "il", 1);
   EXPECT_EQ(SessionRows(replay.session(), "CALL ducklake_flush_inlined_data('lake')"),
             "main|il|1\n");
