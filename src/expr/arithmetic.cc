@@ -113,6 +113,14 @@ Result<Value> ArithmeticValues(Op op, const Value& left, const Value& right,
   if (lt.id == TypeId::kDate && rt.id == TypeId::kDate) {
     return Value::Int64(left.GetInt64() - right.GetInt64());
   }
+  if (lt.id == TypeId::kTime && rt.id == TypeId::kInterval) {
+    // Only the interval's time part counts; the result wraps around midnight (DuckDB).
+    int64_t delta = right.GetInterval().nanos / 1000 % kMicrosPerDay;
+    if (op == Op::kSubtract) delta = -delta;
+    int64_t micros = (left.GetInt64() % kMicrosPerDay + delta) % kMicrosPerDay;
+    if (micros < 0) micros += kMicrosPerDay;
+    return Value::Int(result_type, micros);
+  }
   if (rt.id == TypeId::kInterval && lt.id != TypeId::kInterval) {
     Interval interval = right.GetInterval();
     if (op == Op::kSubtract) {

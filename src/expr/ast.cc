@@ -209,6 +209,22 @@ std::string Expr::ToString() const {
       return Sub(*children[0], kSubscript) + "[" + children[1]->ToString() + "]";
     case ExprKind::kField:
       return Sub(*children[0], kSubscript) + "." + QuoteIdentifier(names[0]);
+    case ExprKind::kList: {
+      std::string out = "[";
+      for (size_t i = 0; i < children.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += children[i]->ToString();
+      }
+      return out + "]";
+    }
+    case ExprKind::kStruct: {
+      std::string out = "{";
+      for (size_t i = 0; i < children.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += QuoteString(names[i]) + ": " + children[i]->ToString();
+      }
+      return out + "}";
+    }
   }
   return "?";
 }

@@ -32,6 +32,8 @@ enum class ExprKind : uint8_t {
   kFunction,   // names[0] = function name as written; children = arguments; distinct
   kSubscript,  // children: base, index (1-based list index)
   kField,      // children[0] . names[0] (field access on a non-name expression)
+  kList,       // [children...]: a list literal (DuckDB's list_value)
+  kStruct,     // {'names[i]': children[i], ...}: a struct literal (DuckDB's struct_pack)
 };
 
 enum class LiteralKind : uint8_t { kNull, kTrue, kFalse, kInteger, kDecimal, kFloat, kString, kTyped };

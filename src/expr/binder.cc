@@ -255,11 +255,52 @@ class Binder {
         TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
         return FieldAccess(expr, std::move(base), expr.names[0]);
       }
+      case ExprKind::kList: {
+        std::vector<NodePtr> items;
+        for (const auto& child : expr.children) {
+          TARN_ASSIGN_OR_RETURN(auto item, Bind(*child));
+          items.push_back(std::move(item));
+        }
+        return BindListValue(expr, std::move(items));
+      }
+      case ExprKind::kStruct: return BindStructPack(expr);
     }
     return Status::Internal("unknown expression kind");
   }
 
  private:
+  // [a, b, ...]: the elements' common type (literals adapting, as in CASE); [] is "NULL"[].
+  Result<NodePtr> BindListValue(const Expr& expr, std::vector<NodePtr> items) {
+    DataType element(TypeId::kNull);
+    if (!items.empty()) TARN_RETURN_NOT_OK(Unify(expr, &items, &element));
+    auto node = MakeNode(BoundKind::kFunction, DataType::List(element));
+    node->function = FunctionId::kListValue;
+    node->name = "list_value";
+    node->children = std::move(items);
+    return node;
+  }
+
+  // {'a': x, 'b': y}: a struct of the values' own types; names are unique ignoring case.
+  Result<NodePtr> BindStructPack(const Expr& expr) {
+    std::vector<Field> fields;
+    auto node = MakeNode(BoundKind::kFunction, DataType());
+    for (size_t i = 0; i < expr.children.size(); ++i) {
+      for (const Field& field : fields) {
+        if (EditDistance(field.name, expr.names[i]) == 0 &&
+            field.name.size() == expr.names[i].size()) {
+          return TypeError(expr, StrCat("Duplicate struct entry name \"", expr.names[i], "\""));
+        }
+      }
+      TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[i]));
+      fields.emplace_back(expr.names[i], child->type);
+      node->children.push_back(std::move(child));
+    }
+    node->type = DataType::Struct(std::move(fields));
+    node->function = FunctionId::kStructPack;
+    node->name = "struct_pack";
+    return node;
+  }
+
   Result<NodePtr> FieldAccess(const Expr& expr, NodePtr base, const std::string& name) {
     if (base->type.id != TypeId::kStruct) {
       return TypeError(expr, StrCat("cannot read field \"", name, "\" of a value of type ",
@@ -455,6 +496,14 @@ class Binder {
     if (l_point || r_point || lt.id == TypeId::kInterval || rt.id == TypeId::kInterval) {
       const DataType ts(TypeId::kTimestamp), date(TypeId::kDate), interval(TypeId::kInterval);
       if (op == Op::kAdd && r_point && !l_point) return BindArithmetic2(expr, std::move(right), std::move(left));
+      // TIME +- INTERVAL wraps around midnight; INTERVAL + TIME is the same.
+      if (lt.id == TypeId::kTime && rt.id == TypeId::kInterval &&
+          (op == Op::kAdd || op == Op::kSubtract)) {
+        return Arith(op, lt, std::move(left), std::move(right));
+      }
+      if (lt.id == TypeId::kInterval && rt.id == TypeId::kTime && op == Op::kAdd) {
+        return Arith(op, rt, std::move(right), std::move(left));
+      }
       if (lt.id == TypeId::kDate && rt.IsInteger() && (op == Op::kAdd || op == Op::kSubtract)) {
         TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), DataType(TypeId::kInt32)));
         return Arith(op, date, std::move(left), std::move(right));
@@ -672,13 +721,19 @@ class Binder {
       return node;
     }
     FunctionId id = LookupFunction(name, args.size());
+    if (id == FunctionId::kListValue) return BindListValue(expr, std::move(args));
+    if (id == FunctionId::kStructPack) {
+      return TypeError(expr, "struct_pack needs named arguments: write {'name': value}");
+    }
     if (id == FunctionId::kNone) {
       std::vector<std::string> known = {"abs", "round", "floor", "ceil", "sqrt", "ln", "log",
                                         "exp", "power", "greatest", "least", "length", "lower",
                                         "upper", "trim", "ltrim", "rtrim", "substring", "concat",
                                         "replace", "starts_with", "ends_with", "contains",
                                         "strpos", "left", "right", "isnan", "isinf", "date_part",
-                                        "date_trunc", "year", "month", "day", "coalesce", "nullif"};
+                                        "date_trunc", "year", "month", "day", "coalesce", "nullif",
+                                        "map", "range", "md5", "to_timestamp", "trunc",
+                                        "list_value", "to_seconds"};
       return NotFound("function", expr.names[0], known);
     }
     if (id == FunctionId::kNullIf) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "expr/datetime.h"
+#include "tarn/format.h"
 
 namespace tarn::expr {
 namespace {
@@ -177,6 +178,82 @@ TypeId SignedOfRank(int rank) {
   return kByRank[std::min(rank, 5)];
 }
 
+// DuckDB's UUID text: 32 hex digits, '-' anywhere between them, optionally inside {...}.
+bool ParseUuidText(std::string_view text, std::string* bytes) {
+  if (text.size() >= 2 && text.front() == '{' && text.back() == '}') {
+    text = text.substr(1, text.size() - 2);
+  }
+  std::string digits;
+  for (char c : text) {
+    if (c == '-') continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c)) || digits.size() == 32) return false;
+    digits.push_back(c);
+  }
+  if (digits.size() != 32) return false;
+  auto nibble = [](char c) {
+    return c <= '9' ? c - '0' : (std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+  };
+  bytes->clear();
+  for (size_t i = 0; i < 32; i += 2) {
+    bytes->push_back(static_cast<char>(nibble(digits[i]) << 4 | nibble(digits[i + 1])));
+  }
+  return true;
+}
+
+// Index of the field of `type` named `name` (ASCII case-insensitive), or -1.
+int FindFieldIndex(const DataType& type, const std::string& name) {
+  for (size_t i = 0; i < type.children.size(); ++i) {
+    const std::string& candidate = type.children[i].name;
+    if (candidate.size() != name.size()) continue;
+    bool same = true;
+    for (size_t k = 0; k < name.size() && same; ++k) {
+      same = std::tolower(static_cast<unsigned char>(candidate[k])) ==
+             std::tolower(static_cast<unsigned char>(name[k]));
+    }
+    if (same) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// Casts between nested types: lists and maps element by element, structs by field name
+// (target fields missing from the source are NULL). nullopt when no such cast exists.
+std::optional<Result<Value>> CastNested(const Value& v, const DataType& to, bool try_cast) {
+  const DataType& from = v.type();
+  if (from.id != to.id) return std::nullopt;
+  if (from.id == TypeId::kList || from.id == TypeId::kMap) {
+    const DataType& element = to.children[0].type;
+    std::vector<Value> out;
+    out.reserve(v.children().size());
+    for (const Value& child : v.children()) {
+      Result<Value> cast = CastValue(child, element, try_cast);
+      if (!cast.ok()) return cast;
+      out.push_back(std::move(cast).value());
+    }
+    return Value::Nested(to, std::move(out));
+  }
+  if (from.id == TypeId::kStruct) {
+    std::vector<Value> out;
+    bool any_match = false;
+    for (const Field& field : to.children) {
+      int index = FindFieldIndex(from, field.name);
+      if (index < 0) {
+        out.push_back(Value::Null(field.type));
+        continue;
+      }
+      any_match = true;
+      Result<Value> cast = CastValue(v.children()[static_cast<size_t>(index)], field.type, try_cast);
+      if (!cast.ok()) return cast;
+      out.push_back(std::move(cast).value());
+    }
+    if (!any_match) {
+      return Status::InvalidArgument(
+          "Binder Error: STRUCT to STRUCT cast must have at least one matching member");
+    }
+    return Value::Nested(to, std::move(out));
+  }
+  return std::nullopt;
+}
+
 Result<Value> CastFromText(const Value& v, const DataType& to) {
   std::string_view text = v.GetBytes();
   std::string_view trimmed = TrimSpaces(text);
@@ -251,6 +328,15 @@ Result<Value> CastFromText(const Value& v, const DataType& to) {
     }
     case TypeId::kVarchar: case TypeId::kBlob: case TypeId::kJson:
       return Value::Bytes(to, v.GetBytes());
+    case TypeId::kUuid: {
+      std::string bytes;
+      if (!ParseUuidText(text, &bytes)) {
+        // DuckDB names its UUID storage type here.
+        return Status::InvalidArgument("Conversion Error: Could not convert string '", text,
+                                       "' to INT128");
+      }
+      return Value::Bytes(to, std::move(bytes));
+    }
     default:
       if (IsTimestamp(to.id)) {
         auto micros = ParseTimestampMicros(trimmed);
@@ -458,6 +544,7 @@ std::string ValueToText(const Value& v) {
   }
   if (IsTimestamp(type.id)) return FormatTimestampMicros(TimestampMicros(v));
   if (type.IsInteger()) return Int128ToString(AsInt128(v));
+  if (type.IsNested()) return FormatValue(v);
   return v.ToString();
 }
 
@@ -467,6 +554,9 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
   if (from == to) return v;
   Result<Value> result = [&]() -> Result<Value> {
     if (to.id == TypeId::kVarchar) return Value::Varchar(ValueToText(v));
+    if (from.IsNested()) {
+      if (auto nested = CastNested(v, to, try_cast)) return std::move(*nested);
+    }
     if (from.id == TypeId::kVarchar || from.id == TypeId::kJson || from.id == TypeId::kBlob) {
       return CastFromText(v, to);
     }
@@ -587,6 +677,29 @@ std::optional<DataType> MaxType(const DataType& a, const DataType& b) {
     auto element = MaxType(a.children[0].type, b.children[0].type);
     if (!element) return std::nullopt;
     return DataType::List(*element);
+  }
+  if (a.id == TypeId::kMap && b.id == TypeId::kMap) {
+    const auto& ea = a.children[0].type.children;
+    const auto& eb = b.children[0].type.children;
+    auto key = MaxType(ea[0].type, eb[0].type);
+    auto value = MaxType(ea[1].type, eb[1].type);
+    if (!key || !value) return std::nullopt;
+    return DataType::Map(*key, *value);
+  }
+  if (a.id == TypeId::kStruct && b.id == TypeId::kStruct) {
+    // Fields by name: shared ones take their common type, the others are added (DuckDB).
+    std::vector<Field> fields = a.children;
+    for (const Field& field : b.children) {
+      int index = FindFieldIndex(a, field.name);
+      if (index < 0) {
+        fields.push_back(field);
+        continue;
+      }
+      auto common = MaxType(fields[static_cast<size_t>(index)].type, field.type);
+      if (!common) return std::nullopt;
+      fields[static_cast<size_t>(index)].type = *common;
+    }
+    return DataType::Struct(std::move(fields));
   }
   return std::nullopt;
 }

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "expr/cast.h"
+#include "expr/conversion_functions.h"
 #include "expr/datetime.h"
+#include "expr/nested_functions.h"
 
 namespace tarn::expr {
 namespace {
@@ -40,6 +42,17 @@ constexpr NameEntry kNames[] = {
     {"year", FunctionId::kYear}, {"month", FunctionId::kMonth}, {"day", FunctionId::kDay},
     {"hour", FunctionId::kHour}, {"minute", FunctionId::kMinute},
     {"second", FunctionId::kSecond},
+    {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
+    {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
+    {"range", FunctionId::kRange}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
+    {"to_timestamp", FunctionId::kToTimestamp},
+    {"to_microseconds", FunctionId::kToMicroseconds},
+    {"to_milliseconds", FunctionId::kToMilliseconds}, {"to_seconds", FunctionId::kToSeconds},
+    {"to_minutes", FunctionId::kToMinutes}, {"to_hours", FunctionId::kToHours},
+    {"to_days", FunctionId::kToDays}, {"to_weeks", FunctionId::kToWeeks},
+    {"to_months", FunctionId::kToMonths}, {"to_quarters", FunctionId::kToQuarters},
+    {"to_years", FunctionId::kToYears}, {"to_decades", FunctionId::kToDecades},
+    {"to_centuries", FunctionId::kToCenturies}, {"to_millennia", FunctionId::kToMillennia},
 };
 
 const DataType kBigint(TypeId::kInt64);
@@ -205,7 +218,8 @@ const char* FunctionName(FunctionId id) {
 
 bool PropagatesNull(FunctionId id) {
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
-         id != FunctionId::kNullIf;
+         id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
+         id != FunctionId::kListValue;
 }
 
 Status ResolveFunctionTypes(FunctionId id, std::string_view name,
@@ -322,6 +336,14 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
       if (n != 1 || !IsDateLike(first)) return mismatch();
       return expect({first}, kBigint);
     case FunctionId::kNone:
+      break;
+    default:
+      if (IsNestedFunction(id) || IsConversionFunction(id)) {
+        Status status = IsNestedFunction(id)
+                            ? ResolveNestedFunctionTypes(id, arg_types, cast_to, result)
+                            : ResolveConversionFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+      }
       break;
   }
   return mismatch();
@@ -539,6 +561,10 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
     case FunctionId::kMinute: return DatePart("minute", args[0]);
     case FunctionId::kSecond: return DatePart("second", args[0]);
     case FunctionId::kNone: break;
+    default:
+      if (IsNestedFunction(id)) return InvokeNestedFunction(id, args, result_type);
+      if (IsConversionFunction(id)) return InvokeConversionFunction(id, args, result_type);
+      break;
   }
   return Status::Internal("unknown function");
 }

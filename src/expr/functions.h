@@ -26,6 +26,12 @@ enum class FunctionId : uint8_t {
   kReplace, kStartsWith, kEndsWith, kContains, kStrpos, kLeft, kRight,
   kIsNan, kIsInf, kIsFinite,
   kDatePart, kDateTrunc, kYear, kMonth, kDay, kHour, kMinute, kSecond,
+  // nested_functions.cc
+  kStructPack, kListValue, kMap, kRange,
+  // conversion_functions.cc
+  kTrunc, kMd5, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
+  kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
+  kToMillennia,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,

@@ -165,7 +165,7 @@ class Lexer {
         return Status::OK();
       }
     }
-    static constexpr std::string_view kOneChar = "+-*/%^=<>()[],.;";
+    static constexpr std::string_view kOneChar = "+-*/%^=<>()[]{},.;:";
     if (kOneChar.find(static_cast<char>(c)) != std::string_view::npos) {
       token->kind = TokenKind::kOperator;
       token->text = std::string(1, static_cast<char>(c));

@@ -447,6 +447,8 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
         TARN_RETURN_NOT_OK(ExpectOperator(")"));
         return inner;
       }
+      if (token.IsOperator("[")) return ParseListLiteral();
+      if (token.IsOperator("{")) return ParseStructLiteral();
       return SyntaxError();
     case TokenKind::kEnd:
       return SyntaxError();
@@ -468,6 +470,8 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
     Advance();
     return ParseCastCall(token.IsKeyword("TRY_CAST"));
   }
+  if (token.IsKeyword("MAP") && Peek(1).IsOperator("{")) return ParseMapLiteral();
+  if (token.IsKeyword("INTERVAL") && Peek(1).IsOperator("(")) return ParseIntervalExpr();
   // Typed literals: DATE '2020-01-01', INTERVAL '1 day', INTERVAL 2 DAYS.
   static constexpr std::string_view kLiteralTypes[] = {"DATE", "TIME", "TIMESTAMP",
                                                        "TIMESTAMPTZ", "INTERVAL"};

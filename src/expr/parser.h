@@ -49,6 +49,11 @@ class ExprParser {
   Result<std::unique_ptr<ast::Expr>> ParseCase();
   Result<std::unique_ptr<ast::Expr>> ParseCastCall(bool try_cast);
   Result<std::unique_ptr<ast::Expr>> ParseFunctionCall(std::string name);
+  // parser_literals.cc: [a, b], {'k': v}, MAP {k: v}, INTERVAL (expr) UNIT.
+  Result<std::unique_ptr<ast::Expr>> ParseListLiteral();
+  Result<std::unique_ptr<ast::Expr>> ParseStructLiteral();
+  Result<std::unique_ptr<ast::Expr>> ParseMapLiteral();
+  Result<std::unique_ptr<ast::Expr>> ParseIntervalExpr();
   // A type name: words, optional (p, s), optional [] suffixes; returns its text.
   Result<std::string> ParseTypeName();
 
