@@ -146,6 +146,11 @@ std::string FieldNameSql(const std::string& name) {
   return out;
 }
 
+// A type inside a nested type: DuckDB quotes the NULL type there ("NULL"[]).
+std::string ChildTypeSql(const DataType& type) {
+  return type.id == TypeId::kNull ? std::string("\"NULL\"") : type.ToString();
+}
+
 }  // namespace
 
 std::string DataType::ToString() const {
@@ -188,16 +193,16 @@ std::string DataType::ToString() const {
         if (field_idx > 0) out += ", ";
         out += FieldNameSql(children[field_idx].name);
         out += ' ';
-        out += children[field_idx].type.ToString();
+        out += ChildTypeSql(children[field_idx].type);
       }
       return out + ")";
     }
     case TypeId::kList:
-      return (children.empty() ? std::string("NULL") : children[0].type.ToString()) + "[]";
+      return (children.empty() ? std::string("\"NULL\"") : ChildTypeSql(children[0].type)) + "[]";
     case TypeId::kMap: {
       if (children.empty() || children[0].type.children.size() != 2) return "MAP(?)";
       const auto& entry = children[0].type.children;
-      return "MAP(" + entry[0].type.ToString() + ", " + entry[1].type.ToString() + ")";
+      return "MAP(" + ChildTypeSql(entry[0].type) + ", " + ChildTypeSql(entry[1].type) + ")";
     }
   }
   return "UNKNOWN";
