@@ -169,7 +169,8 @@ class ParquetReader {
 // When the writer stores a page index (ColumnIndex + OffsetIndex) for a column chunk.
 enum class PageIndexMode : uint8_t {
   kOff,   // never
-  kAuto,  // when the chunk has several data pages whose min/max are ordered (sorted or
+  kAuto,  // the offset index always (row-selective reads fetch only their pages); the column
+          // index when the chunk has several data pages whose min/max are ordered (sorted or
           // clustered data), so readers can prune pages
   kOn,    // always: the offset index, and the column index when every non-null page has bounds
 };
@@ -229,7 +230,7 @@ class WriterProperties {
   // INT32/INT64 chunks that are not dictionary-encoded use DELTA_BINARY_PACKED when it is
   // clearly smaller than PLAIN (judged on the chunk's first values). Default: on.
   bool delta_fallback_ = true;
-  PageIndexMode page_index_ = PageIndexMode::kAuto;  // Default: auto (ordered pages)
+  PageIndexMode page_index_ = PageIndexMode::kAuto;  // Default: auto (see PageIndexMode)
   std::vector<std::pair<std::string, PageIndexMode>> column_page_index_;  // Default: none
 };
 

@@ -240,10 +240,12 @@ class FileWriter final : public ParquetWriter {
     if (props_->statistics_enabled() || mode == PageIndexMode::kOn) {
       column_index = parquet::BuildColumnIndex(leaf, chunk.pages);
     }
-    if (mode == PageIndexMode::kAuto &&
-        (!column_index || chunk.pages.size() < 2 ||
+    // Auto: the offset index always (small, and it lets row-selective reads fetch only their
+    // pages); the column index only where page pruning can use it.
+    if (mode == PageIndexMode::kAuto && column_index &&
+        (chunk.pages.size() < 2 ||
          column_index->boundary_order == parquet::BoundaryOrder::kUnordered)) {
-      return;
+      column_index.reset();
     }
     PendingPageIndex pending;
     pending.row_group = row_groups_.size();
