@@ -249,6 +249,25 @@ Status ColumnChunkReader::NextPage(int64_t skip_rows, int64_t* skipped) {
   entry_pos_ = 0;
   while (true) {
     if (cancel_ != nullptr) TARN_RETURN_NOT_OK(cancel_->Check("Parquet scan"));
+    if (const ChunkPiece* gap = pages_.NextGap()) {
+      // Rows whose pages were not fetched: only ever skipped whole. A read stops here (the
+      // previous row ended with its page, as indexed pages start at rows).
+      if (skip_rows == 0 && gap->rows > 0) return Status::OK();
+      if (gap->rows > skip_rows) {
+        return Status::Internal(pages_.context(), ": skipping ", skip_rows,
+                                " rows into a gap of ", gap->rows, " rows not fetched");
+      }
+      if (!nested() && gap->rows > num_rows_ - values_seen_) {
+        return Fail(StrCat("pages not fetched declare ", gap->rows, " rows, more than the ",
+                           num_rows_ - values_seen_, " rows left in the row group"));
+      }
+      skip_rows -= gap->rows;
+      *skipped += gap->rows;
+      if (!nested()) values_seen_ += gap->rows;
+      metrics_.pages_skipped += gap->pages;
+      pages_.SkipGap();
+      continue;
+    }
     Page page;
     TARN_ASSIGN_OR_RETURN(bool more, pages_.Next(&page));
     if (!more) return Status::OK();  // page_entries_ == 0 tells the caller
@@ -275,6 +294,10 @@ Status ColumnChunkReader::NextPage(int64_t skip_rows, int64_t* skipped) {
     } else if (page.type() == PageType::kDataPageV2) {
       page_rows = page.header.data_page_header_v2->num_rows;  // v2 pages start at row bounds
     }
+    if (page.expected_rows >= 0 && page_rows >= 0 && page_rows != page.expected_rows) {
+      return Fail(StrCat("the offset index gives the page ", page.expected_rows,
+                         " rows; its header declares ", page_rows));
+    }
     if (skip_rows > 0 && page_rows >= 0 && page_rows <= skip_rows) {
       skip_rows -= page_rows;
       *skipped += page_rows;
@@ -285,8 +308,20 @@ Status ColumnChunkReader::NextPage(int64_t skip_rows, int64_t* skipped) {
     }
     values_seen_ += n;
     TARN_RETURN_NOT_OK(LoadDataPage(page));
+    if (page.expected_rows >= 0 && nested()) TARN_RETURN_NOT_OK(CheckIndexedRows(page));
     if (page_entries_ > 0) return Status::OK();
   }
+}
+
+Status ColumnChunkReader::CheckIndexedRows(const Page& page) const {
+  int64_t rows = 0;
+  for (int64_t i = 0; i < page_entries_; ++i) rows += rep_levels_[i] == 0;
+  if (rows != page.expected_rows || (page_entries_ > 0 && rep_levels_[0] != 0)) {
+    return Fail(StrCat("the offset index gives the page ", page.expected_rows,
+                       " rows; its levels start ", rows, " rows",
+                       page_entries_ > 0 && rep_levels_[0] != 0 ? ", the first mid-row" : ""));
+  }
+  return Status::OK();
 }
 
 int64_t ColumnChunkReader::CountDefined(int64_t begin, int64_t count) const {

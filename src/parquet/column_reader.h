@@ -64,6 +64,12 @@ class ColumnChunkReader {
                     std::string_view chunk, int64_t chunk_offset, int64_t num_rows,
                     std::string context, const CancellationToken* cancel);
 
+  // Reads from `pieces` (see PageReader::SetPieces) instead of the whole chunk: gaps are
+  // whole rows that Skip() passes over without their pages; a page the OffsetIndex located must
+  // hold the rows the index gives it. REQUIRES: called before the first Read/Skip; the caller
+  // reads only rows outside the gaps and skips each gap whole.
+  void SetPieces(std::vector<ChunkPiece> pieces) { pages_.SetPieces(std::move(pieces)); }
+
   // Appends the next `rows` rows to `out`.
   Status Read(int64_t rows, LeafOutput* out);
   // Drops the next `rows` rows.
@@ -81,6 +87,9 @@ class ColumnChunkReader {
   // `skip_rows` > 0 and the next page provably holds no more than that many whole rows, the
   // page is passed over; *skipped receives the rows skipped that way.
   Status NextPage(int64_t skip_rows, int64_t* skipped);
+  // Checks a loaded nested page against the rows the OffsetIndex gives it: its levels must
+  // start a row and start that many rows (a v1 header does not say how many).
+  Status CheckIndexedRows(const Page& page) const;
   Status LoadDataPage(const Page& page);
   Status LoadDictionary(const Page& page);
   Status DecodeLevels(const Page& page, std::string_view body, int64_t* values_offset);

@@ -8,6 +8,7 @@
 #include <future>
 
 #include "expr/bound.h"
+#include "parquet/chunk_fetch.h"
 #include "parquet/column_reader.h"
 #include "parquet/filtered_scan.h"
 #include "parquet/metadata.h"
@@ -253,6 +254,13 @@ std::string ChunkContext(const FileState& file, int row_group, const LeafDescrip
   return StrCat(file.path, ": row group ", row_group, ", column ", leaf.PathString());
 }
 
+// The page index of one chunk, read and validated; nullopt when the chunk has no offset index.
+// The column index is read only when `with_column_index`; *bytes_read (if given) counts what
+// was read.
+Result<std::optional<parquet::ChunkPageIndex>> LoadPageIndex(const FileState& file, int rg,
+                                                             int leaf, bool with_column_index = true,
+                                                             int64_t* bytes_read = nullptr);
+
 // Decodes the selected rows of one row group, at most plan.slice_rows per call, so the memory
 // a row group needs is bounded by the slice and not by the rows its footer declares.
 class RowGroupDecoder {
@@ -294,16 +302,33 @@ Status RowGroupDecoder::ReadChunks(ScanMetrics* metrics) {
   for (int leaf : plan_->leaves) {
     const LeafDescriptor& descriptor = descriptors[leaf];
     const ColumnMetaData& meta = *row_group.columns[leaf].meta_data;
-    const int64_t start = ChunkStart(meta);
-    const int64_t length = meta.total_compressed_size;  // checked against the file by Open
-    chunk_bytes_[leaf] = Buffer::Allocate(length);
-    TARN_RETURN_NOT_OK(file.file->ReadAt(start, length, chunk_bytes_[leaf]->mutable_data()));
-    metrics->bytes_read += length;
+    // Only the pages holding selected rows are fetched when the selection is a part of the
+    // row group (parquet/chunk_fetch.h); the position of every row stays exact.
+    parquet::ChunkFetchRequest request;
+    request.file = file.file.get();
+    request.chunk_begin = ChunkStart(meta);
+    request.chunk_length = meta.total_compressed_size;  // checked against the file by Open
+    request.row_group_rows = row_group.num_rows;
+    request.ranges = &task_.ranges;
+    request.flat = descriptor.max_rep_level == 0;
+    request.context = ChunkContext(file, task_.row_group, descriptor);
+    std::optional<parquet::ChunkPageIndex> index;
+    request.index = nullptr;
+    if (parquet::SelectsPartOfRowGroup(request)) {
+      TARN_ASSIGN_OR_RETURN(index, LoadPageIndex(file, task_.row_group, leaf,
+                                                 /*with_column_index=*/false,
+                                                 &metrics->bytes_read));
+      if (index) request.index = &*index;
+    }
+    TARN_ASSIGN_OR_RETURN(parquet::FetchedChunk fetched, parquet::FetchChunk(request));
+    metrics->bytes_read += fetched.bytes_read;
+    chunk_bytes_[leaf] = std::move(fetched.bytes);
     const std::string_view chunk(reinterpret_cast<const char*>(chunk_bytes_[leaf]->data()),
-                                 static_cast<size_t>(length));
+                                 static_cast<size_t>(chunk_bytes_[leaf]->size()));
     readers_[leaf] = std::make_unique<ColumnChunkReader>(
-        descriptor, meta, chunk, start, row_group.num_rows,
-        ChunkContext(file, task_.row_group, descriptor), plan_->cancel);
+        descriptor, meta, chunk, request.chunk_begin, row_group.num_rows,
+        std::move(request.context), plan_->cancel);
+    if (!fetched.pieces.empty()) readers_[leaf]->SetPieces(std::move(fetched.pieces));
     readers_[leaf]->set_verify_checksums(plan_->verify_page_checksums);
   }
   int64_t selected = 0;
@@ -652,9 +677,9 @@ class ParquetReaderImpl : public ParquetReader {
   std::shared_ptr<const FileState> state_;
 };
 
-// The page index of one chunk, read and validated; nullopt when the chunk has no offset index.
 Result<std::optional<parquet::ChunkPageIndex>> LoadPageIndex(const FileState& file, int rg,
-                                                             int leaf) {
+                                                             int leaf, bool with_column_index,
+                                                             int64_t* bytes_read) {
   const auto& chunk = file.metadata.row_groups[rg].columns[leaf];
   if (!chunk.offset_index_offset || !chunk.offset_index_length) {
     return std::optional<parquet::ChunkPageIndex>();
@@ -668,12 +693,13 @@ Result<std::optional<parquet::ChunkPageIndex>> LoadPageIndex(const FileState& fi
                                 " bytes)");
     }
     out->resize(static_cast<size_t>(length));
+    if (bytes_read != nullptr) *bytes_read += length;
     return file.file->ReadAt(offset, length, reinterpret_cast<uint8_t*>(out->data()));
   };
   std::string offset_bytes;
   std::string column_bytes;
   TARN_RETURN_NOT_OK(read(*chunk.offset_index_offset, *chunk.offset_index_length, &offset_bytes));
-  if (chunk.column_index_offset && chunk.column_index_length) {
+  if (with_column_index && chunk.column_index_offset && chunk.column_index_length) {
     TARN_RETURN_NOT_OK(
         read(*chunk.column_index_offset, *chunk.column_index_length, &column_bytes));
   }

@@ -33,17 +33,76 @@ std::string PageReader::PageContext(const Page& page) const {
   return StrCat(context_, ", page at offset ", page.file_offset);
 }
 
+void PageReader::SetPieces(std::vector<ChunkPiece> pieces) {
+  pieces_ = std::move(pieces);
+  piece_ = 0;
+  pos_ = 0;
+  chunk_ = {};
+  if (!pieces_.empty()) {
+    chunk_ = pieces_[0].bytes;
+    file_offset_ = pieces_[0].file_offset;
+  }
+}
+
+const ChunkPiece* PageReader::NextGap() {
+  if (pieces_.empty()) return nullptr;
+  // Moves past pieces whose pages have all been read.
+  while (piece_ < pieces_.size() && !pieces_[piece_].gap &&
+         pos_ >= static_cast<int64_t>(chunk_.size())) {
+    if (++piece_ == pieces_.size()) break;
+    chunk_ = pieces_[piece_].bytes;
+    file_offset_ = pieces_[piece_].file_offset;
+    pos_ = 0;
+  }
+  if (piece_ < pieces_.size() && pieces_[piece_].gap) return &pieces_[piece_];
+  return nullptr;
+}
+
+void PageReader::SkipGap() {
+  if (piece_ >= pieces_.size() || !pieces_[piece_].gap) return;
+  if (++piece_ < pieces_.size()) {
+    chunk_ = pieces_[piece_].bytes;
+    file_offset_ = pieces_[piece_].file_offset;
+  } else {
+    chunk_ = {};
+  }
+  pos_ = 0;
+}
+
 Result<bool> PageReader::Next(Page* page) {
+  if (NextGap() != nullptr) {
+    return Status::Internal(context_, ": pages were read across rows that were not fetched");
+  }
   if (pos_ >= static_cast<int64_t>(chunk_.size())) return false;
+  const bool exact = !pieces_.empty() && pieces_[piece_].exact;
   const int64_t header_offset = file_offset_ + pos_;
   int64_t consumed = 0;
   Result<PageHeader> header = DecodePageHeader(chunk_.substr(pos_), &consumed);
   if (!header.ok()) {
-    return header.status().WithContext(StrCat(context_, ", page header at offset ", header_offset));
+    return header.status().WithContext(
+        StrCat(context_, ", page header at offset ", header_offset,
+               exact ? " (where the offset index places a page)" : ""));
   }
   page->header = std::move(header).value();
   page->file_offset = header_offset;
+  page->expected_rows = -1;
   const PageHeader& h = page->header;
+  if (exact) {
+    const int64_t stored = consumed + static_cast<int64_t>(h.compressed_page_size);
+    if (h.compressed_page_size < 0 || stored != static_cast<int64_t>(chunk_.size()) ||
+        (h.type != PageType::kDataPage && h.type != PageType::kDataPageV2)) {
+      return Status::Corruption(PageContext(*page), ": the offset index places a data page of ",
+                                chunk_.size(), " bytes here; the page header found declares a ",
+                                PageTypeName(h.type), " page of ", consumed, " + ",
+                                h.compressed_page_size, " bytes");
+    }
+    page->expected_rows = pieces_[piece_].rows;
+  } else if (!pieces_.empty() && pieces_[piece_].prefix &&
+             (h.type == PageType::kDataPage || h.type == PageType::kDataPageV2)) {
+    return Status::Corruption(PageContext(*page), ": a data page lies before the first page "
+                              "the offset index lists, at offset ",
+                              pieces_[piece_].file_offset + chunk_.size());
+  }
   const int64_t remaining = static_cast<int64_t>(chunk_.size()) - pos_ - consumed;
   if (consumed <= 0 || remaining < 0 || h.compressed_page_size < 0 ||
       h.compressed_page_size > remaining) {

@@ -12,6 +12,13 @@
 // unless verification is turned off. Pages passed over by Next() without Decompress() are not
 // checked. Page headers themselves are not covered by the format's checksum.
 //
+// Pieces: a reader that fetched only some pages of the chunk (see chunk_fetch.h) hands over
+// its pieces instead of the whole chunk. A piece is either bytes holding whole pages, or a gap:
+// whole rows whose pages were not fetched, which the caller must skip (NextGap/SkipGap). A
+// piece located by the OffsetIndex is `exact`: it must hold exactly one data page, whose header
+// and body fill it; otherwise the index disagrees with the file and Next() fails. So must a
+// `prefix` piece (the bytes before the first indexed page) hold no data page.
+//
 // Thread-safety: one thread at a time.
 #pragma once
 
@@ -31,9 +38,21 @@ struct Page {
   PageHeader header;
   int64_t file_offset = 0;         // of the page header
   std::string_view body;           // the page bytes as stored (possibly compressed)
+  int64_t expected_rows = -1;      // the rows the OffsetIndex gives the page; -1 = unknown
   PageType type() const { return header.type; }
   // Values (level entries) in the page, or the dictionary size.
   int64_t num_values() const;
+};
+
+// A part of a column chunk fetched in pieces.
+struct ChunkPiece {
+  int64_t file_offset = 0;  // of the piece's first byte (or of the first page a gap stands for)
+  std::string_view bytes;   // whole pages; empty for a gap
+  bool gap = false;
+  bool exact = false;       // exactly one data page, located by the OffsetIndex
+  bool prefix = false;      // the bytes before the first indexed page: no data page allowed
+  int64_t rows = -1;        // gap: whole rows not fetched; exact: rows the index gives the page
+  int64_t pages = 0;        // gap: pages not fetched
 };
 
 class PageReader {
@@ -45,8 +64,15 @@ class PageReader {
   PageReader(std::string_view chunk, int64_t file_offset, CompressionCodec codec,
              int64_t uncompressed_limit, std::string context);
 
+  // Replaces the chunk by `pieces` (in file order), whose bytes must outlive the reader.
+  void SetPieces(std::vector<ChunkPiece> pieces);
+  // The gap that comes next, or null when the next thing is a page (or the end).
+  const ChunkPiece* NextGap();
+  // Passes over the gap NextGap() returned.
+  void SkipGap();
+
   // Reads the next page header. Sets *page and returns true, or returns false at the end of
-  // the chunk.
+  // the chunk. REQUIRES: NextGap() is null.
   Result<bool> Next(Page* page);
 
   // Decompresses (or passes through) the page's body. For data page v2 the level bytes stay
@@ -69,6 +95,8 @@ class PageReader {
   std::string context_;
   int64_t pos_ = 0;
   bool verify_checksums_ = true;
+  std::vector<ChunkPiece> pieces_;  // empty: chunk_ is the whole chunk
+  size_t piece_ = 0;                // the piece chunk_ holds, when pieces_ is set
   std::shared_ptr<Buffer> scratch_;  // decompressed page; grown, reused for later pages
 };
 
