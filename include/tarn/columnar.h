@@ -37,6 +37,9 @@ class Buffer {
  public:
   // Allocates `size` bytes (contents zeroed).
   static std::shared_ptr<Buffer> Allocate(int64_t size);
+  // Allocates `size` bytes whose contents are unspecified; only the padding past size() is
+  // zeroed. For callers that write every byte of [0, size) before anything reads it.
+  static std::shared_ptr<Buffer> AllocateUninitialized(int64_t size);
   static std::shared_ptr<Buffer> CopyOf(const void* bytes, int64_t size);
 
   ~Buffer();

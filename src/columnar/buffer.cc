@@ -124,6 +124,16 @@ std::shared_ptr<Buffer> Buffer::Allocate(int64_t size) {
   return buffer;
 }
 
+std::shared_ptr<Buffer> Buffer::AllocateUninitialized(int64_t size) {
+  size = std::max<int64_t>(size, 0);
+  std::shared_ptr<Buffer> buffer(new Buffer());
+  buffer->capacity_ = RoundUpCapacity(size);
+  buffer->data_ = AllocateBlock(buffer->capacity_);
+  buffer->size_ = size;
+  std::memset(buffer->data_ + size, 0, static_cast<size_t>(buffer->capacity_ - size));
+  return buffer;
+}
+
 std::shared_ptr<Buffer> Buffer::CopyOf(const void* bytes, int64_t size) {
   size = std::max<int64_t>(size, 0);
   std::shared_ptr<Buffer> buffer(new Buffer());

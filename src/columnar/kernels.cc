@@ -111,9 +111,11 @@ std::shared_ptr<Column> Take(const Column& column, std::span<const int64_t> indi
     const int64_t* offsets = column.values_as<int64_t>();
     int64_t total = 0;
     for (int64_t index : indices) total += offsets[index + 1] - offsets[index];
-    out->values = Buffer::Allocate((length + 1) * 8);
-    out->data = Buffer::Allocate(total);
+    // Every offset and every data byte below is written.
+    out->values = Buffer::AllocateUninitialized((length + 1) * 8);
+    out->data = Buffer::AllocateUninitialized(total);
     int64_t* out_offsets = out->values->mutable_data_as<int64_t>();
+    out_offsets[0] = 0;
     const uint8_t* src = column.data->data();
     uint8_t* dst = out->data->mutable_data();
     int64_t pos = 0;
@@ -140,7 +142,7 @@ std::shared_ptr<Column> Take(const Column& column, std::span<const int64_t> indi
   } else if (type.id == TypeId::kStruct) {
     for (const auto& child : column.children) out->children.push_back(Take(*child, indices));
   } else if (const int width = type.FixedWidth(); width > 0) {
-    out->values = Buffer::Allocate(length * width);
+    out->values = Buffer::AllocateUninitialized(length * width);  // every slot is gathered
     const uint8_t* src = column.values->data();
     uint8_t* dst = out->values->mutable_data();
     switch (width) {
@@ -267,7 +269,7 @@ std::shared_ptr<Column> Concatenate(std::span<const std::shared_ptr<Column>> col
       out->children.push_back(Concatenate(parts));
     }
   } else if (const int width = type.FixedWidth(); width > 0) {
-    out->values = Buffer::Allocate(length * width);
+    out->values = Buffer::AllocateUninitialized(length * width);  // every part is copied
     int64_t pos = 0;
     for (const auto& column : columns) {
       std::memcpy(out->values->mutable_data() + pos * width, column->values->data(),

@@ -275,7 +275,7 @@ void FloatLoop(Op op, int64_t n, const T* a, int64_t sa, const T* b, int64_t sb,
     case Op::kPower:
       for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(std::pow(a[i * sa], b[i * sb]));
       break;
-    default: break;
+    default: std::fill(out, out + n, T(0)); break;
   }
 }
 
@@ -293,7 +293,7 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
   const Vec* inputs[] = {&left, &right};
   int64_t null_count = 0;
   auto validity = CombinedValidity(inputs, n, &null_count);
-  auto values = Buffer::Allocate(n * 16);
+  auto values = Buffer::AllocateUninitialized(n * 16);  // every row is written below
   const __int128* a = left.column->values_as<__int128>();
   const __int128* b = right.column->values_as<__int128>();
   __int128* out = values->mutable_data_as<__int128>();
@@ -341,7 +341,8 @@ Result<Vec> ArithmeticKernel(const BoundNode& node, const Vec& left, const Vec& 
     validity = Buffer::Allocate(Bytes(n));
     std::memset(validity->mutable_data(), 0xFF, static_cast<size_t>(Bytes(n)));
   }
-  auto values = Buffer::Allocate(n * type.FixedWidth());
+  // The loops write every valid row and ZeroNullRows the others.
+  auto values = Buffer::AllocateUninitialized(n * type.FixedWidth());
   int64_t sa = left.constant ? 0 : 1, sb = right.constant ? 0 : 1;
   Status status;
   int64_t extra_nulls = 0;
@@ -381,7 +382,7 @@ Result<Vec> NegateKernel(const BoundNode& node, const Vec& operand, int64_t rows
   }
   int64_t n = operand.constant ? 1 : rows;
   const Column& in = *operand.column;
-  auto values = Buffer::Allocate(n * node.type.FixedWidth());
+  auto values = Buffer::AllocateUninitialized(n * node.type.FixedWidth());  // all written
   Status status;
   VisitFixed(phys, [&](auto tag) {
     using T = decltype(tag);
@@ -414,7 +415,7 @@ Result<Vec> CastKernel(const BoundNode& node, const Vec& operand, int64_t rows) 
   if (!widening) return Vec{};
   int64_t n = operand.constant ? 1 : rows;
   const Column& in = *operand.column;
-  auto values = Buffer::Allocate(n * to.FixedWidth());
+  auto values = Buffer::AllocateUninitialized(n * to.FixedWidth());  // all written
   VisitFixed(pf, [&](auto from_tag) {
     using F = decltype(from_tag);
     VisitFixed(pt, [&](auto to_tag) {

@@ -33,16 +33,20 @@ void LeafOutput::Init(const LeafDescriptor& leaf, int64_t capacity_rows) {
   def_levels.clear();
   rep_levels.clear();
   const int64_t cap = leaf.max_rep_level > 0 ? 0 : capacity_rows;
+  // A flat leaf's batch is complete only when all `cap` rows were read (the assembler checks
+  // the length), and reading writes every value slot and offset, NULL slots included; so only
+  // the first offset and the bit-packed booleans (set bit by bit) need zeroed memory.
   if (layout.var_length()) {
-    values = Buffer::Allocate((cap + 1) * 8);
+    values = Buffer::AllocateUninitialized((cap + 1) * 8);
+    values->mutable_data_as<int64_t>()[0] = 0;
     data = Buffer::Allocate(0);
   } else if (layout.boolean()) {
     values = Buffer::Allocate((cap + 7) / 8);
   } else {
-    values = Buffer::Allocate(cap * layout.output_width);
+    values = Buffer::AllocateUninitialized(cap * layout.output_width);
   }
   if (leaf.max_rep_level == 0 && leaf.max_def_level > 0 && leaf.nullable) {
-    validity = Buffer::Allocate((cap + 7) / 8);
+    validity = Buffer::AllocateUninitialized((cap + 7) / 8);
     std::memset(validity->mutable_data(), 0xFF, static_cast<size_t>((cap + 7) / 8));
   } else {
     validity.reset();

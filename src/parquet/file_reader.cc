@@ -400,7 +400,7 @@ Status RowGroupDecoder::DecodeBatch(RowGroupOutput* output) {
       auto position = std::make_shared<Column>();
       position->type = DataType(TypeId::kInt64);
       position->length = batch_rows;
-      position->values = Buffer::Allocate(batch_rows * 8);
+      position->values = Buffer::AllocateUninitialized(batch_rows * 8);
       int64_t* values = position->values->mutable_data_as<int64_t>();
       for (const auto& [start, length] : pieces) {
         for (int64_t i = 0; i < length; ++i) *values++ = first_row + start + i;

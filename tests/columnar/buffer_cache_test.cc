@@ -3,6 +3,8 @@
 // Resize and Reserve inside the block's spare room), from any thread.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -82,6 +84,24 @@ TEST(BufferCacheTest, ManyThreads) {
   }
   for (auto& thread : threads) thread.join();
   for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+}
+
+TEST(BufferCacheTest, UninitializedAllocationZeroesOnlyThePadding) {
+  for (int64_t size : {int64_t{0}, int64_t{5}, int64_t{64} << 10, int64_t{100001},
+                       (int64_t{1} << 20) - 3}) {
+    if (size >= 64) Dirty(size);
+    auto buffer = Buffer::AllocateUninitialized(size);
+    EXPECT_EQ(buffer->size(), size);
+    EXPECT_GE(buffer->capacity(), std::max<int64_t>(size, 1));
+    EXPECT_EQ(buffer->capacity() % 64, 0);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(buffer->data()) % 64, 0u);
+    EXPECT_TRUE(AllZero(*buffer, size, buffer->capacity())) << size;
+    // The caller writes every byte; growing afterwards exposes only zeros.
+    std::memset(buffer->mutable_data(), 0x5A, static_cast<size_t>(size));
+    buffer->Resize(size + 100);
+    EXPECT_TRUE(AllZero(*buffer, size, buffer->capacity())) << size;
+    for (int64_t i = 0; i < size; ++i) ASSERT_EQ(buffer->data()[i], 0x5A) << size;
+  }
 }
 
 }  // namespace
