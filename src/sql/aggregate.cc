@@ -30,6 +30,9 @@ struct BatchPartial {
   std::vector<std::shared_ptr<Column>> arguments;
   // DISTINCT aggregates: the rows that are first in the batch with their (group, value).
   std::vector<std::vector<uint8_t>> first_in_batch;
+  // DISTINCT aggregates: the batch's own (group, value) sets, cleared and reused by the next
+  // batch that gets this partial (a set keeps its table's size instead of growing again).
+  std::vector<std::unique_ptr<DistinctSet>> seen;
 };
 
 class HashAggregateOperator : public Operator {
@@ -170,6 +173,7 @@ class HashAggregateOperator : public Operator {
     partial->states.resize(aggregates_.size());
     partial->arguments.resize(aggregates_.size());
     partial->first_in_batch.resize(aggregates_.size());
+    partial->seen.resize(aggregates_.size());
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       const AggregateSpec& spec = aggregates_[a];
       std::shared_ptr<Column> argument;
@@ -177,10 +181,15 @@ class HashAggregateOperator : public Operator {
         TARN_ASSIGN_OR_RETURN(argument, spec.argument->Evaluate(batch));
       }
       if (distinct_[a]) {
-        DistinctSet seen(argument->type);
+        std::unique_ptr<DistinctSet>& seen = partial->seen[a];
+        if (seen == nullptr) {
+          seen = std::make_unique<DistinctSet>(argument->type);
+        } else {
+          seen->Clear();
+        }
         std::vector<uint8_t>& first = partial->first_in_batch[a];
         first.assign(static_cast<size_t>((batch.num_rows + 7) / 8), 0);
-        seen.InsertNew(*argument, partial->ids.data(), batch.num_rows, nullptr, first.data());
+        seen->InsertNew(*argument, partial->ids.data(), batch.num_rows, nullptr, first.data());
         partial->arguments[a] = std::move(argument);
       } else if (states_[a]->order_sensitive()) {
         partial->arguments[a] = std::move(argument);

@@ -1,9 +1,11 @@
 #include "sql/aggregate_distinct.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "columnar/bit_util.h"
 #include "expr/kernels.h"
 #include "sql/group_table.h"
 
@@ -50,73 +52,122 @@ uint64_t FixedBits(const Column& column, Phys phys, int64_t row) {
   }
 }
 
-uint64_t PairHash(uint64_t value, uint32_t group) {
-  return HashInteger(value ^ HashInteger(static_cast<uint64_t>(group) + 0x9e3779b97f4a7c15ULL));
+// Inline (it runs once per probed row): the value and the group mixed by one 64-bit
+// finalizer, whose low bits pick the slot.
+inline uint64_t PairHash(uint64_t value, uint32_t group) {
+  uint64_t x = value ^ ((static_cast<uint64_t>(group) + 1) * 0x9e3779b97f4a7c15ULL);
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
 }
 
 }  // namespace
 
 DistinctSet::DistinctSet(const DataType& value_type)
     : fixed_mode_(IsFixedPhys(expr::PhysOf(value_type))) {
-  if (fixed_mode_) {
-    slot_values_.assign(1024, 0);
-    slot_groups_.assign(1024, kEmptySlot);
+  if (fixed_mode_) slots_.assign(1024, Slot{0, kEmptySlot});
+}
+
+void DistinctSet::Clear() {
+  size_ = 0;
+  std::fill(slots_.begin(), slots_.end(), Slot{0, kEmptySlot});
+  pairs_.clear();
+  pair_bytes_ = 0;
+}
+
+void DistinctSet::Grow() { Rehash(slots_.size() * 2); }
+
+void DistinctSet::Rehash(size_t capacity) {
+  std::vector<Slot> old_slots = std::move(slots_);
+  slots_.assign(capacity, Slot{0, kEmptySlot});
+  for (const Slot& old : old_slots) {
+    if (old.group == kEmptySlot) continue;
+    size_t slot = PairHash(old.value, old.group) & (capacity - 1);
+    while (slots_[slot].group != kEmptySlot) slot = (slot + 1) & (capacity - 1);
+    slots_[slot] = old;
   }
 }
 
-void DistinctSet::Grow() {
-  std::vector<uint64_t> old_values = std::move(slot_values_);
-  std::vector<uint32_t> old_groups = std::move(slot_groups_);
-  size_t capacity = old_groups.size() * 2;
-  slot_values_.assign(capacity, 0);
-  slot_groups_.assign(capacity, kEmptySlot);
-  for (size_t i = 0; i < old_groups.size(); ++i) {
-    if (old_groups[i] == kEmptySlot) continue;
-    size_t slot = PairHash(old_values[i], old_groups[i]) & (capacity - 1);
-    while (slot_groups_[slot] != kEmptySlot) slot = (slot + 1) & (capacity - 1);
-    slot_values_[slot] = old_values[i];
-    slot_groups_[slot] = old_groups[i];
-  }
-}
-
-bool DistinctSet::InsertFixed(uint64_t value, uint32_t group) {
-  size_t mask = slot_groups_.size() - 1;
+inline bool DistinctSet::InsertFixed(uint64_t value, uint32_t group) {
+  const size_t mask = slots_.size() - 1;
   size_t slot = PairHash(value, group) & mask;
-  while (slot_groups_[slot] != kEmptySlot) {
-    if (slot_groups_[slot] == group && slot_values_[slot] == value) return false;
+  while (slots_[slot].group != kEmptySlot) {
+    if (slots_[slot].group == group && slots_[slot].value == value) return false;
     slot = (slot + 1) & mask;
   }
-  slot_values_[slot] = value;
-  slot_groups_[slot] = group;
+  slots_[slot] = Slot{value, group};
   ++size_;
-  if (static_cast<size_t>(size_) * 2 > slot_groups_.size()) Grow();
+  if (static_cast<size_t>(size_) * 2 > slots_.size()) Grow();
   return true;
+}
+
+template <typename Bits>
+void DistinctSet::InsertFixedRows(const Column& values, const uint32_t* group_ids, int64_t rows,
+                                  const uint8_t* candidates, uint8_t* keep, Bits bits) {
+  const uint8_t* valid = values.validity ? values.validity->data() : nullptr;
+  // A row repeating the previous candidate's (group, value) is not new: sorted or clustered
+  // inputs skip most probes.
+  bool have_last = false;
+  uint64_t last_value = 0;
+  uint32_t last_group = 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    if ((candidates != nullptr && !GetBit(candidates, row)) ||
+        (valid != nullptr && !GetBit(valid, row))) {
+      continue;
+    }
+    const uint64_t value = bits(row);
+    const uint32_t group = group_ids[row];
+    if (have_last && value == last_value && group == last_group) continue;
+    have_last = true;
+    last_value = value;
+    last_group = group;
+    if (InsertFixed(value, group)) SetBit(keep, row);
+  }
 }
 
 void DistinctSet::InsertNew(const Column& values, const uint32_t* group_ids, int64_t rows,
                             const uint8_t* candidates, uint8_t* keep) {
   Phys phys = expr::PhysOf(values.type);
+  if (fixed_mode_) {
+    if (candidates != nullptr) {
+      // Grow once to what the candidates may need instead of doubling repeatedly on the way.
+      const int64_t most = size_ + internal::CountSetBits(candidates, 0, rows);
+      size_t capacity = slots_.size();
+      while (static_cast<size_t>(most) * 2 > capacity) capacity *= 2;
+      if (capacity > slots_.size()) Rehash(capacity);
+    }
+    auto run = [&](auto bits) { InsertFixedRows(values, group_ids, rows, candidates, keep, bits); };
+    switch (phys) {
+      case Phys::kI32: {
+        const int32_t* v = values.values_as<int32_t>();
+        return run([v](int64_t row) { return static_cast<uint64_t>(v[row]); });
+      }
+      case Phys::kI64: {
+        const int64_t* v = values.values_as<int64_t>();
+        return run([v](int64_t row) { return static_cast<uint64_t>(v[row]); });
+      }
+      default:
+        return run([&values, phys](int64_t row) { return FixedBits(values, phys, row); });
+    }
+  }
   std::string pair;
   for (int64_t row = 0; row < rows; ++row) {
     if ((candidates != nullptr && !GetBit(candidates, row)) || values.IsNull(row)) continue;
-    bool inserted;
-    if (fixed_mode_) {
-      inserted = InsertFixed(FixedBits(values, phys, row), group_ids[row]);
-    } else {
-      pair.assign(reinterpret_cast<const char*>(&group_ids[row]), sizeof(uint32_t));
-      GroupTable::AppendKeyBytes(values, row, &pair);
-      inserted = pairs_.insert(pair).second;
-      if (inserted) {
-        ++size_;
-        pair_bytes_ += static_cast<int64_t>(pair.size());
-      }
+    pair.assign(reinterpret_cast<const char*>(&group_ids[row]), sizeof(uint32_t));
+    GroupTable::AppendKeyBytes(values, row, &pair);
+    if (pairs_.insert(pair).second) {
+      ++size_;
+      pair_bytes_ += static_cast<int64_t>(pair.size());
+      SetBit(keep, row);
     }
-    if (inserted) SetBit(keep, row);
   }
 }
 
 int64_t DistinctSet::MemoryBytes() const {
-  if (fixed_mode_) return static_cast<int64_t>(slot_groups_.size()) * 12;
+  if (fixed_mode_) return static_cast<int64_t>(slots_.size() * sizeof(Slot));
   return pair_bytes_ + size_ * static_cast<int64_t>(sizeof(std::string) + 16);
 }
 

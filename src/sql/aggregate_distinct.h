@@ -26,18 +26,30 @@ class DistinctSet {
   // new. `keep` holds at least `rows` bits, cleared by the caller.
   void InsertNew(const Column& values, const uint32_t* group_ids, int64_t rows,
                  const uint8_t* candidates, uint8_t* keep);
+  // Forgets every pair, keeping the table's capacity.
+  void Clear();
   int64_t size() const { return size_; }
   int64_t MemoryBytes() const;
 
  private:
   bool InsertFixed(uint64_t value, uint32_t group);
+  // InsertNew in fixed mode; bits(row) is the row's value as FixedBits gives it.
+  template <typename Bits>
+  void InsertFixedRows(const Column& values, const uint32_t* group_ids, int64_t rows,
+                       const uint8_t* candidates, uint8_t* keep, Bits bits);
   void Grow();
+  // Moves the pairs to a table of `capacity` slots (a power of two, more than twice size_).
+  void Rehash(size_t capacity);
 
   bool fixed_mode_;
   int64_t size_ = 0;
-  // Fixed mode: slot_groups_[i] == UINT32_MAX marks an empty slot.
-  std::vector<uint64_t> slot_values_;
-  std::vector<uint32_t> slot_groups_;
+  // Fixed mode: a slot's value and group side by side (one cache line per probe); group
+  // UINT32_MAX marks an empty slot.
+  struct Slot {
+    uint64_t value;
+    uint32_t group;
+  };
+  std::vector<Slot> slots_;
   // Other types: the group's 4 bytes, then GroupTable::AppendKeyBytes of the value.
   std::unordered_set<std::string> pairs_;
   int64_t pair_bytes_ = 0;

@@ -273,7 +273,8 @@ TEST(AggregateParallelTest, CombineEqualsSequentialUpdate) {
 TEST(AggregateParallelTest, DistinctSetMatchesStdSet) {
   std::mt19937 rng(11);
   for (DataType type : {DataType(TypeId::kInt64), DataType(TypeId::kFloat64),
-                        DataType(TypeId::kVarchar), DataType(TypeId::kInt8)}) {
+                        DataType(TypeId::kVarchar), DataType(TypeId::kInt8),
+                        DataType(TypeId::kInt32)}) {
     SCOPED_TRACE(type.ToString());
     sql::DistinctSet set(type);
     std::set<std::pair<uint32_t, std::string>> model;
@@ -281,8 +282,10 @@ TEST(AggregateParallelTest, DistinctSetMatchesStdSet) {
       const int64_t rows = 1 + rng() % 3000;
       ColumnBuilder builder(type);
       std::vector<std::string> texts;
+      int64_t v = 0;
       for (int64_t r = 0; r < rows; ++r) {
-        int64_t v = static_cast<int64_t>(rng() % 120) - 60;
+        // Half the rows repeat the previous value: runs as sorted inputs have.
+        if (r == 0 || rng() % 2 == 0) v = static_cast<int64_t>(rng() % 120) - 60;
         if (rng() % 10 == 0) {
           builder.AppendNull();
           texts.push_back("");
@@ -296,6 +299,9 @@ TEST(AggregateParallelTest, DistinctSetMatchesStdSet) {
         } else if (type.id == TypeId::kInt8) {
           builder.AppendNumber<int8_t>(static_cast<int8_t>(v));
           texts.push_back(std::to_string(v));
+        } else if (type.id == TypeId::kInt32) {
+          builder.AppendNumber<int32_t>(static_cast<int32_t>(v * 10000019));
+          texts.push_back(std::to_string(v));
         } else {
           builder.AppendNumber<int64_t>(v * 1000000007LL);
           texts.push_back(std::to_string(v));
@@ -303,7 +309,9 @@ TEST(AggregateParallelTest, DistinctSetMatchesStdSet) {
       }
       std::shared_ptr<Column> column = builder.Finish();
       std::vector<uint32_t> groups(rows);
-      for (auto& g : groups) g = rng() % 5;
+      for (int64_t r = 0; r < rows; ++r) {
+        groups[r] = r > 0 && rng() % 3 != 0 ? groups[r - 1] : static_cast<uint32_t>(rng() % 5);
+      }
       std::vector<uint8_t> candidates((rows + 7) / 8, 0);
       for (int64_t r = 0; r < rows; ++r) {
         if (rng() % 4 != 0) SetBit(candidates.data(), r);
@@ -317,6 +325,25 @@ TEST(AggregateParallelTest, DistinctSetMatchesStdSet) {
       }
     }
     EXPECT_EQ(set.size(), static_cast<int64_t>(model.size()));
+    // A cleared set has seen nothing: every distinct non-NULL value of a column is new again.
+    set.Clear();
+    EXPECT_EQ(set.size(), 0);
+    ColumnBuilder builder(type);
+    for (int v = 0; v < 3; ++v) {
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        if (type.id == TypeId::kVarchar) builder.AppendBytes(std::to_string(v));
+        if (type.id == TypeId::kFloat64) builder.AppendNumber<double>(v);
+        if (type.id == TypeId::kInt8) builder.AppendNumber<int8_t>(static_cast<int8_t>(v));
+        if (type.id == TypeId::kInt32) builder.AppendNumber<int32_t>(v);
+        if (type.id == TypeId::kInt64) builder.AppendNumber<int64_t>(v);
+      }
+    }
+    std::shared_ptr<Column> column = builder.Finish();
+    std::vector<uint32_t> groups(6, 0);
+    std::vector<uint8_t> keep(1, 0);
+    set.InsertNew(*column, groups.data(), 6, nullptr, keep.data());
+    EXPECT_EQ(keep[0], 0b010101);
+    EXPECT_EQ(set.size(), 3);
   }
 }
 
