@@ -1,5 +1,6 @@
 #include "sql/group_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -346,7 +347,10 @@ uint32_t GroupTable::AssignBytes(std::string_view key, bool can_overread,
   }
   byte_key_bytes_ += static_cast<int64_t>(size);
   slot_ids_[slot] = id;
-  if (static_cast<size_t>(num_groups_) * 2 > slot_ids_.size()) GrowBytes();
+  // Small tables stay at most 1/8 full: a probe's first slot then almost always decides it,
+  // which matters when few groups take millions of probes. Large ones stay at most half full.
+  const size_t load_factor = slot_ids_.size() < (size_t{1} << 15) ? 8 : 2;
+  if (static_cast<size_t>(num_groups_) * load_factor > slot_ids_.size()) GrowBytes();
   return id;
 }
 
@@ -358,15 +362,54 @@ void GroupTable::AssignStrings(const Column& column,
   // Bytes up to the buffer's capacity are readable (and zero past its size).
   const int64_t readable = column.data->capacity();
   const uint8_t* valid = column.validity ? column.validity->data() : nullptr;
-  for (int64_t row = 0; row < rows; ++row) {
-    if (valid != nullptr && !GetBit(valid, row)) {
-      if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
-      ids[row] = null_group_;
-      continue;
+  // Short keys go in chunks: first every row's words and hash (independent work the CPU
+  // overlaps), then the probes, which find an existing group for most rows.
+  constexpr int64_t kChunk = 64;
+  ShortWords words[kChunk];
+  uint64_t hashes[kChunk];
+  for (int64_t chunk = 0; chunk < rows; chunk += kChunk) {
+    const int64_t end = std::min(rows, chunk + kChunk);
+    bool all_short = true;
+    for (int64_t row = chunk; row < end; ++row) {
+      const int64_t begin = offsets[row];
+      const size_t size = static_cast<size_t>(offsets[row + 1] - begin);
+      if (size > 16 || begin + 16 > readable) {
+        all_short = false;  // AssignBytes handles the whole chunk
+        break;
+      }
+      words[row - chunk] = LoadShort(data + begin, size, true);
+      hashes[row - chunk] = HashShort(words[row - chunk], size);
     }
-    const int64_t begin = offsets[row];
-    const std::string_view key(data + begin, static_cast<size_t>(offsets[row + 1] - begin));
-    ids[row] = AssignBytes(key, begin + 16 <= readable, keys, row);
+    for (int64_t row = chunk; row < end; ++row) {
+      if (valid != nullptr && !GetBit(valid, row)) {
+        if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
+        ids[row] = null_group_;
+        continue;
+      }
+      const int64_t begin = offsets[row];
+      const size_t size = static_cast<size_t>(offsets[row + 1] - begin);
+      if (all_short) {
+        const ShortWords& w = words[row - chunk];
+        const size_t mask = slot_ids_.size() - 1;
+        size_t slot = hashes[row - chunk] & mask;
+        uint32_t found = kEmpty;
+        while (slot_ids_[slot] != kEmpty) {
+          const uint32_t id = slot_ids_[slot];
+          const ShortKey& stored = short_keys_[id];
+          if (stored.lo == w.lo && stored.hi == w.hi && stored.size == size) {
+            found = id;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        if (found != kEmpty) {
+          ids[row] = found;
+          continue;
+        }
+      }
+      ids[row] = AssignBytes(std::string_view(data + begin, size), begin + 16 <= readable, keys,
+                             row);
+    }
   }
 }
 
