@@ -108,6 +108,12 @@ TEST(AggregateParallelTest, FloatingSumsEqualDuckDBSingleThreaded) {
       "SELECT s, sum(d * 3), sum(DISTINCT nd) FROM " + t + " WHERE i % 4 = 1 GROUP BY s ORDER BY s",
       "SELECT g, sum(x) FROM (SELECT range % 13 AS g, (range * 7919 % 10007)::DOUBLE / 7 AS x "
       "FROM range(1500000)) GROUP BY g ORDER BY g",
+      // Mostly distinct within each batch (the batch's own DISTINCT set is skipped), and
+      // repeating across batches.
+      "SELECT count(DISTINCT i), count(DISTINCT i % 400000), sum(DISTINCT i // 3), "
+      "count(DISTINCT n) FROM " + t,
+      "SELECT g, count(DISTINCT i // 2), sum(DISTINCT i % 250000) FROM " + t +
+      " GROUP BY g ORDER BY g",
   };
   std::vector<std::string> duck_queries;
   for (const std::string& q : queries) duck_queries.push_back("SET threads = 1; " + q);
