@@ -200,7 +200,8 @@ Result<std::string_view> PageReader::Decompress(const Page& page) {
   }
   const int64_t out_size = h.uncompressed_page_size;
   if (scratch_ == nullptr || scratch_->size() < out_size) {
-    scratch_ = Buffer::Allocate(out_size);
+    // Decompression writes all out_size bytes or fails (every codec checks the size).
+    scratch_ = Buffer::AllocateUninitialized(out_size);
   }
   uint8_t* scratch = scratch_->mutable_data();
   if (prefix > 0) std::memcpy(scratch, page.body.data(), static_cast<size_t>(prefix));

@@ -147,10 +147,13 @@ bool NormalizeFirstKey(const Batch& batch, const SortKey& key, std::vector<uint6
 
 std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& keys,
                                int64_t keep) {
-  std::vector<int64_t> order(static_cast<size_t>(batch.num_rows));
-  std::iota(order.begin(), order.end(), 0);
+  // Filled by appending: a sized vector would be zeroed first, then overwritten.
+  std::vector<int64_t> order;
+  order.reserve(static_cast<size_t>(batch.num_rows));
+  for (int64_t row = 0; row < batch.num_rows; ++row) order.push_back(row);
   RowComparator comparator(batch, keys);
-  std::vector<uint64_t> first;
+  // Reused by this thread's next batch, so resizing it to a batch's rows rarely zeroes anything.
+  thread_local std::vector<uint64_t> first;
   const bool normalized = !keys.empty() && NormalizeFirstKey(batch, keys[0], &first);
   auto sort = [&](auto less) {
     if (keep >= 0 && keep < batch.num_rows) {
@@ -175,6 +178,8 @@ std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& k
       return c != 0 ? c < 0 : a < b;
     });
   }
+  // A whole large result's words are not worth keeping for the next batch.
+  if (first.capacity() > (size_t{1} << 20)) std::vector<uint64_t>().swap(first);
   return order;
 }
 
