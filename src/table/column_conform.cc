@@ -1,5 +1,6 @@
 #include "table/column_conform.h"
 
+#include "table/write_state.h"
 #include "tarn/expr.h"
 
 namespace tarn::table_internal {
@@ -44,17 +45,41 @@ Result<std::shared_ptr<Column>> ConformStruct(const Column& column, const Field&
 
 }  // namespace
 
+bool SameShape(const DataType& a, const DataType& b) {
+  if (a.id != b.id || a.precision != b.precision || a.scale != b.scale ||
+      a.children.size() != b.children.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.children.size(); ++i) {
+    if (a.id == TypeId::kStruct && !NameEquals(a.children[i].name, b.children[i].name)) {
+      return false;
+    }
+    if (!SameShape(a.children[i].type, b.children[i].type)) return false;
+  }
+  return true;
+}
+
+std::shared_ptr<Column> Relabel(const std::shared_ptr<Column>& column, const DataType& type) {
+  if (column->type == type) return column;
+  auto out = std::make_shared<Column>(*column);
+  out->type = type;
+  for (size_t i = 0; i < out->children.size() && i < type.children.size(); ++i) {
+    out->children[i] = Relabel(column->children[i], type.children[i].type);
+  }
+  return out;
+}
+
 Result<std::shared_ptr<Column>> CastColumn(std::shared_ptr<Column> column, const DataType& to) {
-  if (column->type == to) return column;
+  if (SameShape(column->type, to)) return Relabel(column, to);
   auto schema = std::make_shared<Schema>(std::vector<Field>{Field("v", column->type)});
   TARN_ASSIGN_OR_RETURN(auto cast, ParseAndBind(StrCat("CAST(v AS ", to.ToString(), ")"), *schema));
   auto batch = MakeBatch(schema, {column});
   TARN_ASSIGN_OR_RETURN(auto result, cast->Evaluate(*batch));
-  if (result->type != to) {
+  if (!SameShape(result->type, to)) {
     return Status::Internal("cast of ", column->type.ToString(), " to ", to.ToString(),
                             " produced ", result->type.ToString());
   }
-  return result;
+  return Relabel(result, to);
 }
 
 Result<std::shared_ptr<Column>> ConstantColumn(const Value& value, const DataType& type,

@@ -14,8 +14,15 @@
 
 namespace tarn::table_internal {
 
-// CAST(column AS to), row by row as DuckDB casts. Returns `column` itself when the types are
-// equal.
+// Same physical layout and values: equal up to field ids, nullability and list/map child
+// names (struct field names must match: they carry meaning).
+bool SameShape(const DataType& a, const DataType& b);
+
+// A shallow copy of `column` typed `type` (REQUIRES: SameShape), children relabeled too.
+std::shared_ptr<Column> Relabel(const std::shared_ptr<Column>& column, const DataType& type);
+
+// CAST(column AS to), row by row as DuckDB casts, typed exactly `to` (field ids and child
+// names included). Returns `column` itself when the types are equal.
 Result<std::shared_ptr<Column>> CastColumn(std::shared_ptr<Column> column, const DataType& to);
 
 // `rows` copies of `value` (a NULL Value of any type gives NULLs) as a column of `type`.

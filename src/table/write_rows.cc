@@ -10,37 +10,6 @@
 
 namespace tarn::table_internal {
 
-namespace {
-
-// Same physical layout and values: equal up to field ids, nullability and list/map child
-// names (struct field names must match: they carry meaning).
-bool SameShape(const DataType& a, const DataType& b) {
-  if (a.id != b.id || a.precision != b.precision || a.scale != b.scale ||
-      a.children.size() != b.children.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.children.size(); ++i) {
-    if (a.id == TypeId::kStruct && !NameEquals(a.children[i].name, b.children[i].name)) {
-      return false;
-    }
-    if (!SameShape(a.children[i].type, b.children[i].type)) return false;
-  }
-  return true;
-}
-
-// A shallow copy of `column` typed `type` (REQUIRES: SameShape), children relabeled too.
-std::shared_ptr<Column> Relabel(const std::shared_ptr<Column>& column, const DataType& type) {
-  if (column->type == type) return column;
-  auto out = std::make_shared<Column>(*column);
-  out->type = type;
-  for (size_t i = 0; i < out->children.size() && i < type.children.size(); ++i) {
-    out->children[i] = Relabel(column->children[i], type.children[i].type);
-  }
-  return out;
-}
-
-}  // namespace
-
 Result<Value> InsertDefault(const ColumnInfo& column) {
   const ColumnDefault& def = column.default_value;
   switch (def.kind) {
@@ -109,15 +78,11 @@ Result<std::shared_ptr<Batch>> ArrangeRows(const TableInfo& table, const Batch& 
     std::shared_ptr<Column> out;
     if (source[c] >= 0) {
       const auto& given = input.columns[source[c]];
-      if (SameShape(given->type, column.type)) {
-        out = Relabel(given, column.type);
-      } else {
-        auto cast = CastColumn(given, column.type);
-        if (!cast.ok()) {
-          return cast.status().WithContext("insert into " + table.name + "." + column.name);
-        }
-        out = Relabel(std::move(cast).value(), column.type);
+      auto cast = CastColumn(given, column.type);
+      if (!cast.ok()) {
+        return cast.status().WithContext("insert into " + table.name + "." + column.name);
       }
+      out = std::move(cast).value();
     } else {
       TARN_ASSIGN_OR_RETURN(Value value, InsertDefault(column));
       TARN_ASSIGN_OR_RETURN(out, ConstantColumn(value, column.type, input.num_rows));

@@ -100,19 +100,22 @@ const KnownDifference kKnownDifferences[] = {
      "though -inf..inf are live); tarn keeps bounds that hold every value (-inf..inf)"},
 };
 
+// Known differences in ducklake_file_column_stats' value_count and null_count.
+const KnownDifference kKnownCountDifferences[] = {
+    {"nested", "table_id = 1 AND column_id = 20",
+     "sl.element.a of STRUCT(a INTEGER, b INTEGER[])[] holding [{'a': i, ...}, NULL]: DuckDB's "
+     "Parquet writer puts null_count 4000 of 4000 values in the footer (2000 are NULL) and the "
+     "extension copies it as value_count 0, null_count 4000; tarn counts 2000 and 2000"},
+};
+
 // fixture -> the 1-based statement of its spec.sql tarn cannot run yet, and why.
 struct NotYetRunnable {
   const char* fixture;
   size_t statement;
   const char* missing;
 };
-constexpr NotYetRunnable kNotYetRunnable[] = {
-    {"basic", 3, "INTERVAL (expr) SECOND, to_timestamp, md5"},
-    {"compacted", 8, "ducklake_merge_adjacent_files"},
-    {"evolution", 13, "struct literals"},
-    {"inlined", 8, "ducklake_flush_inlined_data"},
-    {"nested", 3, "struct, list and map literals"},
-};
+// Every fixture runs completely today; the list stays for the next fixture that does not.
+const std::vector<NotYetRunnable> kNotYetRunnable = {};
 
 const NotYetRunnable* FindNotYetRunnable(const std::string& fixture) {
   for (const NotYetRunnable& entry : kNotYetRunnable) {
@@ -281,9 +284,14 @@ class SpecReplay {
              ", file_order, path_is_relative, file_format, record_count, row_id_start, "
              "partition_id, encryption_key, mapping_id, partial_max FROM ducklake_data_file "
              "WHERE " + FileIdUpTo("data_file_id"));
+    std::string count_known = "0";
+    for (const KnownDifference& difference : kKnownCountDifferences) {
+      if (fixture_ == difference.fixture) count_known += StrCat(" OR (", difference.what, ")");
+    }
     Same("ducklake_file_column_stats",
-         "SELECT data_file_id, table_id, column_id, value_count, null_count, " +
-             Zero("min_value") + ", " + Zero("max_value") +
+         "SELECT data_file_id, table_id, column_id, CASE WHEN " + count_known +
+             " THEN 'known difference' ELSE value_count END, CASE WHEN " + count_known +
+             " THEN 'known difference' ELSE null_count END, " + Zero("min_value") + ", " + Zero("max_value") +
              ", contains_nan, extra_stats FROM ducklake_file_column_stats WHERE "
          "data_file_id IN (SELECT data_file_id FROM ducklake_data_file WHERE " +
              FileIdUpTo("data_file_id") + ")");
@@ -406,7 +414,7 @@ class SpecReplay {
     }
     // Delete files: DuckDB reads the positions; the rows there are exactly those the expected
     // result at the delete file's first snapshot lacks, except rows an UPDATE of that snapshot
-    // moved to a new file with their row ids.
+    // or an earlier one moved to a new file with their row ids (delete files are cumulative).
     Rows deletes = QueryRows(ours_, "SELECT d.delete_file_id, d.table_id, d.begin_snapshot, "
                                     "d.data_file_id, f.row_id_start, d.delete_count FROM "
                                     "ducklake_delete_file d JOIN ducklake_data_file f USING "
@@ -426,7 +434,7 @@ class SpecReplay {
       std::string moved = "SELECT NULL::BIGINT AS rid";
       for (const auto& file : QueryRows(ours_, StrCat("SELECT data_file_id FROM "
                                                       "ducklake_data_file WHERE table_id = ",
-                                                      row[1], " AND begin_snapshot = ", row[2]))) {
+                                                      row[1], " AND begin_snapshot <= ", row[2]))) {
         const int64_t file_id = std::stoll(file[0]);
         if (!with_row_ids.count(file_id)) continue;
         moved += " UNION ALL SELECT _ducklake_internal_row_id FROM read_parquet(" +
