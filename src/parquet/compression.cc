@@ -260,7 +260,64 @@ Status CompressLz4Block(CompressionCodec codec, std::string_view input, std::str
   });
 }
 
+// The sum of the content sizes the frames of `input` declare; -1 when a frame declares none
+// (or is malformed: decompression reports that).
+int64_t ZstdContentSize(std::string_view input) {
+  int64_t total = 0;
+  while (!input.empty()) {
+    const unsigned long long content = ZSTD_getFrameContentSize(input.data(), input.size());
+    const size_t frame = ZSTD_findFrameCompressedSize(input.data(), input.size());
+    if (content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR ||
+        ZSTD_isError(frame) || frame == 0 || content > (uint64_t{1} << 40)) {
+      return -1;
+    }
+    total += static_cast<int64_t>(content);
+    input.remove_prefix(frame);
+  }
+  return total;
+}
+
 }  // namespace
+
+Status CheckDecompressedSize(CompressionCodec codec, std::string_view input,
+                             int64_t uncompressed_size) {
+  const int64_t compressed = static_cast<int64_t>(input.size());
+  int64_t most = -1;  // the most `input` can decompress to; -1 = no bound known
+  switch (codec) {
+    case CompressionCodec::kUncompressed:
+      most = compressed;
+      break;
+    case CompressionCodec::kSnappy: {
+      size_t declared = 0;
+      if (snappy::GetUncompressedLength(input.data(), input.size(), &declared)) {
+        most = static_cast<int64_t>(declared);
+      }
+      break;
+    }
+    case CompressionCodec::kGzip:
+      // Deflate codes at most 258 bytes in 2 bits: 1032 to 1, plus headers.
+      most = compressed * 1032 + 1024;
+      break;
+    case CompressionCodec::kLz4Raw:
+    case CompressionCodec::kLz4:
+      // A match length grows by 255 per byte: about 255 to 1, plus frame and block headers.
+      most = compressed * 256 + 1024;
+      break;
+    case CompressionCodec::kZstd:
+      most = ZstdContentSize(input);
+      break;
+    case CompressionCodec::kBrotli:  // brotli's ratio has no useful bound
+    case CompressionCodec::kLzo:
+      break;
+  }
+  if (most >= 0 && uncompressed_size > most) {
+    return Status::Corruption(CodecName(codec), " page of ", compressed,
+                              " bytes declares an uncompressed size of ", uncompressed_size,
+                              " bytes, more than the codec can produce from it (at most ", most,
+                              ")");
+  }
+  return Status::OK();
+}
 
 Status Decompress(CompressionCodec codec, std::string_view input, uint8_t* out,
                   int64_t uncompressed_size) {

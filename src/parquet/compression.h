@@ -18,6 +18,12 @@ namespace tarn::parquet {
 Status Decompress(CompressionCodec codec, std::string_view input, uint8_t* out,
                   int64_t uncompressed_size);
 
+// Checks, before anything is allocated, that `input` can decompress to `uncompressed_size`
+// bytes at all: a snappy stream's own length, zstd's frame bound, the most deflate and LZ4 can
+// expand; brotli has no useful bound. Corruption when the declared size is beyond it.
+Status CheckDecompressedSize(CompressionCodec codec, std::string_view input,
+                             int64_t uncompressed_size);
+
 // Compresses `input`, appending to `out`. `level` is the codec's level (0 = its default):
 // ZSTD 1..22, GZIP 1..9, BROTLI 0..11; ignored by the others.
 Status Compress(CompressionCodec codec, std::string_view input, int level, std::string* out);

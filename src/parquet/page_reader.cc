@@ -26,7 +26,7 @@ PageReader::PageReader(std::string_view chunk, int64_t file_offset, CompressionC
     : chunk_(chunk),
       file_offset_(file_offset),
       codec_(codec),
-      uncompressed_limit_(std::min(uncompressed_limit, kMaxPageBytes)),
+      uncompressed_limit_(uncompressed_limit),
       context_(std::move(context)) {}
 
 std::string PageReader::PageContext(const Page& page) const {
@@ -111,11 +111,6 @@ Result<bool> PageReader::Next(Page* page) {
                               " bytes left in the column chunk");
   }
   if (h.uncompressed_page_size < 0 || h.uncompressed_page_size > uncompressed_limit_) {
-    if (h.uncompressed_page_size > kMaxPageBytes) {
-      return Status::ResourceExhausted(PageContext(*page), ": uncompressed_page_size ",
-                                       h.uncompressed_page_size, " is over tarn's limit of ",
-                                       kMaxPageBytes, " bytes per page");
-    }
     return Status::Corruption(PageContext(*page), ": uncompressed_page_size ",
                               h.uncompressed_page_size,
                               " is negative or over the column chunk's uncompressed size of ",
@@ -199,14 +194,16 @@ Result<std::string_view> PageReader::Decompress(const Page& page) {
     return page.body;
   }
   const int64_t out_size = h.uncompressed_page_size;
+  const std::string_view input = page.body.substr(static_cast<size_t>(prefix));
+  const int64_t values_size = out_size - prefix;
+  Status possible = CheckDecompressedSize(codec_, input, values_size);
+  if (!possible.ok()) return possible.WithContext(PageContext(page));
   if (scratch_ == nullptr || scratch_->size() < out_size) {
     // Decompression writes all out_size bytes or fails (every codec checks the size).
     scratch_ = Buffer::AllocateUninitialized(out_size);
   }
   uint8_t* scratch = scratch_->mutable_data();
   if (prefix > 0) std::memcpy(scratch, page.body.data(), static_cast<size_t>(prefix));
-  const std::string_view input = page.body.substr(static_cast<size_t>(prefix));
-  const int64_t values_size = out_size - prefix;
   if (values_size > 0 || !input.empty()) {
     Status status = parquet::Decompress(codec_, input, scratch + prefix, values_size);
     if (!status.ok()) return status.WithContext(PageContext(page));

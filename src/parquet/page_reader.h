@@ -3,8 +3,8 @@
 // on request into a buffer it reuses.
 //
 // Checks: a header must fit in the chunk; compressed_page_size must lie within the chunk;
-// uncompressed_page_size is at most kMaxPageBytes and at most the chunk's declared
-// uncompressed size; v2 level byte lengths fit in the page. Violations are Corruption naming
+// uncompressed_page_size (at most 2 GiB, the format's i32) is at most the chunk's declared
+// uncompressed size and at most what the codec can produce from the page's bytes; v2 level byte lengths fit in the page. Violations are Corruption naming
 // the context (file, row group, column) and the page's file offset.
 //
 // Checksums: a data or dictionary page whose header carries a crc has it checked (zlib's
@@ -57,8 +57,6 @@ struct ChunkPiece {
 
 class PageReader {
  public:
-  static constexpr int64_t kMaxPageBytes = int64_t{1} << 30;
-
   // `chunk` holds the chunk's bytes, which start at `file_offset` in the file; `context`
   // ("<path>: row group R, column a.b") prefixes every error.
   PageReader(std::string_view chunk, int64_t file_offset, CompressionCodec codec,

@@ -19,6 +19,7 @@ enum class Expect {
   kRefuse,         // tarn fails (open or scan) with `code`, message containing `text` + file name
   kHandWritten,    // DuckDB fails or is wrong here; tarn's CSV must equal `csv`
   kNotParquet,     // not a Parquet file (docs, keys, bloom filters): tarn refuses with Corruption
+  kOwnTest,        // too large for a CSV comparison: the test named in `text` checks it
 };
 
 struct Expectation {
@@ -26,7 +27,7 @@ struct Expectation {
                      // or "flights-3m.parquet", "tpch-sf0.1/lineitem.parquet"
   Expect expect = Expect::kEqualToDuckDB;
   StatusCode code = StatusCode::kOk;  // kRefuse
-  std::string text;                   // kRefuse: a substring of the message
+  std::string text;                   // kRefuse: a substring of the message; kOwnTest: the test
   std::string csv;                    // kHandWritten: the whole expected CSV
   std::string why;                    // the reason, for anything but kEqualToDuckDB
   // kEqualToDuckDB only: compare with DuckDB's CSV of this other corpus file instead (for

@@ -112,6 +112,42 @@ TEST(CompressionTest, WrongDeclaredSizeIsCorruption) {
   EXPECT_EQ(status.ToString(), "Corruption: SNAPPY: negative uncompressed size -1");
 }
 
+// A page declaring more than its codec could produce from its bytes is refused before a
+// buffer of the declared size is allocated; a true size always passes.
+TEST(CompressionTest, DeclaredSizeBeyondTheCodecIsRefusedBeforeAllocating) {
+  const std::string input(1 << 20, 'a');
+  for (CompressionCodec codec : kWritableCodecs) {
+    SCOPED_TRACE(CodecName(codec));
+    const std::string compressed = MustCompress(codec, input);
+    const int64_t size = static_cast<int64_t>(input.size());
+    EXPECT_TRUE(CheckDecompressedSize(codec, compressed, size).ok());
+    Status status = CheckDecompressedSize(codec, compressed, int64_t{2000} << 20);
+    if (codec == CompressionCodec::kBrotli) {
+      EXPECT_TRUE(status.ok()) << "brotli has no bound: " << status.ToString();
+      continue;
+    }
+    ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+    EXPECT_NE(status.message().find("declares an uncompressed size of 2097152000 bytes"),
+              std::string::npos)
+        << status.ToString();
+  }
+  // zstd frames without a content size give no bound.
+  ZSTD_CCtx* context = ZSTD_createCCtx();
+  ASSERT_EQ(ZSTD_CCtx_setParameter(context, ZSTD_c_contentSizeFlag, 0), 0u);
+  std::string streamed(ZSTD_compressBound(input.size()), '\0');
+  ZSTD_inBuffer in{input.data(), input.size(), 0};
+  ZSTD_outBuffer out{streamed.data(), streamed.size(), 0};
+  ASSERT_EQ(ZSTD_compressStream2(context, &out, &in, ZSTD_e_end), 0u);
+  ZSTD_freeCCtx(context);
+  streamed.resize(out.pos);
+  EXPECT_TRUE(CheckDecompressedSize(CompressionCodec::kZstd, streamed, int64_t{2000} << 20).ok());
+  // Two frames with content sizes: their sum is the bound.
+  const std::string two = MustCompress(CompressionCodec::kZstd, "head") +
+                          MustCompress(CompressionCodec::kZstd, "tail");
+  EXPECT_TRUE(CheckDecompressedSize(CompressionCodec::kZstd, two, 8).ok());
+  EXPECT_TRUE(CheckDecompressedSize(CompressionCodec::kZstd, two, 9).IsCorruption());
+}
+
 TEST(CompressionTest, ErrorNamesCodecAndSizes) {
   const std::string compressed = MustCompress(CompressionCodec::kZstd, "hello hello hello");
   Result<std::string> back = Decompressed(CompressionCodec::kZstd, compressed, 10);

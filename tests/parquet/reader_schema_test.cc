@@ -43,10 +43,12 @@ Result<std::shared_ptr<Batch>> ReadFile(const std::string& path, const ScanOptio
 // Files whose schema DuckDB reads but whose data tarn refuses on purpose (for now).
 const std::map<std::string, StatusCode> kExpectedReadErrors = {
     {"datapage_v1-corrupt-checksum.parquet", StatusCode::kCorruption},  // a wrong page CRC
-    {"large_string_map.brotli.parquet", StatusCode::kResourceExhausted},  // a 1 GiB page
     {"nation.dict-malformed.parquet", StatusCode::kCorruption},
     {"rle-dict-uncompressed-corrupt-checksum.parquet", StatusCode::kCorruption},
 };
+
+// Schema only here: 2 GiB of map keys, read by tests/conformance/large_string_map_test.cc.
+const std::set<std::string> kDataReadElsewhere = {"large_string_map.brotli.parquet"};
 
 // DuckDB refuses these; tarn reads them (a map without values as the list of its keys).
 const std::set<std::string> kReadWhereDuckDBRefuses = {"map_no_value.parquet"};
@@ -94,6 +96,7 @@ TEST(ReaderSchemaTest, TypesMatchDuckDBForEveryReferenceFile) {
     }
     EXPECT_EQ(types, expected);
     ++compared;
+    if (kDataReadElsewhere.count(names[i])) continue;
     auto batch = (*reader)->ReadAll();
     auto expected_error = kExpectedReadErrors.find(names[i]);
     if (expected_error != kExpectedReadErrors.end()) {
