@@ -1,4 +1,7 @@
-// Loading ducklake_column rows as column trees with full types and decoded defaults.
+// Loading ducklake_column rows as column trees with full types and decoded defaults, and the
+// column-tree rules shared with the write path (column_tree.h).
+#include "catalog/column_tree.h"
+
 #include <algorithm>
 #include <set>
 
@@ -49,23 +52,18 @@ Status BuildNode(ColumnRow* node, std::map<int64_t, std::vector<ColumnRow*>>* ch
   for (ColumnRow* kid : kids) column.children.push_back(std::move(kid->info));
 
   switch (column.type.id) {
-    case TypeId::kStruct: {
+    case TypeId::kStruct:
       if (column.children.empty()) {
         return Status::Corruption(node->prefix, "struct column has no child columns");
       }
-      std::vector<Field> fields;
-      for (const ColumnInfo& child : column.children) fields.push_back(child.ToField());
-      column.type = DataType::Struct(std::move(fields));
       break;
-    }
     case TypeId::kList:
       if (column.children.size() != 1) {
         return Status::Corruption(node->prefix, "list column has ", column.children.size(),
                                   " child columns (expected 1)");
       }
-      column.type = DataType::List(column.children[0].ToField());
       break;
-    case TypeId::kMap: {
+    case TypeId::kMap:
       if (column.children.size() != 2) {
         return Status::Corruption(node->prefix, "map column has ", column.children.size(),
                                   " child columns (expected key and value)");
@@ -74,13 +72,7 @@ Status BuildNode(ColumnRow* node, std::map<int64_t, std::vector<ColumnRow*>>* ch
       if (column.children[1].name == "key" && column.children[0].name != "key") {
         std::swap(column.children[0], column.children[1]);
       }
-      column.type = DataType::Map(column.children[0].type, column.children[1].type);
-      std::vector<Field>& entry = column.type.children[0].type.children;
-      entry[0].field_id = static_cast<int32_t>(column.children[0].column_id);
-      entry[1].field_id = static_cast<int32_t>(column.children[1].column_id);
-      entry[1].nullable = column.children[1].nulls_allowed;
       break;
-    }
     default:
       if (!column.children.empty()) {
         return Status::Corruption(node->prefix, "column of type ", column.type_name, " has ",
@@ -88,6 +80,7 @@ Status BuildNode(ColumnRow* node, std::map<int64_t, std::vector<ColumnRow*>>* ch
       }
       break;
   }
+  ComposeNestedType(&column);
   // Defaults are decoded once the full type is known.
   if (column.initial_default.kind == ColumnDefault::Kind::kNone) {
     column.initial_value = Value::Null(column.type);
@@ -105,6 +98,32 @@ Status BuildNode(ColumnRow* node, std::map<int64_t, std::vector<ColumnRow*>>* ch
 }
 
 }  // namespace
+
+void ComposeNestedType(ColumnInfo* column) {
+  const std::vector<ColumnInfo>& children = column->children;
+  switch (column->type.id) {
+    case TypeId::kStruct: {
+      std::vector<Field> fields;
+      fields.reserve(children.size());
+      for (const ColumnInfo& child : children) fields.push_back(child.ToField());
+      column->type = DataType::Struct(std::move(fields));
+      break;
+    }
+    case TypeId::kList:
+      column->type = DataType::List(children[0].ToField());
+      break;
+    case TypeId::kMap: {
+      column->type = DataType::Map(children[0].type, children[1].type);
+      std::vector<Field>& entry = column->type.children[0].type.children;
+      entry[0].field_id = static_cast<int32_t>(children[0].column_id);
+      entry[1].field_id = static_cast<int32_t>(children[1].column_id);
+      entry[1].nullable = children[1].nulls_allowed;
+      break;
+    }
+    default:
+      break;
+  }
+}
 
 Result<std::map<int64_t, std::vector<ColumnInfo>>> LoadColumns(CatalogStore* store,
                                                                int64_t snapshot,

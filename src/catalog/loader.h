@@ -44,7 +44,4 @@ Result<std::map<int64_t, std::vector<ColumnInfo>>> LoadColumns(CatalogStore* sto
 Status ParsePartitionTransform(std::string_view text, const DataType& source_type,
                                PartitionField* field);
 
-// Builds a tarn::Schema from top-level columns.
-Schema SchemaOfColumns(const std::vector<ColumnInfo>& columns);
-
 }  // namespace tarn::catalog_internal

@@ -1,12 +1,13 @@
-// Lookups on the immutable metadata model.
+// Lookups on the immutable metadata model, and the catalog's name matching (names.h).
 #include <algorithm>
 #include <cctype>
 
+#include "catalog/names.h"
 #include "tarn/catalog.h"
 
 namespace tarn {
 
-namespace {
+namespace catalog_internal {
 
 bool NameEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -18,6 +19,12 @@ bool NameEquals(std::string_view a, std::string_view b) {
   }
   return true;
 }
+
+}  // namespace catalog_internal
+
+namespace {
+
+using catalog_internal::NameEquals;
 
 const ColumnInfo* FindIn(const std::vector<ColumnInfo>& columns, int64_t column_id) {
   for (const ColumnInfo& column : columns) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "catalog/column_tree.h"
 #include "catalog/loader.h"
 #include "catalog/row_reader.h"
 

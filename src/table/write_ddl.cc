@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "catalog/column_tree.h"
 #include "expr/cast.h"
 #include "table/write_dml.h"
 #include "table/write_files.h"
@@ -57,19 +58,15 @@ ColumnInfo BuildColumn(const std::string& name, const DataType& type, bool nulls
   column.name = name;
   column.nulls_allowed = nulls_allowed;
   column.type_name = type.ToDuckLakeName();
+  column.type = type;
   switch (type.id) {
-    case TypeId::kStruct: {
-      std::vector<Field> fields;
+    case TypeId::kStruct:
       for (const Field& child : type.children) {
         column.children.push_back(BuildColumn(child.name, child.type, true, next_id));
-        fields.push_back(column.children.back().ToField());
       }
-      column.type = DataType::Struct(std::move(fields));
       break;
-    }
     case TypeId::kList:
       column.children.push_back(BuildColumn("element", type.children[0].type, true, next_id));
-      column.type = DataType::List(column.children[0].ToField());
       break;
     case TypeId::kMap: {
       const auto& entry = type.children[0].type.children;
@@ -77,16 +74,13 @@ ColumnInfo BuildColumn(const std::string& name, const DataType& type, bool nulls
       // a map value all the same).
       column.children.push_back(BuildColumn("key", entry[0].type, true, next_id));
       column.children.push_back(BuildColumn("value", entry[1].type, true, next_id));
-      column.type = DataType::Map(column.children[0].type, column.children[1].type);
-      auto& fields = column.type.children[0].type.children;
-      fields[0].field_id = static_cast<int32_t>(column.children[0].column_id);
-      fields[1].field_id = static_cast<int32_t>(column.children[1].column_id);
       break;
     }
     default:
-      column.type = type;
       break;
   }
+  // The nested type as the catalog loader builds it back: field ids are the children's ids.
+  catalog_internal::ComposeNestedType(&column);
   column.initial_value = Value::Null(column.type);
   return column;
 }
@@ -123,9 +117,7 @@ Result<std::pair<ColumnDefault, Value>> MakeDefault(const std::string& column,
 }
 
 void RebuildSchema(TableInfo* table) {
-  std::vector<Field> fields;
-  for (const ColumnInfo& column : table->columns) fields.push_back(column.ToField());
-  table->schema = Schema(std::move(fields));
+  table->schema = catalog_internal::SchemaOfColumns(table->columns);
 }
 
 CreateTableChange* FindCreateTable(WriteState& state, int64_t table_id) {

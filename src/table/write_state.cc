@@ -27,17 +27,6 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-bool NameEquals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 const SchemaInfo* WriteState::FindSchema(std::string_view name) const {
   for (const SchemaInfo& schema : schemas) {
     if (NameEquals(schema.name, name)) return &schema;

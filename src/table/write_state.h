@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/names.h"
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
 #include "tarn/io.h"
@@ -133,6 +134,7 @@ struct WriteState {
   Status EnsureDirectory(const std::string& dir);
 };
 
-bool NameEquals(std::string_view a, std::string_view b);
+// Catalog names match case-insensitively, as the catalog's own lookups match them.
+using catalog_internal::NameEquals;
 
 }  // namespace tarn::table_internal
