@@ -132,30 +132,12 @@ Possible Analyze(const BoundNode& node, std::span<const int> columns,
       if (node.constant.is_null()) return Possible{false, false, true};
       return node.constant.GetBool() ? Possible{true, false, false} : Possible{false, true, false};
     }
-    case BoundKind::kAnd: case BoundKind::kOr: {
-      bool is_and = node.kind == BoundKind::kAnd;
-      Possible result = is_and ? Possible{true, false, false} : Possible{false, true, false};
-      bool any_null = false, all_true_or_null = true, all_false_or_null = true;
-      for (const auto& child : node.children) {
-        Possible p = Analyze(*child, columns, stats, num_rows);
-        if (is_and) {
-          result.may_true = result.may_true && p.may_true;
-          result.may_false = result.may_false || p.may_false;
-        } else {
-          result.may_true = result.may_true || p.may_true;
-          result.may_false = result.may_false && p.may_false;
-        }
-        any_null = any_null || p.may_null;
-        all_true_or_null = all_true_or_null && (p.may_true || p.may_null);
-        all_false_or_null = all_false_or_null && (p.may_false || p.may_null);
-      }
-      result.may_null = any_null && (is_and ? all_true_or_null : all_false_or_null);
-      return result;
-    }
-    case BoundKind::kNot: {
-      Possible p = Analyze(*node.children[0], columns, stats, num_rows);
-      return Possible{p.may_false, p.may_true, p.may_null};
-    }
+    case BoundKind::kAnd: case BoundKind::kOr:
+      return AnalyzeJunction(node, [&](const BoundNode& child) {
+        return Analyze(child, columns, stats, num_rows);
+      });
+    case BoundKind::kNot:
+      return Negate(Analyze(*node.children[0], columns, stats, num_rows));
     case BoundKind::kIsNull: {
       std::vector<const DataType*> casts;
       int column = OperandColumn(*node.children[0], &casts);
@@ -201,7 +183,7 @@ Possible Analyze(const BoundNode& node, std::span<const int> columns,
         any.may_null = any.may_null || p.may_null;
       }
       any.may_null = true;  // NULL items or NULL rows; keep it simple and safe
-      if (node.negated) return Possible{any.may_false, any.may_true, any.may_null};
+      if (node.negated) return Negate(any);
       return any;
     }
     default:

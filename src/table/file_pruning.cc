@@ -353,30 +353,11 @@ class PartitionAnalyzer {
 
   Possible Analyze(const BoundNode& node) const {
     switch (node.kind) {
-      case BoundKind::kAnd: case BoundKind::kOr: {
-        const bool is_and = node.kind == BoundKind::kAnd;
-        Possible result = is_and ? Possible{true, false, false} : Possible{false, true, false};
-        bool any_null = false, all_true_or_null = true, all_false_or_null = true;
-        for (const auto& child : node.children) {
-          Possible p = Analyze(*child);
-          if (is_and) {
-            result.may_true = result.may_true && p.may_true;
-            result.may_false = result.may_false || p.may_false;
-          } else {
-            result.may_true = result.may_true || p.may_true;
-            result.may_false = result.may_false && p.may_false;
-          }
-          any_null = any_null || p.may_null;
-          all_true_or_null = all_true_or_null && (p.may_true || p.may_null);
-          all_false_or_null = all_false_or_null && (p.may_false || p.may_null);
-        }
-        result.may_null = any_null && (is_and ? all_true_or_null : all_false_or_null);
-        return result;
-      }
-      case BoundKind::kNot: {
-        Possible p = Analyze(*node.children[0]);
-        return Possible{p.may_false, p.may_true, p.may_null};
-      }
+      case BoundKind::kAnd: case BoundKind::kOr:
+        return expr::AnalyzeJunction(node,
+                                     [this](const BoundNode& child) { return Analyze(child); });
+      case BoundKind::kNot:
+        return expr::Negate(Analyze(*node.children[0]));
       case BoundKind::kColumn: {
         // A BOOLEAN column used as a predicate: pinned by an identity value.
         const ColumnStatistics* stats = StatsOfColumn(node.column_index);
