@@ -6,6 +6,7 @@
 
 #include "catalog/commit_internal.h"
 #include "catalog/row_reader.h"
+#include "catalog/stats_encode.h"
 #include "tarn/format.h"
 
 namespace tarn::catalog_internal {
@@ -80,26 +81,6 @@ Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row) {
 namespace {
 
 using T = CatalogType;
-
-// Whether statistics text exists for the type (reference §4: none for int128, uint128,
-// interval, timetz, nested, variant, geometry).
-bool HasStatsText(const DataType& type) {
-  switch (type.id) {
-    case TypeId::kNull:
-    case TypeId::kInt128:
-    case TypeId::kUInt128:
-    case TypeId::kInterval:
-    case TypeId::kTimeTz:
-    case TypeId::kStruct:
-    case TypeId::kList:
-    case TypeId::kMap:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-      return false;
-    default:
-      return true;
-  }
-}
 
 Result<const ColumnInfo*> ColumnOf(const TableState& table, int64_t column_id) {
   const ColumnInfo* column = FindInTree(table.columns, column_id);

@@ -1,12 +1,36 @@
 // EncodeStatsValue and EncodeDefaultLiteral: values as the text a DuckLake catalog stores in
 // statistics and default columns (the inverses of DecodeStatsValue and of the literal decoding
 // in value_text.cc).
+#include "catalog/stats_encode.h"
+
 #include <cmath>
 
 #include "tarn/format.h"
 #include "tarn/lake_write.h"
 
 namespace tarn {
+
+namespace catalog_internal {
+
+bool HasStatsText(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kNull:
+    case TypeId::kInt128:
+    case TypeId::kUInt128:
+    case TypeId::kInterval:
+    case TypeId::kTimeTz:
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace catalog_internal
 
 namespace {
 
@@ -26,18 +50,10 @@ Result<std::string> EncodeStatsValue(const Value& value, const DataType& type) {
     return Status::InvalidArgument("statistics value of type ", value.type().ToString(),
                                    " given for a column of type ", type.ToString());
   }
+  if (!catalog_internal::HasStatsText(type)) {
+    return Status::InvalidArgument("type ", type.ToDuckLakeName(), " has no statistics text");
+  }
   switch (type.id) {
-    case TypeId::kNull:
-    case TypeId::kInt128:
-    case TypeId::kUInt128:
-    case TypeId::kInterval:
-    case TypeId::kTimeTz:
-    case TypeId::kStruct:
-    case TypeId::kList:
-    case TypeId::kMap:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-      return Status::InvalidArgument("type ", type.ToDuckLakeName(), " has no statistics text");
     case TypeId::kBoolean:
       return std::string(value.GetBool() ? "1" : "0");
     case TypeId::kFloat32:
