@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "expr/cast.h"
@@ -94,11 +95,17 @@ class CountState : public AggregateState {
   std::vector<int64_t> counts_;
 };
 
-// sum and avg over integers and decimals: an exact 128-bit sum and a count.
-class IntegerSumState : public AggregateState {
+// sum and avg: per group a sum in Acc and a count. Acc is __int128 over integers and decimals
+// (an exact sum) or double over floats (added in row order, as DuckDB adds them).
+template <typename Acc>
+class SumState : public AggregateState {
  public:
-  IntegerSumState(const DataType& input, bool average) : phys_(expr::PhysOf(input)), average_(average) {
-    if (average) {
+  static constexpr bool kFloating = std::is_floating_point_v<Acc>;
+
+  SumState(const DataType& input, bool average) : phys_(expr::PhysOf(input)), average_(average) {
+    if constexpr (kFloating) {
+      result_type_ = DataType(TypeId::kFloat64);
+    } else if (average) {
       result_type_ = DataType(TypeId::kFloat64);
       // DuckDB averages narrow integers (and decimals stored in 32 bits) in double, wider ones
       // in long double; decimals divide by 10^scale as well.
@@ -113,17 +120,17 @@ class IntegerSumState : public AggregateState {
     }
   }
   void Resize(int64_t groups) override {
-    sums_.resize(groups, 0);
+    sums_.resize(groups, Acc{0});
     counts_.resize(groups, 0);
   }
   Status Update(const Column* input, const uint32_t* ids, int64_t rows,
                 const uint8_t* keep) override {
-    if (sums_.size() == 1) {  // one group (no GROUP BY): accumulate in registers
-      __int128 sum = sums_[0];
+    if (sums_.size() == 1) {  // one group (no GROUP BY): the same additions, in a register
+      Acc sum = sums_[0];
       int64_t count = counts_[0];
       WithTypedValues(*input, phys_, [&](const auto* values) {
         ForEachValue(*input, rows, keep, [&](int64_t row) {
-          sum += static_cast<__int128>(values[row]);
+          sum += static_cast<Acc>(values[row]);
           ++count;
         });
       });
@@ -131,28 +138,33 @@ class IntegerSumState : public AggregateState {
       counts_[0] = count;
       return Status::OK();
     }
-    __int128* sums = sums_.data();
+    Acc* sums = sums_.data();
     int64_t* counts = counts_.data();
     WithTypedValues(*input, phys_, [&](const auto* values) {
       ForEachValue(*input, rows, keep, [&](int64_t row) {
-        sums[ids[row]] += static_cast<__int128>(values[row]);
+        sums[ids[row]] += static_cast<Acc>(values[row]);
         ++counts[ids[row]];
       });
     });
     return Status::OK();
   }
   void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
-    auto& from = static_cast<IntegerSumState&>(other);
+    auto& from = static_cast<SumState&>(other);
     for (int64_t g = 0; g < other_groups; ++g) {
       sums_[mapping[g]] += from.sums_[g];
       counts_[mapping[g]] += from.counts_[g];
     }
   }
+  // Adding partial float sums can round differently from adding the rows one by one.
+  bool order_sensitive() const override { return kFloating; }
   Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
     ColumnBuilder builder(result_type_);
     for (int64_t g = 0; g < groups; ++g) {
       if (counts_[g] == 0) {
         builder.AppendNull();
+      } else if constexpr (kFloating) {
+        builder.AppendNumber<double>(average_ ? sums_[g] / static_cast<double>(counts_[g])
+                                              : sums_[g]);
       } else if (!average_) {
         builder.AppendNumber<__int128>(sums_[g]);
       } else if (narrow_) {
@@ -166,80 +178,21 @@ class IntegerSumState : public AggregateState {
     }
     return builder.Finish();
   }
-  int64_t MemoryBytes(int64_t groups) const override { return groups * 24; }
+  int64_t MemoryBytes(int64_t groups) const override {
+    return groups * static_cast<int64_t>(sizeof(Acc) + sizeof(int64_t));
+  }
 
  private:
   Phys phys_;
   bool average_;
-  bool narrow_ = false;
-  double scale_ = 1.0;
-  std::vector<__int128> sums_;
+  bool narrow_ = false;  // integer avg: divide in double (else long double)
+  double scale_ = 1.0;   // integer avg: 10^scale of a decimal
+  std::vector<Acc> sums_;
   std::vector<int64_t> counts_;
 };
 
-class FloatSumState : public AggregateState {
- public:
-  FloatSumState(const DataType& input, bool average) : phys_(expr::PhysOf(input)), average_(average) {
-    result_type_ = DataType(TypeId::kFloat64);
-  }
-  void Resize(int64_t groups) override {
-    sums_.resize(groups, 0.0);
-    counts_.resize(groups, 0);
-  }
-  Status Update(const Column* input, const uint32_t* ids, int64_t rows,
-                const uint8_t* keep) override {
-    if (sums_.size() == 1) {  // one group: the same additions, in order, in a register
-      double sum = sums_[0];
-      int64_t count = counts_[0];
-      WithTypedValues(*input, phys_, [&](const auto* values) {
-        ForEachValue(*input, rows, keep, [&](int64_t row) {
-          sum += static_cast<double>(values[row]);
-          ++count;
-        });
-      });
-      sums_[0] = sum;
-      counts_[0] = count;
-      return Status::OK();
-    }
-    double* sums = sums_.data();
-    int64_t* counts = counts_.data();
-    WithTypedValues(*input, phys_, [&](const auto* values) {
-      ForEachValue(*input, rows, keep, [&](int64_t row) {
-        sums[ids[row]] += static_cast<double>(values[row]);
-        ++counts[ids[row]];
-      });
-    });
-    return Status::OK();
-  }
-  // Adds the partial sums: rounding can differ from adding the rows one by one.
-  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
-    auto& from = static_cast<FloatSumState&>(other);
-    for (int64_t g = 0; g < other_groups; ++g) {
-      sums_[mapping[g]] += from.sums_[g];
-      counts_[mapping[g]] += from.counts_[g];
-    }
-  }
-  bool order_sensitive() const override { return true; }
-  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
-    ColumnBuilder builder(result_type_);
-    for (int64_t g = 0; g < groups; ++g) {
-      if (counts_[g] == 0) {
-        builder.AppendNull();
-      } else {
-        builder.AppendNumber<double>(average_ ? sums_[g] / static_cast<double>(counts_[g])
-                                              : sums_[g]);
-      }
-    }
-    return builder.Finish();
-  }
-  int64_t MemoryBytes(int64_t groups) const override { return groups * 16; }
-
- private:
-  Phys phys_;
-  bool average_;
-  std::vector<double> sums_;
-  std::vector<int64_t> counts_;
-};
+using IntegerSumState = SumState<__int128>;
+using FloatSumState = SumState<double>;
 
 // min / max over a fixed-width numeric type stored as T.
 template <typename T>
