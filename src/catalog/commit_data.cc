@@ -24,6 +24,10 @@ std::string InlinedColumnType(const DataType& type) {
     case TypeId::kInt128:
     case TypeId::kUInt128:
     case TypeId::kJson:
+    // Nested values are stored as DuckDB's text of them: SQLite has no STRUCT(...) type.
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap:
       return "VARCHAR";
     case TypeId::kDecimal:
       return type.precision > 15 ? "VARCHAR" : type.ToString();
