@@ -26,6 +26,7 @@
 #include <set>
 
 #include "lake_test_util.h"
+#include "support/fixture_lake.h"
 #include "support/oracle.h"
 #include "table/table_test_util.h"
 
@@ -61,30 +62,6 @@ const std::string kInlined =
 // records whichever the writer saw first, so the sign of a zero bound is not comparable.
 std::string Zero(const std::string& column) {
   return StrCat("CASE WHEN ", column, " = '-0.0' THEN '0.0' ELSE ", column, " END");
-}
-
-// The recorded defect of the `compacted` fixture's expected files (rowids 0 and 1 carry the
-// ids 65536 and 65537, while spec.sql, the data file and the catalog statistics all give 0
-// and 1), corrected as tests/tools/lake_cli_test.cc does; every other cell is compared as
-// recorded.
-void CorrectKnownFixtureDefects(const std::string& fixture, Batch* expected) {
-  if (fixture != "compacted") return;
-  const int rowid_column = expected->schema->FindField("rowid");
-  const int id_column = expected->schema->FindField("id");
-  if (rowid_column < 0 || id_column < 0) return;
-  const Column& rowids = expected->column(rowid_column);
-  const Column& ids = expected->column(id_column);
-  ColumnBuilder builder(ids.type);
-  for (int64_t row = 0; row < expected->num_rows; ++row) {
-    Value id = ids.GetValue(row);
-    Value rowid = rowids.GetValue(row);
-    if (!id.is_null() && !rowid.is_null() && rowid.GetInt64() < 2 &&
-        id.GetInt64() == 65536 + rowid.GetInt64()) {
-      id = Value::Int(ids.type, rowid.GetInt64());
-    }
-    EXPECT_TRUE(builder.Append(id).ok());
-  }
-  expected->columns[id_column] = builder.Finish();
 }
 
 // Known differences from a fixture, each with its reason; everything else must match.
@@ -470,26 +447,21 @@ class SpecReplay {
 
   // tarn's scan of each snapshot equals the fixture's expected file.
   void CompareSnapshots() {
-    static const std::regex kPattern(R"(^([^.]+)\.(.+?)@([0-9]+)\.parquet$)");
     int compared = 0;
-    for (const auto& entry :
-         std::filesystem::directory_iterator(FixtureDir(fixture_) + "/expected")) {
-      std::smatch match;
-      const std::string name = entry.path().filename().string();
-      if (!std::regex_match(name, match, kPattern)) continue;
-      const int64_t snapshot = std::stoll(match[3]);
-      if (snapshot > reached_) continue;
-      SCOPED_TRACE(name);
+    for (const testing::ExpectedFile& file : testing::ListExpectedFiles(fixture_)) {
+      if (!file.snapshot || *file.snapshot > reached_) continue;
+      SCOPED_TRACE(std::filesystem::path(file.path).filename().string());
       const std::string out = lake_.dir->Join(StrCat("snapshot-", compared, ".parquet"));
       Status copied = lake_testing::RunStatement(
-          *lake_.session, StrCat("COPY (SELECT rowid, * FROM \"", match[1].str(), "\".\"",
-                                 match[2].str(), "\" AT (VERSION => ", snapshot,
+          *lake_.session, StrCat("COPY (SELECT rowid, * FROM \"", file.schema, "\".\"",
+                                 file.table, "\" AT (VERSION => ", *file.snapshot,
                                  ") ORDER BY rowid) TO ", SqlString(out)));
       ASSERT_TRUE(copied.ok()) << copied.ToString();
-      auto expected = table_testing::ReadParquet(entry.path().string());
+      auto expected = table_testing::ReadParquet(file.path);
       auto actual = table_testing::ReadParquet(out);
       ASSERT_TRUE(expected.ok() && actual.ok());
-      CorrectKnownFixtureDefects(fixture_, expected->get());
+      // See support/fixture_lake.h.
+      testing::CorrectKnownFixtureDefects(fixture_, expected->get());
       EXPECT_TRUE(table_testing::BatchesEqual(**expected, **actual));
       ++compared;
     }

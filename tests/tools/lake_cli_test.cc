@@ -7,9 +7,10 @@
 // Fixture folders are enumerated at run time; a missing fixture fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <regex>
 
+#include "support/fixture_lake.h"
 #include "support/run_tarn.h"
 #include "support/test_util.h"
 #include "table/table_test_util.h"
@@ -19,58 +20,11 @@ namespace {
 
 using table_testing::BatchesEqual;
 using table_testing::FixtureDir;
+using testing::CorrectKnownFixtureDefects;
+using testing::ExpectedFile;
 using testing::RunResult;
 using testing::RunTarn;
 using testing::TempDir;
-
-struct ExpectedFile {
-  std::string schema;
-  std::string table;
-  std::optional<int64_t> snapshot;  // nullopt: the changes file
-  std::string path;
-};
-
-std::vector<ExpectedFile> ListExpected(const std::string& fixture) {
-  std::vector<ExpectedFile> files;
-  static const std::regex kPattern(R"(^([^.]+)\.(.+?)(@([0-9]+)|\.changes)\.parquet$)");
-  std::error_code error;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(FixtureDir(fixture) + "/expected", error)) {
-    std::smatch match;
-    const std::string name = entry.path().filename().string();
-    if (!std::regex_match(name, match, kPattern)) continue;
-    ExpectedFile file{match[1], match[2], std::nullopt, entry.path().string()};
-    if (match[4].matched) file.snapshot = std::stoll(match[4]);
-    files.push_back(std::move(file));
-  }
-  std::sort(files.begin(), files.end(),
-            [](const ExpectedFile& a, const ExpectedFile& b) { return a.path < b.path; });
-  return files;
-}
-
-// The recorded defect of the `compacted` fixture's expected files (rowids 0 and 1 carry the
-// ids 65536 and 65537, while spec.sql, the data file and the catalog statistics all give 0
-// and 1), corrected exactly as tests/table/fixture_scan_test.cc does; every other cell is
-// compared as recorded.
-void CorrectKnownFixtureDefects(const std::string& fixture, Batch* expected) {
-  if (fixture != "compacted") return;
-  const int rowid_column = expected->schema->FindField("rowid");
-  const int id_column = expected->schema->FindField("id");
-  if (rowid_column < 0 || id_column < 0) return;
-  const Column& rowids = expected->column(rowid_column);
-  const Column& ids = expected->column(id_column);
-  ColumnBuilder builder(ids.type);
-  for (int64_t row = 0; row < expected->num_rows; ++row) {
-    Value id = ids.GetValue(row);
-    Value rowid = rowids.GetValue(row);
-    if (!id.is_null() && !rowid.is_null() && rowid.GetInt64() < 2 &&
-        id.GetInt64() == 65536 + rowid.GetInt64()) {
-      id = Value::Int(ids.type, rowid.GetInt64());
-    }
-    EXPECT_TRUE(builder.Append(id).ok());
-  }
-  expected->columns[id_column] = builder.Finish();
-}
 
 std::string Quoted(const std::string& name) { return "\"" + name + "\""; }
 
@@ -79,7 +33,7 @@ class LakeCliTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(LakeCliTest, EverySnapshotAndChangeFeedThroughTheProgram) {
   const std::string fixture = GetParam();
   ASSERT_TRUE(testing::FileExists(FixtureDir(fixture) + "/catalog.sqlite"));
-  const auto expected_files = ListExpected(fixture);
+  const auto expected_files = testing::ListExpectedFiles(fixture);
   ASSERT_FALSE(expected_files.empty()) << "no expected/*.parquet in fixture " << fixture;
   TempDir dir;
   const std::string catalog = table_testing::CopyCatalog(fixture, dir);
@@ -112,7 +66,7 @@ TEST_P(LakeCliTest, EverySnapshotAndChangeFeedThroughTheProgram) {
     EXPECT_EQ(run.out, "");
     auto expected = table_testing::ReadParquet(file.path);
     ASSERT_TRUE(expected.ok()) << expected.status().ToString();
-    CorrectKnownFixtureDefects(fixture, expected->get());
+    CorrectKnownFixtureDefects(fixture, expected->get());  // see support/fixture_lake.h
     auto actual = table_testing::ReadParquet(out);
     ASSERT_TRUE(actual.ok()) << actual.status().ToString();
     EXPECT_TRUE(BatchesEqual(**expected, **actual));
