@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/fixture_lake.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
 #include "tarn/lake_write.h"
@@ -61,9 +62,7 @@ inline std::string Unquote(const std::string& cell) {
   return cell;
 }
 
-inline std::string FixtureDir(const std::string& name) {
-  return testing::SharedPath("fixtures/ducklake/" + name);
-}
+inline std::string FixtureDir(const std::string& name) { return testing::FixtureLakePath(name); }
 
 // The statements of a spec.sql, one per ';'-terminated line group, without the ';'.
 inline std::vector<std::string> SpecStatements(const std::string& path) {

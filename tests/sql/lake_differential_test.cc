@@ -6,10 +6,10 @@
 // one row.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "support/fixture_lake.h"
 #include "support/oracle.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
@@ -20,18 +20,8 @@
 namespace tarn {
 namespace {
 
-std::string FixtureDir(const std::string& name) {
-  return testing::SharedPath("fixtures/ducklake/" + name);
-}
-
-std::string CopyCatalog(const std::string& fixture, const testing::TempDir& dir) {
-  const std::string target = dir.Join(fixture + ".sqlite");
-  std::filesystem::copy_file(FixtureDir(fixture) + "/catalog.sqlite", target,
-                             std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::permissions(target, std::filesystem::perms::owner_read |
-                                           std::filesystem::perms::owner_write);
-  return target;
-}
+using testing::CopyFixtureCatalog;
+using testing::FixtureLakePath;
 
 std::string Literal(const std::string& text) {
   std::string out = "'";
@@ -105,10 +95,10 @@ const std::vector<std::string> kQueries = {
 TEST(LakeDifferentialTest, BasicLakeEqualsDuckDBOverItsFiles) {
   testing::TempDir dir;
   const std::string fixture = "basic";
-  ASSERT_TRUE(testing::FileExists(FixtureDir(fixture) + "/catalog.sqlite"));
-  const std::string catalog = CopyCatalog(fixture, dir);
+  ASSERT_TRUE(testing::FileExists(FixtureLakePath(fixture) + "/catalog.sqlite"));
+  const std::string catalog = CopyFixtureCatalog(fixture, dir);
   LakeOpenOptions options;
-  options.data_path = FixtureDir(fixture) + "/data";
+  options.data_path = FixtureLakePath(fixture) + "/data";
   auto lake = Lake::Open("ducklake:sqlite:" + catalog, options);
   ASSERT_TRUE(lake.ok()) << lake.status().ToString();
   auto view = DuckDBView(**lake, "t");

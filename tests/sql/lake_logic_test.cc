@@ -13,10 +13,10 @@
 // Each file runs in its own Session.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <sstream>
 #include <string>
 
+#include "support/fixture_lake.h"
 #include "support/logic_test.h"
 #include "support/test_util.h"
 #include "tarn/sql.h"
@@ -26,10 +26,6 @@ namespace {
 
 std::string LakeTestDir() { return std::string(TARN_SOURCE_DIR) + "/tests/sql/lake"; }
 
-std::string FixtureDir(const std::string& name) {
-  return testing::SharedPath("fixtures/ducklake/" + name);
-}
-
 // The `attach` directive: see the top of this file.
 void Attach(testing::LogicTestRunner& runner, const std::string& arguments,
             const std::string& where) {
@@ -38,25 +34,12 @@ void Attach(testing::LogicTestRunner& runner, const std::string& arguments,
   words >> fixture >> mode;
   ASSERT_TRUE(mode.empty() || mode == "read_only" || mode == "copy_data")
       << "attach mode \"" << mode << "\" (expected read_only or copy_data)";
-  const std::string catalog = FixtureDir(fixture) + "/catalog.sqlite";
-  ASSERT_TRUE(testing::FileExists(catalog)) << where;
-  const testing::TempDir& temp = runner.temp();
-  const std::string copy = temp.Join(fixture + ".sqlite");
-  std::filesystem::copy_file(catalog, copy, std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::permissions(copy, std::filesystem::perms::owner_read |
-                                         std::filesystem::perms::owner_write);
-  std::string data_dir = FixtureDir(fixture) + "/data";
-  if (mode != "read_only") {
-    // Writes go to a private copy: the shared fixture stays as it is.
-    const std::string data_copy = temp.Join(fixture + "-data");
-    std::filesystem::remove_all(data_copy);
-    std::filesystem::copy(data_dir, data_copy, std::filesystem::copy_options::recursive);
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(data_copy)) {
-      std::filesystem::permissions(entry.path(), std::filesystem::perms::owner_all,
-                                   std::filesystem::perm_options::add);
-    }
-    data_dir = data_copy;
-  }
+  ASSERT_TRUE(testing::FileExists(testing::FixtureLakePath(fixture) + "/catalog.sqlite")) << where;
+  const std::string copy = testing::CopyFixtureCatalog(fixture, runner.temp());
+  // A writable attach gets a private copy of the data: the shared fixture stays as it is.
+  const std::string data_dir = mode == "read_only"
+                                   ? testing::FixtureLakePath(fixture) + "/data"
+                                   : testing::CopyFixtureData(fixture, runner.temp());
   runner.SetVariable("DATA", data_dir);
   AttachOptions options;
   options.data_path = data_dir;

@@ -4,10 +4,10 @@
 // catalog store where a case needs it.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "support/fixture_lake.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
 #include "tarn/format.h"
@@ -16,18 +16,8 @@
 namespace tarn {
 namespace {
 
-std::string FixtureDir(const std::string& name) {
-  return testing::SharedPath("fixtures/ducklake/" + name);
-}
-
-std::string CopyCatalog(const std::string& fixture, const testing::TempDir& dir) {
-  const std::string target = dir.Join(fixture + ".sqlite");
-  std::filesystem::copy_file(FixtureDir(fixture) + "/catalog.sqlite", target,
-                             std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::permissions(target, std::filesystem::perms::owner_read |
-                                           std::filesystem::perms::owner_write);
-  return target;
-}
+using testing::CopyFixtureCatalog;
+using testing::FixtureLakePath;
 
 Status EditCatalog(const std::string& path, const std::string& sql) {
   TARN_ASSIGN_OR_RETURN(auto store, OpenSqliteCatalogStore(path, false));
@@ -44,7 +34,7 @@ Result<std::string> Csv(Session* session, const std::string& sql) {
 
 AttachOptions DataPath(const std::string& fixture) {
   AttachOptions options;
-  options.data_path = FixtureDir(fixture) + "/data";
+  options.data_path = FixtureLakePath(fixture) + "/data";
   return options;
 }
 
@@ -54,7 +44,7 @@ TEST(LakeSessionTest, AttachOnceAndErrors) {
   Status missing = session.Attach(dir.Join("missing.sqlite"));
   EXPECT_TRUE(missing.IsNotFound()) << missing.ToString();
   EXPECT_EQ(session.attached_lake(), nullptr);
-  const std::string catalog = CopyCatalog("compacted", dir);
+  const std::string catalog = CopyFixtureCatalog("compacted", dir);
   ASSERT_TRUE(session.Attach(catalog, DataPath("compacted")).ok());
   EXPECT_NE(session.attached_lake(), nullptr);
   Status again = session.Attach(catalog, DataPath("compacted"));
@@ -70,7 +60,7 @@ TEST(LakeSessionTest, OtherCatalogName) {
   Session session;
   AttachOptions options = DataPath("compacted");
   options.name = "warehouse";
-  ASSERT_TRUE(session.Attach(CopyCatalog("compacted", dir), options).ok());
+  ASSERT_TRUE(session.Attach(CopyFixtureCatalog("compacted", dir), options).ok());
   auto count = Csv(&session, "SELECT count(*) AS n FROM warehouse.main.c WHERE id < 10");
   ASSERT_TRUE(count.ok()) << count.status().ToString();
   auto same = Csv(&session, "SELECT count(*) AS n FROM warehouse.c WHERE id < 10");
@@ -89,7 +79,7 @@ TEST(LakeSessionTest, OtherCatalogName) {
 
 TEST(LakeSessionTest, RealColumnNamedRowidShadowsThePseudoColumn) {
   testing::TempDir dir;
-  const std::string catalog = CopyCatalog("compacted", dir);
+  const std::string catalog = CopyFixtureCatalog("compacted", dir);
   // Column x (DOUBLE) becomes "rowid": the real column wins in SELECT and WHERE.
   ASSERT_TRUE(EditCatalog(catalog, "UPDATE ducklake_column SET column_name = 'rowid' "
                                    "WHERE column_name = 'x'")
@@ -107,7 +97,7 @@ TEST(LakeSessionTest, RealColumnNamedRowidShadowsThePseudoColumn) {
 
 TEST(LakeSessionTest, LakeViewsArePlannedFromTheirSql) {
   testing::TempDir dir;
-  const std::string catalog = CopyCatalog("compacted", dir);
+  const std::string catalog = CopyFixtureCatalog("compacted", dir);
   ASSERT_TRUE(EditCatalog(catalog,
                           "INSERT INTO ducklake_view VALUES (100, "
                           "'01a22a6c-0000-7000-8000-000000000001', 11, NULL, 0, 'small', "
@@ -127,7 +117,7 @@ TEST(LakeSessionTest, LakeViewsArePlannedFromTheirSql) {
 TEST(LakeSessionTest, ExplainAnalyzeShowsTheScanMetrics) {
   testing::TempDir dir;
   Session session;
-  ASSERT_TRUE(session.Attach(CopyCatalog("basic", dir), DataPath("basic")).ok());
+  ASSERT_TRUE(session.Attach(CopyFixtureCatalog("basic", dir), DataPath("basic")).ok());
   auto plan = Csv(&session, "EXPLAIN ANALYZE SELECT count(*) FROM t WHERE id >= 20000");
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   // Only the file of ids 0..4999 lies wholly below 20000.
@@ -142,7 +132,7 @@ TEST(LakeSessionTest, ExplainAnalyzeShowsTheScanMetrics) {
 
 TEST(LakeSessionTest, TransactionIsInvisibleToOthersUntilCommit) {
   testing::TempDir dir;
-  const std::string catalog = CopyCatalog("basic", dir);
+  const std::string catalog = CopyFixtureCatalog("basic", dir);
   Session writer, reader;
   ASSERT_TRUE(writer.Attach(catalog, DataPath("basic")).ok());
   ASSERT_TRUE(reader.Attach(catalog, DataPath("basic")).ok());

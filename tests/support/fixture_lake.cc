@@ -7,12 +7,31 @@
 #include <regex>
 #include <system_error>
 
-#include "support/test_util.h"
-
 namespace tarn::testing {
 
 std::string FixtureLakePath(const std::string& name) {
   return SharedPath("fixtures/ducklake/" + name);
+}
+
+std::string CopyFixtureCatalog(const std::string& fixture, const TempDir& dir) {
+  const std::string source = FixtureLakePath(fixture) + "/catalog.sqlite";
+  const std::string target = dir.Join(fixture + ".sqlite");
+  std::filesystem::copy_file(source, target, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::permissions(target, std::filesystem::perms::owner_read |
+                                           std::filesystem::perms::owner_write);
+  return target;
+}
+
+std::string CopyFixtureData(const std::string& fixture, const TempDir& dir) {
+  const std::string target = dir.Join(fixture + "-data");
+  std::filesystem::remove_all(target);
+  std::filesystem::copy(FixtureLakePath(fixture) + "/data", target,
+                        std::filesystem::copy_options::recursive);
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(target)) {
+    std::filesystem::permissions(entry.path(), std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::add);
+  }
+  return target;
 }
 
 std::vector<ExpectedFile> ListExpectedFiles(const std::string& fixture) {

@@ -1,5 +1,6 @@
-// The shared DuckLake fixture lakes (/work/shared/fixtures/ducklake/<fixture>/, read in place):
-// their folders and the expected results official DuckLake recorded for them.
+// The shared DuckLake fixture lakes (/work/shared/fixtures/ducklake/<fixture>/): their folders,
+// private copies of their catalogs and data for tests that attach or write them (the shared
+// fixtures stay read-only), and the expected results official DuckLake recorded for them.
 #pragma once
 
 #include <cstdint>
@@ -7,12 +8,21 @@
 #include <string>
 #include <vector>
 
+#include "support/test_util.h"
 #include "tarn/columnar.h"
 
 namespace tarn::testing {
 
 // The folder of fixture lake `name` (catalog.sqlite, data/, expected/, spec.sql).
 std::string FixtureLakePath(const std::string& name);
+
+// Copies fixture `fixture`'s catalog.sqlite to dir/<fixture>.sqlite (replacing an earlier copy),
+// owner-readable and writable, and returns the copy's path.
+std::string CopyFixtureCatalog(const std::string& fixture, const TempDir& dir);
+
+// Copies fixture `fixture`'s data/ folder to dir/<fixture>-data (replacing an earlier copy),
+// everything in it owner-readable and writable, and returns the copy's path.
+std::string CopyFixtureData(const std::string& fixture, const TempDir& dir);
 
 // One file of a fixture's expected/ folder: SCHEMA.TABLE@N.parquet (the table at snapshot N,
 // `SELECT rowid, * ... ORDER BY rowid`) or SCHEMA.TABLE.changes.parquet (its change feed from

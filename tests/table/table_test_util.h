@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/fixture_lake.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
@@ -21,9 +22,7 @@
 
 namespace tarn::table_testing {
 
-inline std::string FixtureDir(const std::string& name) {
-  return testing::SharedPath("fixtures/ducklake/" + name);
-}
+inline std::string FixtureDir(const std::string& name) { return testing::FixtureLakePath(name); }
 
 inline std::vector<std::string> ListFixtures() {
   std::vector<std::string> names;
@@ -36,13 +35,9 @@ inline std::vector<std::string> ListFixtures() {
   return names;
 }
 
+// The path of a private copy of the fixture's catalog in `dir`.
 inline std::string CopyCatalog(const std::string& fixture, const testing::TempDir& dir) {
-  const std::string source = FixtureDir(fixture) + "/catalog.sqlite";
-  const std::string target = dir.Join(fixture + ".sqlite");
-  std::filesystem::copy_file(source, target, std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::permissions(target, std::filesystem::perms::owner_read |
-                                           std::filesystem::perms::owner_write);
-  return target;
+  return testing::CopyFixtureCatalog(fixture, dir);
 }
 
 inline Result<std::unique_ptr<Lake>> OpenLake(const std::string& catalog_path,
