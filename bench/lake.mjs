@@ -14,21 +14,10 @@
 // (user+sys per timed run) is printed as well.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bestOf, buildDir, connectDuckDB, option, printTable, root, runJson } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const require = createRequire(path.join(root, 'tools/oracle/package.json'));
-const { DuckDBInstance } = require('@duckdb/node-api');
-
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const build = path.resolve(root, option('--build', 'build'));
+const build = buildDir();
 const work = option('--work', '/tmp/tarn-lake-bench');
 const rows = option('--rows', '10000000');
 const fixture = path.resolve(root, '../shared/fixtures/ducklake/inlined/catalog.sqlite');
@@ -46,9 +35,7 @@ if (!existsSync(path.join(lake, 'catalog-updated.sqlite'))) {
 }
 rmSync(path.join(lake, 'main/il/ducklake-update.parquet.rowsum'), { force: true });
 
-const instance = await DuckDBInstance.create(':memory:');
-const con = await instance.connect();
-await con.run('SET threads=2');
+const con = await connectDuckDB(2);
 const files = `read_parquet('${lake}/main/il/ducklake-[0-9].parquet', filename=true, file_row_number=true)`;
 const deletes = `read_parquet('${lake}/main/il/ducklake-*-delete.parquet')`;
 const live = `(SELECT d.* FROM ${files} d ANTI JOIN ${deletes} x
@@ -63,19 +50,11 @@ async function duckRun(sql) {
   const reader = await con.runAndReadAll(sql);
   return reader.getRows()[0].map((v) => (v === null ? null : Number(v)));
 }
-async function duckBest(sql, reps = 5) {
-  await con.run(sql);  // warm-up
-  let best = Infinity;
-  for (let i = 0; i < reps; i++) {
-    const start = process.hrtime.bigint();
-    await con.run(sql);
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return best;
+async function duckBest(sql) {
+  return (await bestOf(async () => { await con.run(sql); })).wall;
 }
 function tarn(query, catalog = 'catalog.sqlite') {
-  const out = execFileSync(bench, ['scan', lake, query, '5', catalog], { encoding: 'utf8' });
-  return JSON.parse(out.trim().split('\n').pop());
+  return runJson(bench, ['scan', lake, query, '5', catalog]);
 }
 
 const queries = [
@@ -117,8 +96,6 @@ for (const q of queries) {
   const ms = q.cold ? t.first_ms : t.best_ms;
   const cpu = q.cold ? '' : t.cpu_ms.toFixed(1);
   console.error(`${q.name}: tarn ${ms.toFixed(1)} ms (cpu ${cpu}), DuckDB ${duck.toFixed(1)} ms`);
-  lines.push(`| ${q.name} | ${ms.toFixed(1)} | ${cpu} | ${duck.toFixed(1)} | ${(ms / duck).toFixed(3)} |`);
+  lines.push([q.name, ms.toFixed(1), cpu, duck.toFixed(1), (ms / duck).toFixed(3)]);
 }
-console.log('| query | tarn ms | tarn CPU ms | DuckDB ms | tarn/DuckDB |');
-console.log('|---|---:|---:|---:|---:|');
-for (const line of lines) console.log(line);
+printTable(['query', 'tarn ms', 'tarn CPU ms', 'DuckDB ms', 'tarn/DuckDB'], lines);

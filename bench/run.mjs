@@ -6,23 +6,11 @@
 // Wall times and, for full scans, process CPU times (both threads added up) are reported.
 // The generated 10M-row, 8-column table and the 5M-row table of the selective scans are written
 // once into the work folder (the second by DuckDB and, a copy, by tarn).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bestOf, buildDir, connectDuckDB, option, printTable, root, runJson } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const require = createRequire(path.join(root, 'tools/oracle/package.json'));
-const { DuckDBInstance } = require('@duckdb/node-api');
-
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const build = path.resolve(root, option('--build', 'build'));
+const build = buildDir();
 const work = option('--work', '/tmp/tarn-bench');
 const only = option('--only', null);
 mkdirSync(work, { recursive: true });
@@ -31,32 +19,11 @@ const flights = path.join(root, 'tools/oracle/node_modules/vega-datasets/data/fl
 const lineitem = path.resolve(root, '../shared/data/tpch-sf0.1/lineitem.parquet');
 const gen10m = path.join(work, 'gen10m.parquet');
 
-const instance = await DuckDBInstance.create(':memory:');
-const con = await instance.connect();
-await con.run('SET threads=2');
+const con = await connectDuckDB(2);
 
 // Best wall time and, separately, best process CPU time (user + system of every thread).
-async function duckBest(sql, reps = 5) {
-  await con.run(sql);  // warm-up
-  let best = Infinity;
-  let bestCpu = Infinity;
-  for (let i = 0; i < reps; i++) {
-    const start = process.hrtime.bigint();
-    const cpuStart = process.cpuUsage();
-    await con.run(sql);
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
-    const cpu = process.cpuUsage(cpuStart);
-    bestCpu = Math.min(bestCpu, (cpu.user + cpu.system) / 1000);
-  }
-  lastDuckCpu = bestCpu;
-  return best;
-}
-let lastDuckCpu = NaN;
-
-function tarnBench(...benchArgs) {
-  const out = execFileSync(path.join(build, 'tarn_bench'), benchArgs, { encoding: 'utf8' });
-  return JSON.parse(out.trim().split('\n').pop());
-}
+const duckBest = (sql) => bestOf(async () => { await con.run(sql); });
+const tarnBench = (...benchArgs) => runJson(path.join(build, 'tarn_bench'), benchArgs);
 
 if (!existsSync(gen10m)) {
   console.error(`generating ${gen10m} ...`);
@@ -76,8 +43,7 @@ const decodeAll = (file) => `SELECT min(COLUMNS(*)), max(COLUMNS(*)) FROM read_p
 const rows = [];
 async function compare(name, duckSql, tarnArgs, extra = () => '') {
   if (only && !name.includes(only)) return;
-  const duck = await duckBest(duckSql);
-  const duckCpu = lastDuckCpu;
+  const { wall: duck, cpu: duckCpu } = await duckBest(duckSql);
   const tarn = tarnBench(...tarnArgs);
   const tarnCpu = tarn.best_cpu_ms ?? NaN;
   rows.push({ name, tarn: tarn.best_ms, duck, ratio: tarn.best_ms / duck, tarnCpu, duckCpu,
@@ -139,10 +105,10 @@ await compare(`filter all columns: ${selectiveWhere}, tarn file, page index off`
 
 // CPU columns: tarn_bench reports CPU for full scans only (other modes print n/a).
 const cpuText = (v) => (Number.isFinite(v) ? v.toFixed(1) : 'n/a');
-console.log('| benchmark | tarn ms | DuckDB ms | tarn/DuckDB | tarn CPU ms | DuckDB CPU ms | CPU ratio | notes |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-for (const r of rows) {
-  const cpuRatio = Number.isFinite(r.tarnCpu) ? (r.tarnCpu / r.duckCpu).toFixed(2) : 'n/a';
-  console.log(`| ${r.name} | ${r.tarn.toFixed(1)} | ${r.duck.toFixed(1)} | ${r.ratio.toFixed(2)} | ` +
-              `${cpuText(r.tarnCpu)} | ${cpuText(r.duckCpu)} | ${cpuRatio} | ${r.note} |`);
-}
+printTable(['benchmark', 'tarn ms', 'DuckDB ms', 'tarn/DuckDB', 'tarn CPU ms', 'DuckDB CPU ms',
+            'CPU ratio', 'notes'],
+           rows.map((r) => [r.name, r.tarn.toFixed(1), r.duck.toFixed(1), r.ratio.toFixed(2),
+                            cpuText(r.tarnCpu), cpuText(r.duckCpu),
+                            Number.isFinite(r.tarnCpu) ? (r.tarnCpu / r.duckCpu).toFixed(2) : 'n/a',
+                            r.note]),
+           { lastLeft: true });

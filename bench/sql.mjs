@@ -7,23 +7,11 @@
 // tests/sql's differential tests).
 //
 //   node bench/sql.mjs [--build build] [--only NAME] [--threads 2]
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bestOf, buildDir, connectDuckDB, option, printTable, root, runJson } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const require = createRequire(path.join(root, 'tools/oracle/package.json'));
-const { DuckDBInstance } = require('@duckdb/node-api');
-
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const build = path.resolve(root, option('--build', 'build'));
+const build = buildDir();
 const only = option('--only', null);
 const threads = Number(option('--threads', '2'));
 
@@ -36,30 +24,16 @@ for (const file of [flights, lineitem, orders]) {
 const benchSql = path.join(build, 'bench_sql');
 if (!existsSync(benchSql)) throw new Error(`missing ${benchSql}: build a release tree first`);
 
-const instance = await DuckDBInstance.create(':memory:');
-const con = await instance.connect();
-await con.run(`SET threads=${threads}`);
+const con = await connectDuckDB(threads);
 
-async function duckBest(sql, reps = 5) {
-  await con.run(sql);  // warm-up
-  let best = Infinity;
-  let bestCpu = Infinity;
-  for (let i = 0; i < reps; i++) {
-    const start = process.hrtime.bigint();
-    const cpuStart = process.cpuUsage();
+function duckBest(sql) {
+  return bestOf(async () => {
     const result = await con.runAndReadAll(sql);  // materializes every row, as tarn drains them
     result.getRows();
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
-    const cpu = process.cpuUsage(cpuStart);
-    bestCpu = Math.min(bestCpu, (cpu.user + cpu.system) / 1000);
-  }
-  return { wall: best, cpu: bestCpu };
+  }, { warmup: () => con.run(sql) });
 }
 
-function tarnBest(sql) {
-  const out = execFileSync(benchSql, ['--threads', String(threads), sql], { encoding: 'utf8' });
-  return JSON.parse(out.trim().split('\n').pop());
-}
+const tarnBest = (sql) => runJson(benchSql, ['--threads', String(threads), sql]);
 
 async function duckRows(sql) {
   const result = await con.runAndReadAll(sql);
@@ -112,10 +86,7 @@ for (const [name, sql] of queries) {
                 `DuckDB ${duck.wall.toFixed(1)} ms (CPU ${duck.cpu.toFixed(1)})`);
 }
 
-console.log('| query | tarn ms | DuckDB ms | tarn/DuckDB | tarn CPU ms | DuckDB CPU ms | CPU ratio |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
-  console.log(`| ${r.name} | ${r.tarn.best_ms.toFixed(1)} | ${r.duck.wall.toFixed(1)} | ` +
-              `${(r.tarn.best_ms / r.duck.wall).toFixed(2)} | ${r.tarn.best_cpu_ms.toFixed(1)} | ` +
-              `${r.duck.cpu.toFixed(1)} | ${(r.tarn.best_cpu_ms / r.duck.cpu).toFixed(2)} |`);
-}
+printTable(['query', 'tarn ms', 'DuckDB ms', 'tarn/DuckDB', 'tarn CPU ms', 'DuckDB CPU ms', 'CPU ratio'],
+           rows.map((r) => [r.name, r.tarn.best_ms.toFixed(1), r.duck.wall.toFixed(1),
+                            (r.tarn.best_ms / r.duck.wall).toFixed(2), r.tarn.best_cpu_ms.toFixed(1),
+                            r.duck.cpu.toFixed(1), (r.tarn.best_cpu_ms / r.duck.cpu).toFixed(2)]));

@@ -22,21 +22,10 @@
 // generated before its clock starts). The affected row counts of both sides are compared.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bestOf, buildDir, connectDuckDB, option, printTable, runJson } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const require = createRequire(path.join(root, 'tools/oracle/package.json'));
-const { DuckDBInstance } = require('@duckdb/node-api');
-
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const build = path.resolve(root, option('--build', 'build'));
+const build = buildDir();
 const work = option('--work', '/tmp/tarn-write-bench');
 const rows = Number(option('--rows', '10000000'));
 const reps = 3;
@@ -54,9 +43,7 @@ if (!existsSync(genInfo)) {
 }
 const { files } = JSON.parse(readFileSync(genInfo, 'utf8'));
 
-const instance = await DuckDBInstance.create(':memory:');
-const con = await instance.connect();
-await con.run('SET threads=2');
+const con = await connectDuckDB(2);
 const out = path.join(work, 'duckdb-out');
 const q = (s) => `'${s.replace(/'/g, "''")}'`;
 const fileList = `[${files.map((f) => q(f.path)).join(', ')}]`;
@@ -101,23 +88,17 @@ const operations = {
   },
 };
 
+// Each run starts from an empty output folder (emptied before the clock starts).
 async function duckBest(name) {
-  let best = Infinity, bestCpu = Infinity, answer = 0;
-  for (let rep = 0; rep <= reps; rep++) {
-    rmSync(out, { recursive: true, force: true });
-    mkdirSync(out, { recursive: true });
-    const cpuStart = process.cpuUsage();
-    const start = process.hrtime.bigint();
-    answer = await operations[name]();
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    const cpu = process.cpuUsage(cpuStart);
-    if (rep > 0) {
-      best = Math.min(best, ms);
-      bestCpu = Math.min(bestCpu, (cpu.user + cpu.system) / 1000);
-    }
-  }
+  const { wall, cpu, value } = await bestOf(() => operations[name](), {
+    reps,
+    setup: () => {
+      rmSync(out, { recursive: true, force: true });
+      mkdirSync(out, { recursive: true });
+    },
+  });
   rmSync(out, { recursive: true, force: true });
-  return { wall: best, cpu: bestCpu, answer };
+  return { wall, cpu, answer: value };
 }
 
 const labels = {
@@ -127,8 +108,7 @@ const labels = {
 };
 const lines = [];
 for (const name of ['delete', 'update', 'insert']) {
-  const tarn = JSON.parse(execFileSync(bench, ['run', lake, name, String(reps), String(rows)],
-                                       { encoding: 'utf8' }).trim().split('\n').pop());
+  const tarn = runJson(bench, ['run', lake, name, String(reps), String(rows)]);
   const duck = await duckBest(name);
   if (tarn.rows !== duck.answer) {
     console.error(`${name}: rows differ: tarn ${tarn.rows}, DuckDB ${duck.answer}`);
@@ -136,10 +116,9 @@ for (const name of ['delete', 'update', 'insert']) {
   }
   console.error(`${name}: tarn ${tarn.best_ms.toFixed(1)} ms (CPU ${tarn.best_cpu_ms.toFixed(1)}), ` +
                 `DuckDB ${duck.wall.toFixed(1)} ms (CPU ${duck.cpu.toFixed(1)}), ${tarn.rows} rows`);
-  lines.push(`| ${labels[name]} | ${tarn.rows} | ${tarn.best_ms.toFixed(1)} | ${tarn.best_cpu_ms.toFixed(1)} | ` +
-             `${duck.wall.toFixed(1)} | ${duck.cpu.toFixed(1)} | ${(tarn.best_ms / duck.wall).toFixed(2)} | ` +
-             `${(tarn.best_cpu_ms / duck.cpu).toFixed(2)} |`);
+  lines.push([labels[name], tarn.rows, tarn.best_ms.toFixed(1), tarn.best_cpu_ms.toFixed(1),
+              duck.wall.toFixed(1), duck.cpu.toFixed(1), (tarn.best_ms / duck.wall).toFixed(2),
+              (tarn.best_cpu_ms / duck.cpu).toFixed(2)]);
 }
-console.log('| operation | rows | tarn ms | tarn CPU ms | DuckDB ms | DuckDB CPU ms | wall ratio | CPU ratio |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-for (const line of lines) console.log(line);
+printTable(['operation', 'rows', 'tarn ms', 'tarn CPU ms', 'DuckDB ms', 'DuckDB CPU ms', 'wall ratio',
+            'CPU ratio'], lines);
