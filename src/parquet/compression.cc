@@ -319,6 +319,58 @@ Status CheckDecompressedSize(CompressionCodec codec, std::string_view input,
   return Status::OK();
 }
 
+bool HasNoRatioBound(CompressionCodec codec) { return codec == CompressionCodec::kBrotli; }
+
+Status DecompressGrowing(CompressionCodec codec, std::string_view input, int64_t uncompressed_size,
+                         int64_t initial_bytes, std::shared_ptr<Buffer>* out) {
+  if (codec != CompressionCodec::kBrotli) {
+    return Status::Internal("DecompressGrowing: ", CodecName(codec), " has a ratio bound");
+  }
+  if (uncompressed_size < 0) {
+    return Status::Corruption(CodecName(codec), ": negative uncompressed size ", uncompressed_size);
+  }
+  struct StateDeleter {
+    void operator()(BrotliDecoderState* state) const { BrotliDecoderDestroyInstance(state); }
+  };
+  std::unique_ptr<BrotliDecoderState, StateDeleter> state(
+      BrotliDecoderCreateInstance(nullptr, nullptr, nullptr));
+  if (state == nullptr) return Status::ResourceExhausted("BROTLI: cannot create a decoder");
+  const int64_t start = (*out)->size();
+  const int64_t end = start + uncompressed_size;
+  int64_t filled = start;  // bytes of the buffer holding data
+  // Grows the buffer to `room` bytes, copying what it holds (never zero-filling).
+  auto grow = [&](int64_t room) {
+    auto bigger = Buffer::AllocateUninitialized(room);
+    if (filled > 0) std::memcpy(bigger->mutable_data(), (*out)->data(), static_cast<size_t>(filled));
+    *out = std::move(bigger);
+  };
+  grow(std::min(end, start + std::max<int64_t>(initial_bytes, 1)));
+  size_t available_in = input.size();
+  const uint8_t* next_in = reinterpret_cast<const uint8_t*>(input.data());
+  while (true) {
+    const int64_t room = (*out)->size();
+    size_t available_out = static_cast<size_t>(room - filled);
+    uint8_t* next_out = (*out)->mutable_data() + filled;
+    const BrotliDecoderResult result = BrotliDecoderDecompressStream(
+        state.get(), &available_in, &next_in, &available_out, &next_out, nullptr);
+    filled = room - static_cast<int64_t>(available_out);
+    if (result == BROTLI_DECODER_RESULT_SUCCESS) break;
+    if (result == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT && room < end) {
+      grow(std::min(end, start + 2 * (room - start)));
+      continue;
+    }
+    if (result == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+      return CodecError(codec, "output larger than expected", input, uncompressed_size);
+    }
+    return CodecError(codec,
+                      result == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT ? "truncated input"
+                                                                       : "corrupt input",
+                      input, uncompressed_size);
+  }
+  if (filled != end) return SizeMismatch(codec, filled - start, input, uncompressed_size);
+  return Status::OK();
+}
+
 Status Decompress(CompressionCodec codec, std::string_view input, uint8_t* out,
                   int64_t uncompressed_size) {
   if (uncompressed_size < 0) {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "parquet/metadata.h"
+#include "tarn/columnar.h"
 #include "tarn/status.h"
 
 namespace tarn::parquet {
@@ -23,6 +24,18 @@ Status Decompress(CompressionCodec codec, std::string_view input, uint8_t* out,
 // expand; brotli has no useful bound. Corruption when the declared size is beyond it.
 Status CheckDecompressedSize(CompressionCodec codec, std::string_view input,
                              int64_t uncompressed_size);
+
+// Whether `codec` has no useful bound on how much a few bytes decompress to (brotli), so a
+// large declared size is to be met by DecompressGrowing rather than allocated up front.
+bool HasNoRatioBound(CompressionCodec codec);
+
+// Decompresses `input` (a codec with HasNoRatioBound) to `uncompressed_size` bytes placed after
+// the bytes `*out` holds, replacing `*out` by larger buffers as output arrives (room for
+// `initial_bytes` first, then doubling; copied, never zero-filled), so memory follows what the
+// stream really holds, never its claim. On success `*out` is exactly its old bytes followed by
+// the output. The same errors as Decompress; after an error `*out`'s contents are unspecified.
+Status DecompressGrowing(CompressionCodec codec, std::string_view input, int64_t uncompressed_size,
+                         int64_t initial_bytes, std::shared_ptr<Buffer>* out);
 
 // Compresses `input`, appending to `out`. `level` is the codec's level (0 = its default):
 // ZSTD 1..22, GZIP 1..9, BROTLI 0..11; ignored by the others.

@@ -198,6 +198,17 @@ Result<std::string_view> PageReader::Decompress(const Page& page) {
   const int64_t values_size = out_size - prefix;
   Status possible = CheckDecompressedSize(codec_, input, values_size);
   if (!possible.ok()) return possible.WithContext(PageContext(page));
+  if (HasNoRatioBound(codec_) && values_size > kEagerPageBytes) {
+    // No bound on what these bytes hold: a buffer grown with the output, so memory follows the
+    // page's contents rather than its claim.
+    auto grown = Buffer::AllocateUninitialized(prefix);
+    if (prefix > 0) std::memcpy(grown->mutable_data(), page.body.data(), static_cast<size_t>(prefix));
+    Status status = DecompressGrowing(codec_, input, values_size, kEagerPageBytes, &grown);
+    if (!status.ok()) return status.WithContext(PageContext(page));
+    scratch_ = std::move(grown);
+    return std::string_view(reinterpret_cast<const char*>(scratch_->data()),
+                            static_cast<size_t>(out_size));
+  }
   if (scratch_ == nullptr || scratch_->size() < out_size) {
     // Decompression writes all out_size bytes or fails (every codec checks the size).
     scratch_ = Buffer::AllocateUninitialized(out_size);

@@ -4,8 +4,10 @@
 //
 // Checks: a header must fit in the chunk; compressed_page_size must lie within the chunk;
 // uncompressed_page_size (at most 2 GiB, the format's i32) is at most the chunk's declared
-// uncompressed size and at most what the codec can produce from the page's bytes; v2 level byte lengths fit in the page. Violations are Corruption naming
-// the context (file, row group, column) and the page's file offset.
+// uncompressed size and at most what the codec can produce from the page's bytes (brotli,
+// without such a bound, decompresses a large page into a buffer grown with its output); v2
+// level byte lengths fit in the page. Violations are Corruption naming the context (file, row
+// group, column) and the page's file offset.
 //
 // Checksums: a data or dictionary page whose header carries a crc has it checked (zlib's
 // CRC-32 of the page bytes as stored, i.e. after compression) before it is decompressed,
@@ -57,6 +59,10 @@ struct ChunkPiece {
 
 class PageReader {
  public:
+  // Pages of a codec without a ratio bound (brotli) declaring more than this are decompressed
+  // into a buffer that grows with the output.
+  static constexpr int64_t kEagerPageBytes = int64_t{16} << 20;
+
   // `chunk` holds the chunk's bytes, which start at `file_offset` in the file; `context`
   // ("<path>: row group R, column a.b") prefixes every error.
   PageReader(std::string_view chunk, int64_t file_offset, CompressionCodec codec,

@@ -9,6 +9,7 @@
 #include <lz4frame.h>
 #include <zstd.h>
 
+#include <cstring>
 #include <map>
 #include <random>
 #include <string>
@@ -146,6 +147,46 @@ TEST(CompressionTest, DeclaredSizeBeyondTheCodecIsRefusedBeforeAllocating) {
                           MustCompress(CompressionCodec::kZstd, "tail");
   EXPECT_TRUE(CheckDecompressedSize(CompressionCodec::kZstd, two, 8).ok());
   EXPECT_TRUE(CheckDecompressedSize(CompressionCodec::kZstd, two, 9).IsCorruption());
+}
+
+// Brotli has no ratio bound: a large page grows its buffer with the output, and a page
+// claiming far more than it holds costs only what it holds.
+TEST(CompressionTest, GrowingBrotliFollowsTheOutputNotTheClaim) {
+  std::string input(3 << 20, 'b');
+  for (size_t i = 0; i < input.size(); i += 4099) input[i] = static_cast<char>('a' + i % 26);
+  const std::string compressed = MustCompress(CompressionCodec::kBrotli, input);
+  ASSERT_TRUE(HasNoRatioBound(CompressionCodec::kBrotli));
+  ASSERT_FALSE(HasNoRatioBound(CompressionCodec::kZstd));
+  // Grown from 64 KiB after a 5-byte prefix the caller keeps.
+  auto out = Buffer::AllocateUninitialized(5);
+  std::memcpy(out->mutable_data(), "head:", 5);
+  ASSERT_TRUE(DecompressGrowing(CompressionCodec::kBrotli, compressed,
+                                static_cast<int64_t>(input.size()), 64 << 10, &out)
+                  .ok());
+  ASSERT_EQ(out->size(), static_cast<int64_t>(input.size()) + 5);
+  EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(out->data()), 5), "head:");
+  EXPECT_TRUE(std::string_view(reinterpret_cast<const char*>(out->data()) + 5, input.size()) ==
+              input);
+  // A claim of 2000 MiB: refused after the real 3 MiB, the buffer no larger than twice that.
+  auto claimed = Buffer::AllocateUninitialized(0);
+  Status status = DecompressGrowing(CompressionCodec::kBrotli, compressed, int64_t{2000} << 20,
+                                    64 << 10, &claimed);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_NE(status.message().find("produced 3145728 bytes, expected 2097152000"),
+            std::string::npos)
+      << status.ToString();
+  EXPECT_LE(claimed->size(), int64_t{4} << 20);
+  // Too small a claim, a truncated stream and garbage are Corruption too.
+  for (auto [bytes, size] : {std::pair<std::string, int64_t>{compressed, 1 << 20},
+                             {compressed.substr(0, compressed.size() / 2), 3 << 20},
+                             {std::string(100, '\xff'), 3 << 20}}) {
+    auto buffer = Buffer::AllocateUninitialized(0);
+    Status failed =
+        DecompressGrowing(CompressionCodec::kBrotli, bytes, size, 64 << 10, &buffer);
+    EXPECT_TRUE(failed.IsCorruption()) << failed.ToString();
+    EXPECT_NE(failed.message().find("BROTLI"), std::string::npos) << failed.ToString();
+  }
+  EXPECT_FALSE(DecompressGrowing(CompressionCodec::kZstd, compressed, 10, 10, &out).ok());
 }
 
 TEST(CompressionTest, ErrorNamesCodecAndSizes) {
