@@ -310,6 +310,19 @@ Result<std::shared_ptr<Batch>> DataFileReader::Next() {
   }
 }
 
+namespace {
+
+// A BIGINT column of `rows` values, none NULL, for the caller to fill.
+std::shared_ptr<Column> Int64Column(int64_t rows) {
+  auto column = std::make_shared<Column>();
+  column->type = DataType(TypeId::kInt64);
+  column->length = rows;
+  column->values = Buffer::AllocateUninitialized(rows * static_cast<int64_t>(sizeof(int64_t)));
+  return column;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<Batch>> DataFileReader::Convert(const Batch& batch) {
   const int64_t rows = batch.num_rows;
   const Column& position = batch.column(position_column_);
@@ -367,27 +380,34 @@ Result<std::shared_ptr<Batch>> DataFileReader::Convert(const Batch& batch) {
       row_id_column_ >= 0 ? filtered(row_id_column_) : nullptr;
   std::shared_ptr<Column> embedded_snapshot =
       snapshot_column_ >= 0 ? filtered(snapshot_column_) : nullptr;
-  ColumnBuilder rowid(DataType(TypeId::kInt64));
-  ColumnBuilder snapshot(DataType(TypeId::kInt64));
-  rowid.Reserve(keep_count);
-  snapshot.Reserve(keep_count);
-  for (int64_t row = 0; row < keep_count; ++row) {
-    if (embedded_rowid && embedded_rowid->IsValid(row)) {
-      rowid.AppendNumber<int64_t>(embedded_rowid->values_as<int64_t>()[row]);
-    } else if (file_.row_id_start.has_value()) {
-      rowid.AppendNumber<int64_t>(*file_.row_id_start + pos[row]);
-    } else {
-      return Status::Corruption("data file '", file_.path, "' position ", pos[row], ": ",
-                                kRowIdInternalName, " is NULL and the file has no row_id_start");
-    }
-    if (embedded_snapshot && embedded_snapshot->IsValid(row)) {
-      snapshot.AppendNumber<int64_t>(embedded_snapshot->values_as<int64_t>()[row]);
-    } else {
-      snapshot.AppendNumber<int64_t>(file_.begin_snapshot);
+  // Row lineage, written straight into the columns' buffers (every row gets a value).
+  auto rowid = Int64Column(keep_count);
+  int64_t* rowids = rowid->values->mutable_data_as<int64_t>();
+  const bool have_start = file_.row_id_start.has_value();
+  const int64_t start = have_start ? *file_.row_id_start : 0;
+  if (embedded_rowid == nullptr && have_start) {
+    for (int64_t row = 0; row < keep_count; ++row) rowids[row] = start + pos[row];
+  } else {
+    for (int64_t row = 0; row < keep_count; ++row) {
+      if (embedded_rowid && embedded_rowid->IsValid(row)) {
+        rowids[row] = embedded_rowid->values_as<int64_t>()[row];
+      } else if (have_start) {
+        rowids[row] = start + pos[row];
+      } else {
+        return Status::Corruption("data file '", file_.path, "' position ", pos[row], ": ",
+                                  kRowIdInternalName, " is NULL and the file has no row_id_start");
+      }
     }
   }
-  out.push_back(rowid.Finish());
-  out.push_back(snapshot.Finish());
+  auto snapshot = Int64Column(keep_count);
+  int64_t* snapshots_out = snapshot->values->mutable_data_as<int64_t>();
+  for (int64_t row = 0; row < keep_count; ++row) {
+    snapshots_out[row] = embedded_snapshot && embedded_snapshot->IsValid(row)
+                             ? embedded_snapshot->values_as<int64_t>()[row]
+                             : file_.begin_snapshot;
+  }
+  out.push_back(std::move(rowid));
+  out.push_back(std::move(snapshot));
   out.push_back(std::move(kept_positions));
   return MakeBatch(internal_schema_, std::move(out));
 }
