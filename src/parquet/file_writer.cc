@@ -2,6 +2,7 @@
 // parallel, appends them in schema order, and writes the footer on Finish.
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #include "parquet/column_writer.h"
 #include "parquet/metadata.h"
@@ -119,7 +120,18 @@ class FileWriter final : public ParquetWriter {
     if (buffered_rows_ == 0) return Status::OK();
     const size_t num_leaves = layout_.leaves.size();
     std::vector<EncodedChunk> chunks(num_leaves);
-    Status encoded = ThreadPool::Default()->ParallelFor(num_leaves, [&](size_t leaf_idx) {
+    // The largest chunks start first, so none of them runs alone at the end of the row group.
+    std::vector<int64_t> leaf_bytes(num_leaves, 0);
+    for (size_t leaf_idx = 0; leaf_idx < num_leaves; ++leaf_idx) {
+      const int column = layout_.leaves[leaf_idx].top_level_column;
+      for (const auto& batch : buffered_) leaf_bytes[leaf_idx] += ColumnBytes(*batch->columns[column]);
+    }
+    std::vector<size_t> order(num_leaves);
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return leaf_bytes[a] > leaf_bytes[b]; });
+    Status encoded = ThreadPool::Default()->ParallelFor(num_leaves, [&](size_t task_idx) {
+      const size_t leaf_idx = order[task_idx];
       const WriterLeaf& leaf = layout_.leaves[leaf_idx];
       ColumnChunkWriter writer(leaf, *props_);
       for (const auto& batch : buffered_) {
