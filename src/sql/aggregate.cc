@@ -15,6 +15,9 @@ namespace {
 
 constexpr int64_t kOutputBatchRows = 122880;
 
+// Rows per part when a batch's rows go to several aggregate states (see AggregateBatch).
+constexpr int64_t kUpdateRows = 4096;
+
 // How many batches past the oldest one not yet merged a worker may start; bounds the partials
 // held while one batch is slow.
 constexpr int64_t kBatchesAhead = 4;
@@ -199,10 +202,23 @@ class HashAggregateOperator : public Operator {
                                                                     ? spec.argument->type()
                                                                     : DataType(TypeId::kInt64)));
         state->Resize(groups);
-        TARN_RETURN_NOT_OK(state->Update(argument.get(), partial->ids.data(), batch.num_rows,
-                                         nullptr));
         partial->states[a] = std::move(state);
+        partial->arguments[a] = std::move(argument);
       }
+    }
+    // The combinable states go through the batch a part at a time, every state over one part
+    // before the next, so aggregates over the same columns read them from cache. Each state
+    // still sees its rows in order.
+    for (int64_t begin = 0; begin < batch.num_rows; begin += kUpdateRows) {
+      const int64_t end = std::min(batch.num_rows, begin + kUpdateRows);
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        if (!partial->states[a]) continue;
+        TARN_RETURN_NOT_OK(partial->states[a]->UpdateRange(
+            partial->arguments[a].get(), partial->ids.data(), begin, end, nullptr));
+      }
+    }
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      if (partial->states[a]) partial->arguments[a].reset();
     }
     return Status::OK();
   }

@@ -1,6 +1,8 @@
 #include "sql/aggregate_function.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -15,15 +17,17 @@ using expr::Phys;
 
 inline bool Included(const uint8_t* keep, int64_t row) { return keep == nullptr || GetBit(keep, row); }
 
-// Calls fn(row) for each row that `keep` includes (null: every row) and that is not NULL.
+// Calls fn(row) for each row of [begin, end) that `keep` includes (null: every row) and that
+// is not NULL.
 template <typename Fn>
-inline void ForEachValue(const Column& input, int64_t rows, const uint8_t* keep, Fn&& fn) {
+inline void ForEachValue(const Column& input, int64_t begin, int64_t end, const uint8_t* keep,
+                         Fn&& fn) {
   const uint8_t* valid = input.validity ? input.validity->data() : nullptr;
   if (keep == nullptr && valid == nullptr) {
-    for (int64_t row = 0; row < rows; ++row) fn(row);
+    for (int64_t row = begin; row < end; ++row) fn(row);
     return;
   }
-  for (int64_t row = 0; row < rows; ++row) {
+  for (int64_t row = begin; row < end; ++row) {
     if ((keep == nullptr || GetBit(keep, row)) && (valid == nullptr || GetBit(valid, row))) fn(row);
   }
 }
@@ -63,19 +67,20 @@ class CountState : public AggregateState {
  public:
   explicit CountState(bool star) : star_(star) { result_type_ = DataType(TypeId::kInt64); }
   void Resize(int64_t groups) override { counts_.resize(groups, 0); }
-  Status Update(const Column* input, const uint32_t* ids, int64_t rows,
-                const uint8_t* keep) override {
-    if (counts_.size() == 1 && keep == nullptr) {  // one group, every row
-      counts_[0] += star_ ? rows : rows - input->null_count;
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    if (counts_.size() == 1 && keep == nullptr &&
+        (star_ || input->null_count == 0)) {  // one group, every row
+      counts_[0] += end - begin;
       return Status::OK();
     }
     int64_t* counts = counts_.data();
     if (star_) {
-      for (int64_t row = 0; row < rows; ++row) {
+      for (int64_t row = begin; row < end; ++row) {
         if (Included(keep, row)) ++counts[ids[row]];
       }
     } else {
-      ForEachValue(*input, rows, keep, [&](int64_t row) { ++counts[ids[row]]; });
+      ForEachValue(*input, begin, end, keep, [&](int64_t row) { ++counts[ids[row]]; });
     }
     return Status::OK();
   }
@@ -123,13 +128,13 @@ class SumState : public AggregateState {
     sums_.resize(groups, Acc{0});
     counts_.resize(groups, 0);
   }
-  Status Update(const Column* input, const uint32_t* ids, int64_t rows,
-                const uint8_t* keep) override {
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
     if (sums_.size() == 1) {  // one group (no GROUP BY): the same additions, in a register
       Acc sum = sums_[0];
       int64_t count = counts_[0];
       WithTypedValues(*input, phys_, [&](const auto* values) {
-        ForEachValue(*input, rows, keep, [&](int64_t row) {
+        ForEachValue(*input, begin, end, keep, [&](int64_t row) {
           sum += static_cast<Acc>(values[row]);
           ++count;
         });
@@ -141,7 +146,7 @@ class SumState : public AggregateState {
     Acc* sums = sums_.data();
     int64_t* counts = counts_.data();
     WithTypedValues(*input, phys_, [&](const auto* values) {
-      ForEachValue(*input, rows, keep, [&](int64_t row) {
+      ForEachValue(*input, begin, end, keep, [&](int64_t row) {
         sums[ids[row]] += static_cast<Acc>(values[row]);
         ++counts[ids[row]];
       });
@@ -205,13 +210,16 @@ class NumericMinMaxState : public AggregateState {
     values_.resize(groups, T());
     seen_.resize(groups, 0);
   }
-  Status Update(const Column* input, const uint32_t* ids, int64_t rows,
-                const uint8_t* keep) override {
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
     const uint8_t* bytes = input->values->data();
+    if (values_.size() == 1 && keep == nullptr && input->validity == nullptr && end > begin) {
+      return UpdateOneGroupDense(input->values_as<T>() + begin, end - begin);
+    }
     if (values_.size() == 1) {  // one group: keep the best in a register
       T best = values_[0];
       bool any = seen_[0] != 0;
-      ForEachValue(*input, rows, keep, [&](int64_t row) {
+      ForEachValue(*input, begin, end, keep, [&](int64_t row) {
         T v;
         std::memcpy(&v, bytes + row * sizeof(T), sizeof(T));
         if (!any || (is_max_ ? Less(best, v) : Less(v, best))) {
@@ -235,11 +243,11 @@ class NumericMinMaxState : public AggregateState {
       }
     };
     if (is_max_) {
-      ForEachValue(*input, rows, keep, [&](int64_t row) {
+      ForEachValue(*input, begin, end, keep, [&](int64_t row) {
         update(row, [](T v, T current) { return Less(current, v); });
       });
     } else {
-      ForEachValue(*input, rows, keep, [&](int64_t row) {
+      ForEachValue(*input, begin, end, keep, [&](int64_t row) {
         update(row, [](T v, T current) { return Less(v, current); });
       });
     }
@@ -273,6 +281,38 @@ class NumericMinMaxState : public AggregateState {
   }
 
  private:
+  // One group, every row a value: a branch-free pass. Integers keep four running bests (ties
+  // are equal values, so which one wins does not matter); floats keep one, so a tie keeps the
+  // first value (0.0 and -0.0 compare equal).
+  Status UpdateOneGroupDense(const T* values, int64_t rows) {
+    T best = seen_[0] ? values_[0] : values[0];
+    if constexpr (std::is_floating_point_v<T>) {
+      if (is_max_) {
+        for (int64_t row = 0; row < rows; ++row) best = Less(best, values[row]) ? values[row] : best;
+      } else {
+        for (int64_t row = 0; row < rows; ++row) best = Less(values[row], best) ? values[row] : best;
+      }
+    } else {
+      T lanes[4] = {best, best, best, best};
+      int64_t row = 0;
+      if (is_max_) {
+        for (; row + 4 <= rows; row += 4) {
+          for (int lane = 0; lane < 4; ++lane) lanes[lane] = std::max(lanes[lane], values[row + lane]);
+        }
+        for (; row < rows; ++row) lanes[0] = std::max(lanes[0], values[row]);
+        best = std::max(std::max(lanes[0], lanes[1]), std::max(lanes[2], lanes[3]));
+      } else {
+        for (; row + 4 <= rows; row += 4) {
+          for (int lane = 0; lane < 4; ++lane) lanes[lane] = std::min(lanes[lane], values[row + lane]);
+        }
+        for (; row < rows; ++row) lanes[0] = std::min(lanes[0], values[row]);
+        best = std::min(std::min(lanes[0], lanes[1]), std::min(lanes[2], lanes[3]));
+      }
+    }
+    values_[0] = best;
+    seen_[0] = 1;
+    return Status::OK();
+  }
   static bool Less(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
       return expr::FloatLess(static_cast<double>(a), static_cast<double>(b));
@@ -291,11 +331,11 @@ class ValueMinMaxState : public AggregateState {
  public:
   ValueMinMaxState(const DataType& input, bool is_max) : is_max_(is_max) { result_type_ = input; }
   void Resize(int64_t groups) override { values_.resize(groups); }
-  Status Update(const Column* input, const uint32_t* ids, int64_t rows,
-                const uint8_t* keep) override {
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
     bool bytes = input->type.IsVarLength();
-    if (bytes && values_.size() == 1) return UpdateOneStringGroup(*input, rows, keep);
-    for (int64_t row = 0; row < rows; ++row) {
+    if (bytes && values_.size() == 1) return UpdateOneStringGroup(*input, begin, end, keep);
+    for (int64_t row = begin; row < end; ++row) {
       if (!Included(keep, row) || input->IsNull(row)) continue;
       Value& current = values_[ids[row]];
       if (bytes && !current.is_null()) {
@@ -316,27 +356,38 @@ class ValueMinMaxState : public AggregateState {
     return Status::OK();
   }
   // One group of strings: the batch's best as a view, copied once at the end.
-  Status UpdateOneStringGroup(const Column& input, int64_t rows, const uint8_t* keep) {
+  Status UpdateOneStringGroup(const Column& input, int64_t begin, int64_t end,
+                              const uint8_t* keep) {
     Value& current = values_[0];
     bool have = !current.is_null();
     std::string_view best = have ? std::string_view(current.GetBytes()) : std::string_view();
+    const int64_t* offsets = input.values_as<int64_t>();
+    const char* data = reinterpret_cast<const char*>(input.data->data());
+    const int64_t readable = input.data->capacity();
+    uint64_t best_prefix = have ? Prefix(best.data(), best.size(), false) : 0;
     bool changed = false;
-    ForEachValue(input, rows, keep, [&](int64_t row) {
-      std::string_view view = input.GetView(row);
+    ForEachValue(input, begin, end, keep, [&](int64_t row) {
+      const int64_t start = offsets[row];
+      const size_t size = static_cast<size_t>(offsets[row + 1] - start);
+      const uint64_t prefix = Prefix(data + start, size, start + 8 <= readable);
       if (!have) {
-        best = view;
+        best = std::string_view(data + start, size);
+        best_prefix = prefix;
         have = changed = true;
         return;
       }
-      // Most comparisons are decided by the first byte.
+      // Most comparisons are decided by the first eight bytes.
       int c;
-      if (!view.empty() && !best.empty() && view[0] != best[0]) {
-        c = static_cast<uint8_t>(view[0]) < static_cast<uint8_t>(best[0]) ? -1 : 1;
+      if (prefix != best_prefix) {
+        c = prefix < best_prefix ? -1 : 1;
+      } else if (size <= 8 && best.size() <= 8) {
+        c = size < best.size() ? -1 : (size > best.size() ? 1 : 0);  // equal up to the shorter
       } else {
-        c = view.compare(best);
+        c = std::string_view(data + start, size).compare(best);
       }
       if (is_max_ ? c > 0 : c < 0) {
-        best = view;
+        best = std::string_view(data + start, size);
+        best_prefix = prefix;
         changed = true;
       }
     });
@@ -345,6 +396,20 @@ class ValueMinMaxState : public AggregateState {
       current = Value::Bytes(input.type, std::string(best));
     }
     return Status::OK();
+  }
+
+  // The first eight bytes of a string, zero-padded, as a number that orders as the bytes do:
+  // two strings whose prefixes differ compare as their prefixes. `can_overread`: eight bytes
+  // from `bytes` may be read whatever `size` is.
+  static uint64_t Prefix(const char* bytes, size_t size, bool can_overread) {
+    uint64_t word = 0;
+    if (can_overread) {
+      std::memcpy(&word, bytes, 8);
+      if (size < 8) word &= (uint64_t{1} << (8 * size)) - 1;
+    } else if (size > 0) {
+      std::memcpy(&word, bytes, std::min<size_t>(size, 8));
+    }
+    return __builtin_bswap64(word);
   }
 
   void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {

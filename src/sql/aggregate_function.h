@@ -33,8 +33,15 @@ class AggregateState {
   virtual void Resize(int64_t groups) = 0;
   // Adds row i of `input` (null for count(*)) to group group_ids[i], for rows where `keep` is
   // null or has bit i set.
-  virtual Status Update(const Column* input, const uint32_t* group_ids, int64_t rows,
-                        const uint8_t* keep) = 0;
+  Status Update(const Column* input, const uint32_t* group_ids, int64_t rows,
+                const uint8_t* keep) {
+    return UpdateRange(input, group_ids, 0, rows, keep);
+  }
+  // The same for rows i in [begin, end) only (row numbers, group_ids and keep still count from
+  // the column's first row): a caller that feeds several states can go through a batch in
+  // parts small enough to stay in cache.
+  virtual Status UpdateRange(const Column* input, const uint32_t* group_ids, int64_t begin,
+                             int64_t end, const uint8_t* keep) = 0;
   // Folds group g of `other` (a state of the same function and type, with `other_groups`
   // groups) into group mapping[g] of this state, as if other's rows came after this state's.
   // REQUIRES: this state has more than every mapping[g] groups.
