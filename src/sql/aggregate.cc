@@ -146,12 +146,15 @@ class HashAggregateOperator : public Operator {
         cv_.wait(lock, [&] { return failed_ || item->sequence - next_merge_ < kBatchesAhead; });
         if (failed_) return;
       }
-      std::unique_ptr<BatchPartial> partial = TakeFreePartial();
-      if (item->batch->num_rows > 0) {
-        Status status = AggregateBatch(*item->batch, partial.get());
+      std::vector<std::unique_ptr<BatchPartial>> partials;
+      for (const std::shared_ptr<Batch>& batch : item->batches) {
+        if (batch->num_rows == 0) continue;
+        std::unique_ptr<BatchPartial> partial = TakeFreePartial();
+        Status status = AggregateBatch(*batch, partial.get());
         if (!status.ok()) return Fail(std::move(status));
+        partials.push_back(std::move(partial));
       }
-      Deliver(item->sequence, std::move(partial));
+      Deliver(item->sequence, std::move(partials));
     }
   }
 
@@ -223,23 +226,26 @@ class HashAggregateOperator : public Operator {
     return Status::OK();
   }
 
-  // Queues the partial of batch `sequence`; whichever worker finds no merge running merges
-  // every queued partial that is next in input order.
-  void Deliver(int64_t sequence, std::unique_ptr<BatchPartial> partial) {
+  // Queues the partials of item `sequence` (one per batch, in order); whichever worker finds
+  // no merge running merges every queued item that is next in input order.
+  void Deliver(int64_t sequence, std::vector<std::unique_ptr<BatchPartial>> partials) {
     std::unique_lock<std::mutex> lock(mu_);
-    pending_.emplace(sequence, std::move(partial));
+    pending_.emplace(sequence, std::move(partials));
     if (merging_) return;
     merging_ = true;
     while (!failed_) {
       auto it = pending_.find(next_merge_);
       if (it == pending_.end()) break;
-      std::unique_ptr<BatchPartial> next = std::move(it->second);
+      std::vector<std::unique_ptr<BatchPartial>> next = std::move(it->second);
       pending_.erase(it);
       lock.unlock();
-      Status status = Merge(next.get());
-      Recycle(next.get());
+      Status status;
+      for (auto& partial : next) {
+        if (status.ok()) status = Merge(partial.get());
+        Recycle(partial.get());
+      }
       lock.lock();
-      free_partials_.push_back(std::move(next));
+      for (auto& partial : next) free_partials_.push_back(std::move(partial));
       if (!status.ok()) {
         if (error_.ok()) error_ = std::move(status);
         failed_ = true;
@@ -332,7 +338,7 @@ class HashAggregateOperator : public Operator {
 
   std::mutex mu_;  // guards the fields below
   std::condition_variable cv_;
-  std::map<int64_t, std::unique_ptr<BatchPartial>> pending_;
+  std::map<int64_t, std::vector<std::unique_ptr<BatchPartial>>> pending_;
   std::vector<std::unique_ptr<BatchPartial>> free_partials_;
   int64_t next_merge_ = 0;
   bool merging_ = false;

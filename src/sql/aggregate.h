@@ -11,8 +11,9 @@
 // first within the batch (in parallel), then against the final set (in order). Without GROUP
 // BY there is exactly one group, even over no rows. After each merge the state's size is
 // checked against ExecContext::memory_limit; past it the query fails naming the operator and
-// the limit. At most a few batches beyond the oldest unmerged one are in flight. Output: the
-// key columns, then one column per aggregate.
+// the limit. At most a few items (batches, or parts of the source such as Parquet row
+// groups, each read on the worker that takes it) beyond the oldest unmerged one are in flight.
+// Output: the key columns, then one column per aggregate.
 //
 // Thread-safety: one thread at a time (the operator runs its own workers inside Next()).
 #pragma once

@@ -181,8 +181,9 @@ class ValuesOperator : public Operator {
 
 
 // Runs the per-batch operators of its input on several threads and hands their batches on in
-// input order. Up to kBatchesAhead batches past the next one to hand on are in flight; pool
-// tasks and the consumer itself pull them through a ParallelFeed.
+// input order. Up to kBatchesAhead items (batches, or parts of the source) past the next one
+// to hand on are in flight; pool tasks and the consumer itself pull them through a
+// ParallelFeed.
 class GatherOperator : public Operator {
  public:
   static constexpr int64_t kBatchesAhead = 4;
@@ -202,14 +203,18 @@ class GatherOperator : public Operator {
     if (!feed_) feed_ = std::make_unique<ParallelFeed>(input_.get());
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {
+      while (emit_position_ < emitting_.size()) {
+        std::shared_ptr<Batch> batch = std::move(emitting_[emit_position_++]);
+        if (batch->num_rows > 0) return batch;
+      }
       auto it = ready_.find(next_emit_);
       if (it != ready_.end()) {
-        std::shared_ptr<Batch> batch = std::move(it->second);
+        emitting_ = std::move(it->second);
+        emit_position_ = 0;
         ready_.erase(it);
         ++next_emit_;
         StartHelpers();
-        if (batch->num_rows == 0) continue;
-        return batch;
+        continue;
       }
       if (failed_) return error_;
       if (ended_ && pulling_ == 0 && ready_.empty()) {
@@ -245,7 +250,7 @@ class GatherOperator : public Operator {
       ended_ = true;
       --reserved_;  // nothing was pulled
     } else {
-      ready_.emplace(item->sequence, std::move(item->batch));
+      ready_.emplace(item->sequence, std::move(item->batches));
     }
     cv_.notify_all();
   }
@@ -275,8 +280,10 @@ class GatherOperator : public Operator {
 
   std::mutex mu_;  // guards the fields below
   std::condition_variable cv_;
-  std::map<int64_t, std::shared_ptr<Batch>> ready_;
-  int64_t next_emit_ = 0;  // sequence number of the next batch to hand on
+  std::map<int64_t, std::vector<std::shared_ptr<Batch>>> ready_;
+  std::vector<std::shared_ptr<Batch>> emitting_;  // the item being handed on
+  size_t emit_position_ = 0;                      // its next batch
+  int64_t next_emit_ = 0;  // sequence number of the next item to hand on
   int64_t reserved_ = 0;   // batches pulled or being pulled
   int pulling_ = 0;        // pulls in progress
   int active_ = 0;         // helper tasks started and not finished
@@ -303,6 +310,10 @@ Result<std::shared_ptr<Batch>> Operator::TransformBatch(std::shared_ptr<Batch>) 
   return Status::Internal(label(), " is not a per-batch operator");
 }
 
+Result<std::unique_ptr<BatchReader>> Operator::OpenPart(int64_t) const {
+  return Status::Internal(label(), " does not split into parts");
+}
+
 ParallelFeed::ParallelFeed(Operator* root) {
   std::vector<const Operator*> top_first;
   while (Operator* input = root->per_batch_input()) {
@@ -311,10 +322,13 @@ ParallelFeed::ParallelFeed(Operator* root) {
   }
   source_ = root;
   transforms_.assign(top_first.rbegin(), top_first.rend());
+  num_parts_ = source_->num_parts();
 }
 
 Result<ParallelFeed::Item> ParallelFeed::Next() {
+  if (num_parts_ > 0) return NextPart();
   Item item;
+  std::shared_ptr<Batch> batch;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (done_) return item;
@@ -324,12 +338,47 @@ Result<ParallelFeed::Item> ParallelFeed::Next() {
       if (!pulled.ok()) return pulled.status();
       return item;
     }
-    item.batch = std::move(pulled).value();
+    batch = std::move(pulled).value();
     item.sequence = next_sequence_++;
   }
   for (const Operator* transform : transforms_) {
-    if (item.batch->num_rows == 0) break;
-    TARN_ASSIGN_OR_RETURN(item.batch, transform->TransformBatch(std::move(item.batch)));
+    if (batch->num_rows == 0) break;
+    TARN_ASSIGN_OR_RETURN(batch, transform->TransformBatch(std::move(batch)));
+  }
+  item.batches.push_back(std::move(batch));
+  return item;
+}
+
+Result<ParallelFeed::Item> ParallelFeed::NextPart() {
+  Item item;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_) return item;
+    if (next_sequence_ == num_parts_) {
+      done_ = true;
+      return item;
+    }
+    item.sequence = next_sequence_++;
+  }
+  auto fail = [&](Status status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+    return status;
+  };
+  Result<std::unique_ptr<BatchReader>> reader = source_->OpenPart(item.sequence);
+  if (!reader.ok()) return fail(reader.status());
+  while (true) {
+    Result<std::shared_ptr<Batch>> pulled = (*reader)->Next();
+    if (!pulled.ok()) return fail(pulled.status());
+    std::shared_ptr<Batch> batch = std::move(pulled).value();
+    if (!batch) break;
+    for (const Operator* transform : transforms_) {
+      if (batch->num_rows == 0) break;
+      Result<std::shared_ptr<Batch>> transformed = transform->TransformBatch(std::move(batch));
+      if (!transformed.ok()) return fail(transformed.status());
+      batch = std::move(transformed).value();
+    }
+    if (batch->num_rows > 0) item.batches.push_back(std::move(batch));
   }
   return item;
 }

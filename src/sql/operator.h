@@ -54,26 +54,40 @@ class Operator : public BatchReader {
   // Per-batch operators: the output batch for one input batch (possibly 0 rows, e.g. a filter
   // that keeps no row). Safe to call from several threads at once. Others: Internal error.
   virtual Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const;
+
+  // Sources whose input splits into parts that several threads can read at once (a Parquet
+  // scan's row groups): how many parts there are; every other operator returns 0. Reading the
+  // parts in order gives what Next() gives.
+  virtual int64_t num_parts() const { return 0; }
+  // A reader of part `part`'s batches, which decodes on the calling thread. Safe to call, and
+  // to use the readers, from several threads at once. Others: Internal error.
+  virtual Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const;
 };
 
-// Pulls an operator tree's batches for several threads. Batches are numbered 0, 1, ... in the
-// order the tree's stateful part produced them; the per-batch operators on top run on the
-// calling thread, outside the lock. REQUIRES: the tree outlives the feed.
+// Pulls an operator tree's batches for several threads. Items are numbered 0, 1, ... in input
+// order; the per-batch operators on top run on the calling thread, outside the lock. When the
+// tree's stateful part is a source that splits into parts, each item is one whole part, read
+// (decoded) on the calling thread, so threads read different parts at once; otherwise each item
+// is one batch, pulled under the lock. REQUIRES: the tree outlives the feed.
 class ParallelFeed {
  public:
   explicit ParallelFeed(Operator* root);
 
   struct Item {
-    int64_t sequence = -1;         // -1: no more batches
-    std::shared_ptr<Batch> batch;  // may have 0 rows; its number must still be consumed
+    int64_t sequence = -1;  // -1: no more items
+    // In order; possibly none, or batches of 0 rows. The item's number must still be consumed.
+    std::vector<std::shared_ptr<Batch>> batches;
   };
   // After the end or an error, every later call returns the end.
   Result<Item> Next();
 
  private:
+  Result<Item> NextPart();
+
   std::mutex mu_;  // guards source_ and the fields below
   Operator* source_;
   std::vector<const Operator*> transforms_;  // bottom first
+  int64_t num_parts_ = 0;
   int64_t next_sequence_ = 0;
   bool done_ = false;
 };

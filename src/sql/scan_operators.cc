@@ -1,6 +1,7 @@
 #include "sql/scan_operators.h"
 
 #include "parquet/filtered_scan.h"
+#include "parquet/metadata.h"
 
 #include <algorithm>
 #include <utility>
@@ -33,7 +34,9 @@ class ParquetScanOperator : public Operator {
                       std::shared_ptr<const Schema> schema, bool no_columns,
                       std::shared_ptr<const BoundExpr> row_filter = nullptr)
       : readers_(std::move(readers)), options_(std::move(options)), schema_(std::move(schema)),
-        no_columns_(no_columns), row_filter_(std::move(row_filter)) {}
+        no_columns_(no_columns), row_filter_(std::move(row_filter)) {
+    if (options_.pool != nullptr && options_.max_parallel_row_groups > 1) PlanParts();
+  }
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
 
@@ -50,9 +53,23 @@ class ParquetScanOperator : public Operator {
         current_.reset();
         continue;
       }
-      if (no_columns_) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
-      return MakeBatch(schema_, std::move(batch->columns));
+      return Rename(std::move(batch));
     }
+  }
+
+  // One part per row group, when no row group is larger than what one scan decodes at a time
+  // anyway (so a part never holds more rows in memory than a whole-file scan would).
+  int64_t num_parts() const override { return static_cast<int64_t>(parts_.size()); }
+
+  Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
+    if (part < 0 || part >= num_parts()) return Status::Internal("no scan part ", part);
+    const auto [file, row_group] = parts_[static_cast<size_t>(part)];
+    ScanOptions options = options_;
+    options.row_groups = {row_group};
+    options.max_parallel_row_groups = 1;  // decode on the calling thread
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<ScanReader> scan,
+                          parquet::ScanWithRowFilter(*(*readers_)[file], options, row_filter_));
+    return std::unique_ptr<BatchReader>(std::make_unique<PartReader>(this, std::move(scan)));
   }
 
   std::string label() const override { return "PARQUET_SCAN"; }
@@ -96,6 +113,42 @@ class ParquetScanOperator : public Operator {
   std::shared_ptr<const BoundExpr> row_filter_;
   size_t next_file_ = 0;
   std::unique_ptr<ScanReader> current_;
+  std::vector<std::pair<size_t, int>> parts_;  // (file, row group); empty: no parts
+
+  // A scanned batch with this operator's schema (no columns: just the row count).
+  std::shared_ptr<Batch> Rename(std::shared_ptr<Batch> batch) const {
+    if (no_columns_) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
+    return MakeBatch(schema_, std::move(batch->columns));
+  }
+
+  class PartReader : public BatchReader {
+   public:
+    PartReader(const ParquetScanOperator* scan, std::unique_ptr<ScanReader> reader)
+        : scan_(scan), reader_(std::move(reader)) {}
+    std::shared_ptr<const Schema> schema() const override { return scan_->schema_; }
+    Result<std::shared_ptr<Batch>> Next() override {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, reader_->Next());
+      if (!batch) return batch;
+      return scan_->Rename(std::move(batch));
+    }
+
+   private:
+    const ParquetScanOperator* scan_;
+    std::unique_ptr<ScanReader> reader_;
+  };
+
+  void PlanParts() {
+    const int64_t largest = std::max<int64_t>(options_.batch_rows, 1) * 4;
+    std::vector<std::pair<size_t, int>> parts;
+    for (size_t file = 0; file < readers_->size(); ++file) {
+      const auto& row_groups = (*readers_)[file]->metadata().row_groups;
+      for (size_t index = 0; index < row_groups.size(); ++index) {
+        if (row_groups[index].num_rows > largest) return;
+        parts.emplace_back(file, static_cast<int>(index));
+      }
+    }
+    parts_ = std::move(parts);
+  }
 };
 
 class ParquetSource : public Source {

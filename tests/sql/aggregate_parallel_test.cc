@@ -374,7 +374,8 @@ TEST(AggregateParallelTest, FeedHandsOutEveryBatchOnce) {
         auto item = feed.Next();
         ASSERT_TRUE(item.ok());
         if (item->sequence < 0) return;
-        const Batch& batch = *item->batch;
+        ASSERT_EQ(item->batches.size(), 1u);  // a range is not split into parts
+        const Batch& batch = *item->batches[0];
         int64_t first = batch.num_rows > 0 ? batch.columns[0]->values_as<int64_t>()[0] : -1;
         std::lock_guard<std::mutex> lock(mu);
         EXPECT_TRUE(seen.emplace(item->sequence, std::make_pair(batch.num_rows, first)).second);
@@ -394,6 +395,94 @@ TEST(AggregateParallelTest, FeedHandsOutEveryBatchOnce) {
     total += seen[s].first;
   }
   EXPECT_EQ(total, (2000000 + 2) / 3);
+}
+
+TEST(AggregateParallelTest, FeedReadsParquetRowGroupsAsParts) {
+  TempDir dir;
+  std::string file = WriteTestFile(dir);
+  sql::ExecContext context;
+  ThreadPool pool(2);
+  context.fs = LocalFileSystem();
+  context.pool = &pool;
+  context.threads = 2;
+  auto source = sql::OpenParquetSource({{file}}, context).value();
+  auto scan = source->Open({0}, nullptr).value();
+  ASSERT_EQ(scan->num_parts(), 7);  // one per row group
+  Schema schema = *scan->schema();
+  auto filter = sql::MakeFilter(std::move(scan), ParseAndBind("i % 3 = 0", schema).value());
+  sql::ParallelFeed feed(filter.get());
+
+  std::mutex mu;
+  std::map<int64_t, std::vector<int64_t>> seen;  // part -> its values, in order
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      while (true) {
+        auto item = feed.Next();
+        ASSERT_TRUE(item.ok()) << item.status().ToString();
+        if (item->sequence < 0) return;
+        std::vector<int64_t> values;
+        for (const auto& batch : item->batches) {
+          const int64_t* v = batch->columns[0]->values_as<int64_t>();
+          values.insert(values.end(), v, v + batch->num_rows);
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        EXPECT_TRUE(seen.emplace(item->sequence, std::move(values)).second);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  // In part order, the values are every multiple of 3 below 600,000, in file order.
+  std::vector<int64_t> all;
+  for (const auto& [part, values] : seen) all.insert(all.end(), values.begin(), values.end());
+  ASSERT_EQ(seen.size(), 7u);
+  ASSERT_EQ(all.size(), 200000u);
+  for (size_t k = 0; k < all.size(); ++k) ASSERT_EQ(all[k], static_cast<int64_t>(k) * 3) << k;
+}
+
+TEST(AggregateParallelTest, ErrorInAParquetPartEndsTheQuery) {
+  TempDir dir;
+  std::string file = WriteTestFile(dir);
+  std::string sql = "SELECT g, sum(CAST(CASE WHEN i = 543210 THEN 'x' ELSE '1' END AS INTEGER)) "
+                    "FROM '" + file + "' GROUP BY g";
+  for (int threads : {1, 2, 4}) {
+    Session session;
+    ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+    Result<std::string> csv = TarnCsv(&session, sql);
+    ASSERT_FALSE(csv.ok()) << threads;
+    EXPECT_NE(csv.status().ToString().find("'x'"), std::string::npos) << csv.status().ToString();
+  }
+}
+
+TEST(AggregateParallelTest, StringMinMaxMatchesDuckDB) {
+  // Strings that share their first eight bytes, are prefixes of each other, are empty, or
+  // hold bytes above 0x7f: the cases the 8-byte prefix comparison must get right.
+  TempDir dir;
+  std::string path = dir.Join("s.parquet");
+  Status status = testing::DuckDBExecute(
+      "COPY (SELECT CASE range % 6 WHEN 0 THEN 'abcdefgh' || (range % 97)::VARCHAR "
+      "WHEN 1 THEN substr('abcdefghij', 1, (range % 11)::INTEGER) "
+      "WHEN 2 THEN chr(200 + (range % 50)::INTEGER) || 'x' "
+      "WHEN 3 THEN 'abcdefgh' WHEN 4 THEN repeat('z', (range % 9)::INTEGER) "
+      "ELSE NULL END AS s, range % 5 AS g FROM range(300000)) TO '" + path +
+      "' (FORMAT parquet, ROW_GROUP_SIZE 40000)");
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  std::string t = "'" + path + "'";
+  std::vector<std::string> queries = {
+      "SELECT min(s), max(s), count(s) FROM " + t,
+      "SELECT min(s), max(s) FROM " + t + " WHERE s < 'abcdefgh5'",
+      "SELECT min(s), max(s) FROM " + t + " WHERE s LIKE 'abc%'",
+      "SELECT g, min(s), max(s) FROM " + t + " GROUP BY g ORDER BY g",
+  };
+  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
+  ASSERT_EQ(expected.size(), queries.size());
+  for (size_t i = 0; i < queries.size(); ++i) {
+    ASSERT_TRUE(expected[i].ok()) << queries[i] << "\n" << expected[i].status().ToString();
+    for (int threads : {1, 2}) {
+      EXPECT_EQ(CsvAtThreads(threads, queries[i]), *expected[i])
+          << queries[i] << " at " << threads << " threads";
+    }
+  }
 }
 
 }  // namespace
