@@ -366,6 +366,23 @@ class ValueMinMaxState : public AggregateState {
     const int64_t readable = input.data->capacity();
     uint64_t best_prefix = have ? Prefix(best.data(), best.size(), false) : 0;
     bool changed = false;
+    if (keep == nullptr && input.validity == nullptr && begin < end && !have) {
+      best = input.GetView(begin);  // the first value is the best so far
+      best_prefix = Prefix(best.data(), best.size(), false);
+      have = changed = true;
+      ++begin;
+    }
+    if (keep == nullptr && input.validity == nullptr && have && begin < end &&
+        offsets[end] + 8 <= readable) {
+      // Every row a value, and eight bytes readable from each: the tight loop.
+      int64_t winner = is_max_ ? DenseBest<true>(offsets, data, begin, end, best, best_prefix)
+                               : DenseBest<false>(offsets, data, begin, end, best, best_prefix);
+      if (winner >= 0) {
+        best = input.GetView(winner);
+        changed = true;
+      }
+      begin = end;
+    }
     ForEachValue(input, begin, end, keep, [&](int64_t row) {
       const int64_t start = offsets[row];
       const size_t size = static_cast<size_t>(offsets[row + 1] - start);
@@ -396,6 +413,33 @@ class ValueMinMaxState : public AggregateState {
       current = Value::Bytes(input.type, std::string(best));
     }
     return Status::OK();
+  }
+
+  // The row of [begin, end) that beats `best` (whose prefix is best_prefix) and every row before
+  // it, the first such on ties; -1 if none does. REQUIRES: eight bytes readable from every
+  // row's start.
+  template <bool kMax>
+  static int64_t DenseBest(const int64_t* offsets, const char* data, int64_t begin, int64_t end,
+                           std::string_view best, uint64_t best_prefix) {
+    int64_t winner = -1;
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t start = offsets[row];
+      const size_t size = static_cast<size_t>(offsets[row + 1] - start);
+      const uint64_t prefix = Prefix(data + start, size, true);
+      // Most rows lose on their prefix alone.
+      if (kMax ? prefix < best_prefix : prefix > best_prefix) continue;
+      if (prefix == best_prefix) {
+        const std::string_view view(data + start, size);
+        const int c = (size <= 8 && best.size() <= 8)
+                          ? (size < best.size() ? -1 : (size > best.size() ? 1 : 0))
+                          : view.compare(best);
+        if (kMax ? c <= 0 : c >= 0) continue;
+      }
+      best = std::string_view(data + start, size);
+      best_prefix = prefix;
+      winner = row;
+    }
+    return winner;
   }
 
   // The first eight bytes of a string, zero-padded, as a number that orders as the bytes do:
