@@ -60,6 +60,8 @@ inline constexpr int32_t kEmbeddedRowIdFieldId = 2147483540;
 inline constexpr const char* kEmbeddedRowIdName = "_ducklake_internal_row_id";
 inline constexpr std::string_view kRowSummarySuffix = ".rowsum";
 
+class Buffer;
+
 namespace rowid_internal {
 class RoaringSet;
 struct OrderLocator;
@@ -119,21 +121,28 @@ class RowOrder {
 
   static RowOrder Ascending() { return RowOrder(); }
   // positions[rank] = the file position of the rank-th smallest id.
-  static RowOrder Permuted(std::vector<uint32_t> positions);
+  static RowOrder Permuted(const std::vector<uint32_t>& positions);
   // The rank-th id sits at positions[offsets[rank] .. offsets[rank + 1]), ascending.
-  static RowOrder Repeated(std::vector<uint32_t> offsets, std::vector<uint32_t> positions);
+  static RowOrder Repeated(const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& positions);
+  // The same over buffers of uint32_t values (size a multiple of 4), taken without copying.
+  static RowOrder Permuted(std::shared_ptr<const Buffer> positions);
+  static RowOrder Repeated(std::shared_ptr<const Buffer> offsets, std::shared_ptr<const Buffer> positions);
 
   Kind kind() const { return kind_; }
   // Appends the positions of the member of rank `rank`. REQUIRES: rank < the set's size.
   void AppendPositions(uint64_t rank, std::vector<int64_t>* out) const;
-  const std::vector<uint32_t>& positions() const { return positions_; }
-  const std::vector<uint32_t>& offsets() const { return offsets_; }
+  std::span<const uint32_t> positions() const { return positions_; }
+  std::span<const uint32_t> offsets() const { return offsets_; }
   int64_t memory_bytes() const;
 
  private:
   Kind kind_ = Kind::kAscending;
-  std::vector<uint32_t> offsets_;
-  std::vector<uint32_t> positions_;
+  // Large arrays live in buffers (recycled blocks) rather than fresh heap allocations; the
+  // spans view them.
+  std::shared_ptr<const Buffer> offsets_buffer_;
+  std::shared_ptr<const Buffer> positions_buffer_;
+  std::span<const uint32_t> offsets_;
+  std::span<const uint32_t> positions_;
 };
 
 // A set paired with an order: a data file's row summary. Physical rows counts every row of the

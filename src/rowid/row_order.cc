@@ -2,23 +2,102 @@
 #include <algorithm>
 #include <iostream>
 
+#include "rowid/bit_packing.h"
 #include "rowid/order_locator.h"
+#include "tarn/columnar.h"
 #include "tarn/rowid.h"
 
 namespace tarn {
 
-RowOrder RowOrder::Permuted(std::vector<uint32_t> positions) {
+namespace {
+
+std::shared_ptr<const Buffer> CopyToBuffer(std::span<const uint32_t> values) {
+  return Buffer::CopyOf(values.data(), static_cast<int64_t>(values.size_bytes()));
+}
+
+std::span<const uint32_t> View(const std::shared_ptr<const Buffer>& buffer) {
+  if (!buffer) return {};
+  return {buffer->data_as<uint32_t>(), static_cast<size_t>(buffer->size()) / 4};
+}
+
+// Orders the rows by (id, position): *sorted_ids gets the ids ascending, positions[k] the file
+// position of the k-th. When the largest id leaves room for the position's bits, each row is
+// one integer id << bits | position and a least-significant-digit radix sort orders them;
+// otherwise (id, position) pairs are compared.
+void SortByIdThenPosition(std::span<const int64_t> ids, std::vector<uint64_t>* sorted_ids,
+                          uint32_t* positions) {
+  const size_t n = ids.size();
+  uint64_t max_id = 0;
+  for (int64_t id : ids) max_id = std::max(max_id, static_cast<uint64_t>(id));
+  const int position_bits = BitsFor(n == 0 ? 0 : n - 1);
+  sorted_ids->resize(n);
+  if (BitsFor(max_id) + position_bits > 64) {
+    std::vector<std::pair<uint64_t, uint32_t>> pairs(n);
+    for (size_t p = 0; p < n; ++p) pairs[p] = {static_cast<uint64_t>(ids[p]), static_cast<uint32_t>(p)};
+    std::sort(pairs.begin(), pairs.end());
+    for (size_t k = 0; k < n; ++k) {
+      (*sorted_ids)[k] = pairs[k].first;
+      positions[k] = pairs[k].second;
+    }
+    return;
+  }
+  std::vector<uint64_t> keys(n);
+  for (size_t p = 0; p < n; ++p) keys[p] = static_cast<uint64_t>(ids[p]) << position_bits | p;
+  uint64_t* from = keys.data();
+  uint64_t* to = sorted_ids->data();  // scratch during the sort, the ids afterwards
+  constexpr int kDigitBits = 11;
+  constexpr size_t kBuckets = size_t{1} << kDigitBits;
+  const int key_bits = BitsFor(max_id) + position_bits;
+  std::vector<size_t> counts(kBuckets);
+  for (int shift = 0; shift < key_bits; shift += kDigitBits) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (size_t k = 0; k < n; ++k) counts[(from[k] >> shift) & (kBuckets - 1)]++;
+    if (counts[(from[0] >> shift) & (kBuckets - 1)] == n) continue;  // one digit: already ordered
+    size_t sum = 0;
+    for (size_t& c : counts) {
+      const size_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (size_t k = 0; k < n; ++k) to[counts[(from[k] >> shift) & (kBuckets - 1)]++] = from[k];
+    std::swap(from, to);
+  }
+  const uint64_t mask = (uint64_t{1} << position_bits) - 1;
+  uint64_t* out = sorted_ids->data();
+  for (size_t k = 0; k < n; ++k) {
+    const uint64_t key = from[k];
+    positions[k] = static_cast<uint32_t>(key & mask);
+    out[k] = key >> position_bits;  // in place when from == out: each key is read before written
+  }
+}
+
+}  // namespace
+
+RowOrder RowOrder::Permuted(const std::vector<uint32_t>& positions) {
+  return Permuted(CopyToBuffer(positions));
+}
+
+RowOrder RowOrder::Repeated(const std::vector<uint32_t>& offsets,
+                            const std::vector<uint32_t>& positions) {
+  return Repeated(CopyToBuffer(offsets), CopyToBuffer(positions));
+}
+
+RowOrder RowOrder::Permuted(std::shared_ptr<const Buffer> positions) {
   RowOrder order;
   order.kind_ = Kind::kPermuted;
-  order.positions_ = std::move(positions);
+  order.positions_buffer_ = std::move(positions);
+  order.positions_ = View(order.positions_buffer_);
   return order;
 }
 
-RowOrder RowOrder::Repeated(std::vector<uint32_t> offsets, std::vector<uint32_t> positions) {
+RowOrder RowOrder::Repeated(std::shared_ptr<const Buffer> offsets,
+                            std::shared_ptr<const Buffer> positions) {
   RowOrder order;
   order.kind_ = Kind::kRepeated;
-  order.offsets_ = std::move(offsets);
-  order.positions_ = std::move(positions);
+  order.offsets_buffer_ = std::move(offsets);
+  order.positions_buffer_ = std::move(positions);
+  order.offsets_ = View(order.offsets_buffer_);
+  order.positions_ = View(order.positions_buffer_);
   return order;
 }
 
@@ -37,7 +116,10 @@ void RowOrder::AppendPositions(uint64_t rank, std::vector<int64_t>* out) const {
 }
 
 int64_t RowOrder::memory_bytes() const {
-  return static_cast<int64_t>(sizeof(RowOrder) + 4 * (offsets_.capacity() + positions_.capacity()));
+  int64_t bytes = sizeof(RowOrder);
+  if (offsets_buffer_) bytes += offsets_buffer_->capacity();
+  if (positions_buffer_) bytes += positions_buffer_->capacity();
+  return bytes;
 }
 
 Result<PositionedRowSet> PositionedRowSet::FromFileOrder(std::span<const int64_t> ids) {
@@ -57,31 +139,28 @@ Result<PositionedRowSet> PositionedRowSet::FromFileOrder(std::span<const int64_t
     out.order = std::make_shared<const RowOrder>(RowOrder::Ascending());
     return out;
   }
-  // Sort (id, position) pairs packed so that one integer compare orders both.
-  std::vector<std::pair<uint64_t, uint32_t>> pairs(ids.size());
-  for (size_t p = 0; p < ids.size(); ++p) {
-    pairs[p] = {static_cast<uint64_t>(ids[p]), static_cast<uint32_t>(p)};
-  }
-  std::sort(pairs.begin(), pairs.end());
+  const size_t n = ids.size();
+  std::shared_ptr<Buffer> positions_buffer = Buffer::AllocateUninitialized(4 * static_cast<int64_t>(n));
+  uint32_t* positions = positions_buffer->mutable_data_as<uint32_t>();
+  std::vector<uint64_t> sorted_ids;
+  SortByIdThenPosition(ids, &sorted_ids, positions);
   std::vector<uint64_t> distinct;
-  distinct.reserve(pairs.size());
+  distinct.reserve(n);
   std::vector<uint32_t> offsets;
-  std::vector<uint32_t> positions(pairs.size());
   bool repeated = false;
-  for (size_t k = 0; k < pairs.size(); ++k) {
-    positions[k] = pairs[k].second;
-    if (k > 0 && pairs[k].first == pairs[k - 1].first) {
+  for (size_t k = 0; k < n; ++k) {
+    if (k > 0 && sorted_ids[k] == sorted_ids[k - 1]) {
       repeated = true;
       continue;
     }
-    distinct.push_back(pairs[k].first);
+    distinct.push_back(sorted_ids[k]);
     offsets.push_back(static_cast<uint32_t>(k));
   }
-  offsets.push_back(static_cast<uint32_t>(pairs.size()));
+  offsets.push_back(static_cast<uint32_t>(n));
   out.set = std::make_shared<const RowIdSet>(RowIdSet::FromSorted(distinct));
   out.order = std::make_shared<const RowOrder>(
-      repeated ? RowOrder::Repeated(std::move(offsets), std::move(positions))
-               : RowOrder::Permuted(std::move(positions)));
+      repeated ? RowOrder::Repeated(CopyToBuffer(offsets), std::move(positions_buffer))
+               : RowOrder::Permuted(std::move(positions_buffer)));
   return out;
 }
 

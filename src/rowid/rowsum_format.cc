@@ -1,9 +1,11 @@
 #include "rowid/rowsum_format.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "rowid/bit_packing.h"
 #include "rowid/byte_cursor.h"
+#include "tarn/columnar.h"
 
 namespace tarn {
 namespace rowid_internal {
@@ -235,23 +237,30 @@ Result<RowOrder> DecodeRowsumOrder(const RowsumHeader& header, std::string_view 
                                        LoadLE<uint32_t>(order.data() + body + 4 * b)));
   }
   const uint64_t rows = header.physical_rows;
-  std::vector<uint32_t> positions(header.order_kind == RowOrder::Kind::kPermuted ? header.distinct
-                                                                                 : rows);
-  UnpackAll(order.substr(header.positions_start()), positions.size(), header.position_width,
-            positions.data());
-  for (uint32_t p : positions) {
-    if (p >= rows) return Status::Corruption("rowsum order: position ", p, " of ", rows, " rows");
+  const uint64_t count = header.order_kind == RowOrder::Kind::kPermuted ? header.distinct : rows;
+  std::shared_ptr<Buffer> positions_buffer = Buffer::AllocateUninitialized(4 * static_cast<int64_t>(count));
+  uint32_t* positions = positions_buffer->mutable_data_as<uint32_t>();
+  UnpackAll(order.substr(header.positions_start()), count, header.position_width, positions);
+  // Every position must lie in the file: one branch-free pass, the offender found only on failure.
+  uint32_t largest = 0;
+  for (uint64_t k = 0; k < count; ++k) largest = std::max(largest, positions[k]);
+  if (count > 0 && largest >= rows) {
+    const uint32_t* bad = std::find_if(positions, positions + count, [&](uint32_t p) { return p >= rows; });
+    return Status::Corruption("rowsum order: position ", *bad, " of ", rows, " rows");
   }
-  if (header.order_kind == RowOrder::Kind::kPermuted) return RowOrder::Permuted(std::move(positions));
-  std::vector<uint32_t> offsets(header.distinct + 1);
-  UnpackAll(order, offsets.size(), header.offset_width, offsets.data());
-  if (offsets.front() != 0 || offsets.back() != rows) {
+  if (header.order_kind == RowOrder::Kind::kPermuted) return RowOrder::Permuted(std::move(positions_buffer));
+  std::shared_ptr<Buffer> offsets_buffer =
+      Buffer::AllocateUninitialized(4 * static_cast<int64_t>(header.distinct + 1));
+  uint32_t* offsets = offsets_buffer->mutable_data_as<uint32_t>();
+  const uint64_t offset_count = header.distinct + 1;
+  UnpackAll(order, offset_count, header.offset_width, offsets);
+  if (offsets[0] != 0 || offsets[offset_count - 1] != rows) {
     return Status::Corruption("rowsum order: offsets do not span ", rows, " rows");
   }
-  for (size_t k = 1; k < offsets.size(); ++k) {
+  for (uint64_t k = 1; k < offset_count; ++k) {
     if (offsets[k] <= offsets[k - 1]) return Status::Corruption("rowsum order: offsets not ascending");
   }
-  return RowOrder::Repeated(std::move(offsets), std::move(positions));
+  return RowOrder::Repeated(std::move(offsets_buffer), std::move(positions_buffer));
 }
 
 }  // namespace rowid_internal

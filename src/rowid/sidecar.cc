@@ -1,11 +1,13 @@
 #include "rowid/sidecar.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 #include "rowid/bit_packing.h"
 #include "rowid/byte_cursor.h"
 #include "rowid/order_locator.h"
+#include "tarn/columnar.h"
 
 namespace tarn::rowid_internal {
 
@@ -60,11 +62,22 @@ Result<RowsumRead> ReadRowsum(FileSystem& fs, const std::string& path,
                                 &out.header, &bytes, &out.bytes_read));
   const RowsumHeader& h = out.header;
   const uint64_t want = want_order ? h.total_len() : h.order_offset();
-  if (bytes.size() < want) {
-    TARN_RETURN_NOT_OK(ReadRange(*file, bytes.size(), want - bytes.size(), &bytes, &out.bytes_read));
-  }
   out.header_bytes = bytes.substr(0, h.header_len);
   std::string_view view(bytes);
+  std::shared_ptr<Buffer> whole;  // the first `want` bytes when the prefix read fell short
+  if (bytes.size() < want) {
+    // One uninitialized block (recycled by the buffer cache) instead of a zero-filled string.
+    whole = Buffer::AllocateUninitialized(static_cast<int64_t>(want));
+    std::memcpy(whole->mutable_data(), bytes.data(), bytes.size());
+    const uint64_t have = bytes.size();
+    if (want - have > static_cast<uint64_t>(file->size()) - have) {
+      return Status::Corruption("'", file->path(), "' is ", file->size(), " bytes, needs ", want);
+    }
+    TARN_RETURN_NOT_OK(file->ReadAt(static_cast<int64_t>(have), static_cast<int64_t>(want - have),
+                                    whole->mutable_data() + have));
+    out.bytes_read += static_cast<int64_t>(want - have);
+    view = std::string_view(reinterpret_cast<const char*>(whole->data()), want);
+  }
   TARN_ASSIGN_OR_RETURN(out.set, DecodeRowsumSet(h, view.substr(h.set_offset(), h.set_len)));
   if (want_order) {
     TARN_ASSIGN_OR_RETURN(RowOrder order, DecodeRowsumOrder(h, view.substr(h.order_offset(), h.order_len)));

@@ -12,6 +12,8 @@
 namespace tarn {
 namespace {
 
+std::vector<uint32_t> ToVector(std::span<const uint32_t> values) { return {values.begin(), values.end()}; }
+
 using rowid_internal::PackBits;
 using rowid_internal::UnpackAll;
 using rowid_internal::UnpackAt;
@@ -120,7 +122,7 @@ TEST(PositionedRowSetTest, ShapesFromFileOrder) {
   auto perm = PositionedRowSet::FromFileOrder(std::vector<int64_t>{9, 3, 5});
   ASSERT_TRUE(perm.ok());
   EXPECT_EQ(perm->order->kind(), RowOrder::Kind::kPermuted);
-  EXPECT_EQ(perm->order->positions(), (std::vector<uint32_t>{1, 2, 0}));
+  EXPECT_EQ(ToVector(perm->order->positions()), (std::vector<uint32_t>{1, 2, 0}));
   auto rep = PositionedRowSet::FromFileOrder(std::vector<int64_t>{5, 3, 5, 5});
   ASSERT_TRUE(rep.ok());
   EXPECT_EQ(rep->order->kind(), RowOrder::Kind::kRepeated);
@@ -165,8 +167,8 @@ TEST(RowsumEncodingTest, HeaderRoundTripsAndChecksIdentity) {
   EXPECT_EQ(rowid_internal::CheckIdentity(header, other).code(), StatusCode::kInvalidArgument);
   auto order = rowid_internal::DecodeRowsumOrder(header, std::string_view(*bytes).substr(header.order_offset()));
   ASSERT_TRUE(order.ok()) << order.status().ToString();
-  EXPECT_EQ(order->offsets(), rows->order->offsets());
-  EXPECT_EQ(order->positions(), rows->order->positions());
+  EXPECT_EQ(ToVector(order->offsets()), ToVector(rows->order->offsets()));
+  EXPECT_EQ(ToVector(order->positions()), ToVector(rows->order->positions()));
 }
 
 }  // namespace
