@@ -4,22 +4,12 @@
 #include <cctype>
 
 #include "catalog/commit_internal.h"
+#include "catalog/names.h"
 #include "catalog/row_reader.h"
 
 namespace tarn::catalog_internal {
 
 namespace {
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 void AppendToken(std::string* out, std::string_view kind, std::string_view value) {
   if (!out->empty()) out->push_back(',');

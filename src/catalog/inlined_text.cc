@@ -1,4 +1,5 @@
 #include "catalog/inlined_text.h"
+#include "catalog/names.h"
 
 #include <algorithm>
 #include <optional>
@@ -17,14 +18,6 @@ bool IsSpace(char c) {
 bool IsQuote(char c) { return c == '\'' || c == '"'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (Lower(a[i]) != Lower(b[i])) return false;
-  }
-  return true;
-}
 
 // One piece of a nested value's text: NULL, or the element's text with its quotes removed.
 struct Piece {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "catalog/names.h"
 #include "tarn/catalog.h"
 
 namespace tarn::catalog_internal {
@@ -20,15 +21,6 @@ int HexDigit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i] >= 'A' && a[i] <= 'Z' ? static_cast<char>(a[i] - 'A' + 'a') : a[i];
-    if (x != b[i]) return false;
-  }
-  return true;
 }
 
 // Reads exactly `count` digits at `*pos`.
