@@ -5,8 +5,8 @@
 #   scripts/fuzz.sh [SECONDS] [BUILD_DIR]     default: 300 seconds, build-fuzz
 #
 # Installs clang-14 and libfuzzer-14-dev with apt-get when they are missing. The library sources
-# the target needs (src/{parquet,columnar,io,util}) are compiled with coverage instrumentation
-# into BUILD_DIR; the normal CMake build is not involved. New inputs go to BUILD_DIR/corpus,
+# the target needs (src/{parquet,columnar,io,util,expr,format}) are compiled with coverage
+# instrumentation into BUILD_DIR; the normal CMake build is not involved. New inputs go to BUILD_DIR/corpus,
 # seeded from tests/fuzz/corpus; crashes are written to BUILD_DIR/crash-*. Keep the inputs that
 # once failed in tests/fuzz/corpus (small files), where corpus_replay_test.cc replays them.
 set -euo pipefail
@@ -54,8 +54,9 @@ FLAGS=(-std=gnu++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
        -I"$ROOT/tests/fuzz" -DTARN_VERSION=\"fuzz\")
 
 # Compile each library source whose object is older than it (headers: delete BUILD/obj).
-mapfile -t SOURCES < <(cd "$ROOT" && ls src/parquet/*.cc src/columnar/*.cc src/io/*.cc src/util/*.cc |
-                       grep -v '_test\.cc$')
+# (expr and format: a scan evaluates pushed-down WHERE clauses while decoding.)
+mapfile -t SOURCES < <(cd "$ROOT" && ls src/parquet/*.cc src/columnar/*.cc src/io/*.cc src/util/*.cc \
+                       src/expr/*.cc src/format/*.cc | grep -v '_test\.cc$')
 # Recompile a source when it or any header is newer than its object.
 HEADER_STAMP="$(find "$BUILD/include" "$ROOT/src" -name '*.h' -printf '%T@\n' | sort -n | tail -1)"
 HEADER_STAMP="${HEADER_STAMP%.*}"
