@@ -250,4 +250,12 @@ Schema SchemaOfColumns(const std::vector<ColumnInfo>& columns) {
   return Schema(std::move(fields));
 }
 
+const ColumnInfo* FindInTree(const std::vector<ColumnInfo>& columns, int64_t column_id) {
+  for (const ColumnInfo& column : columns) {
+    if (column.column_id == column_id) return &column;
+    if (const ColumnInfo* found = FindInTree(column.children, column_id)) return found;
+  }
+  return nullptr;
+}
+
 }  // namespace tarn::catalog_internal

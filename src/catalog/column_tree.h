@@ -1,4 +1,5 @@
-// The rules that make a column tree (ColumnInfo with children) whole, shared by the catalog
+// The rules that make a column tree (ColumnInfo with children) whole, and the search of one,
+// shared by the catalog
 // loader (column_tree.cc, from ducklake_column rows) and the write path (table/write_ddl.cc,
 // from a declared type), so that a table reads back with the types it was written with.
 //
@@ -18,6 +19,9 @@ namespace tarn::catalog_internal {
 // REQUIRES: the children are complete and their number fits the type (a struct has at least
 // one, a list one, a map two, key first).
 void ComposeNestedType(ColumnInfo* column);
+
+// The column with `column_id` anywhere in a tree (children included), or nullptr.
+const ColumnInfo* FindInTree(const std::vector<ColumnInfo>& columns, int64_t column_id);
 
 // Builds a tarn::Schema from top-level columns.
 Schema SchemaOfColumns(const std::vector<ColumnInfo>& columns);

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "catalog/column_tree.h"
 #include "tarn/catalog.h"
 #include "tarn/lake_write.h"
 
@@ -214,8 +215,6 @@ Status AccumulateColumnStats(ColumnStatsAccum* accum, const DataType& type,
                              const std::optional<Value>& min, const std::optional<Value>& max,
                              bool has_null, std::optional<bool> contains_nan);
 Status WriteTableStats(CommitAttempt* attempt);
-// A column anywhere in a tree, or nullptr.
-const ColumnInfo* FindInTree(const std::vector<ColumnInfo>& columns, int64_t column_id);
 // Orders two non-NULL values of the same type (storage); -1, 0, 1.
 int CompareStatsValues(const Value& a, const Value& b);
 

@@ -42,14 +42,6 @@ CatalogDatum OptBool(std::optional<bool> v) {
 
 }  // namespace
 
-const ColumnInfo* FindInTree(const std::vector<ColumnInfo>& columns, int64_t column_id) {
-  for (const ColumnInfo& column : columns) {
-    if (column.column_id == column_id) return &column;
-    if (const ColumnInfo* found = FindInTree(column.children, column_id)) return found;
-  }
-  return nullptr;
-}
-
 int CompareStatsValues(const Value& a, const Value& b) {
   const Value::Storage& x = a.storage();
   const Value::Storage& y = b.storage();

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "catalog/column_tree.h"
 #include "catalog/names.h"
 #include "tarn/catalog.h"
 
@@ -25,14 +26,6 @@ namespace {
 
 using catalog_internal::NameEquals;
 
-const ColumnInfo* FindIn(const std::vector<ColumnInfo>& columns, int64_t column_id) {
-  for (const ColumnInfo& column : columns) {
-    if (column.column_id == column_id) return &column;
-    if (const ColumnInfo* found = FindIn(column.children, column_id)) return found;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 Field ColumnInfo::ToField() const {
@@ -44,7 +37,7 @@ Field ColumnInfo::ToField() const {
 }
 
 const ColumnInfo* TableInfo::FindColumn(int64_t column_id) const {
-  return FindIn(columns, column_id);
+  return catalog_internal::FindInTree(columns, column_id);
 }
 
 const SchemaInfo* LakeSnapshot::FindSchema(std::string_view name) const {
