@@ -23,19 +23,6 @@ int64_t NowMicros() {
       .count();
 }
 
-class RollbackGuard {
- public:
-  explicit RollbackGuard(CatalogStore* store) : store_(store) {}
-  ~RollbackGuard() {
-    if (store_->in_transaction()) (void)store_->Rollback();
-  }
-  RollbackGuard(const RollbackGuard&) = delete;
-  RollbackGuard& operator=(const RollbackGuard&) = delete;
-
- private:
-  CatalogStore* store_;
-};
-
 Status Writable(Lake& lake) {
   if (lake.store()->read_only()) {
     return Status::InvalidArgument("cannot change ", ci::StoreName(*lake.store()),
@@ -151,7 +138,7 @@ Result<std::vector<SnapshotInfo>> ExpireSnapshots(Lake& lake,
   TARN_RETURN_NOT_OK(Writable(lake));
   CatalogStore* store = lake.store();
   TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
-  RollbackGuard guard(store);
+  ci::RollbackGuard guard(store);
   for (const SnapshotInfo& s : chosen) {
     for (const char* table : {"ducklake_snapshot", "ducklake_snapshot_changes"}) {
       TARN_RETURN_NOT_OK(ci::Exec(store, StrCat("DELETE FROM ", table, " WHERE snapshot_id = ?1"),
@@ -198,7 +185,7 @@ Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<Fil
     if (exists) TARN_RETURN_NOT_OK(fs->Delete(path));
   }
   TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
-  RollbackGuard guard(store);
+  ci::RollbackGuard guard(store);
   for (const auto& [id, path] : chosen) {
     TARN_RETURN_NOT_OK(ci::Exec(store,
                                 "DELETE FROM ducklake_files_scheduled_for_deletion WHERE "

@@ -33,20 +33,6 @@ class BusyTimeout {
   CatalogStore* store_;
 };
 
-// Rolls back an open transaction unless released.
-class RollbackGuard {
- public:
-  explicit RollbackGuard(CatalogStore* store) : store_(store) {}
-  ~RollbackGuard() {
-    if (store_->in_transaction()) (void)store_->Rollback();
-  }
-  RollbackGuard(const RollbackGuard&) = delete;
-  RollbackGuard& operator=(const RollbackGuard&) = delete;
-
- private:
-  CatalogStore* store_;
-};
-
 bool OnlyOptions(const LakeChanges& changes) {
   for (const LakeChange& change : changes.changes()) {
     if (!std::holds_alternative<SetOptionChange>(change)) return false;
@@ -82,7 +68,7 @@ Result<CommitResult> TryCommit(Lake& lake, int64_t start, const LakeChanges& cha
   CatalogStore* store = lake.store();
   ci::CrashPoint("begin");
   TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
-  RollbackGuard guard(store);
+  catalog_internal::RollbackGuard guard(store);
 
   ci::CommitAttempt a;
   a.lake = &lake;

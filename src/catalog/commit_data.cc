@@ -36,6 +36,21 @@ std::string InlinedColumnType(const DataType& type) {
   }
 }
 
+Status InsertFileColumnStats(CommitAttempt* a, int64_t file_id, int64_t table_id,
+                             const NewFileColumnStats& s, const CatalogDatum& min,
+                             const CatalogDatum& max) {
+  const CatalogDatum nan = s.contains_nan.has_value() ? CatalogDatum::Boolean(*s.contains_nan)
+                                                      : CatalogDatum::Null();
+  return Exec(a->store,
+              "INSERT INTO ducklake_file_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+              "?9, NULL)",
+              {CatalogDatum::Integer(file_id), CatalogDatum::Integer(table_id),
+               CatalogDatum::Integer(s.column_id), CatalogDatum::Integer(s.column_size_bytes),
+               CatalogDatum::Integer(s.value_count), CatalogDatum::Integer(s.null_count), min,
+               max, nan})
+      .status();
+}
+
 Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row) {
   if (column.IsNull(row)) return CatalogDatum::Null();
   const Value value = column.GetValue(row);
@@ -141,14 +156,7 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
     const std::string what = StrCat("data file ", f.path, " column ", column->name);
     TARN_ASSIGN_OR_RETURN(CatalogDatum min, StatsText(s.min, what));
     TARN_ASSIGN_OR_RETURN(CatalogDatum max, StatsText(s.max, what));
-    TARN_RETURN_NOT_OK(Exec(
-        a->store,
-        "INSERT INTO ducklake_file_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL)",
-        {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
-         CatalogDatum::Integer(s.column_id), CatalogDatum::Integer(s.column_size_bytes),
-         CatalogDatum::Integer(s.value_count), CatalogDatum::Integer(s.null_count), min, max,
-         s.contains_nan.has_value() ? CatalogDatum::Boolean(*s.contains_nan)
-                                    : CatalogDatum::Null()}));
+    TARN_RETURN_NOT_OK(InsertFileColumnStats(a, id, table_id, s, min, max));
     Status folded = AccumulateColumnStats(&accum->columns[s.column_id], column->type, s.min, s.max,
                                           s.null_count > 0, s.contains_nan);
     TARN_RETURN_NOT_OK(folded.WithContext(what));

@@ -215,6 +215,25 @@ Status AccumulateColumnStats(ColumnStatsAccum* accum, const DataType& type,
                              const std::optional<Value>& min, const std::optional<Value>& max,
                              bool has_null, std::optional<bool> contains_nan);
 Status WriteTableStats(CommitAttempt* attempt);
+// Inserts one ducklake_file_column_stats row of data file `file_id` with the encoded bounds.
+Status InsertFileColumnStats(CommitAttempt* attempt, int64_t file_id, int64_t table_id,
+                             const NewFileColumnStats& stats, const CatalogDatum& min,
+                             const CatalogDatum& max);
+
+// Rolls back the store's open transaction when it goes out of scope (a commit that completes
+// has committed it by then).
+class RollbackGuard {
+ public:
+  explicit RollbackGuard(CatalogStore* store) : store_(store) {}
+  ~RollbackGuard() {
+    if (store_->in_transaction()) (void)store_->Rollback();
+  }
+  RollbackGuard(const RollbackGuard&) = delete;
+  RollbackGuard& operator=(const RollbackGuard&) = delete;
+
+ private:
+  CatalogStore* store_;
+};
 // Orders two non-NULL values of the same type (storage); -1, 0, 1.
 int CompareStatsValues(const Value& a, const Value& b);
 

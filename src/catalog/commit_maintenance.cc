@@ -53,14 +53,7 @@ Result<int64_t> AddMaintenanceDataFile(CommitAttempt* a, int64_t table_id,
     };
     TARN_ASSIGN_OR_RETURN(CatalogDatum min, text(s.min));
     TARN_ASSIGN_OR_RETURN(CatalogDatum max, text(s.max));
-    TARN_RETURN_NOT_OK(Exec(
-        a->store,
-        "INSERT INTO ducklake_file_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL)",
-        {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
-         CatalogDatum::Integer(s.column_id), CatalogDatum::Integer(s.column_size_bytes),
-         CatalogDatum::Integer(s.value_count), CatalogDatum::Integer(s.null_count), min, max,
-         s.contains_nan.has_value() ? CatalogDatum::Boolean(*s.contains_nan)
-                                    : CatalogDatum::Null()}));
+    TARN_RETURN_NOT_OK(InsertFileColumnStats(a, id, table_id, s, min, max));
   }
   for (size_t k = 0; k < f.partition_values.size(); ++k) {
     TARN_RETURN_NOT_OK(Exec(a->store,

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <random>
 
+#include "catalog/stats_encode.h"
 #include "expr/cast.h"
 #include "parquet/compression.h"
 #include "table/file_reader.h"
@@ -30,25 +31,6 @@ Result<int64_t> ParseOptionInt(const std::string& key, const std::string& text, 
     return Status::InvalidArgument("option ", key, " = '", text, "' is not an integer >= ", min);
   }
   return value;
-}
-
-// Types for which DuckLake keeps min/max statistics.
-bool HasMinMax(const DataType& type) {
-  switch (type.id) {
-    case TypeId::kInt128:
-    case TypeId::kUInt128:
-    case TypeId::kInterval:
-    case TypeId::kTimeTz:
-    case TypeId::kStruct:
-    case TypeId::kList:
-    case TypeId::kMap:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-    case TypeId::kNull:
-      return false;
-    default:
-      return true;
-  }
 }
 
 std::optional<Value> StatBound(const std::optional<Value>& bound, bool exact,
@@ -186,7 +168,7 @@ std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
     stats.column_size_bytes = written.stats.compressed_bytes;
     stats.null_count = written.stats.null_count.value_or(0);
     stats.value_count = written.stats.value_count - stats.null_count;
-    if (HasMinMax(column->type)) {
+    if (catalog_internal::HasStatsText(column->type)) {
       stats.min = StatBound(written.stats.min, written.stats.min_exact, column->type);
       stats.max = StatBound(written.stats.max, written.stats.max_exact, column->type);
     }
