@@ -133,6 +133,20 @@ class Value {
   Storage storage_;
 };
 
+struct Column;
+
+// A var-length column's rows as indices into a dictionary of values, kept beside the values by
+// readers that have it for free (dictionary-encoded Parquet pages). Consumers that hash or
+// compare values (grouping) can then work once per entry instead of once per row. It describes
+// the column it was made for only: Column::codes() checks that the rows and the values buffer
+// are still the ones it was made with.
+struct DictionaryCodes {
+  std::shared_ptr<const Column> entries;  // the dictionary: same type, no NULLs
+  std::shared_ptr<const Buffer> codes;    // uint32 per row, each < entries->length; 0 when NULL
+  const Buffer* values_of = nullptr;      // the described column's `values` buffer
+  int64_t length = 0;                     // and its row count
+};
+
 struct Column {
   DataType type;
   int64_t length = 0;
@@ -141,7 +155,16 @@ struct Column {
   std::shared_ptr<Buffer> values;    // values, boolean bitmap, or offsets
   std::shared_ptr<Buffer> data;      // bytes of var-length types
   std::vector<std::shared_ptr<Column>> children;
+  // Optional (var-length types): the rows as dictionary codes. Read it through codes().
+  std::shared_ptr<const DictionaryCodes> dictionary;
 
+  // The dictionary codes when they still describe this column (a copy that replaced its
+  // values or length has none).
+  const DictionaryCodes* codes() const {
+    return dictionary && dictionary->values_of == values.get() && dictionary->length == length
+               ? dictionary.get()
+               : nullptr;
+  }
   bool IsValid(int64_t row) const { return !validity || GetBit(validity->data(), row); }
   bool IsNull(int64_t row) const { return !IsValid(row); }
   template <typename T>

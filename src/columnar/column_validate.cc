@@ -125,6 +125,36 @@ class Validator {
         }
       }
     }
+    if (const DictionaryCodes* codes = column.codes()) return CheckCodes(column, *codes, fail);
+    return Status::OK();
+  }
+
+  // Dictionary codes: entries without NULLs, and each row's code naming its value.
+  template <typename Fail>
+  Status CheckCodes(const Column& column, const DictionaryCodes& codes, const Fail& fail) {
+    if (!codes.entries || !codes.codes) return fail("dictionary codes without entries or codes");
+    const Column& entries = *codes.entries;
+    if (entries.type != column.type || entries.null_count != 0) {
+      return fail("dictionary entries of type ", entries.type.ToString(), " with ",
+                  entries.null_count, " NULLs");
+    }
+    // The entries' offsets (unused entries are never read as values: no UTF-8 check).
+    if (!entries.data) return fail("dictionary entries without a data buffer");
+    TARN_RETURN_NOT_OK(CheckOffsets<int64_t>(entries, entries.data->size(), "dictionary", fail));
+    if (codes.codes->size() < column.length * 4) {
+      return fail("dictionary codes have ", codes.codes->size(), " bytes for ", column.length,
+                  " rows");
+    }
+    const uint32_t* values = codes.codes->data_as<uint32_t>();
+    for (int64_t row = 0; row < column.length; ++row) {
+      if (column.IsNull(row)) continue;
+      if (values[row] >= entries.length) {
+        return fail("row ", row, " has dictionary code ", values[row], " of ", entries.length);
+      }
+      if (entries.GetView(values[row]) != column.GetView(row)) {
+        return fail("row ", row, " differs from its dictionary entry ", values[row]);
+      }
+    }
     return Status::OK();
   }
 

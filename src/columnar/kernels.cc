@@ -126,6 +126,12 @@ std::shared_ptr<Column> Take(const Column& column, std::span<const int64_t> indi
       pos += size;
       out_offsets[row + 1] = pos;
     }
+    if (const DictionaryCodes* codes = column.codes()) {
+      auto taken = Buffer::AllocateUninitialized(length * 4);
+      GatherFixed<uint32_t>(codes->codes->data(), taken->mutable_data(), indices);
+      out->dictionary = std::make_shared<DictionaryCodes>(
+          DictionaryCodes{codes->entries, std::move(taken), out->values.get(), length});
+    }
   } else if (IsListLike(type)) {
     const int32_t* offsets = column.values_as<int32_t>();
     out->values = Buffer::Allocate((length + 1) * 4);

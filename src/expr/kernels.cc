@@ -301,14 +301,34 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
   const __int128 limit = PowerOfTen(node.type.precision);
   const uint8_t* valid = validity ? validity->data() : nullptr;
   bool overflow = false;
-  for (int64_t i = 0; i < n; ++i) {
-    __int128 r = 0;
-    bool o = node.op == Op::kAdd        ? __builtin_add_overflow(a[i * sa], b[i * sb], &r)
-             : node.op == Op::kSubtract ? __builtin_sub_overflow(a[i * sa], b[i * sb], &r)
-                                        : __builtin_mul_overflow(a[i * sa], b[i * sb], &r);
-    bool is_valid = valid == nullptr || GetBit(valid, i);
-    overflow |= is_valid && (o || r >= limit || r <= -limit);
-    out[i] = r;
+  auto loop = [&](auto op) {
+    for (int64_t i = 0; i < n; ++i) {
+      __int128 r = 0;
+      bool o = op(a[i * sa], b[i * sb], &r);
+      bool is_valid = valid == nullptr || GetBit(valid, i);
+      overflow |= is_valid && (o || r >= limit || r <= -limit);
+      out[i] = r;
+    }
+  };
+  switch (node.op) {
+    case Op::kAdd:
+      loop([](__int128 x, __int128 y, __int128* r) { return __builtin_add_overflow(x, y, r); });
+      break;
+    case Op::kSubtract:
+      loop([](__int128 x, __int128 y, __int128* r) { return __builtin_sub_overflow(x, y, r); });
+      break;
+    default:
+      // Two values that fit in 64 bits multiply exactly in one 64x64->128 instruction; the
+      // checked 128-bit multiplication is a library call.
+      loop([](__int128 x, __int128 y, __int128* r) {
+        const int64_t x64 = static_cast<int64_t>(x), y64 = static_cast<int64_t>(y);
+        if (x64 == x && y64 == y) {
+          *r = static_cast<__int128>(x64) * y64;
+          return false;
+        }
+        return __builtin_mul_overflow(x, y, r);
+      });
+      break;
   }
   if (overflow) return Vec{};
   auto column = MakeColumn(node.type, n, values, validity, null_count);

@@ -33,6 +33,11 @@ void LeafOutput::Init(const LeafDescriptor& leaf, int64_t capacity_rows) {
   def_levels.clear();
   rep_levels.clear();
   const int64_t cap = leaf.max_rep_level > 0 ? 0 : capacity_rows;
+  capacity = cap;
+  codes.reset();
+  code_offsets.reset();
+  code_bytes.reset();
+  code_entries = 0;
   // A flat leaf's batch is complete only when all `cap` rows were read (the assembler checks
   // the length), and reading writes every value slot and offset, NULL slots included; so only
   // the first offset and the bit-packed booleans (set bit by bit) need zeroed memory.
@@ -351,6 +356,25 @@ int64_t ColumnChunkReader::EntriesForRows(int64_t rows, int64_t* rows_done) cons
   return i - entry_pos_;
 }
 
+uint32_t* ColumnChunkReader::KeepCodes(LeafOutput* out, int64_t end) const {
+  const Dictionary* dictionary = values_.page_dictionary();
+  const bool first = out->length == 0;
+  if (dictionary == nullptr || end > out->capacity ||
+      (!first && (out->codes == nullptr || out->code_offsets != dictionary->values_buffer()))) {
+    out->codes.reset();
+    out->code_offsets.reset();
+    out->code_bytes.reset();
+    return nullptr;
+  }
+  if (first) {
+    out->codes = Buffer::AllocateUninitialized(out->capacity * 4);
+    out->code_offsets = dictionary->values_buffer();
+    out->code_bytes = dictionary->data_buffer();
+    out->code_entries = dictionary->size();
+  }
+  return out->codes->mutable_data_as<uint32_t>();
+}
+
 Status ColumnChunkReader::Read(int64_t rows, LeafOutput* out) {
   ValueSink sink{out->values.get(), out->data.get()};
   const int16_t max_def = leaf_.max_def_level;
@@ -367,6 +391,7 @@ Status ColumnChunkReader::Read(int64_t rows, LeafOutput* out) {
       const int64_t n = std::min(rows, page_entries_ - entry_pos_);
       const int64_t p = out->length;
       const int64_t defined = CountDefined(entry_pos_, n);
+      sink.codes = layout_.var_length() ? KeepCodes(out, p + n) : nullptr;
       Status status = values_.Decode(defined, &sink, p);
       if (!status.ok()) return Fail(status.message());
       if (out->keep_levels && max_def > 0) {
@@ -393,6 +418,11 @@ Status ColumnChunkReader::Read(int64_t rows, LeafOutput* out) {
           for (int64_t i = n - 1; i >= 0; --i) {
             offsets[i + 1] = offsets[j];
             if (defs[i] == max_def) --j;
+          }
+          if (sink.codes != nullptr) {
+            uint32_t* codes = sink.codes + p;
+            j = defined;
+            for (int64_t i = n - 1; i >= 0; --i) codes[i] = defs[i] == max_def ? codes[--j] : 0;
           }
         } else if (layout_.boolean()) {
           uint8_t* bits = out->values->mutable_data();

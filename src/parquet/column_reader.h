@@ -38,12 +38,19 @@ struct LeafOutput {
   // Flat only: validity (bit set = valid) and its NULL count.
   std::shared_ptr<Buffer> validity;
   int64_t null_count = 0;
+  // Flat var-length leaves whose rows all came from dictionary pages of one dictionary: each
+  // row's dictionary index (uint32, 0 when NULL), and that dictionary; null otherwise.
+  std::shared_ptr<Buffer> codes;
+  std::shared_ptr<Buffer> code_offsets;  // the dictionary's int64 offsets and bytes
+  std::shared_ptr<Buffer> code_bytes;
+  int64_t code_entries = 0;
   // Nested leaves, and flat leaves with keep_levels set (struct members): the entries' levels
   // in order (empty when the max level is 0).
   bool keep_levels = false;
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;
   int64_t num_entries = 0;
+  int64_t capacity = 0;  // flat leaves: the rows Init made room for
 
   // Empty buffers for a leaf; `capacity_rows` is the exact row count for flat leaves.
   void Init(const LeafDescriptor& leaf, int64_t capacity_rows);
@@ -97,6 +104,10 @@ class ColumnChunkReader {
   // page (nested); sets *rows_done to the row starts consumed.
   int64_t EntriesForRows(int64_t rows, int64_t* rows_done) const;
   int64_t CountDefined(int64_t begin, int64_t count) const;
+  // Flat var-length leaves: where the current page's dictionary codes for `out`'s rows up to
+  // `end` go, or null (and `out` keeps none) when its rows do not all come from one
+  // dictionary.
+  uint32_t* KeepCodes(LeafOutput* out, int64_t end) const;
   Status Fail(const std::string& what) const;
 
   const LeafDescriptor& leaf_;

@@ -18,31 +18,41 @@ int BitWidth(uint64_t max_value) {
 
 namespace {
 
-// Unpacks one group of 8 values of W bits (W bytes of input). The group is copied into a
-// zero-padded local first so that the 8-byte window loads never touch memory past the group.
+// Unpacks `groups` groups of 8 values of W bits (W bytes each) from `in`, of which
+// `readable` bytes may be read: at least every group's first byte; a last group cut short
+// reads its missing bits as zeros. Each value comes from an 8-byte window at its first byte;
+// groups whose windows stay within `readable` are read in place, the others through a
+// zero-padded copy.
 template <int W>
-void Unpack8(const uint8_t* in, uint32_t* out) {
+void UnpackGroups(const uint8_t* in, int64_t groups, int64_t readable, uint32_t* out) {
   if constexpr (W == 0) {
-    for (int i = 0; i < 8; ++i) out[i] = 0;
+    std::memset(out, 0, static_cast<size_t>(groups) * 8 * sizeof(uint32_t));
   } else {
-    uint8_t buf[W + 8];
-    std::memcpy(buf, in, W);
-    std::memset(buf + W, 0, 8);
     constexpr uint64_t kMask = (W == 32) ? 0xFFFFFFFFull : ((1ull << W) - 1);
-    for (int i = 0; i < 8; ++i) {
-      const int bit = i * W;
-      uint64_t word;
-      std::memcpy(&word, buf + bit / 8, 8);
-      out[i] = static_cast<uint32_t>((word >> (bit % 8)) & kMask);
+    constexpr int64_t kWindowEnd = (7 * W) / 8 + 8;  // the last value's window end
+    auto unpack8 = [](const uint8_t* group, uint32_t* values) {
+      for (int i = 0; i < 8; ++i) {
+        const int bit = i * W;
+        uint64_t word;
+        std::memcpy(&word, group + bit / 8, 8);
+        values[i] = static_cast<uint32_t>((word >> (bit % 8)) & kMask);
+      }
+    };
+    int64_t g = 0;
+    for (; g < groups && g * W + kWindowEnd <= readable; ++g) unpack8(in + g * W, out + g * 8);
+    for (; g < groups; ++g) {
+      uint8_t padded[W + 8] = {};
+      std::memcpy(padded, in + g * W, static_cast<size_t>(std::min<int64_t>(W, readable - g * W)));
+      unpack8(padded, out + g * 8);
     }
   }
 }
 
-using Unpack8Fn = void (*)(const uint8_t*, uint32_t*);
+using UnpackFn = void (*)(const uint8_t*, int64_t, int64_t, uint32_t*);
 
 template <size_t... Ws>
-constexpr std::array<Unpack8Fn, sizeof...(Ws)> MakeUnpackTable(std::index_sequence<Ws...>) {
-  return {&Unpack8<static_cast<int>(Ws)>...};
+constexpr std::array<UnpackFn, sizeof...(Ws)> MakeUnpackTable(std::index_sequence<Ws...>) {
+  return {&UnpackGroups<static_cast<int>(Ws)>...};
 }
 
 constexpr auto kUnpackTable = MakeUnpackTable(std::make_index_sequence<33>());
@@ -54,10 +64,7 @@ Status StreamEnded(const char* what, int64_t pos, int64_t size) {
 }  // namespace
 
 void UnpackBits(const uint8_t* in, int bit_width, int64_t count, uint32_t* out) {
-  const Unpack8Fn fn = kUnpackTable[bit_width];
-  for (int64_t group = 0; group < count / 8; ++group) {
-    fn(in + group * bit_width, out + group * 8);
-  }
+  kUnpackTable[bit_width](in, count / 8, count / 8 * bit_width, out);
 }
 
 RleBitPackedDecoder::RleBitPackedDecoder(const uint8_t* data, int64_t size, int bit_width)
@@ -121,31 +128,29 @@ int64_t RleBitPackedDecoder::ReadLiterals(T* out, int64_t count) {
   int64_t done = 0;
   // Values already unpacked from a partly consumed group.
   while (group_pos_ < 8 && done < want) out[done++] = static_cast<T>(group_[group_pos_++]);
-  const int64_t end_byte = pos_;  // the run's bytes end where the next header starts
+  // The stream's bytes past the run (the next headers) may be read: their bits are masked off.
+  const UnpackFn unpack = kUnpackTable[bit_width_];
   while (done < want) {
     const int64_t byte_pos = literal_bit_pos_ / 8;
-    const Unpack8Fn fn = kUnpackTable[bit_width_];
-    const uint8_t* src = data_ + byte_pos;
-    uint8_t padded[32] = {};
-    if (end_byte - byte_pos < bit_width_) {
-      std::memcpy(padded, src, static_cast<size_t>(end_byte - byte_pos));
-      src = padded;
-    }
-    literal_bit_pos_ += 8 * bit_width_;
-    if (want - done >= 8) {
-      if constexpr (sizeof(T) == sizeof(uint32_t)) {
-        fn(src, reinterpret_cast<uint32_t*>(out + done));
-      } else {
-        uint32_t tmp[8];
-        fn(src, tmp);
-        for (int i = 0; i < 8; ++i) out[done + i] = static_cast<T>(tmp[i]);
-      }
-      done += 8;
-    } else {
-      fn(src, group_);
+    int64_t groups = (want - done) / 8;
+    if (groups == 0) {  // a part of the next group: keep the rest for the next call
+      unpack(data_ + byte_pos, 1, size_ - byte_pos, group_);
+      literal_bit_pos_ += 8 * bit_width_;
       group_pos_ = 0;
       while (done < want) out[done++] = static_cast<T>(group_[group_pos_++]);
+      break;
     }
+    if constexpr (sizeof(T) == sizeof(uint32_t)) {
+      unpack(data_ + byte_pos, groups, size_ - byte_pos, reinterpret_cast<uint32_t*>(out + done));
+    } else {
+      constexpr int64_t kGroups = 32;
+      uint32_t values[kGroups * 8];
+      groups = std::min(groups, kGroups);
+      unpack(data_ + byte_pos, groups, size_ - byte_pos, values);
+      for (int64_t i = 0; i < groups * 8; ++i) out[done + i] = static_cast<T>(values[i]);
+    }
+    literal_bit_pos_ += groups * 8 * bit_width_;
+    done += groups * 8;
   }
   literal_left_ -= want;
   return want;

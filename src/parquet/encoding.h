@@ -63,6 +63,9 @@ struct ValueLayout {
 struct ValueSink {
   Buffer* values = nullptr;
   Buffer* data = nullptr;
+  // Optional, var-length values from a dictionary page: value i's dictionary index goes to
+  // codes[pos + i].
+  uint32_t* codes = nullptr;
 };
 
 int BitWidth(uint64_t max_value);  // bits needed for values 0..max_value (0 for 0)
@@ -151,6 +154,10 @@ class Dictionary {
   // buffer is readable for 16 bytes past every entry's start.
   int64_t bytes_size() const { return data_->size(); }
   int64_t max_length() const { return max_length_; }
+  // The buffers themselves (var-length: int64 offsets and bytes), never changed once decoded:
+  // columns may share them. A later Decode allocates new ones.
+  const std::shared_ptr<Buffer>& values_buffer() const { return values_; }
+  const std::shared_ptr<Buffer>& data_buffer() const { return data_; }
 
  private:
   std::shared_ptr<Buffer> values_;
@@ -184,6 +191,11 @@ class ValueDecoder {
   // Writes `count` values at positions [pos, pos + count) of the sink.
   Status Decode(int64_t count, ValueSink* sink, int64_t pos);
   Status Skip(int64_t count);
+  // The dictionary the current page's values index, or null when the page is not
+  // dictionary-encoded.
+  const Dictionary* page_dictionary() const {
+    return mode_ == Mode::kDictionary ? dictionary_ : nullptr;
+  }
 
  private:
   enum class Mode { kPlain, kDictionary, kRleBoolean, kDelta, kByteStreamSplit };

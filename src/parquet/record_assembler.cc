@@ -25,6 +25,19 @@ class Assembler {
       column->validity = out.null_count > 0 ? out.validity : nullptr;
       column->values = out.values;
       column->data = out.data;
+      if (out.codes != nullptr) {
+        auto entries = std::make_shared<Column>();
+        entries->type = node.field.type;
+        entries->length = out.code_entries;
+        entries->values = out.code_offsets;
+        entries->data = out.code_bytes;
+        auto codes = std::make_shared<DictionaryCodes>();
+        codes->entries = std::move(entries);
+        codes->codes = out.codes;
+        codes->values_of = column->values.get();
+        codes->length = column->length;
+        column->dictionary = std::move(codes);
+      }
       return column;
     }
     const int64_t entries = out.num_entries;

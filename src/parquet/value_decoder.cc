@@ -320,17 +320,22 @@ Status ValueDecoder::Decode(int64_t count, ValueSink* sink, int64_t pos) {
 
 namespace {
 
+// The largest of `n` indices (a loop the compiler vectorizes).
+uint32_t MaxIndex(const uint32_t* indices, int64_t n) {
+  uint32_t max = 0;
+  for (int64_t i = 0; i < n; ++i) max = std::max(max, indices[i]);
+  return max;
+}
+
+Status IndexOutOfRange(uint32_t index, int64_t dict_size) {
+  return Status::Corruption("dictionary index ", index, " out of range for a dictionary of ",
+                            dict_size, " entries");
+}
+
+// REQUIRES: every index is below the dictionary's size.
 template <typename T>
-Status Gather(const uint32_t* indices, int64_t n, const T* dict, int64_t dict_size, T* out) {
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t index = indices[i];
-    if (index >= dict_size) {
-      return Status::Corruption("dictionary index ", index, " out of range for a dictionary of ",
-                                dict_size, " entries");
-    }
-    out[i] = dict[index];
-  }
-  return Status::OK();
+void Gather(const uint32_t* indices, int64_t n, const T* dict, T* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = dict[indices[i]];
 }
 
 struct Bytes16 {
@@ -347,14 +352,16 @@ Status ValueDecoder::DecodeDictionary(int64_t count, ValueSink* sink, int64_t po
   while (count > 0) {
     const int64_t n = std::min(count, kChunk);
     TARN_RETURN_NOT_OK(indices_.GetBatch(indices, n));
+    if (const uint32_t max = MaxIndex(indices, n); max >= dict_size) {
+      return IndexOutOfRange(max, dict_size);
+    }
     if (layout_.var_length()) {
+      if (sink->codes != nullptr) {
+        std::memcpy(sink->codes + pos, indices, static_cast<size_t>(n) * sizeof(uint32_t));
+      }
       const int64_t* dict_offsets = dictionary_->offsets();
       int64_t total = 0;
       for (int64_t i = 0; i < n; ++i) {
-        if (indices[i] >= dict_size) {
-          return Status::Corruption("dictionary index ", indices[i],
-                                    " out of range for a dictionary of ", dict_size, " entries");
-        }
         total += dict_offsets[indices[i] + 1] - dict_offsets[indices[i]];
       }
       int64_t* offsets = sink->values->mutable_data_as<int64_t>() + pos;
@@ -391,10 +398,6 @@ Status ValueDecoder::DecodeDictionary(int64_t count, ValueSink* sink, int64_t po
       uint8_t* bits = sink->values->mutable_data();
       const uint8_t* dict_bits = dictionary_->values();
       for (int64_t i = 0; i < n; ++i) {
-        if (indices[i] >= dict_size) {
-          return Status::Corruption("dictionary index ", indices[i],
-                                    " out of range for a dictionary of ", dict_size, " entries");
-        }
         const int64_t dst = pos + i;
         if ((dict_bits[indices[i] >> 3] >> (indices[i] & 7)) & 1) {
           bits[dst >> 3] |= static_cast<uint8_t>(1u << (dst & 7));
@@ -405,31 +408,19 @@ Status ValueDecoder::DecodeDictionary(int64_t count, ValueSink* sink, int64_t po
     } else {
       uint8_t* out = sink->values->mutable_data() + pos * layout_.output_width;
       const uint8_t* dict = dictionary_->values();
-      Status status;
+      auto gather = [&](auto tag) {
+        using T = decltype(tag);
+        Gather(indices, n, reinterpret_cast<const T*>(dict), reinterpret_cast<T*>(out));
+      };
       switch (layout_.output_width) {
-        case 1:
-          status = Gather(indices, n, dict, dict_size, out);
-          break;
-        case 2:
-          status = Gather(indices, n, reinterpret_cast<const uint16_t*>(dict), dict_size,
-                          reinterpret_cast<uint16_t*>(out));
-          break;
-        case 4:
-          status = Gather(indices, n, reinterpret_cast<const uint32_t*>(dict), dict_size,
-                          reinterpret_cast<uint32_t*>(out));
-          break;
-        case 8:
-          status = Gather(indices, n, reinterpret_cast<const uint64_t*>(dict), dict_size,
-                          reinterpret_cast<uint64_t*>(out));
-          break;
-        case 16:
-          status = Gather(indices, n, reinterpret_cast<const Bytes16*>(dict), dict_size,
-                          reinterpret_cast<Bytes16*>(out));
-          break;
+        case 1: gather(uint8_t{}); break;
+        case 2: gather(uint16_t{}); break;
+        case 4: gather(uint32_t{}); break;
+        case 8: gather(uint64_t{}); break;
+        case 16: gather(Bytes16{}); break;
         default:
-          status = Status::Internal("dictionary of ", layout_.output_width, "-byte values");
+          return Status::Internal("dictionary of ", layout_.output_width, "-byte values");
       }
-      TARN_RETURN_NOT_OK(status);
     }
     count -= n;
     pos += n;

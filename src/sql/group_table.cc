@@ -57,6 +57,41 @@ uint64_t WriteSized(std::string_view value, char* out) {
 }
 
 
+// Serialized fixed-width values: floats as doubles, booleans as a byte.
+uint64_t KeyWidth(const Column& column, Phys phys) {
+  return phys == Phys::kF32 || phys == Phys::kF64 ? 8
+         : phys == Phys::kBool                    ? 1
+                                                  : static_cast<uint64_t>(column.type.FixedWidth());
+}
+
+// One key column's part of a serialized row key at `p`: a NULL tag, or a value tag and the
+// fixed-width or size-prefixed value (floats normalized). Returns the bytes written.
+uint64_t WriteKeyValue(const Column& column, Phys phys, int64_t row, char* p) {
+  if (column.IsNull(row)) {
+    *p = '\0';
+    return 1;
+  }
+  *p++ = '\1';
+  if (phys == Phys::kF32 || phys == Phys::kF64) {
+    double v = phys == Phys::kF32 ? column.values_as<float>()[row] : column.values_as<double>()[row];
+    if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+    if (v == 0) v = 0.0;  // -0.0 groups with 0.0
+    std::memcpy(p, &v, 8);
+    return 9;
+  }
+  if (phys == Phys::kBytes) return 1 + WriteSized(column.GetView(row), p);
+  if (phys == Phys::kBool) {
+    *p = column.GetBool(row) ? '\1' : '\0';
+    return 2;
+  }
+  if (phys != Phys::kOther) {
+    const int width = column.type.FixedWidth();
+    std::memcpy(p, column.values->data() + row * width, static_cast<size_t>(width));
+    return 1 + static_cast<uint64_t>(width);
+  }
+  return 1 + WriteSized(ValueText(column, row), p);
+}
+
 uint64_t HashIntegerLocal(uint64_t value) {
   value ^= value >> 33;
   value *= 0xff51afd7ed558ccdULL;
@@ -292,6 +327,7 @@ Status GroupTable::Assign(const std::vector<std::shared_ptr<Column>>& keys, int6
     }
     return Status::OK();
   }
+  if (AssignCoded(keys, rows, ids->data())) return Status::OK();
   if (string_mode_) {
     AssignStrings(*keys[0], keys, rows, ids->data());
     return Status::OK();
@@ -352,6 +388,70 @@ uint32_t GroupTable::AssignBytes(std::string_view key, bool can_overread,
   const size_t load_factor = slot_ids_.size() < (size_t{1} << 15) ? 8 : 2;
   if (static_cast<size_t>(num_groups_) * load_factor > slot_ids_.size()) GrowBytes();
   return id;
+}
+
+bool GroupTable::AssignCoded(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                             uint32_t* ids) {
+  struct CodedKey {
+    const uint32_t* codes;
+    const uint8_t* valid;
+    uint32_t null_code;  // NULL rows: one code past the entries
+    uint64_t stride;
+  };
+  constexpr size_t kMaxKeys = 8;
+  if (keys.size() > kMaxKeys) return false;
+  CodedKey coded[kMaxKeys];
+  // The map from combined code to group is cleared per call: its size must stay in
+  // proportion to the rows.
+  const uint64_t max_space = std::max<uint64_t>(4096, static_cast<uint64_t>(rows));
+  uint64_t space = 1;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const Column& column = *keys[k];
+    const DictionaryCodes* codes = column.codes();
+    if (codes == nullptr) return false;
+    const uint64_t entries = static_cast<uint64_t>(codes->entries->length);
+    coded[k] = CodedKey{codes->codes->data_as<uint32_t>(),
+                        column.validity ? column.validity->data() : nullptr,
+                        static_cast<uint32_t>(entries), space};
+    if (entries + 1 > max_space / space) return false;
+    space *= entries + 1;
+  }
+  thread_local std::vector<uint32_t> group_of;
+  thread_local std::string row_key;
+  group_of.assign(space, kEmpty);
+  auto code_of = [&](const CodedKey& key, int64_t row) -> uint64_t {
+    const uint32_t code = key.valid != nullptr && !GetBit(key.valid, row) ? key.null_code
+                                                                           : key.codes[row];
+    return code * key.stride;
+  };
+  auto assign_row = [&](int64_t row) {
+    if (string_mode_) {
+      const Column& column = *keys[0];
+      if (column.IsNull(row)) {
+        if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
+        return null_group_;
+      }
+      return AssignBytes(column.GetView(row), false, keys, row);
+    }
+    SerializeRow(keys, row, &row_key);
+    return AssignBytes(row_key, false, keys, row);
+  };
+  if (keys.size() == 1) {
+    for (int64_t row = 0; row < rows; ++row) {
+      uint32_t& id = group_of[code_of(coded[0], row)];
+      if (id == kEmpty) id = assign_row(row);
+      ids[row] = id;
+    }
+    return true;
+  }
+  for (int64_t row = 0; row < rows; ++row) {
+    uint64_t code = 0;
+    for (size_t k = 0; k < keys.size(); ++k) code += code_of(coded[k], row);
+    uint32_t& id = group_of[code];
+    if (id == kEmpty) id = assign_row(row);
+    ids[row] = id;
+  }
+  return true;
 }
 
 void GroupTable::AssignStrings(const Column& column,
@@ -435,9 +535,7 @@ void GroupTable::SerializeRows(const std::vector<std::shared_ptr<Column>>& keys,
         lengths[row] += column.IsValid(row) ? 1 + SizePrefixBytes(size) + size : 1;
       }
     } else {
-      uint64_t width = phys == Phys::kF32 || phys == Phys::kF64 ? 8
-                       : phys == Phys::kBool                    ? 1
-                                         : static_cast<uint64_t>(column.type.FixedWidth());
+      const uint64_t width = KeyWidth(column, phys);
       for (int64_t row = 0; row < rows; ++row) lengths[row] += column.IsValid(row) ? 1 + width : 1;
     }
   }
@@ -449,35 +547,29 @@ void GroupTable::SerializeRows(const std::vector<std::shared_ptr<Column>>& keys,
   for (const auto& column_ptr : keys) {
     const Column& column = *column_ptr;
     Phys phys = expr::PhysOf(column.type);
-    for (int64_t row = 0; row < rows; ++row) {
-      char* p = out + at[row];
-      if (column.IsNull(row)) {
-        *p = '\0';
-        at[row] += 1;
-        continue;
-      }
-      *p++ = '\1';
-      if (phys == Phys::kF32 || phys == Phys::kF64) {
-        double v = phys == Phys::kF32 ? column.values_as<float>()[row]
-                                      : column.values_as<double>()[row];
-        if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
-        if (v == 0) v = 0.0;  // -0.0 groups with 0.0
-        std::memcpy(p, &v, 8);
-        at[row] += 9;
-      } else if (phys == Phys::kBytes) {
-        std::string_view view = column.GetView(row);
-        at[row] += 1 + WriteSized(view, p);
-      } else if (phys == Phys::kBool) {
-        *p = column.GetBool(row) ? '\1' : '\0';
-        at[row] += 2;
-      } else if (phys != Phys::kOther) {
-        int width = column.type.FixedWidth();
-        std::memcpy(p, column.values->data() + row * width, static_cast<size_t>(width));
-        at[row] += 1 + static_cast<uint64_t>(width);
+    for (int64_t row = 0; row < rows; ++row) at[row] += WriteKeyValue(column, phys, row, out + at[row]);
+  }
+}
+
+void GroupTable::SerializeRow(const std::vector<std::shared_ptr<Column>>& keys, int64_t row,
+                              std::string* out) {
+  out->clear();
+  for (const auto& column_ptr : keys) {
+    const Column& column = *column_ptr;
+    Phys phys = expr::PhysOf(column.type);
+    uint64_t size = 1;
+    if (column.IsValid(row)) {
+      if (phys == Phys::kBytes || phys == Phys::kOther) {
+        const uint64_t bytes =
+            phys == Phys::kBytes ? column.GetView(row).size() : ValueText(column, row).size();
+        size += SizePrefixBytes(bytes) + bytes;
       } else {
-        at[row] += 1 + WriteSized(ValueText(column, row), p);
+        size += KeyWidth(column, phys);
       }
     }
+    const size_t at = out->size();
+    out->resize(at + size);
+    WriteKeyValue(column, phys, row, out->data() + at);
   }
 }
 

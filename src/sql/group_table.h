@@ -48,6 +48,12 @@ class GroupTable {
   // NULL is its own group.
   void AssignStrings(const Column& column, const std::vector<std::shared_ptr<Column>>& keys,
                      int64_t rows, uint32_t* ids);
+  // Keys that are all columns with dictionary codes (see DictionaryCodes) and few
+  // combinations of them: each combination is looked up once, its rows found through a map
+  // from combined code to group. Returns false, assigning nothing, when the keys do not
+  // qualify.
+  bool AssignCoded(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
+                   uint32_t* ids);
   uint32_t AssignInteger(int64_t key, bool is_null, const std::vector<std::shared_ptr<Column>>& keys,
                          int64_t row);
   // Finds or adds the group of `key` (serialized keys, or string mode's raw values). Keys of
@@ -59,6 +65,9 @@ class GroupTable {
   // Bytes mode: every row's serialized key, row r at [(*starts)[r], (*starts)[r + 1]).
   static void SerializeRows(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
                             std::string* row_keys, std::vector<uint64_t>* row_starts);
+  // The serialized key of one row, as SerializeRows writes it.
+  static void SerializeRow(const std::vector<std::shared_ptr<Column>>& keys, int64_t row,
+                           std::string* out);
   void GrowInteger();
   void GrowBytes();
 

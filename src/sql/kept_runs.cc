@@ -97,6 +97,17 @@ std::shared_ptr<Column> CopyRuns(const Column& column, const RowRuns& runs, int6
     row_pos += length;
     byte_pos += bytes;
   }
+  if (const DictionaryCodes* codes = column.codes()) {
+    auto kept_codes = Buffer::AllocateUninitialized(kept * 4);
+    uint32_t* to = kept_codes->mutable_data_as<uint32_t>();
+    const uint32_t* from = codes->codes->data_as<uint32_t>();
+    for (const auto& [start, length] : runs) {
+      std::memcpy(to, from + start, static_cast<size_t>(length) * 4);
+      to += length;
+    }
+    out->dictionary = std::make_shared<DictionaryCodes>(
+        DictionaryCodes{codes->entries, std::move(kept_codes), out->values.get(), kept});
+  }
   return out;
 }
 

@@ -61,12 +61,14 @@ TEST(ReaderEncodingTest, HybridRandomRunsMatchModel) {
       }
     }
     SCOPED_TRACE(::testing::Message() << "trial " << trial << " width " << bit_width);
-    // Decode in random-sized pieces, mixing Skip and GetBatch.
-    RleBitPackedDecoder decoder(reinterpret_cast<const uint8_t*>(model.bytes.data()),
-                                static_cast<int64_t>(model.bytes.size()), bit_width);
+    // Decode in random-sized pieces, mixing Skip and GetBatch, from a buffer of exactly the
+    // stream's size (the sanitizer build catches a read past it).
+    const std::vector<uint8_t> exact(model.bytes.begin(), model.bytes.end());
+    RleBitPackedDecoder decoder(exact.data(), static_cast<int64_t>(exact.size()), bit_width);
     size_t pos = 0;
     while (pos < model.values.size()) {
-      const size_t n = std::min<size_t>(1 + rng() % 37, model.values.size() - pos);
+      const size_t piece = rng() % 3 == 0 ? 1 + rng() % 400 : 1 + rng() % 37;
+      const size_t n = std::min<size_t>(piece, model.values.size() - pos);
       if (rng() % 4 == 0) {
         ASSERT_TRUE(decoder.Skip(static_cast<int64_t>(n)).ok());
       } else {
@@ -126,6 +128,28 @@ TEST(ReaderEncodingTest, MalformedHybridStreams) {
   EXPECT_TRUE(truncated.GetBatch(out, 1).IsCorruption());
 }
 
+// A last bit-packed run cut short, at every width: the whole groups before the cut and the
+// values of the cut group whose bits exist, read from a buffer of exactly the stream's size.
+TEST(ReaderEncodingTest, BitPackedRunCutShortAtEveryWidth) {
+  std::mt19937 rng(11);
+  for (int width = 1; width <= 32; ++width) {
+    HybridModel model{width, {}, {}};
+    std::vector<uint32_t> values(8 * 40);
+    const uint64_t mask = width == 32 ? 0xFFFFFFFFull : ((1ull << width) - 1);
+    for (auto& v : values) v = static_cast<uint32_t>(rng() & mask);
+    model.AddPacked(values);
+    const size_t cut = model.bytes.size() - 1 - static_cast<size_t>(rng() % width);
+    const std::vector<uint8_t> exact(model.bytes.begin(), model.bytes.begin() + cut);
+    const int64_t present = static_cast<int64_t>(cut - 1) * 8 / width;  // after the header
+    RleBitPackedDecoder decoder(exact.data(), static_cast<int64_t>(exact.size()), width);
+    std::vector<uint32_t> out(static_cast<size_t>(present));
+    ASSERT_TRUE(decoder.GetBatch(out.data(), present).ok()) << "width " << width;
+    for (int64_t i = 0; i < present; ++i) ASSERT_EQ(out[i], values[i]) << "width " << width;
+    uint32_t extra;
+    EXPECT_TRUE(decoder.GetBatch(&extra, 1).IsCorruption()) << "width " << width;
+  }
+}
+
 TEST(ReaderEncodingTest, UnpackBitsAllWidths) {
   std::mt19937 rng(7);
   for (int width = 0; width <= 32; ++width) {
@@ -135,7 +159,8 @@ TEST(ReaderEncodingTest, UnpackBitsAllWidths) {
     for (auto& v : values) v = static_cast<uint32_t>(rng() & mask);
     model.AddPacked(values);
     std::vector<uint32_t> out(64);
-    UnpackBits(reinterpret_cast<const uint8_t*>(model.bytes.data()) + 1, width, 64, out.data());
+    const std::vector<uint8_t> exact(model.bytes.begin() + 1, model.bytes.end());  // no header
+    UnpackBits(exact.data(), width, 64, out.data());
     EXPECT_EQ(out, values) << "width " << width;
   }
 }
