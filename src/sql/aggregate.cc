@@ -1,6 +1,7 @@
 #include "sql/aggregate.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -49,10 +50,14 @@ class HashAggregateOperator : public Operator {
         states_(std::move(states)), schema_(std::move(schema)), pool_(context.pool),
         threads_(std::max(1, context.threads)), memory_limit_(context.memory_limit) {
     for (const auto& key : keys_) key_types_.push_back(key->type());
-    for (const AggregateSpec& spec : aggregates_) {
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      const AggregateSpec& spec = aggregates_[a];
       distinct_.push_back(spec.distinct && spec.argument
                               ? std::make_unique<DistinctSet>(spec.argument->type())
                               : nullptr);
+      pooled_.push_back(keys_.empty() && distinct_[a] != nullptr &&
+                        DistinctSet::KeepsIntegers(spec.argument->type()) &&
+                        !states_[a]->order_sensitive());
     }
   }
 
@@ -96,12 +101,20 @@ class HashAggregateOperator : public Operator {
   // whatever the thread count.
   Status Build() {
     table_ = std::make_unique<GroupTable>(key_types_);
+    const int workers = pool_ == nullptr ? 1 : threads_;
+    worker_sets_.resize(static_cast<size_t>(workers));
+    for (auto& sets : worker_sets_) {
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        sets.push_back(pooled_[a] ? std::make_unique<DistinctSet>(aggregates_[a].argument->type())
+                                  : nullptr);
+      }
+    }
     ParallelFeed feed(input_.get());
-    if (pool_ == nullptr || threads_ <= 1) {
-      Work(&feed);
+    if (workers <= 1) {
+      Work(&feed, 0);
     } else {
-      TARN_RETURN_NOT_OK(pool_->ParallelFor(static_cast<size_t>(threads_), [&](size_t) {
-        Work(&feed);
+      TARN_RETURN_NOT_OK(pool_->ParallelFor(static_cast<size_t>(threads_), [&](size_t worker) {
+        Work(&feed, worker);
         return Status::OK();
       }));
     }
@@ -114,11 +127,14 @@ class HashAggregateOperator : public Operator {
     }
     int64_t groups = table_->num_groups();
     std::vector<std::shared_ptr<Column>> columns = table_->FinishKeys();
-    for (auto& state : states_) {
-      state->Resize(groups);
-      TARN_ASSIGN_OR_RETURN(auto column, state->Finish(groups));
+    for (size_t a = 0; a < states_.size(); ++a) {
+      AggregateState& state = *states_[a];
+      state.Resize(groups);
+      if (pooled_[a]) TARN_RETURN_NOT_OK(FeedPooled(a, &state));
+      TARN_ASSIGN_OR_RETURN(auto column, state.Finish(groups));
       columns.push_back(std::move(column));
     }
+    worker_sets_.clear();
     if (columns.empty()) {
       result_ = MakeEmptyColumnsBatch(schema_, groups);
     } else {
@@ -130,9 +146,23 @@ class HashAggregateOperator : public Operator {
     return Status::OK();
   }
 
+  // A pooled DISTINCT aggregate: the workers' sets made one, its values fed to the state of
+  // the single group once.
+  Status FeedPooled(size_t a, AggregateState* state) {
+    DistinctSet& all = *worker_sets_[0][a];
+    for (size_t worker = 1; worker < worker_sets_.size(); ++worker) {
+      all.Merge(*worker_sets_[worker][a]);
+      worker_sets_[worker][a].reset();
+    }
+    TARN_RETURN_NOT_OK(CheckMemory(all.MemoryBytes(), 1));
+    std::shared_ptr<Column> values = all.Values(aggregates_[a].argument->type());
+    std::vector<uint32_t> zeros(static_cast<size_t>(values->length), 0);
+    return state->Update(values.get(), zeros.data(), values->length, nullptr);
+  }
+
   // One worker: pulls, aggregates and hands over batches until the input ends or any worker
   // fails (the first error is kept in error_).
-  void Work(ParallelFeed* feed) {
+  void Work(ParallelFeed* feed, size_t worker) {
     while (true) {
       {
         std::lock_guard<std::mutex> lock(mu_);
@@ -150,7 +180,7 @@ class HashAggregateOperator : public Operator {
       for (const std::shared_ptr<Batch>& batch : item->batches) {
         if (batch->num_rows == 0) continue;
         std::unique_ptr<BatchPartial> partial = TakeFreePartial();
-        Status status = AggregateBatch(*batch, partial.get());
+        Status status = AggregateBatch(*batch, partial.get(), worker);
         if (!status.ok()) return Fail(std::move(status));
         partials.push_back(std::move(partial));
       }
@@ -165,8 +195,9 @@ class HashAggregateOperator : public Operator {
     cv_.notify_all();
   }
 
-  // Runs on the worker's thread: everything about a batch that needs no shared state.
-  Status AggregateBatch(const Batch& batch, BatchPartial* partial) const {
+  // Runs on the worker's thread: everything about a batch that needs no shared state but the
+  // worker's own pooled DISTINCT sets.
+  Status AggregateBatch(const Batch& batch, BatchPartial* partial, size_t worker) const {
     std::vector<std::shared_ptr<Column>> key_columns;
     for (const auto& key : keys_) {
       TARN_ASSIGN_OR_RETURN(auto column, key->Evaluate(batch));
@@ -186,7 +217,13 @@ class HashAggregateOperator : public Operator {
       if (spec.argument) {
         TARN_ASSIGN_OR_RETURN(argument, spec.argument->Evaluate(batch));
       }
-      if (distinct_[a]) {
+      if (pooled_[a]) {
+        DistinctSet& set = *worker_sets_[worker][a];
+        const int64_t before = set.MemoryBytes();
+        set.InsertNew(*argument, partial->ids.data(), batch.num_rows, nullptr, nullptr);
+        const int64_t grown = set.MemoryBytes() - before;
+        TARN_RETURN_NOT_OK(CheckMemory(pooled_bytes_.fetch_add(grown) + grown, 1));
+      } else if (distinct_[a]) {
         std::unique_ptr<DistinctSet>& seen = partial->seen[a];
         if (seen == nullptr) {
           seen = std::make_unique<DistinctSet>(argument->type);
@@ -286,6 +323,7 @@ class HashAggregateOperator : public Operator {
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       AggregateState& state = *states_[a];
       state.Resize(groups);
+      if (pooled_[a]) continue;  // fed once at the end (FeedPooled)
       if (partial->states[a]) {
         state.Combine(*partial->states[a], mapping_.data(), local_groups);
         continue;
@@ -305,17 +343,17 @@ class HashAggregateOperator : public Operator {
         TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), partial->rows, nullptr));
       }
     }
-    return CheckMemory();
-  }
-
-  Status CheckMemory() const {
     int64_t bytes = table_->MemoryBytes();
     for (const auto& state : states_) bytes += state->MemoryBytes(table_->num_groups());
     for (const auto& set : distinct_) bytes += set ? set->MemoryBytes() : 0;
+    return CheckMemory(bytes, table_->num_groups());
+  }
+
+  Status CheckMemory(int64_t bytes, int64_t groups) const {
     if (bytes <= memory_limit_) return Status::OK();
     return Status::ResourceExhausted(
         "Out of Memory Error: ", label(), " needs ", FormatMemorySize(bytes),
-        " for ", table_->num_groups(), " groups, more than the memory_limit of ",
+        " for ", groups, " groups, more than the memory_limit of ",
         FormatMemorySize(memory_limit_));
   }
 
@@ -325,6 +363,13 @@ class HashAggregateOperator : public Operator {
   std::vector<AggregateSpec> aggregates_;
   std::vector<std::unique_ptr<AggregateState>> states_;  // the final states
   std::vector<std::unique_ptr<DistinctSet>> distinct_;   // per aggregate; null unless DISTINCT
+  // Per aggregate: an ungrouped DISTINCT aggregate over integers whose result does not depend
+  // on the order of its values. Each worker keeps one set of its values over all the batches
+  // it takes (worker_sets_[worker][aggregate]) instead of a set per batch merged in input
+  // order; the sets are merged once at the end.
+  std::vector<bool> pooled_;
+  std::vector<std::vector<std::unique_ptr<DistinctSet>>> worker_sets_;
+  mutable std::atomic<int64_t> pooled_bytes_{0};  // held by all workers' sets
   std::shared_ptr<const Schema> schema_;
   ThreadPool* pool_;
   int threads_;

@@ -124,7 +124,7 @@ void DistinctSet::InsertFixedRows(const Column& values, const uint32_t* group_id
     have_last = true;
     last_value = value;
     last_group = group;
-    if (InsertFixed(value, group)) SetBit(keep, row);
+    if (InsertFixed(value, group) && keep != nullptr) SetBit(keep, row);
   }
 }
 
@@ -161,9 +161,38 @@ void DistinctSet::InsertNew(const Column& values, const uint32_t* group_ids, int
     if (pairs_.insert(pair).second) {
       ++size_;
       pair_bytes_ += static_cast<int64_t>(pair.size());
-      SetBit(keep, row);
+      if (keep != nullptr) SetBit(keep, row);
     }
   }
+}
+
+bool DistinctSet::KeepsIntegers(const DataType& value_type) {
+  switch (expr::PhysOf(value_type)) {
+    case Phys::kI8: case Phys::kI16: case Phys::kI32: case Phys::kI64:
+    case Phys::kU8: case Phys::kU16: case Phys::kU32: case Phys::kU64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void DistinctSet::Merge(const DistinctSet& other) {
+  size_t capacity = slots_.size();
+  while (static_cast<size_t>(size_ + other.size_) * 2 > capacity) capacity *= 2;
+  if (capacity > slots_.size()) Rehash(capacity);
+  for (const Slot& slot : other.slots_) {
+    if (slot.group != kEmptySlot) InsertFixed(slot.value, slot.group);
+  }
+}
+
+std::shared_ptr<Column> DistinctSet::Values(const DataType& value_type) const {
+  ColumnBuilder builder(value_type);
+  builder.Reserve(size_);
+  for (const Slot& slot : slots_) {
+    // The low bytes of the sign- or zero-extended value are the value (little-endian).
+    if (slot.group == 0) builder.AppendFixed(&slot.value);
+  }
+  return builder.Finish();
 }
 
 int64_t DistinctSet::MemoryBytes() const {

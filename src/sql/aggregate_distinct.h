@@ -23,9 +23,17 @@ class DistinctSet {
 
   // For each row whose bit is set in `candidates` (null: every row) and whose value is not
   // NULL, inserts (group_ids[row], value) and sets the row's bit in `keep` when the pair is
-  // new. `keep` holds at least `rows` bits, cleared by the caller.
+  // new. `keep` (null: not wanted) holds at least `rows` bits, cleared by the caller.
   void InsertNew(const Column& values, const uint32_t* group_ids, int64_t rows,
                  const uint8_t* candidates, uint8_t* keep);
+  // Whether a set of `value_type` keeps its values so that Values() can give them back:
+  // integer-like types of at most 8 bytes.
+  static bool KeepsIntegers(const DataType& value_type);
+  // REQUIRES: KeepsIntegers(type of both sets). Inserts every pair of `other`.
+  void Merge(const DistinctSet& other);
+  // REQUIRES: KeepsIntegers(value_type), the type the set was made for. The values of the
+  // pairs of group 0, in no particular order.
+  std::shared_ptr<Column> Values(const DataType& value_type) const;
   // Forgets every pair, keeping the table's capacity.
   void Clear();
   int64_t size() const { return size_; }

@@ -82,6 +82,8 @@ std::vector<std::string> SameAtAnyThreadCount(const std::string& file) {
       "SELECT g, s, count(*) FROM " + t + " GROUP BY g, s HAVING count(*) > 150",
       "SELECT i % 1000 AS m, sum(d + 1) FROM " + t + " GROUP BY m",
       "SELECT count(DISTINCT i % 7919), count(DISTINCT s), sum(DISTINCT d) FROM " + t,
+      "SELECT count(DISTINCT g), sum(DISTINCT n), avg(DISTINCT n), min(DISTINCT i), "
+      "max(DISTINCT n), count(DISTINCT n) FROM " + t + " WHERE i % 5 <> 0",
       "SELECT count(*), sum(d) FROM (SELECT * FROM " + t + " LIMIT 100000 OFFSET 7)",
   };
 }
@@ -169,6 +171,25 @@ TEST(AggregateParallelTest, MemoryLimitFailsTheSameAtEveryThreadCount) {
     Result<std::string> after = TarnCsv(&session, "SELECT count(*) FROM range(10)");
     ASSERT_TRUE(after.ok());
     EXPECT_EQ(*after, "count_star()\n10\n");
+  }
+}
+
+// An ungrouped DISTINCT over integers keeps one set per worker: their memory counts together.
+TEST(AggregateParallelTest, MemoryLimitCountsEveryWorkersDistinctSet) {
+  std::string sql = "SELECT count(DISTINCT range * 3) FROM range(1000000)";
+  for (int threads : {1, 2, 3}) {
+    Session session;
+    ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+    ASSERT_TRUE(session.Execute("SET memory_limit = '4MB'").ok());
+    Result<std::string> csv = TarnCsv(&session, sql);
+    ASSERT_FALSE(csv.ok()) << threads;
+    EXPECT_NE(csv.status().ToString().find(
+                  "Out of Memory Error: UNGROUPED_AGGREGATE needs"), std::string::npos)
+        << csv.status().ToString();
+    ASSERT_TRUE(session.Execute("SET memory_limit = '1GB'").ok());
+    Result<std::string> fits = TarnCsv(&session, sql);
+    ASSERT_TRUE(fits.ok()) << fits.status().ToString();
+    EXPECT_EQ(*fits, "count(DISTINCT (range * 3))\n1000000\n");
   }
 }
 

@@ -92,6 +92,9 @@ const std::vector<std::string> kAggregateQueries = {
     "max(o_orderdate) FROM ORDERS GROUP BY o_custkey ORDER BY total DESC, o_custkey LIMIT 10",
     "SELECT count(DISTINCT o_custkey), count(DISTINCT o_clerk), min(o_comment), "
     "max(o_comment) FROM ORDERS",
+    "SELECT count(DISTINCT l_orderkey), count(DISTINCT l_suppkey), sum(DISTINCT l_linenumber), "
+    "avg(DISTINCT l_partkey), min(DISTINCT l_shipdate), max(DISTINCT l_suppkey) FROM LINEITEM "
+    "WHERE l_quantity < 40",
     "SELECT l_shipmode, count(DISTINCT l_orderkey) AS orders, max(l_receiptdate) FROM "
     "LINEITEM GROUP BY l_shipmode HAVING count(*) > 1000 ORDER BY l_shipmode",
     "SELECT origin, count(*) AS flights, sum(delay) AS total_delay, avg(distance) AS "
