@@ -30,6 +30,11 @@ struct BatchPartial {
   int64_t rows = 0;
   std::unique_ptr<GroupTable> table;
   std::vector<uint32_t> ids;
+  // A batch aggregated past the rows a filter drops: the kept rows' bits (empty: every row
+  // counts), and the table's groups that have kept rows, in the order of their first kept row
+  // (ids are renumbered to positions in this list; dropped rows get 0).
+  std::vector<uint8_t> keep;
+  std::vector<int64_t> used;
   std::vector<std::unique_ptr<AggregateState>> states;
   std::vector<std::shared_ptr<Column>> arguments;
   // DISTINCT aggregates: the rows that are first in the batch with their (group, value).
@@ -48,7 +53,8 @@ class HashAggregateOperator : public Operator {
                         std::shared_ptr<const Schema> schema, const ExecContext& context)
       : input_(std::move(input)), keys_(std::move(keys)), aggregates_(std::move(aggregates)),
         states_(std::move(states)), schema_(std::move(schema)), pool_(context.pool),
-        threads_(std::max(1, context.threads)), memory_limit_(context.memory_limit) {
+        threads_(std::max(1, context.threads)), memory_limit_(context.memory_limit),
+        filter_(input_->filter_predicate()) {
     for (const auto& key : keys_) key_types_.push_back(key->type());
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       const AggregateSpec& spec = aggregates_[a];
@@ -109,7 +115,8 @@ class HashAggregateOperator : public Operator {
                                   : nullptr);
       }
     }
-    ParallelFeed feed(input_.get());
+    // A filter right below is applied here (see FilterAndAggregate).
+    ParallelFeed feed(filter_ != nullptr ? input_->per_batch_input() : input_.get());
     if (workers <= 1) {
       Work(&feed, 0);
     } else {
@@ -180,7 +187,7 @@ class HashAggregateOperator : public Operator {
       for (const std::shared_ptr<Batch>& batch : item->batches) {
         if (batch->num_rows == 0) continue;
         std::unique_ptr<BatchPartial> partial = TakeFreePartial();
-        Status status = AggregateBatch(*batch, partial.get(), worker);
+        Status status = FilterAndAggregate(batch, partial.get(), worker);
         if (!status.ok()) return Fail(std::move(status));
         partials.push_back(std::move(partial));
       }
@@ -195,9 +202,31 @@ class HashAggregateOperator : public Operator {
     cv_.notify_all();
   }
 
+  // Applies the filter right below the aggregate, if any, then aggregates the batch. When the
+  // filter keeps most rows, the whole batch is aggregated with the dropped rows skipped, which
+  // saves copying the kept ones; should an expression fail there (on a dropped row, say), the
+  // kept rows are copied and aggregated again, so errors are those of the filtered rows.
+  Status FilterAndAggregate(const std::shared_ptr<Batch>& batch, BatchPartial* partial,
+                            size_t worker) const {
+    if (filter_ == nullptr) return AggregateBatch(*batch, nullptr, partial, worker);
+    int64_t selected = 0;
+    TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(*batch, *filter_, &selected));
+    if (selected == 0) {
+      partial->rows = 0;  // nothing to merge
+      return Status::OK();
+    }
+    if (selected == batch->num_rows) return AggregateBatch(*batch, nullptr, partial, worker);
+    if (selected * 4 >= batch->num_rows * 3 &&
+        AggregateBatch(*batch, &keep, partial, worker).ok()) {
+      return Status::OK();
+    }
+    return AggregateBatch(*KeepRows(batch, keep, selected), nullptr, partial, worker);
+  }
+
   // Runs on the worker's thread: everything about a batch that needs no shared state but the
-  // worker's own pooled DISTINCT sets.
-  Status AggregateBatch(const Batch& batch, BatchPartial* partial, size_t worker) const {
+  // worker's own pooled DISTINCT sets. With `keep`, only the rows whose bit is set count.
+  Status AggregateBatch(const Batch& batch, const std::vector<uint8_t>* kept_rows,
+                        BatchPartial* partial, size_t worker) const {
     std::vector<std::shared_ptr<Column>> key_columns;
     for (const auto& key : keys_) {
       TARN_ASSIGN_OR_RETURN(auto column, key->Evaluate(batch));
@@ -207,6 +236,14 @@ class HashAggregateOperator : public Operator {
     partial->table = std::make_unique<GroupTable>(key_types_);
     TARN_RETURN_NOT_OK(partial->table->Assign(key_columns, batch.num_rows, &partial->ids));
     int64_t groups = partial->table->num_groups();
+    const uint8_t* keep = nullptr;
+    partial->used.clear();
+    partial->keep.clear();
+    if (kept_rows != nullptr) {
+      partial->keep = *kept_rows;
+      keep = partial->keep.data();
+      if (!keys_.empty()) groups = KeepUsedGroups(partial);
+    }
     partial->states.resize(aggregates_.size());
     partial->arguments.resize(aggregates_.size());
     partial->first_in_batch.resize(aggregates_.size());
@@ -220,7 +257,7 @@ class HashAggregateOperator : public Operator {
       if (pooled_[a]) {
         DistinctSet& set = *worker_sets_[worker][a];
         const int64_t before = set.MemoryBytes();
-        set.InsertNew(*argument, partial->ids.data(), batch.num_rows, nullptr, nullptr);
+        set.InsertNew(*argument, partial->ids.data(), batch.num_rows, keep, nullptr);
         const int64_t grown = set.MemoryBytes() - before;
         TARN_RETURN_NOT_OK(CheckMemory(pooled_bytes_.fetch_add(grown) + grown, 1));
       } else if (distinct_[a]) {
@@ -232,7 +269,7 @@ class HashAggregateOperator : public Operator {
         }
         std::vector<uint8_t>& first = partial->first_in_batch[a];
         first.assign(static_cast<size_t>((batch.num_rows + 7) / 8), 0);
-        seen->InsertNew(*argument, partial->ids.data(), batch.num_rows, nullptr, first.data());
+        seen->InsertNew(*argument, partial->ids.data(), batch.num_rows, keep, first.data());
         partial->arguments[a] = std::move(argument);
       } else if (states_[a]->order_sensitive()) {
         partial->arguments[a] = std::move(argument);
@@ -254,13 +291,35 @@ class HashAggregateOperator : public Operator {
       for (size_t a = 0; a < aggregates_.size(); ++a) {
         if (!partial->states[a]) continue;
         TARN_RETURN_NOT_OK(partial->states[a]->UpdateRange(
-            partial->arguments[a].get(), partial->ids.data(), begin, end, nullptr));
+            partial->arguments[a].get(), partial->ids.data(), begin, end, keep));
       }
     }
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       if (partial->states[a]) partial->arguments[a].reset();
     }
     return Status::OK();
+  }
+
+  // Renumbers a filtered partial's groups to those with kept rows (see BatchPartial::used);
+  // returns how many there are.
+  static int64_t KeepUsedGroups(BatchPartial* partial) {
+    thread_local std::vector<uint32_t> renumbered;
+    renumbered.assign(static_cast<size_t>(partial->table->num_groups()), UINT32_MAX);
+    const uint8_t* keep = partial->keep.data();
+    uint32_t* ids = partial->ids.data();
+    for (int64_t row = 0; row < partial->rows; ++row) {
+      if (!GetBit(keep, row)) {
+        ids[row] = 0;
+        continue;
+      }
+      uint32_t& id = renumbered[ids[row]];
+      if (id == UINT32_MAX) {
+        id = static_cast<uint32_t>(partial->used.size());
+        partial->used.push_back(ids[row]);
+      }
+      ids[row] = id;
+    }
+    return static_cast<int64_t>(partial->used.size());
   }
 
   // Queues the partials of item `sequence` (one per batch, in order); whichever worker finds
@@ -307,6 +366,8 @@ class HashAggregateOperator : public Operator {
     partial->rows = 0;
     partial->table.reset();
     partial->ids.clear();
+    partial->keep.clear();
+    partial->used.clear();
     for (auto& state : partial->states) state.reset();
     for (auto& argument : partial->arguments) argument.reset();
   }
@@ -317,6 +378,10 @@ class HashAggregateOperator : public Operator {
     if (partial->rows == 0) return Status::OK();
     int64_t local_groups = partial->table->num_groups();
     std::vector<std::shared_ptr<Column>> local_keys = partial->table->FinishKeys();
+    if (!partial->keep.empty() && !keys_.empty()) {  // only the groups with kept rows
+      local_groups = static_cast<int64_t>(partial->used.size());
+      for (auto& key : local_keys) key = Take(*key, partial->used);
+    }
     TARN_RETURN_NOT_OK(table_->Assign(local_keys, local_groups, &mapping_));
     int64_t groups = table_->num_groups();
     bool have_row_ids = false;
@@ -340,7 +405,8 @@ class HashAggregateOperator : public Operator {
                                 partial->first_in_batch[a].data(), keep_.data());
         TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), partial->rows, keep_.data()));
       } else {
-        TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), partial->rows, nullptr));
+        TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), partial->rows,
+                                        partial->keep.empty() ? nullptr : partial->keep.data()));
       }
     }
     int64_t bytes = table_->MemoryBytes();
@@ -374,6 +440,7 @@ class HashAggregateOperator : public Operator {
   ThreadPool* pool_;
   int threads_;
   int64_t memory_limit_;
+  const BoundExpr* filter_;  // the predicate of a filter right below, applied here; or null
 
   // The final table, and scratch for Merge (used by the merging thread only).
   std::unique_ptr<GroupTable> table_;

@@ -29,41 +29,9 @@ class FilterOperator : public Operator {
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
     int64_t selected = 0;
     TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(*batch, *predicate_, &selected));
-    if (selected == batch->num_rows) return batch;
-    if (selected == 0 || batch->num_columns() == 0) {
-      return MakeEmptyColumnsBatch(batch->schema, selected);
-    }
-    const int64_t rows = batch->num_rows;
-    std::vector<std::shared_ptr<Column>> columns;
-    columns.reserve(batch->columns.size());
-    // Most rows kept: copy runs of consecutive rows instead of gathering row by row.
-    if (selected * 2 >= rows) {
-      const RowRuns runs = KeptRuns(keep.data(), rows);
-      if (RunsPay(runs, selected)) {
-        for (const auto& column : batch->columns) {
-          columns.push_back(CopyRuns(*column, runs, selected));
-        }
-        return MakeBatch(batch->schema, std::move(columns));
-      }
-    }
-    // The kept rows' positions once for all columns.
-    std::vector<int64_t> indices;
-    indices.reserve(static_cast<size_t>(selected));
-    const int64_t full_words = rows / 64;
-    for (int64_t word_index = 0; word_index < full_words; ++word_index) {
-      uint64_t word;
-      std::memcpy(&word, keep.data() + word_index * 8, 8);
-      while (word != 0) {
-        indices.push_back(word_index * 64 + __builtin_ctzll(word));
-        word &= word - 1;
-      }
-    }
-    for (int64_t row = full_words * 64; row < rows; ++row) {
-      if (GetBit(keep.data(), row)) indices.push_back(row);
-    }
-    for (const auto& column : batch->columns) columns.push_back(tarn::Take(*column, indices));
-    return MakeBatch(batch->schema, std::move(columns));
+    return KeepRows(std::move(batch), keep, selected);
   }
+  const BoundExpr* filter_predicate() const override { return predicate_.get(); }
   std::string label() const override { return "FILTER"; }
   std::vector<std::string> details() const override { return {predicate_->ToString()}; }
   std::vector<const Operator*> inputs() const override { return {input_.get()}; }
@@ -381,6 +349,44 @@ Result<ParallelFeed::Item> ParallelFeed::NextPart() {
     if (batch->num_rows > 0) item.batches.push_back(std::move(batch));
   }
   return item;
+}
+
+std::shared_ptr<Batch> KeepRows(std::shared_ptr<Batch> batch, const std::vector<uint8_t>& keep,
+                                int64_t selected) {
+  if (selected == batch->num_rows) return batch;
+  if (selected == 0 || batch->num_columns() == 0) {
+    return MakeEmptyColumnsBatch(batch->schema, selected);
+  }
+  const int64_t rows = batch->num_rows;
+  std::vector<std::shared_ptr<Column>> columns;
+  columns.reserve(batch->columns.size());
+  // Most rows kept: copy runs of consecutive rows instead of gathering row by row.
+  if (selected * 2 >= rows) {
+    const RowRuns runs = KeptRuns(keep.data(), rows);
+    if (RunsPay(runs, selected)) {
+      for (const auto& column : batch->columns) {
+        columns.push_back(CopyRuns(*column, runs, selected));
+      }
+      return MakeBatch(batch->schema, std::move(columns));
+    }
+  }
+  // The kept rows' positions once for all columns.
+  std::vector<int64_t> indices;
+  indices.reserve(static_cast<size_t>(selected));
+  const int64_t full_words = rows / 64;
+  for (int64_t word_index = 0; word_index < full_words; ++word_index) {
+    uint64_t word;
+    std::memcpy(&word, keep.data() + word_index * 8, 8);
+    while (word != 0) {
+      indices.push_back(word_index * 64 + __builtin_ctzll(word));
+      word &= word - 1;
+    }
+  }
+  for (int64_t row = full_words * 64; row < rows; ++row) {
+    if (GetBit(keep.data(), row)) indices.push_back(row);
+  }
+  for (const auto& column : batch->columns) columns.push_back(tarn::Take(*column, indices));
+  return MakeBatch(batch->schema, std::move(columns));
 }
 
 std::vector<std::string> ExplainLines(const Operator& root) {

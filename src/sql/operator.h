@@ -55,6 +55,10 @@ class Operator : public BatchReader {
   // that keeps no row). Safe to call from several threads at once. Others: Internal error.
   virtual Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const;
 
+  // A filter's predicate, for a consumer that applies it itself (the hash aggregate, which
+  // can skip the rows it drops instead of copying the rows it keeps); null for others.
+  virtual const BoundExpr* filter_predicate() const { return nullptr; }
+
   // Sources whose input splits into parts that several threads can read at once (a Parquet
   // scan's row groups): how many parts there are; every other operator returns 0. Reading the
   // parts in order gives what Next() gives.
@@ -98,6 +102,10 @@ class ParallelFeed {
 //     FILTER
 //       ...
 std::vector<std::string> ExplainLines(const Operator& root);
+
+// The rows of `batch` whose bit is set in `keep` (`selected` of them).
+std::shared_ptr<Batch> KeepRows(std::shared_ptr<Batch> batch, const std::vector<uint8_t>& keep,
+                                int64_t selected);
 
 // Keeps the rows where a BOOLEAN predicate is TRUE; skips batches left empty.
 std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,
