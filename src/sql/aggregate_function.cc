@@ -143,6 +143,9 @@ class SumState : public AggregateState {
       counts_[0] = count;
       return Status::OK();
     }
+    if constexpr (!kFloating) {
+      if (sums_.size() <= kLaneGroups) return UpdateLanes(input, ids, begin, end, keep);
+    }
     Acc* sums = sums_.data();
     int64_t* counts = counts_.data();
     WithTypedValues(*input, phys_, [&](const auto* values) {
@@ -155,6 +158,7 @@ class SumState : public AggregateState {
   }
   void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
     auto& from = static_cast<SumState&>(other);
+    from.FoldLanes();
     for (int64_t g = 0; g < other_groups; ++g) {
       sums_[mapping[g]] += from.sums_[g];
       counts_[mapping[g]] += from.counts_[g];
@@ -163,6 +167,7 @@ class SumState : public AggregateState {
   // Adding partial float sums can round differently from adding the rows one by one.
   bool order_sensitive() const override { return kFloating; }
   Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    FoldLanes();
     ColumnBuilder builder(result_type_);
     for (int64_t g = 0; g < groups; ++g) {
       if (counts_[g] == 0) {
@@ -184,16 +189,51 @@ class SumState : public AggregateState {
     return builder.Finish();
   }
   int64_t MemoryBytes(int64_t groups) const override {
-    return groups * static_cast<int64_t>(sizeof(Acc) + sizeof(int64_t));
+    return groups * static_cast<int64_t>(sizeof(Acc) + sizeof(int64_t)) +
+           static_cast<int64_t>(lanes_.size() * sizeof(Lane));
   }
 
  private:
+  // Integer sums over few groups: rows long in one group would make each addition wait for
+  // the previous one to the same memory; kLanes partial sums per group, row r adding to lane
+  // r % kLanes, keep kLanes additions in flight. Exact integer sums do not depend on order.
+  static constexpr int64_t kLanes = 4;
+  static constexpr size_t kLaneGroups = 64;
+  struct Lane {
+    Acc sum;
+    int64_t count;
+  };
+
+  Status UpdateLanes(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) {
+    if (lanes_.size() < sums_.size() * kLanes) lanes_.resize(sums_.size() * kLanes, Lane{0, 0});
+    Lane* lanes = lanes_.data();
+    WithTypedValues(*input, phys_, [&](const auto* values) {
+      ForEachValue(*input, begin, end, keep, [&](int64_t row) {
+        Lane& lane = lanes[ids[row] * kLanes + (row & (kLanes - 1))];
+        lane.sum += static_cast<Acc>(values[row]);
+        ++lane.count;
+      });
+    });
+    return Status::OK();
+  }
+
+  // Adds the lanes into sums_ and counts_ and empties them.
+  void FoldLanes() {
+    for (size_t i = 0; i < lanes_.size(); ++i) {
+      sums_[i / kLanes] += lanes_[i].sum;
+      counts_[i / kLanes] += lanes_[i].count;
+    }
+    lanes_.clear();
+  }
+
   Phys phys_;
   bool average_;
   bool narrow_ = false;  // integer avg: divide in double (else long double)
   double scale_ = 1.0;   // integer avg: 10^scale of a decimal
   std::vector<Acc> sums_;
   std::vector<int64_t> counts_;
+  std::vector<Lane> lanes_;  // kLanes per group while used; folded by Combine and Finish
 };
 
 using IntegerSumState = SumState<__int128>;
