@@ -62,7 +62,7 @@ class HashAggregateOperator : public Operator {
                               ? std::make_unique<DistinctSet>(spec.argument->type())
                               : nullptr);
       pooled_.push_back(keys_.empty() && distinct_[a] != nullptr &&
-                        DistinctSet::KeepsIntegers(spec.argument->type()) &&
+                        IntegerValueSet::Holds(spec.argument->type()) &&
                         !states_[a]->order_sensitive());
     }
   }
@@ -111,8 +111,9 @@ class HashAggregateOperator : public Operator {
     worker_sets_.resize(static_cast<size_t>(workers));
     for (auto& sets : worker_sets_) {
       for (size_t a = 0; a < aggregates_.size(); ++a) {
-        sets.push_back(pooled_[a] ? std::make_unique<DistinctSet>(aggregates_[a].argument->type())
-                                  : nullptr);
+        sets.push_back(pooled_[a]
+                           ? std::make_unique<IntegerValueSet>(aggregates_[a].argument->type())
+                           : nullptr);
       }
     }
     // A filter right below is applied here (see FilterAndAggregate).
@@ -156,13 +157,23 @@ class HashAggregateOperator : public Operator {
   // A pooled DISTINCT aggregate: the workers' sets made one, its values fed to the state of
   // the single group once.
   Status FeedPooled(size_t a, AggregateState* state) {
-    DistinctSet& all = *worker_sets_[0][a];
-    for (size_t worker = 1; worker < worker_sets_.size(); ++worker) {
-      all.Merge(*worker_sets_[worker][a]);
-      worker_sets_[worker][a].reset();
+    IntegerValueSet& all = *worker_sets_[0][a];
+    // Partitions merge independently: thread t takes partitions t, t + threads, ...
+    const size_t threads = worker_sets_.size();
+    if (threads > 1) {
+      TARN_RETURN_NOT_OK(pool_->ParallelFor(threads, [&](size_t t) {
+        for (size_t p = t; p < IntegerValueSet::num_partitions(); p += threads) {
+          for (size_t worker = 1; worker < threads; ++worker) {
+            all.MergePartition(*worker_sets_[worker][a], p);
+          }
+        }
+        return Status::OK();
+      }));
     }
+    for (size_t worker = 1; worker < worker_sets_.size(); ++worker) worker_sets_[worker][a].reset();
     TARN_RETURN_NOT_OK(CheckMemory(all.MemoryBytes(), 1));
-    std::shared_ptr<Column> values = all.Values(aggregates_[a].argument->type());
+    if (state->AddValueCount(all.size())) return Status::OK();  // count(DISTINCT x)
+    std::shared_ptr<Column> values = all.Values();
     std::vector<uint32_t> zeros(static_cast<size_t>(values->length), 0);
     return state->Update(values.get(), zeros.data(), values->length, nullptr);
   }
@@ -255,9 +266,9 @@ class HashAggregateOperator : public Operator {
         TARN_ASSIGN_OR_RETURN(argument, spec.argument->Evaluate(batch));
       }
       if (pooled_[a]) {
-        DistinctSet& set = *worker_sets_[worker][a];
+        IntegerValueSet& set = *worker_sets_[worker][a];
         const int64_t before = set.MemoryBytes();
-        set.InsertNew(*argument, partial->ids.data(), batch.num_rows, keep, nullptr);
+        set.Insert(*argument, keep);
         const int64_t grown = set.MemoryBytes() - before;
         TARN_RETURN_NOT_OK(CheckMemory(pooled_bytes_.fetch_add(grown) + grown, 1));
       } else if (distinct_[a]) {
@@ -434,7 +445,7 @@ class HashAggregateOperator : public Operator {
   // it takes (worker_sets_[worker][aggregate]) instead of a set per batch merged in input
   // order; the sets are merged once at the end.
   std::vector<bool> pooled_;
-  std::vector<std::vector<std::unique_ptr<DistinctSet>>> worker_sets_;
+  std::vector<std::vector<std::unique_ptr<IntegerValueSet>>> worker_sets_;
   mutable std::atomic<int64_t> pooled_bytes_{0};  // held by all workers' sets
   std::shared_ptr<const Schema> schema_;
   ThreadPool* pool_;

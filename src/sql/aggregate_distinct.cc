@@ -166,7 +166,47 @@ void DistinctSet::InsertNew(const Column& values, const uint32_t* group_ids, int
   }
 }
 
-bool DistinctSet::KeepsIntegers(const DataType& value_type) {
+int64_t DistinctSet::MemoryBytes() const {
+  if (fixed_mode_) return static_cast<int64_t>(slots_.size() * sizeof(Slot));
+  return pair_bytes_ + size_ * static_cast<int64_t>(sizeof(std::string) + 16);
+}
+
+namespace {
+
+// Integer values as 64 bits: sign- or zero-extended, so equal values give equal bits.
+template <typename Fn>
+void ForEachIntegerBits(const Column& column, const uint8_t* candidates, Fn&& fn) {
+  const uint8_t* valid = column.validity ? column.validity->data() : nullptr;
+  auto run = [&](const auto* values) {
+    if (candidates == nullptr && valid == nullptr) {
+      for (int64_t row = 0; row < column.length; ++row) fn(static_cast<uint64_t>(values[row]));
+      return;
+    }
+    for (int64_t row = 0; row < column.length; ++row) {
+      if ((candidates == nullptr || GetBit(candidates, row)) &&
+          (valid == nullptr || GetBit(valid, row))) {
+        fn(static_cast<uint64_t>(values[row]));
+      }
+    }
+  };
+  switch (expr::PhysOf(column.type)) {
+    case Phys::kI8: return run(column.values_as<int8_t>());
+    case Phys::kI16: return run(column.values_as<int16_t>());
+    case Phys::kI32: return run(column.values_as<int32_t>());
+    case Phys::kI64: return run(column.values_as<int64_t>());
+    case Phys::kU8: return run(column.values_as<uint8_t>());
+    case Phys::kU16: return run(column.values_as<uint16_t>());
+    case Phys::kU32: return run(column.values_as<uint32_t>());
+    case Phys::kU64: return run(column.values_as<uint64_t>());
+    default: return;
+  }
+}
+
+inline uint64_t ValueHash(uint64_t value) { return PairHash(value, 0); }
+
+}  // namespace
+
+bool IntegerValueSet::Holds(const DataType& value_type) {
   switch (expr::PhysOf(value_type)) {
     case Phys::kI8: case Phys::kI16: case Phys::kI32: case Phys::kI64:
     case Phys::kU8: case Phys::kU16: case Phys::kU32: case Phys::kU64:
@@ -176,28 +216,123 @@ bool DistinctSet::KeepsIntegers(const DataType& value_type) {
   }
 }
 
-void DistinctSet::Merge(const DistinctSet& other) {
-  size_t capacity = slots_.size();
-  while (static_cast<size_t>(size_ + other.size_) * 2 > capacity) capacity *= 2;
-  if (capacity > slots_.size()) Rehash(capacity);
-  for (const Slot& slot : other.slots_) {
-    if (slot.group != kEmptySlot) InsertFixed(slot.value, slot.group);
+IntegerValueSet::IntegerValueSet(const DataType& value_type)
+    : value_type_(value_type), partitions_(kPartitions) {}
+
+void IntegerValueSet::Insert(const Column& values, const uint8_t* candidates) {
+  // While the tables together fit in the cache, values go straight into them; past that,
+  // through the partitions' lists.
+  const bool direct = size() < kDirectValues;
+  // A value repeating the previous one is not new: sorted or clustered inputs skip most.
+  bool have_last = false;
+  uint64_t last = 0;
+  ForEachIntegerBits(values, candidates, [&](uint64_t value) {
+    if (have_last && value == last) return;
+    have_last = true;
+    last = value;
+    if (value == kMarker) {
+      has_marker_ = true;
+      return;
+    }
+    const uint64_t hash = ValueHash(value);
+    Partition& partition = partitions_[hash >> (64 - kPartitionBits)];
+    if (direct) {
+      Reserve(partition, 1);
+      InsertValue(partition, value, hash);
+    } else {
+      partition.pending.push_back(value);
+    }
+  });
+  if (!direct) {
+    for (Partition& partition : partitions_) InsertPending(partition);
   }
 }
 
-std::shared_ptr<Column> DistinctSet::Values(const DataType& value_type) const {
-  ColumnBuilder builder(value_type);
-  builder.Reserve(size_);
-  for (const Slot& slot : slots_) {
-    // The low bytes of the sign- or zero-extended value are the value (little-endian).
-    if (slot.group == 0) builder.AppendFixed(&slot.value);
+void IntegerValueSet::Reserve(Partition& partition, size_t more) {
+  size_t capacity = std::max<size_t>(partition.slots.size(), 16);
+  while ((static_cast<size_t>(partition.size) + more) * 2 > capacity) capacity *= 2;
+  if (capacity == partition.slots.size()) return;
+  std::vector<uint64_t> old = std::move(partition.slots);
+  partition.slots.assign(capacity, kMarker);
+  partition.size = 0;
+  for (uint64_t value : old) {
+    if (value != kMarker) InsertValue(partition, value, ValueHash(value));
   }
-  return builder.Finish();
 }
 
-int64_t DistinctSet::MemoryBytes() const {
-  if (fixed_mode_) return static_cast<int64_t>(slots_.size() * sizeof(Slot));
-  return pair_bytes_ + size_ * static_cast<int64_t>(sizeof(std::string) + 16);
+void IntegerValueSet::InsertPending(Partition& partition) {
+  if (partition.pending.empty()) return;
+  Reserve(partition, partition.pending.size());  // at most one resize per batch
+  for (uint64_t value : partition.pending) InsertValue(partition, value, ValueHash(value));
+  partition.pending.clear();
+}
+
+inline void IntegerValueSet::InsertValue(Partition& partition, uint64_t value, uint64_t hash) {
+  const size_t mask = partition.slots.size() - 1;
+  size_t slot = hash & mask;
+  while (partition.slots[slot] != kMarker) {
+    if (partition.slots[slot] == value) return;
+    slot = (slot + 1) & mask;
+  }
+  partition.slots[slot] = value;
+  ++partition.size;
+}
+
+void IntegerValueSet::Merge(const IntegerValueSet& other) {
+  for (size_t p = 0; p < kPartitions; ++p) MergePartition(other, p);
+}
+
+void IntegerValueSet::MergePartition(const IntegerValueSet& other, size_t p) {
+  if (p == 0) has_marker_ = has_marker_ || other.has_marker_;
+  Partition& partition = partitions_[p];
+  const Partition& from = other.partitions_[p];
+  Reserve(partition, static_cast<size_t>(from.size));
+  for (uint64_t value : from.slots) {
+    if (value != kMarker) InsertValue(partition, value, ValueHash(value));
+  }
+}
+
+int64_t IntegerValueSet::size() const {
+  int64_t total = has_marker_ ? 1 : 0;
+  for (const Partition& partition : partitions_) total += partition.size;
+  return total;
+}
+
+int64_t IntegerValueSet::MemoryBytes() const {
+  int64_t bytes = 0;
+  for (const Partition& partition : partitions_) {
+    bytes += static_cast<int64_t>((partition.slots.size() + partition.pending.capacity()) *
+                                  sizeof(uint64_t));
+  }
+  return bytes;
+}
+
+std::shared_ptr<Column> IntegerValueSet::Values() const {
+  const int64_t width = value_type_.FixedWidth();
+  const int64_t count = size();
+  auto column = std::make_shared<Column>();
+  column->type = value_type_;
+  column->length = count;
+  column->values = Buffer::AllocateUninitialized(count * width);
+  uint8_t* out = column->values->mutable_data();
+  // The low bytes of the sign- or zero-extended value are the value (little-endian).
+  auto copy = [&](auto tag) {
+    using T = decltype(tag);
+    T* typed = reinterpret_cast<T*>(out);
+    if (has_marker_) *typed++ = static_cast<T>(kMarker);
+    for (const Partition& partition : partitions_) {
+      for (uint64_t value : partition.slots) {
+        if (value != kMarker) *typed++ = static_cast<T>(value);
+      }
+    }
+  };
+  switch (width) {
+    case 1: copy(uint8_t{}); break;
+    case 2: copy(uint16_t{}); break;
+    case 4: copy(uint32_t{}); break;
+    default: copy(uint64_t{}); break;
+  }
+  return column;
 }
 
 }  // namespace tarn::sql

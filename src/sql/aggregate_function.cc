@@ -84,6 +84,10 @@ class CountState : public AggregateState {
     }
     return Status::OK();
   }
+  bool AddValueCount(int64_t rows) override {
+    counts_[0] += rows;
+    return true;
+  }
   void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
     auto& from = static_cast<CountState&>(other);
     for (int64_t g = 0; g < other_groups; ++g) counts_[mapping[g]] += from.counts_[g];

@@ -46,6 +46,12 @@ class AggregateState {
   // groups) into group mapping[g] of this state, as if other's rows came after this state's.
   // REQUIRES: this state has more than every mapping[g] groups.
   virtual void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) = 0;
+  // count(x): adds `rows` values known not to be NULL to group 0, without the values, and
+  // returns true; states that need the values return false.
+  virtual bool AddValueCount(int64_t rows) {
+    (void)rows;
+    return false;
+  }
   // Whether Combine can differ from updating with the same rows in order (floating sums).
   virtual bool order_sensitive() const { return false; }
   // One value per group.

@@ -297,6 +297,68 @@ TEST(AggregateParallelTest, CombineEqualsSequentialUpdate) {
   }
 }
 
+// The partitioned set of integer values against std::set: every integer width, the extreme
+// values (INT64_MIN is the set's empty-slot marker), NULLs, candidate rows, many batches (its
+// partitions grow), and merging two sets.
+TEST(AggregateParallelTest, IntegerValueSetMatchesStdSet) {
+  std::mt19937_64 rng(17);
+  for (DataType type : {DataType(TypeId::kInt64), DataType(TypeId::kUInt64), DataType(TypeId::kInt8),
+                        DataType(TypeId::kInt32), DataType(TypeId::kUInt16), DataType(TypeId::kDate)}) {
+    SCOPED_TRACE(type.ToString());
+    const int width = type.FixedWidth();
+    sql::IntegerValueSet sets[2] = {sql::IntegerValueSet(type), sql::IntegerValueSet(type)};
+    std::set<uint64_t> models[2];
+    auto bits_of = [&](uint64_t raw) {  // the value as `width` bytes, zero-extended
+      return width == 8 ? raw : raw & ((uint64_t{1} << (8 * width)) - 1);
+    };
+    for (int round = 0; round < 30; ++round) {
+      const int which = round % 2;
+      const int64_t rows = static_cast<int64_t>(rng() % 5000);
+      const uint64_t spread = round < 10 ? 50 : 200000;  // later rounds grow the partitions
+      ColumnBuilder builder(type);
+      std::vector<uint8_t> candidates(static_cast<size_t>(rows / 8 + 1), 0);
+      std::vector<uint64_t> raws;
+      for (int64_t r = 0; r < rows; ++r) {
+        uint64_t raw = rng() % spread;
+        if (rng() % 97 == 0) raw = 0x8000000000000000ULL;  // INT64_MIN, or 2^63 unsigned
+        if (rng() % 89 == 0) raw = ~uint64_t{0};
+        const bool candidate = round % 3 != 0 || rng() % 2 == 0;
+        if (candidate) SetBit(candidates.data(), r);
+        if (rng() % 10 == 0) {
+          builder.AppendNull();
+          continue;
+        }
+        builder.AppendFixed(&raw);  // the low `width` bytes
+        if (candidate) models[which].insert(bits_of(raw));
+      }
+      auto column = builder.Finish();
+      sets[which].Insert(*column, round % 3 == 0 ? candidates.data() : nullptr);
+      if (round % 3 != 0) {  // every row counted: add the non-candidates to the model too
+        for (int64_t r = 0; r < rows; ++r) {
+          if (column->IsValid(r) && !GetBit(candidates.data(), r)) {
+            uint64_t raw = 0;
+            std::memcpy(&raw, column->values->data() + r * width, static_cast<size_t>(width));
+            models[which].insert(raw);
+          }
+        }
+      }
+      ASSERT_EQ(sets[which].size(), static_cast<int64_t>(models[which].size())) << round;
+    }
+    sets[0].Merge(sets[1]);
+    models[0].insert(models[1].begin(), models[1].end());
+    auto values = sets[0].Values();
+    ASSERT_TRUE(values->Validate().ok());
+    std::set<uint64_t> got;
+    for (int64_t r = 0; r < values->length; ++r) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, values->values->data() + r * width, static_cast<size_t>(width));
+      got.insert(raw);
+    }
+    EXPECT_EQ(values->length, static_cast<int64_t>(models[0].size()));
+    EXPECT_EQ(got, models[0]);
+  }
+}
+
 TEST(AggregateParallelTest, DistinctSetMatchesStdSet) {
   std::mt19937 rng(11);
   for (DataType type : {DataType(TypeId::kInt64), DataType(TypeId::kFloat64),
