@@ -5,7 +5,9 @@
 #include "table/column_conform.h"
 #include "table/deletes.h"
 #include "table/file_pruning.h"
+#include "expr/bound.h"
 #include "expr/cast.h"
+#include "parquet/filtered_scan.h"
 
 namespace tarn::table_internal {
 
@@ -288,8 +290,75 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
     }
     scan.selection = RowSelection::FromPositions(wanted);
   }
-  TARN_ASSIGN_OR_RETURN(self->scan_, self->reader_->Scan(scan));
+  std::shared_ptr<const BoundExpr> scan_filter =
+      options.filter ? self->ScanFilter(*options.filter) : nullptr;
+  if (scan_filter) {
+    TARN_ASSIGN_OR_RETURN(self->scan_,
+                          parquet::ScanWithRowFilter(*self->reader_, scan, std::move(scan_filter)));
+  } else {
+    TARN_ASSIGN_OR_RETURN(self->scan_, self->reader_->Scan(scan));
+  }
   return self;
+}
+
+namespace {
+
+// A copy of `node` over the scan's columns (to_scan[internal column] = scan column, -1 when
+// not readable there as it is), or null when it reads another column or may fail: only
+// constants, columns, comparisons, IN lists, IS NULL and boolean logic are taken.
+std::unique_ptr<expr::BoundNode> OverScanColumns(const expr::BoundNode& node,
+                                                 const std::vector<int>& to_scan) {
+  using expr::BoundKind;
+  switch (node.kind) {
+    case BoundKind::kConstant: case BoundKind::kCompare: case BoundKind::kAnd:
+    case BoundKind::kOr: case BoundKind::kNot: case BoundKind::kIsNull: case BoundKind::kIn:
+      break;
+    case BoundKind::kColumn:
+      if (node.column_index < 0 || node.column_index >= static_cast<int>(to_scan.size()) ||
+          to_scan[node.column_index] < 0) {
+        return nullptr;
+      }
+      break;
+    default:
+      return nullptr;
+  }
+  auto copy = std::make_unique<expr::BoundNode>();
+  copy->kind = node.kind;
+  copy->type = node.type;
+  copy->op = node.op;
+  copy->negated = node.negated;
+  copy->try_cast = node.try_cast;
+  copy->integer_literal = node.integer_literal;
+  copy->string_literal = node.string_literal;
+  copy->constant = node.constant;
+  copy->column_index = node.kind == BoundKind::kColumn ? to_scan[node.column_index] : -1;
+  copy->field_index = node.field_index;
+  copy->function = node.function;
+  copy->name = node.name;
+  for (const auto& child : node.children) {
+    auto child_copy = OverScanColumns(*child, to_scan);
+    if (!child_copy) return nullptr;
+    copy->children.push_back(std::move(child_copy));
+  }
+  return copy;
+}
+
+}  // namespace
+
+std::shared_ptr<const BoundExpr> DataFileReader::ScanFilter(const BoundExpr& filter) const {
+  // Internal columns 0..n-1 are the requested table columns; rowid, snapshot_id and the
+  // position come after and are not the file's columns.
+  std::vector<int> to_scan(columns_.size(), -1);
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    const Source& source = sources_[i];
+    if (source.file_column >= 0 && !columns_[i]->type.IsNested() &&
+        source.file_field->type == columns_[i]->type) {
+      to_scan[i] = source.file_column;
+    }
+  }
+  auto root = OverScanColumns(filter.root(), to_scan);
+  if (!root || root->IsConstant()) return nullptr;
+  return std::make_shared<const BoundExpr>(std::move(root));
 }
 
 FileReadMetrics DataFileReader::metrics() const {

@@ -14,6 +14,7 @@
 
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
+#include "tarn/expr.h"
 #include "tarn/io.h"
 #include "tarn/parquet.h"
 #include "tarn/thread_pool.h"
@@ -46,6 +47,11 @@ struct FileReadOptions {
   // Only these physical positions (sorted, unique; a point lookup's placements). Each must lie
   // in the file (Corruption otherwise). nullopt = every position.
   std::optional<std::vector<int64_t>> positions;
+  // The caller's row filter, over the internal schema (MakeInternalSchema(columns)), or null.
+  // When it reads only columns the file holds as they are (no conversion) and cannot fail,
+  // the Parquet scan evaluates it while decoding and drops most rows it rejects early (see
+  // parquet/filtered_scan.h). The caller still applies it to the rows it gets.
+  std::shared_ptr<const BoundExpr> filter;
 };
 
 struct FileReadMetrics {
@@ -77,6 +83,8 @@ class DataFileReader {
   };
   DataFileReader() = default;
   Result<std::shared_ptr<Batch>> Convert(const Batch& batch);
+  // options.filter over the scan's columns, when it can be evaluated there; else null.
+  std::shared_ptr<const BoundExpr> ScanFilter(const BoundExpr& filter) const;
 
   DataFileInfo file_;
   FileReadOptions options_;

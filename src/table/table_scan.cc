@@ -185,6 +185,7 @@ Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_p
   read_options.pool = options.pool;
   read_options.batch_rows = options.batch_rows;
   read_options.cancel = options.cancel;
+  read_options.filter = columns.filter;
   auto pruner = std::make_unique<FilePruner>(columns.pruning_predicate, columns.full_schema, table,
                                              columns.full_filter);
 

@@ -115,6 +115,7 @@ Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableIn
     FileReadOptions read;
     read.snapshot_id = view->snapshot_id;
     read.predicate_schema = plan.full_schema;
+    read.filter = plan.filter;
     if (placed && !pending) {
       auto it = placed->find(file.data_file_id);
       if (it == placed->end()) {

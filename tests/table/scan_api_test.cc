@@ -46,6 +46,37 @@ TEST_F(ScanApiTest, ProjectionPseudoColumnsAndFilterOnUnprojectedColumn) {
   EXPECT_EQ(sorted->column(3).GetValue(1), Value::Int64(20035));
 }
 
+// A filter over columns the files hold as they are is evaluated while decoding (most rows it
+// rejects never reach the residual filter); one the data files cannot evaluate (arithmetic may
+// fail) is left to the residual filter alone. Both give the same rows.
+TEST_F(ScanApiTest, FilterIsEvaluatedWhileDecoding) {
+  auto scan = [&](const std::string& filter, TableScanMetrics* metrics) {
+    TableScanOptions options;
+    options.columns = {"id", "s"};
+    options.with_rowid = true;
+    options.filter = filter;
+    auto reader = OpenTableScan(*lake_, LocalFileSystem(), table_, options);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    auto rows = table_testing::Drain(**reader);
+    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+    *metrics = (*reader)->metrics();
+    return table_testing::SortBy(**rows, 0);
+  };
+  TableScanMetrics pushed, residual;
+  auto a = scan("i32 = 20035 OR (i32 > 100 AND i32 < 140 AND s IS NOT NULL)", &pushed);
+  auto b = scan("i32 + 0 = 20035 OR (i32 + 0 > 100 AND i32 + 0 < 140 AND s IS NOT NULL)",
+                &residual);
+  ASSERT_GT(a->num_rows, 1);
+  ASSERT_EQ(a->num_rows, b->num_rows);
+  for (int c = 0; c < a->num_columns(); ++c) {
+    for (int64_t row = 0; row < a->num_rows; ++row) {
+      ASSERT_EQ(a->column(c).GetValue(row), b->column(c).GetValue(row)) << c << " " << row;
+    }
+  }
+  EXPECT_GT(residual.rows_filtered, 1000) << pushed.rows_filtered;
+  EXPECT_LT(pushed.rows_filtered, residual.rows_filtered / 4);
+}
+
 TEST_F(ScanApiTest, Errors) {
   TableScanOptions options;
   options.columns = {"nope"};
