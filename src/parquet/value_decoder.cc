@@ -360,24 +360,22 @@ Status ValueDecoder::DecodeDictionary(int64_t count, ValueSink* sink, int64_t po
         std::memcpy(sink->codes + pos, indices, static_cast<size_t>(n) * sizeof(uint32_t));
       }
       const int64_t* dict_offsets = dictionary_->offsets();
-      int64_t total = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        total += dict_offsets[indices[i] + 1] - dict_offsets[indices[i]];
-      }
+      const uint8_t* dict_bytes = dictionary_->bytes();
       int64_t* offsets = sink->values->mutable_data_as<int64_t>() + pos;
       int64_t base = offsets[0];
-      if (sink->data->capacity() < base + total + 16) {
-        // Room for the rest of this call at the dictionary's average entry size, so the data
-        // buffer grows once per call rather than once per chunk.
+      // Room for the rest of this call at the dictionary's average entry size beyond `needed`,
+      // so the data buffer grows once per call rather than once per chunk.
+      auto make_room = [&](int64_t needed) {
+        if (sink->data->capacity() >= base + needed + 16) return;
         const int64_t average = dictionary_->bytes_size() / std::max<int64_t>(dict_size, 1) + 1;
-        sink->data->Reserve(base + total + 16 + (count - n) * average);
-      }
-      sink->data->Resize(base + total);
-      uint8_t* out = sink->data->mutable_data();
-      const uint8_t* dict_bytes = dictionary_->bytes();
+        sink->data->Reserve(base + needed + 16 + (count - n) * average);
+      };
       if (dictionary_->max_length() <= 16) {
-        // Fixed 16-byte copies: each lands before the next value's start overwrites its tail;
-        // the last one's tail past the data is cleared below.
+        // One pass of fixed 16-byte copies into room for the longest entries: each lands
+        // before the next value's start overwrites its tail; the last one's tail is cleared
+        // below (bytes past a buffer's size stay zero).
+        make_room(n * dictionary_->max_length());
+        uint8_t* out = sink->data->mutable_data();
         for (int64_t i = 0; i < n; ++i) {
           const int64_t begin = dict_offsets[indices[i]];
           std::memcpy(out + base, dict_bytes + begin, 16);
@@ -385,7 +383,15 @@ Status ValueDecoder::DecodeDictionary(int64_t count, ValueSink* sink, int64_t po
           offsets[i + 1] = base;
         }
         std::memset(out + base, 0, 16);
+        sink->data->Resize(base);
       } else {
+        int64_t total = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          total += dict_offsets[indices[i] + 1] - dict_offsets[indices[i]];
+        }
+        make_room(total);
+        sink->data->Resize(base + total);
+        uint8_t* out = sink->data->mutable_data();
         for (int64_t i = 0; i < n; ++i) {
           const int64_t begin = dict_offsets[indices[i]];
           const int64_t length = dict_offsets[indices[i] + 1] - begin;
