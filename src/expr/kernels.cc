@@ -283,16 +283,6 @@ void FloatLoop(Op op, int64_t n, const T* a, int64_t sa, const T* b, int64_t sb,
 
 namespace {
 
-// Whether each of `n` 128-bit values fits in 64 bits (one pass, no branch per value).
-bool AllFit64(const __int128* values, int64_t n) {
-  uint64_t outside = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t low = static_cast<int64_t>(values[i]);
-    outside |= static_cast<uint64_t>(static_cast<int64_t>(values[i] >> 64) ^ (low >> 63));
-  }
-  return outside == 0;
-}
-
 // DECIMAL +, - and * on the unscaled 128-bit values, as ArithmeticValues computes them (the
 // binder has aligned the operands' scales). On overflow: no column, so the caller's row-wise
 // path reports the error with the values.
@@ -328,42 +318,25 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
       out[i] = r;
     }
   };
-  if (AllFit64(a, sa == 0 ? 1 : n) && AllFit64(b, sb == 0 ? 1 : n)) {
-    // 64-bit operands (DECIMAL up to 18 digits): the exact result always fits in 128 bits,
-    // and a product is one 64x64->128 multiplication.
-    auto narrow = [](__int128 x) { return static_cast<int64_t>(x); };
-    switch (node.op) {
-      case Op::kAdd:
-        loop([&](__int128 x, __int128 y, __int128* r) {
-          *r = static_cast<__int128>(narrow(x)) + narrow(y);
+  switch (node.op) {
+    case Op::kAdd:
+      loop([](__int128 x, __int128 y, __int128* r) { return __builtin_add_overflow(x, y, r); });
+      break;
+    case Op::kSubtract:
+      loop([](__int128 x, __int128 y, __int128* r) { return __builtin_sub_overflow(x, y, r); });
+      break;
+    default:
+      // Two values that fit in 64 bits (DECIMAL up to 18 digits) multiply exactly in one
+      // 64x64->128 instruction; the checked 128-bit multiplication is a library call.
+      loop([](__int128 x, __int128 y, __int128* r) {
+        const int64_t x64 = static_cast<int64_t>(x), y64 = static_cast<int64_t>(y);
+        if (x64 == x && y64 == y) {
+          *r = static_cast<__int128>(x64) * y64;
           return false;
-        });
-        break;
-      case Op::kSubtract:
-        loop([&](__int128 x, __int128 y, __int128* r) {
-          *r = static_cast<__int128>(narrow(x)) - narrow(y);
-          return false;
-        });
-        break;
-      default:
-        loop([&](__int128 x, __int128 y, __int128* r) {
-          *r = static_cast<__int128>(narrow(x)) * narrow(y);
-          return false;
-        });
-        break;
-    }
-  } else {
-    switch (node.op) {
-      case Op::kAdd:
-        loop([](__int128 x, __int128 y, __int128* r) { return __builtin_add_overflow(x, y, r); });
-        break;
-      case Op::kSubtract:
-        loop([](__int128 x, __int128 y, __int128* r) { return __builtin_sub_overflow(x, y, r); });
-        break;
-      default:
-        loop([](__int128 x, __int128 y, __int128* r) { return __builtin_mul_overflow(x, y, r); });
-        break;
-    }
+        }
+        return __builtin_mul_overflow(x, y, r);
+      });
+      break;
   }
   if (overflow) return Vec{};
   auto column = MakeColumn(node.type, n, values, validity, null_count);
