@@ -7,6 +7,7 @@
 #include <deque>
 #include <future>
 
+#include "columnar/bit_util.h"
 #include "expr/bound.h"
 #include "parquet/chunk_fetch.h"
 #include "parquet/column_reader.h"
@@ -219,7 +220,7 @@ struct ScanPlan {
   bool verify_page_checksums = true;
   const CancellationToken* cancel = nullptr;
   // Row filter (see parquet/filtered_scan.h): the output columns it reads, decoded first.
-  std::shared_ptr<const BoundExpr> row_filter;
+  std::shared_ptr<const parquet::RowFilter> row_filter;
   std::vector<bool> filter_reads;  // per output column (the position last)
   std::vector<bool> filter_leaf;   // per leaf index: a leaf of a column the filter reads
 };
@@ -228,13 +229,59 @@ struct ScanPlan {
 // keeps at most 1 row in this many; above that, skipping in runs costs more than it saves.
 constexpr int64_t kLateDecodeRatio = 8;
 
-void CollectColumnRefs(const expr::BoundNode& node, std::vector<bool>* reads) {
-  if (node.kind == expr::BoundKind::kColumn && node.column_index >= 0 &&
-      static_cast<size_t>(node.column_index) < reads->size()) {
-    (*reads)[node.column_index] = true;
+void CollectColumnRefs(const expr::BoundNode& node, std::vector<int>* reads) {
+  if (node.kind == expr::BoundKind::kColumn && node.column_index >= 0) {
+    reads->push_back(node.column_index);
   }
   for (const auto& child : node.children) CollectColumnRefs(*child, reads);
 }
+
+class ExpressionFilter : public parquet::RowFilter {
+ public:
+  explicit ExpressionFilter(std::shared_ptr<const BoundExpr> expr) : expr_(std::move(expr)) {}
+  std::vector<int> columns() const override {
+    std::vector<int> reads;
+    CollectColumnRefs(expr_->root(), &reads);
+    return reads;
+  }
+  Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const override {
+    return SelectRows(probe, *expr_, selected);
+  }
+
+ private:
+  std::shared_ptr<const BoundExpr> expr_;
+};
+
+class AllFilters : public parquet::RowFilter {
+ public:
+  explicit AllFilters(std::vector<std::shared_ptr<const parquet::RowFilter>> filters)
+      : filters_(std::move(filters)) {}
+  std::vector<int> columns() const override {
+    std::vector<int> reads;
+    for (const auto& filter : filters_) {
+      std::vector<int> more = filter->columns();
+      reads.insert(reads.end(), more.begin(), more.end());
+    }
+    return reads;
+  }
+  Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const override {
+    TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, filters_[0]->Select(probe, selected));
+    for (size_t f = 1; f < filters_.size() && *selected > 0; ++f) {
+      TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> more, filters_[f]->Select(probe, selected));
+      const size_t bytes = static_cast<size_t>((probe.num_rows + 7) / 8);
+      if (keep.size() < bytes || more.size() < bytes) {
+        return Status::Internal("a row filter returned ", std::min(keep.size(), more.size()),
+                                " bytes of bits for ", probe.num_rows, " rows");
+      }
+      for (size_t b = 0; b < bytes; ++b) keep[b] &= more[b];
+      *selected = internal::CountSetBits(keep.data(), 0, probe.num_rows);
+    }
+    return keep;
+  }
+
+ private:
+  std::vector<std::shared_ptr<const parquet::RowFilter>> filters_;
+};
 
 struct RowGroupTask {
   int row_group = 0;
@@ -440,7 +487,7 @@ Status RowGroupDecoder::DecodeBatch(RowGroupOutput* output) {
   probe.columns = columns;
   probe.num_rows = batch_rows;
   int64_t selected = 0;
-  TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(probe, *plan.row_filter, &selected));
+  TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, plan.row_filter->Select(probe, &selected));
   probe.columns.clear();
   if (selected * kLateDecodeRatio > batch_rows) {
     for (int leaf : plan.leaves) {
@@ -665,8 +712,8 @@ class ParquetReaderImpl : public ParquetReader {
   Result<std::unique_ptr<ScanReader>> Scan(const ScanOptions& options) const override {
     return ScanFiltered(options, nullptr);
   }
-  Result<std::unique_ptr<ScanReader>> ScanFiltered(const ScanOptions& options,
-                                                   std::shared_ptr<const BoundExpr> filter) const;
+  Result<std::unique_ptr<ScanReader>> ScanFiltered(
+      const ScanOptions& options, std::shared_ptr<const parquet::RowFilter> filter) const;
 
  private:
   // Narrows task->ranges to the rows the page index says may match; false when none is left.
@@ -758,7 +805,7 @@ Result<bool> ParquetReaderImpl::PrunePagesOf(int rg, const StatisticsPredicate& 
 }
 
 Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::ScanFiltered(
-    const ScanOptions& options, std::shared_ptr<const BoundExpr> filter) const {
+    const ScanOptions& options, std::shared_ptr<const parquet::RowFilter> filter) const {
   const FileState& file = *state_;
   const Schema& schema = file.schema.schema();
   auto plan = std::make_shared<ScanPlan>();
@@ -799,12 +846,15 @@ Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::ScanFiltered(
   plan->slice_rows = std::min<int64_t>(options.batch_rows, INT64_MAX / 4) * 4;
   plan->cancel = options.cancel;
   if (filter) {
-    if (filter->type().id != TypeId::kBoolean) {
-      return Status::InvalidArgument("a row filter must be BOOLEAN, not ", filter->type().ToString());
-    }
     const size_t num_outputs = plan->columns.size() + (plan->with_position ? 1 : 0);
     plan->filter_reads.assign(num_outputs, false);
-    CollectColumnRefs(filter->root(), &plan->filter_reads);
+    for (int column : filter->columns()) {
+      if (column < 0 || static_cast<size_t>(column) >= num_outputs) {
+        return Status::InvalidArgument("a row filter reads column ", column, " of a scan of ",
+                                       num_outputs);
+      }
+      plan->filter_reads[static_cast<size_t>(column)] = true;
+    }
     // The position column is cheap: made before the filter runs, and cut to the kept rows.
     if (plan->with_position) plan->filter_reads.back() = true;
     plan->filter_leaf.assign(file.schema.leaves().size(), false);
@@ -886,12 +936,34 @@ Result<std::unique_ptr<ScanReader>> ParquetReaderImpl::ScanFiltered(
 
 namespace parquet {
 
+std::shared_ptr<const RowFilter> ExpressionRowFilter(std::shared_ptr<const BoundExpr> filter) {
+  if (filter == nullptr) return nullptr;
+  return std::make_shared<const ExpressionFilter>(std::move(filter));
+}
+
+std::shared_ptr<const RowFilter> AllRowFilters(
+    std::vector<std::shared_ptr<const RowFilter>> filters) {
+  std::erase(filters, nullptr);
+  if (filters.empty()) return nullptr;
+  if (filters.size() == 1) return filters[0];
+  return std::make_shared<const AllFilters>(std::move(filters));
+}
+
 Result<std::unique_ptr<ScanReader>> ScanWithRowFilter(const ParquetReader& reader,
                                                       const ScanOptions& options,
-                                                      std::shared_ptr<const BoundExpr> filter) {
+                                                      std::shared_ptr<const RowFilter> filter) {
   const auto* impl = dynamic_cast<const ParquetReaderImpl*>(&reader);
   if (impl == nullptr || filter == nullptr) return reader.Scan(options);
   return impl->ScanFiltered(options, std::move(filter));
+}
+
+Result<std::unique_ptr<ScanReader>> ScanWithRowFilter(const ParquetReader& reader,
+                                                      const ScanOptions& options,
+                                                      std::shared_ptr<const BoundExpr> filter) {
+  if (filter != nullptr && filter->type().id != TypeId::kBoolean) {
+    return Status::InvalidArgument("a row filter must be BOOLEAN, not ", filter->type().ToString());
+  }
+  return ScanWithRowFilter(reader, options, ExpressionRowFilter(std::move(filter)));
 }
 
 }  // namespace parquet

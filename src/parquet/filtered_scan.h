@@ -11,15 +11,40 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "tarn/expr.h"
 #include "tarn/parquet.h"
 
 namespace tarn::parquet {
 
-// Like reader.Scan(options), with `filter` (BOOLEAN, bound against the scan's output schema:
-// options.columns in order, then the position column) evaluated while decoding. Readers not
-// opened by ParquetReader::Open, and a null filter, scan without it.
+// A filter a scan evaluates on each batch's filter columns before it decodes the others.
+// Safe to call from several threads at once.
+class RowFilter {
+ public:
+  virtual ~RowFilter() = default;
+  // The scan's output columns it reads (indexes: options.columns in order, then the position).
+  virtual std::vector<int> columns() const = 0;
+  // Of `probe`'s rows (only the columns() are set), the bits of those to keep (LSB first,
+  // at least every row that must be kept) and, in *selected, how many.
+  virtual Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const = 0;
+  // What it is, for EXPLAIN ("top-N bound").
+  virtual std::string label() const { return "row filter"; }
+};
+
+// A BOOLEAN expression bound against the scan's output schema as a RowFilter (keeps the rows
+// where it is TRUE).
+std::shared_ptr<const RowFilter> ExpressionRowFilter(std::shared_ptr<const BoundExpr> filter);
+// Keeps the rows every one of `filters` keeps (null entries are ignored; null when none).
+std::shared_ptr<const RowFilter> AllRowFilters(std::vector<std::shared_ptr<const RowFilter>> filters);
+
+// Like reader.Scan(options), with `filter` evaluated while decoding. Readers not opened by
+// ParquetReader::Open, and a null filter, scan without it.
+Result<std::unique_ptr<ScanReader>> ScanWithRowFilter(const ParquetReader& reader,
+                                                      const ScanOptions& options,
+                                                      std::shared_ptr<const RowFilter> filter);
+// The same with ExpressionRowFilter(filter).
 Result<std::unique_ptr<ScanReader>> ScanWithRowFilter(const ParquetReader& reader,
                                                       const ScanOptions& options,
                                                       std::shared_ptr<const BoundExpr> filter);

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "parquet/filtered_scan.h"
 #include "tarn/columnar.h"
 #include "tarn/expr.h"
 #include "tarn/io.h"
@@ -54,6 +55,14 @@ class Operator : public BatchReader {
   // Per-batch operators: the output batch for one input batch (possibly 0 rows, e.g. a filter
   // that keeps no row). Safe to call from several threads at once. Others: Internal error.
   virtual Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const;
+
+  // Sources that evaluate row filters while decoding (a Parquet scan): adds `filter`, over
+  // this operator's output columns, and returns true; rows it rejects may be left out. Others
+  // return false.
+  virtual bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) {
+    (void)filter;
+    return false;
+  }
 
   // A filter's predicate, for a consumer that applies it itself (the hash aggregate, which
   // can skip the rows it drops instead of copying the rows it keeps); null for others.

@@ -397,6 +397,23 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     projections.push_back(std::move(bound));
     names.push_back("#order" + std::to_string(h));
   }
+  // A top-N whose first key is a column of a Parquet scan right below (through filters only)
+  // hands the scan a bound on that column (see TopNBound).
+  std::shared_ptr<TopNBound> top_n_bound;
+  if (!aggregate && !select.distinct && !sort_keys.empty() && select.limit) {
+    const SortKey& first = sort_keys[0];
+    const expr::BoundNode& key = projections[static_cast<size_t>(first.column)]->root();
+    Operator* scan = input.get();
+    while (scan->per_batch_input() != nullptr && scan->filter_predicate() != nullptr) {
+      scan = scan->per_batch_input();
+    }
+    if (key.kind == expr::BoundKind::kColumn && scan->per_batch_input() == nullptr &&
+        key.column_index >= 0 && key.column_index < scan->schema()->num_fields() &&
+        TopNBound::Supports(key.type, first)) {
+      auto bound = std::make_shared<TopNBound>(key.column_index, key.type, first.descending);
+      if (scan->AddRowFilter(bound)) top_n_bound = std::move(bound);
+    }
+  }
   input = MakeProjection(std::move(input), std::move(projections), std::move(names));
 
   if (select.distinct) {
@@ -426,7 +443,9 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   if (!sort_keys.empty()) {
     int64_t top_n = limit >= 0 && limit <= INT64_MAX - offset ? limit + offset : -1;
     if (parallel_pipeline) {
-      if (top_n >= 0) input = MakeTopNPerBatch(std::move(input), sort_keys, top_n);
+      if (top_n >= 0) {
+        input = MakeTopNPerBatch(std::move(input), sort_keys, top_n, std::move(top_n_bound));
+      }
       input = MakeGather(std::move(input), context);
     }
     input = MakeSort(std::move(input), std::move(sort_keys), static_cast<int>(items.size()), top_n,

@@ -34,7 +34,8 @@ class ParquetScanOperator : public Operator {
                       std::shared_ptr<const Schema> schema, bool no_columns,
                       std::shared_ptr<const BoundExpr> row_filter = nullptr)
       : readers_(std::move(readers)), options_(std::move(options)), schema_(std::move(schema)),
-        no_columns_(no_columns), row_filter_(std::move(row_filter)) {
+        no_columns_(no_columns),
+        row_filter_(parquet::ExpressionRowFilter(std::move(row_filter))) {
     if (options_.pool != nullptr && options_.max_parallel_row_groups > 1) PlanParts();
   }
 
@@ -55,6 +56,18 @@ class ParquetScanOperator : public Operator {
       }
       return Rename(std::move(batch));
     }
+  }
+
+  bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
+    if (no_columns_ || !filter) return false;
+    std::string read;
+    for (int column : filter->columns()) {
+      if (column < 0 || column >= schema_->num_fields()) return false;
+      read += (read.empty() ? "" : ", ") + schema_->field(column).name;
+    }
+    added_filters_.push_back(filter->label() + " on " + read);
+    row_filter_ = parquet::AllRowFilters({row_filter_, std::move(filter)});
+    return true;
   }
 
   // One part per row group, when no row group is larger than what one scan decodes at a time
@@ -100,6 +113,7 @@ class ParquetScanOperator : public Operator {
       }
       lines.push_back("pruning on: " + columns);
     }
+    for (const std::string& filter : added_filters_) lines.push_back("while decoding: " + filter);
     return lines;
   }
 
@@ -108,9 +122,10 @@ class ParquetScanOperator : public Operator {
   ScanOptions options_;
   std::shared_ptr<const Schema> schema_;
   bool no_columns_;
-  // The WHERE clause, evaluated while decoding (rows it rejects may be dropped early; the
-  // FILTER above still applies it). Null: none.
-  std::shared_ptr<const BoundExpr> row_filter_;
+  // The WHERE clause and a top-N's bound (see AddRowFilter), evaluated while decoding: rows
+  // they reject may be dropped early, the operators above still decide. Null: none.
+  std::shared_ptr<const parquet::RowFilter> row_filter_;
+  std::vector<std::string> added_filters_;  // AddRowFilter's, for EXPLAIN
   size_t next_file_ = 0;
   std::unique_ptr<ScanReader> current_;
   std::vector<std::pair<size_t, int>> parts_;  // (file, row group); empty: no parts

@@ -188,8 +188,9 @@ std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& k
 // steps, so the TOP_N above gives the same rows as over the whole input.
 class TopNPartialOperator : public Operator {
  public:
-  TopNPartialOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int64_t n)
-      : input_(std::move(input)), keys_(std::move(keys)), n_(n) {}
+  TopNPartialOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int64_t n,
+                      std::shared_ptr<TopNBound> bound)
+      : input_(std::move(input)), keys_(std::move(keys)), n_(n), bound_(std::move(bound)) {}
 
   std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
   Result<std::shared_ptr<Batch>> Next() override {
@@ -199,8 +200,10 @@ class TopNPartialOperator : public Operator {
   }
   Operator* per_batch_input() override { return input_.get(); }
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
-    if (batch->num_rows <= n_) return batch;
+    if (batch->num_rows < n_ || n_ == 0) return batch;
     std::vector<int64_t> order = OrderRows(*batch, keys_, n_);
+    if (bound_) bound_->Offer(*batch->columns[keys_[0].column], order.back());
+    if (batch->num_rows == n_) return batch;
     return TakeRows(*batch, order, 0, static_cast<int64_t>(order.size()), batch->schema,
                     batch->num_columns());
   }
@@ -212,6 +215,7 @@ class TopNPartialOperator : public Operator {
   std::unique_ptr<Operator> input_;
   std::vector<SortKey> keys_;
   int64_t n_;
+  std::shared_ptr<TopNBound> bound_;  // or null
 };
 
 class SortOperator : public Operator {
@@ -305,9 +309,125 @@ class SortOperator : public Operator {
 
 }  // namespace
 
+bool TopNBound::Supports(const DataType& type, const SortKey& key) {
+  if (key.nulls_first) return false;
+  switch (expr::PhysOf(type)) {
+    case Phys::kI8: case Phys::kI16: case Phys::kI32: case Phys::kI64:
+    case Phys::kU8: case Phys::kU16: case Phys::kU32: case Phys::kU64:
+    case Phys::kF32: case Phys::kF64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+TopNBound::TopNBound(int scan_column, const DataType& type, bool descending)
+    : scan_column_(scan_column), phys_(expr::PhysOf(type)), descending_(descending) {}
+
+namespace {
+
+// Calls fn(values) with the key column's values typed by `phys` (a TopNBound::Supports type).
+template <typename Fn>
+void WithKeyValues(const Column& column, Phys phys, Fn&& fn) {
+  switch (phys) {
+    case Phys::kI8: return fn(column.values_as<int8_t>());
+    case Phys::kI16: return fn(column.values_as<int16_t>());
+    case Phys::kI32: return fn(column.values_as<int32_t>());
+    case Phys::kI64: return fn(column.values_as<int64_t>());
+    case Phys::kU8: return fn(column.values_as<uint8_t>());
+    case Phys::kU16: return fn(column.values_as<uint16_t>());
+    case Phys::kU32: return fn(column.values_as<uint32_t>());
+    case Phys::kU64: return fn(column.values_as<uint64_t>());
+    case Phys::kF32: return fn(column.values_as<float>());
+    case Phys::kF64: return fn(column.values_as<double>());
+    default: return;
+  }
+}
+
+// Whether `a` sorts before `b` ascending (NaN after every number, as ORDER BY puts it).
+template <typename T>
+bool KeyLess(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return expr::FloatLess(a, b);
+  } else {
+    return a < b;
+  }
+}
+
+}  // namespace
+
+void TopNBound::Offer(const Column& key, int64_t row) {
+  if (key.IsNull(row)) return;
+  WithKeyValues(key, phys_, [&](const auto* values) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+    const T value = values[row];
+    std::lock_guard<std::mutex> lock(mu_);
+    T current;
+    if constexpr (std::is_floating_point_v<T>) {
+      current = static_cast<T>(floating_);
+    } else {
+      current = static_cast<T>(integer_);
+    }
+    if (known_ && !(descending_ ? KeyLess(current, value) : KeyLess(value, current))) return;
+    if constexpr (std::is_floating_point_v<T>) {
+      floating_ = value;
+    } else {
+      integer_ = static_cast<int64_t>(value);
+    }
+    known_ = true;
+  });
+}
+
+Result<std::vector<uint8_t>> TopNBound::Select(const Batch& probe, int64_t* selected) const {
+  const int64_t rows = probe.num_rows;
+  std::vector<uint8_t> keep(static_cast<size_t>((rows + 7) / 8), 0);
+  bool known;
+  int64_t integer;
+  double floating;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    known = known_;
+    integer = integer_;
+    floating = floating_;
+  }
+  if (!known) {
+    std::fill(keep.begin(), keep.end(), 0xFF);
+    *selected = rows;
+    return keep;
+  }
+  if (scan_column_ >= probe.num_columns() || !probe.columns[scan_column_]) {
+    return Status::Internal("a top-N bound reads column ", scan_column_, " of a batch of ",
+                            probe.num_columns());
+  }
+  const Column& key = *probe.columns[scan_column_];
+  const uint8_t* valid = key.validity ? key.validity->data() : nullptr;
+  int64_t count = 0;
+  WithKeyValues(key, phys_, [&](const auto* values) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+    T bound;
+    if constexpr (std::is_floating_point_v<T>) {
+      bound = static_cast<T>(floating);
+    } else {
+      bound = static_cast<T>(integer);
+    }
+    for (int64_t row = 0; row < rows; ++row) {
+      const T value = values[row];
+      // Reaches the bound: not after it in the order (NULLs, last, never do).
+      const bool reaches = (valid == nullptr || GetBit(valid, row)) &&
+                           !(descending_ ? KeyLess(value, bound) : KeyLess(bound, value));
+      keep[static_cast<size_t>(row >> 3)] |= static_cast<uint8_t>(reaches) << (row & 7);
+      count += reaches;
+    }
+  });
+  *selected = count;
+  return keep;
+}
+
 std::unique_ptr<Operator> MakeTopNPerBatch(std::unique_ptr<Operator> input,
-                                           std::vector<SortKey> keys, int64_t top_n) {
-  return std::make_unique<TopNPartialOperator>(std::move(input), std::move(keys), top_n);
+                                           std::vector<SortKey> keys, int64_t top_n,
+                                           std::shared_ptr<TopNBound> bound) {
+  return std::make_unique<TopNPartialOperator>(std::move(input), std::move(keys), top_n,
+                                               std::move(bound));
 }
 
 std::unique_ptr<Operator> MakeSort(std::unique_ptr<Operator> input, std::vector<SortKey> keys,

@@ -12,8 +12,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
+#include "expr/kernels.h"
+#include "parquet/filtered_scan.h"
 #include "sql/operator.h"
 
 namespace tarn::sql {
@@ -28,11 +31,44 @@ struct SortKey {
 std::unique_ptr<Operator> MakeSort(std::unique_ptr<Operator> input, std::vector<SortKey> keys,
                                    int output_columns, int64_t top_n, const ExecContext& context);
 
+// The value a row's first sort key must reach for the row to enter a top-N, once known: when
+// N rows of one batch have a non-NULL first key, a row whose first key sorts after the N-th
+// of them cannot be among the top N (equal keys can: later keys decide). The per-batch top-N
+// tightens it as batches go by; the scan below evaluates it while decoding, so rows that
+// cannot make the top N are not decoded past that key. For first keys of integer-like or
+// floating types, NULLS LAST; rows with a NULL key are dropped once the bound is known.
+class TopNBound : public parquet::RowFilter {
+ public:
+  // Whether a first key of `type` (with `key`'s direction and NULL placement) can have one.
+  static bool Supports(const DataType& type, const SortKey& key);
+  // `scan_column`: the key's column in the scan's output. REQUIRES: Supports(type, key).
+  TopNBound(int scan_column, const DataType& type, bool descending);
+
+  // Row `row` of `key` (a column of the bound's type), the N-th best row of a batch: the
+  // bound becomes its value unless it is already as tight. NULL rows are ignored.
+  void Offer(const Column& key, int64_t row);
+
+  std::vector<int> columns() const override { return {scan_column_}; }
+  std::string label() const override { return "top-N bound"; }
+  Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const override;
+
+ private:
+  int scan_column_;
+  expr::Phys phys_;
+  bool descending_;
+  mutable std::mutex mu_;  // guards the fields below
+  bool known_ = false;
+  int64_t integer_ = 0;  // integer-like keys (unsigned 64-bit as its bits)
+  double floating_ = 0;  // floating keys
+};
+
 // A per-batch operator that shrinks each batch to its best `top_n` rows by `keys` (the same
 // columns of the same schema). Below a gather and a top-N sort of the same keys and N, it lets
-// the threads do most of a top-N's work without changing its result.
+// the threads do most of a top-N's work without changing its result. With `bound`, each batch
+// of at least `top_n` rows offers its N-th row's first key to it.
 std::unique_ptr<Operator> MakeTopNPerBatch(std::unique_ptr<Operator> input,
-                                           std::vector<SortKey> keys, int64_t top_n);
+                                           std::vector<SortKey> keys, int64_t top_n,
+                                           std::shared_ptr<TopNBound> bound = nullptr);
 
 // Compares rows of one batch by the keys: <0, 0, >0.
 class RowComparator {
