@@ -314,7 +314,7 @@ bool TopNBound::Supports(const DataType& type, const SortKey& key) {
   switch (expr::PhysOf(type)) {
     case Phys::kI8: case Phys::kI16: case Phys::kI32: case Phys::kI64:
     case Phys::kU8: case Phys::kU16: case Phys::kU32: case Phys::kU64:
-    case Phys::kF32: case Phys::kF64:
+    case Phys::kI128: case Phys::kF32: case Phys::kF64:
       return true;
     default:
       return false;
@@ -338,6 +338,7 @@ void WithKeyValues(const Column& column, Phys phys, Fn&& fn) {
     case Phys::kU16: return fn(column.values_as<uint16_t>());
     case Phys::kU32: return fn(column.values_as<uint32_t>());
     case Phys::kU64: return fn(column.values_as<uint64_t>());
+    case Phys::kI128: return fn(column.values_as<__int128>());
     case Phys::kF32: return fn(column.values_as<float>());
     case Phys::kF64: return fn(column.values_as<double>());
     default: return;
@@ -372,7 +373,7 @@ void TopNBound::Offer(const Column& key, int64_t row) {
     if constexpr (std::is_floating_point_v<T>) {
       floating_ = value;
     } else {
-      integer_ = static_cast<int64_t>(value);
+      integer_ = static_cast<__int128>(value);
     }
     known_ = true;
   });
@@ -382,7 +383,7 @@ Result<std::vector<uint8_t>> TopNBound::Select(const Batch& probe, int64_t* sele
   const int64_t rows = probe.num_rows;
   std::vector<uint8_t> keep(static_cast<size_t>((rows + 7) / 8), 0);
   bool known;
-  int64_t integer;
+  __int128 integer;
   double floating;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -35,8 +35,9 @@ std::unique_ptr<Operator> MakeSort(std::unique_ptr<Operator> input, std::vector<
 // N rows of one batch have a non-NULL first key, a row whose first key sorts after the N-th
 // of them cannot be among the top N (equal keys can: later keys decide). The per-batch top-N
 // tightens it as batches go by; the scan below evaluates it while decoding, so rows that
-// cannot make the top N are not decoded past that key. For first keys of integer-like or
-// floating types, NULLS LAST; rows with a NULL key are dropped once the bound is known.
+// cannot make the top N are not decoded past that key. For first keys of integer-like,
+// DECIMAL or floating types, NULLS LAST; rows with a NULL key are dropped once the bound is
+// known.
 class TopNBound : public parquet::RowFilter {
  public:
   // Whether a first key of `type` (with `key`'s direction and NULL placement) can have one.
@@ -58,8 +59,8 @@ class TopNBound : public parquet::RowFilter {
   bool descending_;
   mutable std::mutex mu_;  // guards the fields below
   bool known_ = false;
-  int64_t integer_ = 0;  // integer-like keys (unsigned 64-bit as its bits)
-  double floating_ = 0;  // floating keys
+  __int128 integer_ = 0;  // integer-like and DECIMAL keys
+  double floating_ = 0;   // floating keys
 };
 
 // A per-batch operator that shrinks each batch to its best `top_n` rows by `keys` (the same

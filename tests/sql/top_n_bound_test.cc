@@ -1,7 +1,7 @@
 // A top-N over a Parquet scan hands the scan a bound on its first sort key (TopNBound): rows
 // whose key cannot reach the top N are not decoded further. The answers must be DuckDB's for
-// every kind of first key (signed, unsigned beyond 2^63, floating with NaN, -0.0, infinities
-// and NULLs, timestamps), both directions, ties broken by later keys, OFFSET, a WHERE clause,
+// every kind of first key (signed, unsigned beyond 2^63, DECIMAL of 64 and 128 bits, floating
+// with NaN, -0.0, infinities and NULLs, timestamps), both directions, ties broken by later keys, OFFSET, a WHERE clause,
 // LIMITs of 0 and beyond the row count, and at every thread count; EXPLAIN shows the bound.
 #include <gtest/gtest.h>
 
@@ -41,7 +41,9 @@ std::string WriteTestFile(const testing::TempDir& dir) {
       "range % 7 = 0 THEN -0.0 ELSE ((range * 104729) % 100003)::DOUBLE / 7 END AS d, "
       "((range * 2654435761) % 4294967291)::UBIGINT * 4000000000 AS u, TIMESTAMP '2001-01-01' + "
       "to_seconds((range * 48271) % 5000000) AS ts, ((range * 31) % 97)::REAL AS f, "
-      "'x' || (range % 5)::VARCHAR AS s FROM range(60000)) TO '" + path +
+      "'x' || (range % 5)::VARCHAR AS s, CASE WHEN range % 11 = 0 THEN NULL ELSE "
+      "((range * 7) % 1000)::DECIMAL(15,2) * 0.25 END AS m, (range % 3000)::DECIMAL(38,0) * "
+      "CAST('10000000000000000000000' AS DECIMAL(38,0)) AS big FROM range(60000)) TO '" + path +
       "' (FORMAT parquet, ROW_GROUP_SIZE 2500)");
   EXPECT_TRUE(status.ok()) << status.ToString();
   return path;
@@ -57,6 +59,9 @@ const std::vector<std::string> kQueries = {
     "SELECT id, ts, s FROM TBL WHERE s <> 'x3' ORDER BY ts, id LIMIT 7",
     "SELECT id, f FROM TBL ORDER BY f DESC, id LIMIT 9",
     "SELECT id, f FROM TBL ORDER BY f DESC NULLS FIRST, id LIMIT 5",
+    "SELECT id, m FROM TBL ORDER BY m DESC, id LIMIT 15",
+    "SELECT id, m FROM TBL WHERE i > 3 ORDER BY m, id LIMIT 15",
+    "SELECT id, big FROM TBL ORDER BY big DESC, id LIMIT 4",
     "SELECT id, i FROM TBL ORDER BY i DESC, id LIMIT 3 OFFSET 40",
     "SELECT id, i FROM TBL WHERE id % 3 = 0 ORDER BY i DESC, id LIMIT 200",
     "SELECT count(*) FROM (SELECT id FROM TBL ORDER BY d DESC LIMIT 0)",
