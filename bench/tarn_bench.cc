@@ -16,12 +16,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <time.h>
 
 #include "parquet/compression.h"
+#include "parquet/filtered_scan.h"
 #include "tarn/expr.h"
 #include "tarn/parquet.h"
 #include "tarn/thread_pool.h"
@@ -79,16 +81,18 @@ tarn::Status ScanAll(const tarn::ParquetReader& reader, const tarn::ScanOptions&
   return tarn::Status::OK();
 }
 
-// Scans with `predicate` pruning and keeps the rows where it holds; *rows counts them.
+// Scans with `predicate` pruning and evaluated while decoding, as SQL scans do (its columns
+// first, the others only for the rows it keeps), and keeps the rows where it holds; *rows
+// counts them.
 tarn::Status FilteredScan(const tarn::ParquetReader& reader, const tarn::ScanOptions& options,
-                          const tarn::BoundExpr& predicate, int64_t* rows) {
-  TARN_ASSIGN_OR_RETURN(auto scan, reader.Scan(options));
+                          const std::shared_ptr<const tarn::BoundExpr>& predicate, int64_t* rows) {
+  TARN_ASSIGN_OR_RETURN(auto scan, tarn::parquet::ScanWithRowFilter(reader, options, predicate));
   *rows = 0;
   while (true) {
     TARN_ASSIGN_OR_RETURN(auto batch, scan->Next());
     if (!batch) break;
     int64_t selected = 0;
-    TARN_ASSIGN_OR_RETURN(auto bits, tarn::SelectRows(*batch, predicate, &selected));
+    TARN_ASSIGN_OR_RETURN(auto bits, tarn::SelectRows(*batch, *predicate, &selected));
     *rows += selected;
   }
   return tarn::Status::OK();
@@ -133,7 +137,7 @@ int main(int argc, char** argv) {
     options.use_page_index = !(argc >= 5 && std::string(argv[4]) == "noindex");
     // The predicate is evaluated on the scanned batch, so its columns come first and keep
     // their schema positions for the bound expression when every column is projected.
-    std::unique_ptr<tarn::BoundExpr> scan_predicate;
+    std::shared_ptr<const tarn::BoundExpr> scan_predicate;
     if (mode == "positions") {
       std::vector<tarn::Field> fields;
       for (int column : (*bound)->ReferencedColumns()) {
@@ -150,8 +154,8 @@ int main(int argc, char** argv) {
     }
     int64_t rows = 0;
     double ms = BestOf(kRepetitions,
-                       [&] { return FilteredScan(**reader, options, *scan_predicate, &rows); });
-    auto scan = (*reader)->Scan(options);
+                       [&] { return FilteredScan(**reader, options, scan_predicate, &rows); });
+    auto scan = tarn::parquet::ScanWithRowFilter(**reader, options, scan_predicate);
     if (!scan.ok()) return Fail(scan.status());
     while (true) {
       auto batch = (*scan)->Next();
