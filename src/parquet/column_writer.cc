@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "parquet/encoder.h"
 #include "parquet/level_builder.h"
 #include "parquet/value_encoder.h"
+#include "tarn/thread_pool.h"
 
 namespace tarn::parquet {
 
@@ -122,9 +125,21 @@ class TypedChunkWriter final : public ColumnChunkWriter::Impl {
   template <typename Traits>
   bool BuildDictionaryWith();
   void EncodeValues(const T* values, int64_t count, std::string* out) const;
-  Status WritePage(const PageRange& range, EncodedChunk* chunk);
-  Status AppendPage(PageHeader header, std::string_view uncompressed_levels,
-                    std::string_view values, EncodedChunk* chunk);
+  // A page on its own: header and body bytes, sizes and its page index entry (the entry's
+  // offset and size are set when the page is placed in the chunk). Const, so the pages of a
+  // chunk can be encoded on several threads at once.
+  struct EncodedPage {
+    std::string bytes;
+    int64_t header_size = 0;
+    int64_t uncompressed = 0;  // levels and values before compression
+    int64_t compressed = 0;
+    std::optional<PageIndexEntry> entry;
+  };
+  Status EncodeDataPage(const PageRange& range, int64_t first_row, EncodedPage* page) const;
+  Status EncodePage(PageHeader header, std::string_view uncompressed_levels,
+                    std::string_view values, EncodedPage* page) const;
+  // Appends a page to the chunk and counts its sizes.
+  void PlacePage(EncodedPage page, EncodedChunk* chunk);
   int64_t PlainBits(int64_t value_idx) const {
     if constexpr (kIsBool) {
       return 1;
@@ -146,16 +161,10 @@ class TypedChunkWriter final : public ColumnChunkWriter::Impl {
   int64_t dictionary_plain_bytes_ = 0;
   std::vector<uint32_t> indices_;
   int index_bit_width_ = 1;
-  // Scratch reused across pages.
-  std::string levels_scratch_;
-  std::string values_scratch_;
-  std::string page_scratch_;
-  std::string compressed_scratch_;
   int32_t data_pages_ = 0;
   int64_t first_data_page_offset_ = -1;
   // Page index entries are recorded unless the leaf's page index is off.
   const bool record_pages_ = props_.page_index_for(leaf_.path) != PageIndexMode::kOff;
-  int64_t rows_written_ = 0;
 };
 
 template <typename T>
@@ -318,18 +327,18 @@ void TypedChunkWriter<T>::EncodeValues(const T* values, int64_t count, std::stri
 }
 
 template <typename T>
-Status TypedChunkWriter<T>::AppendPage(PageHeader header, std::string_view uncompressed_levels,
-                                       std::string_view values, EncodedChunk* chunk) {
+Status TypedChunkWriter<T>::EncodePage(PageHeader header, std::string_view uncompressed_levels,
+                                       std::string_view values, EncodedPage* page) const {
   // v1 compresses levels and values together (the caller passes them joined as `values`);
   // v2 and dictionary pages pass levels uncompressed and values to compress.
   auto codec = static_cast<CompressionCodec>(props_.compression());
+  std::string compressed_scratch;
   std::string_view compressed_values = values;
   if (codec != CompressionCodec::kUncompressed) {
-    compressed_scratch_.clear();
     TARN_RETURN_NOT_OK(
-        Compress(codec, values, props_.compression_level(), &compressed_scratch_)
+        Compress(codec, values, props_.compression_level(), &compressed_scratch)
             .WithContext(StrCat("compressing a page of column '", leaf_.path.back(), "'")));
-    compressed_values = compressed_scratch_;
+    compressed_values = compressed_scratch;
   }
   int64_t uncompressed = static_cast<int64_t>(uncompressed_levels.size() + values.size());
   int64_t compressed = static_cast<int64_t>(uncompressed_levels.size() + compressed_values.size());
@@ -347,45 +356,56 @@ Status TypedChunkWriter<T>::AppendPage(PageHeader header, std::string_view uncom
                 static_cast<uInt>(compressed_values.size()));
     header.crc = static_cast<int32_t>(static_cast<uint32_t>(crc));
   }
-  size_t header_start = chunk->bytes.size();
-  EncodePageHeader(header, &chunk->bytes);
-  int64_t header_size = static_cast<int64_t>(chunk->bytes.size() - header_start);
-  chunk->bytes.append(uncompressed_levels);
-  chunk->bytes.append(compressed_values);
-  if (record_pages_ && header.type != PageType::kDictionaryPage) {
-    chunk->pages.back().compressed_page_size =
-        static_cast<int32_t>(chunk->bytes.size() - header_start);
-  }
-  chunk->meta.total_uncompressed_size += header_size + uncompressed;
-  chunk->meta.total_compressed_size += header_size + compressed;
+  page->bytes.clear();
+  EncodePageHeader(header, &page->bytes);
+  page->header_size = static_cast<int64_t>(page->bytes.size());
+  page->bytes.append(uncompressed_levels);
+  page->bytes.append(compressed_values);
+  page->uncompressed = uncompressed;
+  page->compressed = compressed;
   return Status::OK();
 }
 
 template <typename T>
-Status TypedChunkWriter<T>::WritePage(const PageRange& range, EncodedChunk* chunk) {
+void TypedChunkWriter<T>::PlacePage(EncodedPage page, EncodedChunk* chunk) {
+  if (page.entry) {
+    if (first_data_page_offset_ < 0) {
+      first_data_page_offset_ = static_cast<int64_t>(chunk->bytes.size());
+    }
+    ++data_pages_;
+    if (record_pages_) {
+      page.entry->offset = static_cast<int64_t>(chunk->bytes.size());
+      page.entry->compressed_page_size = static_cast<int32_t>(page.bytes.size());
+      chunk->pages.push_back(std::move(*page.entry));
+    }
+  }
+  chunk->bytes.append(page.bytes);
+  chunk->meta.total_uncompressed_size += page.header_size + page.uncompressed;
+  chunk->meta.total_compressed_size += page.header_size + page.compressed;
+}
+
+template <typename T>
+Status TypedChunkWriter<T>::EncodeDataPage(const PageRange& range, int64_t first_row,
+                                           EncodedPage* page) const {
   int64_t level_count = range.level_end - range.level_begin;
   int64_t value_count = range.value_end - range.value_begin;
-  values_scratch_.clear();
+  std::string values;
   if (use_dictionary_) {
-    values_scratch_.push_back(static_cast<char>(index_bit_width_));
+    values.push_back(static_cast<char>(index_bit_width_));
     EncodeRleBitPacked(indices_.data() + range.value_begin, value_count, index_bit_width_,
-                       &values_scratch_);
+                       &values);
   } else {
     EncodeValuesAs(value_encoding_, leaf_, values_.data() + range.value_begin, value_count,
-                   &values_scratch_);
+                   &values);
   }
   int def_width = BitWidth(static_cast<uint64_t>(leaf_.max_def));
   int rep_width = BitWidth(static_cast<uint64_t>(leaf_.max_rep));
   Encoding encoding = use_dictionary_ ? Encoding::kRleDictionary : value_encoding_;
-  if (first_data_page_offset_ < 0) {
-    first_data_page_offset_ = static_cast<int64_t>(chunk->bytes.size());
-  }
-  ++data_pages_;
+  // Every data page carries an entry (it marks the page as a data page); it is kept only
+  // when the page index is recorded.
+  PageIndexEntry entry;
+  entry.first_row_index = first_row;
   if (record_pages_) {
-    // Per-page statistics for the page index; the entry's size is set once the page is out.
-    PageIndexEntry entry;
-    entry.offset = static_cast<int64_t>(chunk->bytes.size());
-    entry.first_row_index = rows_written_;
     ChunkStatistics page_stats;
     UpdateMinMax(leaf_, values_.data() + range.value_begin, value_count, &page_stats);
     TruncateMinMax(leaf_, props_.statistics_truncate_length(), &page_stats);
@@ -395,38 +415,37 @@ Status TypedChunkWriter<T>::WritePage(const PageRange& range, EncodedChunk* chun
     entry.has_min_max = page_stats.has_min_max;
     entry.min = std::move(page_stats.min);
     entry.max = std::move(page_stats.max);
-    chunk->pages.push_back(std::move(entry));
   }
-  rows_written_ += range.rows;
+  page->entry = std::move(entry);
   PageHeader header;
   if (props_.data_page_version() == 1) {
-    page_scratch_.clear();
+    std::string body;
     if (leaf_.max_rep > 0) {
       EncodeLengthPrefixedLevels(rep_levels_.data() + range.level_begin, level_count, rep_width,
-                                 &page_scratch_);
+                                 &body);
     }
     if (leaf_.max_def > 0) {
       EncodeLengthPrefixedLevels(def_levels_.data() + range.level_begin, level_count, def_width,
-                                 &page_scratch_);
+                                 &body);
     }
-    page_scratch_.append(values_scratch_);
+    body.append(values);
     header.type = PageType::kDataPage;
     DataPageHeader data;
     data.num_values = static_cast<int32_t>(level_count);
     data.encoding = encoding;
     header.data_page_header = data;
-    return AppendPage(std::move(header), {}, page_scratch_, chunk);
+    return EncodePage(std::move(header), {}, body, page);
   }
-  levels_scratch_.clear();
+  std::string levels;
   int32_t rep_bytes = 0;
   if (leaf_.max_rep > 0) {
     EncodeRleBitPackedLevels(rep_levels_.data() + range.level_begin, level_count, rep_width,
-                             &levels_scratch_);
-    rep_bytes = static_cast<int32_t>(levels_scratch_.size());
+                             &levels);
+    rep_bytes = static_cast<int32_t>(levels.size());
   }
   if (leaf_.max_def > 0) {
     EncodeRleBitPackedLevels(def_levels_.data() + range.level_begin, level_count, def_width,
-                             &levels_scratch_);
+                             &levels);
   }
   header.type = PageType::kDataPageV2;
   DataPageHeaderV2 data;
@@ -435,11 +454,11 @@ Status TypedChunkWriter<T>::WritePage(const PageRange& range, EncodedChunk* chun
   data.num_rows = static_cast<int32_t>(range.rows);
   data.encoding = encoding;
   data.repetition_levels_byte_length = rep_bytes;
-  data.definition_levels_byte_length = static_cast<int32_t>(levels_scratch_.size()) - rep_bytes;
+  data.definition_levels_byte_length = static_cast<int32_t>(levels.size()) - rep_bytes;
   data.is_compressed =
       static_cast<CompressionCodec>(props_.compression()) != CompressionCodec::kUncompressed;
   header.data_page_header_v2 = data;
-  return AppendPage(std::move(header), levels_scratch_, values_scratch_, chunk);
+  return EncodePage(std::move(header), levels, values, page);
 }
 
 template <typename T>
@@ -470,15 +489,17 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
   meta.num_values = num_levels_;
   if (use_dictionary_) {
     meta.dictionary_page_offset = 0;
-    values_scratch_.clear();
-    EncodeValues(dictionary_.data(), static_cast<int64_t>(dictionary_.size()), &values_scratch_);
+    std::string values;
+    EncodeValues(dictionary_.data(), static_cast<int64_t>(dictionary_.size()), &values);
     PageHeader header;
     header.type = PageType::kDictionaryPage;
     DictionaryPageHeader dict;
     dict.num_values = static_cast<int32_t>(dictionary_.size());
     dict.encoding = Encoding::kPlain;
     header.dictionary_page_header = dict;
-    TARN_RETURN_NOT_OK(AppendPage(std::move(header), {}, values_scratch_, &chunk));
+    EncodedPage page;
+    TARN_RETURN_NOT_OK(EncodePage(std::move(header), {}, values, &page));
+    PlacePage(std::move(page), &chunk);
   }
 
   // Cut pages at record starts once a page holds data_page_rows records or about
@@ -487,10 +508,13 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
   const bool has_rep = leaf_.max_rep > 0;
   const int64_t page_rows = props_.data_page_rows();
   const int64_t page_bits = props_.data_page_bytes() * 8;
-  PageRange range;
+  std::vector<PageRange> ranges;
+  std::vector<int64_t> first_rows;  // each page's first row within the chunk
   int64_t level = 0;
   int64_t value = 0;
+  int64_t rows_before = 0;
   do {
+    PageRange range;
     range.level_begin = level;
     range.value_begin = value;
     int64_t rows = 0;
@@ -509,8 +533,20 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
     range.level_end = level;
     range.value_end = value;
     range.rows = rows;
-    TARN_RETURN_NOT_OK(WritePage(range, &chunk));
+    ranges.push_back(range);
+    first_rows.push_back(rows_before);
+    rows_before += rows;
   } while (level < num_levels_);
+  // The pages encode and compress on their own, on every thread when there are several (a
+  // chunk much larger than the others then does not finish its row group alone).
+  std::vector<EncodedPage> pages(ranges.size());
+  auto encode = [&](size_t p) { return EncodeDataPage(ranges[p], first_rows[p], &pages[p]); };
+  if (ranges.size() > 1) {
+    TARN_RETURN_NOT_OK(ThreadPool::Default()->ParallelFor(ranges.size(), encode));
+  } else {
+    TARN_RETURN_NOT_OK(encode(0));
+  }
+  for (EncodedPage& page : pages) PlacePage(std::move(page), &chunk);
 
   meta.data_page_offset = first_data_page_offset_;
   if (use_dictionary_) {
