@@ -143,7 +143,8 @@ struct Column;
 struct DictionaryCodes {
   std::shared_ptr<const Column> entries;  // the dictionary: same type, no NULLs
   std::shared_ptr<const Buffer> codes;    // uint32 per row, each < entries->length; 0 when NULL
-  const Buffer* values_of = nullptr;      // the described column's `values` buffer
+  // The described column's `values` buffer (held, so no other buffer can take its address).
+  std::shared_ptr<const Buffer> values_of;
   int64_t length = 0;                     // and its row count
 };
 
@@ -161,9 +162,9 @@ struct Column {
   // The dictionary codes when they still describe this column (a copy that replaced its
   // values or length has none).
   const DictionaryCodes* codes() const {
-    return dictionary && dictionary->values_of == values.get() && dictionary->length == length
-               ? dictionary.get()
-               : nullptr;
+    const bool current = dictionary && dictionary->values_of.get() == values.get() &&
+                         dictionary->length == length;
+    return current ? dictionary.get() : nullptr;
   }
   bool IsValid(int64_t row) const { return !validity || GetBit(validity->data(), row); }
   bool IsNull(int64_t row) const { return !IsValid(row); }

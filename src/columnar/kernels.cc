@@ -130,7 +130,7 @@ std::shared_ptr<Column> Take(const Column& column, std::span<const int64_t> indi
       auto taken = Buffer::AllocateUninitialized(length * 4);
       GatherFixed<uint32_t>(codes->codes->data(), taken->mutable_data(), indices);
       out->dictionary = std::make_shared<DictionaryCodes>(
-          DictionaryCodes{codes->entries, std::move(taken), out->values.get(), length});
+          DictionaryCodes{codes->entries, std::move(taken), out->values, length});
     }
   } else if (IsListLike(type)) {
     const int32_t* offsets = column.values_as<int32_t>();

@@ -34,7 +34,7 @@ class Assembler {
         auto codes = std::make_shared<DictionaryCodes>();
         codes->entries = std::move(entries);
         codes->codes = out.codes;
-        codes->values_of = column->values.get();
+        codes->values_of = column->values;
         codes->length = column->length;
         column->dictionary = std::move(codes);
       }

@@ -106,7 +106,7 @@ std::shared_ptr<Column> CopyRuns(const Column& column, const RowRuns& runs, int6
       to += length;
     }
     out->dictionary = std::make_shared<DictionaryCodes>(
-        DictionaryCodes{codes->entries, std::move(kept_codes), out->values.get(), kept});
+        DictionaryCodes{codes->entries, std::move(kept_codes), out->values, kept});
   }
   return out;
 }

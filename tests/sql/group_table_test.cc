@@ -32,7 +32,7 @@ std::shared_ptr<Column> CodedColumn(std::mt19937_64& rng, const std::vector<std:
   }
   auto column = values.Finish();
   column->dictionary = std::make_shared<DictionaryCodes>(
-      DictionaryCodes{dictionary.Finish(), std::move(codes), column->values.get(), rows});
+      DictionaryCodes{dictionary.Finish(), std::move(codes), column->values, rows});
   return column;
 }
 
