@@ -81,4 +81,22 @@ std::string BoundNode::ToString() const {
   return "?";
 }
 
+std::unique_ptr<BoundNode> CloneBound(const BoundNode& node) {
+  auto copy = std::make_unique<BoundNode>();
+  copy->kind = node.kind;
+  copy->type = node.type;
+  copy->op = node.op;
+  copy->negated = node.negated;
+  copy->try_cast = node.try_cast;
+  copy->integer_literal = node.integer_literal;
+  copy->string_literal = node.string_literal;
+  copy->constant = node.constant;
+  copy->column_index = node.column_index;
+  copy->field_index = node.field_index;
+  copy->function = node.function;
+  copy->name = node.name;
+  for (const auto& child : node.children) copy->children.push_back(CloneBound(*child));
+  return copy;
+}
+
 }  // namespace tarn::expr

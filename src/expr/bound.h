@@ -59,4 +59,7 @@ struct BoundNode {
   bool IsConstant() const;  // no column reference below
 };
 
+// A deep copy of `node`.
+std::unique_ptr<BoundNode> CloneBound(const BoundNode& node);
+
 }  // namespace tarn::expr

@@ -18,6 +18,26 @@ namespace tarn::expr {
 enum class Phys : uint8_t { kBool, kI8, kI16, kI32, kI64, kU8, kU16, kU32, kU64, kI128, kF32, kF64, kBytes, kOther };
 Phys PhysOf(const DataType& type);
 
+// Calls fn(values) with the column's values typed by their physical type: integers (128-bit as
+// __int128) and floats; nothing for other types.
+template <typename Fn>
+void WithTypedValues(const Column& column, Phys phys, Fn&& fn) {
+  switch (phys) {
+    case Phys::kI8: return fn(column.values_as<int8_t>());
+    case Phys::kI16: return fn(column.values_as<int16_t>());
+    case Phys::kI32: return fn(column.values_as<int32_t>());
+    case Phys::kI64: return fn(column.values_as<int64_t>());
+    case Phys::kU8: return fn(column.values_as<uint8_t>());
+    case Phys::kU16: return fn(column.values_as<uint16_t>());
+    case Phys::kU32: return fn(column.values_as<uint32_t>());
+    case Phys::kU64: return fn(column.values_as<uint64_t>());
+    case Phys::kI128: return fn(column.values_as<__int128>());
+    case Phys::kF32: return fn(column.values_as<float>());
+    case Phys::kF64: return fn(column.values_as<double>());
+    default: return;
+  }
+}
+
 // A column of `length` rows from raw buffers; validity null when null_count == 0.
 std::shared_ptr<Column> MakeColumn(DataType type, int64_t length, std::shared_ptr<Buffer> values,
                                    std::shared_ptr<Buffer> validity, int64_t null_count);

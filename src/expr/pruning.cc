@@ -211,22 +211,6 @@ class Pruner final : public StatisticsPredicate {
   std::vector<std::string> names_;
 };
 
-std::unique_ptr<BoundNode> CloneNode(const BoundNode& node) {
-  auto copy = std::make_unique<BoundNode>();
-  copy->kind = node.kind;
-  copy->type = node.type;
-  copy->op = node.op;
-  copy->negated = node.negated;
-  copy->try_cast = node.try_cast;
-  copy->constant = node.constant;
-  copy->column_index = node.column_index;
-  copy->field_index = node.field_index;
-  copy->function = node.function;
-  copy->name = node.name;
-  for (const auto& child : node.children) copy->children.push_back(CloneNode(*child));
-  return copy;
-}
-
 }  // namespace
 }  // namespace tarn::expr
 
@@ -239,7 +223,7 @@ std::shared_ptr<const StatisticsPredicate> MakeStatisticsPredicate(const BoundEx
   for (int column : columns) {
     names.push_back(column < schema.num_fields() ? schema.field(column).name : "");
   }
-  return std::make_shared<expr::Pruner>(expr::CloneNode(predicate.root()), std::move(columns),
+  return std::make_shared<expr::Pruner>(expr::CloneBound(predicate.root()), std::move(columns),
                                         std::move(names));
 }
 

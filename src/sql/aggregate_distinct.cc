@@ -189,16 +189,8 @@ void ForEachIntegerBits(const Column& column, const uint8_t* candidates, Fn&& fn
       }
     }
   };
-  switch (expr::PhysOf(column.type)) {
-    case Phys::kI8: return run(column.values_as<int8_t>());
-    case Phys::kI16: return run(column.values_as<int16_t>());
-    case Phys::kI32: return run(column.values_as<int32_t>());
-    case Phys::kI64: return run(column.values_as<int64_t>());
-    case Phys::kU8: return run(column.values_as<uint8_t>());
-    case Phys::kU16: return run(column.values_as<uint16_t>());
-    case Phys::kU32: return run(column.values_as<uint32_t>());
-    case Phys::kU64: return run(column.values_as<uint64_t>());
-    default: return;
+  if (IntegerValueSet::Holds(column.type)) {
+    expr::WithTypedValues(column, expr::PhysOf(column.type), run);
   }
 }
 

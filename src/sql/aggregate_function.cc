@@ -14,6 +14,7 @@ namespace tarn::sql {
 namespace {
 
 using expr::Phys;
+using expr::WithTypedValues;
 
 inline bool Included(const uint8_t* keep, int64_t row) { return keep == nullptr || GetBit(keep, row); }
 
@@ -29,26 +30,6 @@ inline void ForEachValue(const Column& input, int64_t begin, int64_t end, const 
   }
   for (int64_t row = begin; row < end; ++row) {
     if ((keep == nullptr || GetBit(keep, row)) && (valid == nullptr || GetBit(valid, row))) fn(row);
-  }
-}
-
-// Calls fn(values) with the column's values typed by their physical type (integers and
-// floats; 128-bit integers as __int128).
-template <typename Fn>
-inline void WithTypedValues(const Column& column, Phys phys, Fn&& fn) {
-  switch (phys) {
-    case Phys::kI8: return fn(column.values_as<int8_t>());
-    case Phys::kI16: return fn(column.values_as<int16_t>());
-    case Phys::kI32: return fn(column.values_as<int32_t>());
-    case Phys::kI64: return fn(column.values_as<int64_t>());
-    case Phys::kU8: return fn(column.values_as<uint8_t>());
-    case Phys::kU16: return fn(column.values_as<uint16_t>());
-    case Phys::kU32: return fn(column.values_as<uint32_t>());
-    case Phys::kU64: return fn(column.values_as<uint64_t>());
-    case Phys::kI128: return fn(column.values_as<__int128>());
-    case Phys::kF32: return fn(column.values_as<float>());
-    case Phys::kF64: return fn(column.values_as<double>());
-    default: return;
   }
 }
 

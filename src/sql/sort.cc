@@ -326,25 +326,6 @@ TopNBound::TopNBound(int scan_column, const DataType& type, bool descending)
 
 namespace {
 
-// Calls fn(values) with the key column's values typed by `phys` (a TopNBound::Supports type).
-template <typename Fn>
-void WithKeyValues(const Column& column, Phys phys, Fn&& fn) {
-  switch (phys) {
-    case Phys::kI8: return fn(column.values_as<int8_t>());
-    case Phys::kI16: return fn(column.values_as<int16_t>());
-    case Phys::kI32: return fn(column.values_as<int32_t>());
-    case Phys::kI64: return fn(column.values_as<int64_t>());
-    case Phys::kU8: return fn(column.values_as<uint8_t>());
-    case Phys::kU16: return fn(column.values_as<uint16_t>());
-    case Phys::kU32: return fn(column.values_as<uint32_t>());
-    case Phys::kU64: return fn(column.values_as<uint64_t>());
-    case Phys::kI128: return fn(column.values_as<__int128>());
-    case Phys::kF32: return fn(column.values_as<float>());
-    case Phys::kF64: return fn(column.values_as<double>());
-    default: return;
-  }
-}
-
 // Whether `a` sorts before `b` ascending (NaN after every number, as ORDER BY puts it).
 template <typename T>
 bool KeyLess(T a, T b) {
@@ -359,7 +340,7 @@ bool KeyLess(T a, T b) {
 
 void TopNBound::Offer(const Column& key, int64_t row) {
   if (key.IsNull(row)) return;
-  WithKeyValues(key, phys_, [&](const auto* values) {
+  expr::WithTypedValues(key, phys_, [&](const auto* values) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
     const T value = values[row];
     std::lock_guard<std::mutex> lock(mu_);
@@ -403,7 +384,7 @@ Result<std::vector<uint8_t>> TopNBound::Select(const Batch& probe, int64_t* sele
   const Column& key = *probe.columns[scan_column_];
   const uint8_t* valid = key.validity ? key.validity->data() : nullptr;
   int64_t count = 0;
-  WithKeyValues(key, phys_, [&](const auto* values) {
+  expr::WithTypedValues(key, phys_, [&](const auto* values) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
     T bound;
     if constexpr (std::is_floating_point_v<T>) {

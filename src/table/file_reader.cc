@@ -303,11 +303,10 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
 
 namespace {
 
-// A copy of `node` over the scan's columns (to_scan[internal column] = scan column, -1 when
-// not readable there as it is), or null when it reads another column or may fail: only
-// constants, columns, comparisons, IN lists, IS NULL and boolean logic are taken.
-std::unique_ptr<expr::BoundNode> OverScanColumns(const expr::BoundNode& node,
-                                                 const std::vector<int>& to_scan) {
+// Whether `node` can be evaluated over the scan's columns (to_scan[internal column] = scan
+// column, -1 when not readable there as it is) and cannot fail: only constants, columns,
+// comparisons, IN lists, IS NULL and boolean logic are taken.
+bool EvaluableInScan(const expr::BoundNode& node, const std::vector<int>& to_scan) {
   using expr::BoundKind;
   switch (node.kind) {
     case BoundKind::kConstant: case BoundKind::kCompare: case BoundKind::kAnd:
@@ -316,31 +315,22 @@ std::unique_ptr<expr::BoundNode> OverScanColumns(const expr::BoundNode& node,
     case BoundKind::kColumn:
       if (node.column_index < 0 || node.column_index >= static_cast<int>(to_scan.size()) ||
           to_scan[node.column_index] < 0) {
-        return nullptr;
+        return false;
       }
       break;
     default:
-      return nullptr;
+      return false;
   }
-  auto copy = std::make_unique<expr::BoundNode>();
-  copy->kind = node.kind;
-  copy->type = node.type;
-  copy->op = node.op;
-  copy->negated = node.negated;
-  copy->try_cast = node.try_cast;
-  copy->integer_literal = node.integer_literal;
-  copy->string_literal = node.string_literal;
-  copy->constant = node.constant;
-  copy->column_index = node.kind == BoundKind::kColumn ? to_scan[node.column_index] : -1;
-  copy->field_index = node.field_index;
-  copy->function = node.function;
-  copy->name = node.name;
   for (const auto& child : node.children) {
-    auto child_copy = OverScanColumns(*child, to_scan);
-    if (!child_copy) return nullptr;
-    copy->children.push_back(std::move(child_copy));
+    if (!EvaluableInScan(*child, to_scan)) return false;
   }
-  return copy;
+  return true;
+}
+
+// Points a copy's column references at the scan's columns.
+void RemapColumns(expr::BoundNode* node, const std::vector<int>& to_scan) {
+  if (node->kind == expr::BoundKind::kColumn) node->column_index = to_scan[node->column_index];
+  for (auto& child : node->children) RemapColumns(child.get(), to_scan);
 }
 
 }  // namespace
@@ -356,8 +346,9 @@ std::shared_ptr<const BoundExpr> DataFileReader::ScanFilter(const BoundExpr& fil
       to_scan[i] = source.file_column;
     }
   }
-  auto root = OverScanColumns(filter.root(), to_scan);
-  if (!root || root->IsConstant()) return nullptr;
+  if (!EvaluableInScan(filter.root(), to_scan) || filter.root().IsConstant()) return nullptr;
+  auto root = expr::CloneBound(filter.root());
+  RemapColumns(root.get(), to_scan);
   return std::make_shared<const BoundExpr>(std::move(root));
 }
 

@@ -22,6 +22,7 @@
 #include "sql/operator.h"
 #include "sql/scan_operators.h"
 #include "support/oracle.h"
+#include "support/sql_test_util.h"
 #include "support/test_util.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"
@@ -31,13 +32,7 @@ namespace {
 
 using testing::TempDir;
 
-Result<std::string> TarnCsv(Session* session, const std::string& sql) {
-  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(sql));
-  std::string out;
-  StringSink sink(&out);
-  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
-  return out;
-}
+using testing::TarnCsv;
 
 std::shared_ptr<Column> Slice(const std::shared_ptr<Column>& column, int64_t begin,
                               int64_t length) {
@@ -302,8 +297,9 @@ TEST(AggregateParallelTest, CombineEqualsSequentialUpdate) {
 // partitions grow), and merging two sets.
 TEST(AggregateParallelTest, IntegerValueSetMatchesStdSet) {
   std::mt19937_64 rng(17);
-  for (DataType type : {DataType(TypeId::kInt64), DataType(TypeId::kUInt64), DataType(TypeId::kInt8),
-                        DataType(TypeId::kInt32), DataType(TypeId::kUInt16), DataType(TypeId::kDate)}) {
+  for (DataType type : {DataType(TypeId::kInt64), DataType(TypeId::kUInt64),
+                        DataType(TypeId::kInt8), DataType(TypeId::kInt32),
+                        DataType(TypeId::kUInt16), DataType(TypeId::kDate)}) {
     SCOPED_TRACE(type.ToString());
     const int width = type.FixedWidth();
     sql::IntegerValueSet sets[2] = {sql::IntegerValueSet(type), sql::IntegerValueSet(type)};

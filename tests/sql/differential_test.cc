@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "support/oracle.h"
+#include "support/sql_test_util.h"
 #include "support/test_util.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"
@@ -19,19 +20,8 @@ using testing::FileExists;
 using testing::FlightsPath;
 using testing::SharedPath;
 
-std::string Replace(std::string text, const std::string& key, const std::string& value) {
-  size_t at;
-  while ((at = text.find(key)) != std::string::npos) text.replace(at, key.size(), value);
-  return text;
-}
-
-Result<std::string> TarnCsv(Session* session, const std::string& sql) {
-  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(sql));
-  std::string out;
-  StringSink sink(&out);
-  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
-  return out;
-}
+using testing::ReplaceAll;
+using testing::TarnCsv;
 
 void CompareWithDuckDB(const std::vector<std::string>& templates, int threads) {
   std::string orders = SharedPath("data/tpch-sf0.1/orders.parquet");
@@ -42,9 +32,9 @@ void CompareWithDuckDB(const std::vector<std::string>& templates, int threads) {
   ASSERT_TRUE(FileExists(flights));
   std::vector<std::string> queries;
   for (const std::string& text : templates) {
-    queries.push_back(Replace(Replace(Replace(text, "ORDERS", "'" + orders + "'"), "LINEITEM",
-                                      "'" + lineitem + "'"),
-                              "FLIGHTS", "'" + flights + "'"));
+    std::string query = ReplaceAll(text, "ORDERS", "'" + orders + "'");
+    query = ReplaceAll(query, "LINEITEM", "'" + lineitem + "'");
+    queries.push_back(ReplaceAll(query, "FLIGHTS", "'" + flights + "'"));
   }
   std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
   ASSERT_EQ(expected.size(), queries.size());

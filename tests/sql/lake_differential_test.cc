@@ -11,6 +11,7 @@
 
 #include "support/fixture_lake.h"
 #include "support/oracle.h"
+#include "support/sql_test_util.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
 #include "tarn/format.h"
@@ -68,13 +69,7 @@ Result<std::string> DuckDBView(Lake& lake, const std::string& table_name) {
          ")";
 }
 
-Result<std::string> TarnCsv(Session* session, const std::string& sql) {
-  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(sql));
-  std::string out;
-  StringSink sink(&out);
-  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
-  return out;
-}
+using testing::TarnCsv;
 
 const std::vector<std::string> kQueries = {
     "SELECT count(*) FROM t",

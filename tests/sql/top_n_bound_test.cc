@@ -1,34 +1,24 @@
 // A top-N over a Parquet scan hands the scan a bound on its first sort key (TopNBound): rows
 // whose key cannot reach the top N are not decoded further. The answers must be DuckDB's for
 // every kind of first key (signed, unsigned beyond 2^63, DECIMAL of 64 and 128 bits, floating
-// with NaN, -0.0, infinities and NULLs, timestamps), both directions, ties broken by later keys, OFFSET, a WHERE clause,
-// LIMITs of 0 and beyond the row count, and at every thread count; EXPLAIN shows the bound.
+// with NaN, -0.0, infinities and NULLs, timestamps), both directions, ties broken by later
+// keys, OFFSET, a WHERE clause, LIMITs of 0 and beyond the row count, and at every thread
+// count; EXPLAIN shows the bound.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "support/oracle.h"
+#include "support/sql_test_util.h"
 #include "support/test_util.h"
-#include "tarn/format.h"
 #include "tarn/sql.h"
 
 namespace tarn {
 namespace {
 
-Result<std::string> TarnCsv(Session* session, const std::string& sql) {
-  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(sql));
-  std::string out;
-  StringSink sink(&out);
-  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
-  return out;
-}
-
-std::string Replace(std::string text, const std::string& key, const std::string& value) {
-  size_t at;
-  while ((at = text.find(key)) != std::string::npos) text.replace(at, key.size(), value);
-  return text;
-}
+using testing::ReplaceAll;
+using testing::TarnCsv;
 
 // 60,000 rows in row groups of 2,500: many parts and batches, so the bound tightens while the
 // scan runs. `i` has many ties and NULLs; `d` NaN, -0.0, +-inf and NULLs.
@@ -72,7 +62,9 @@ TEST(TopNBoundTest, AnswersEqualDuckDBAtEveryThreadCount) {
   testing::TempDir dir;
   const std::string file = WriteTestFile(dir);
   std::vector<std::string> queries;
-  for (const std::string& text : kQueries) queries.push_back(Replace(text, "TBL", "'" + file + "'"));
+  for (const std::string& text : kQueries) {
+    queries.push_back(ReplaceAll(text, "TBL", "'" + file + "'"));
+  }
   std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
   ASSERT_EQ(expected.size(), queries.size());
   for (int threads : {1, 2, 3}) {
@@ -92,7 +84,8 @@ TEST(TopNBoundTest, ExplainShowsTheBound) {
   const std::string file = WriteTestFile(dir);
   Session session;
   auto explain = [&](const std::string& sql) {
-    Result<std::string> text = TarnCsv(&session, "EXPLAIN " + Replace(sql, "TBL", "'" + file + "'"));
+    const std::string query = ReplaceAll(sql, "TBL", "'" + file + "'");
+    Result<std::string> text = TarnCsv(&session, "EXPLAIN " + query);
     EXPECT_TRUE(text.ok()) << text.status().ToString();
     return text.ok() ? *text : "";
   };
