@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "support/test_util.h"
 #include "support/random_data.h"
 #include "tarn/type.h"
 
@@ -17,7 +18,7 @@ namespace {
 // Runs `SELECT typeof(NULL::<type>)` for each line of `types` in one DuckDB process; returns
 // one output line per input ("ERR ..." on failure).
 std::vector<std::string> DuckDbTypeOf(const std::vector<std::string>& types) {
-  const std::string dir = std::string(TARN_BINARY_DIR);
+  const std::string dir = tarn::testing::BinaryDir();
   const std::string script = dir + "/columnar_typeof.js";
   const std::string input = dir + "/columnar_typeof_input.json";
   {
@@ -49,8 +50,8 @@ std::vector<std::string> DuckDbTypeOf(const std::vector<std::string>& types) {
     }
     out << "]";
   }
-  const std::string command = "cd '" + std::string(TARN_ORACLE_DIR) + "' && NODE_PATH='" +
-                              std::string(TARN_ORACLE_DIR) + "/node_modules' node '" + script + "' '" +
+  const std::string command = "cd '" + tarn::testing::OracleDir() + "' && NODE_PATH='" +
+                              tarn::testing::OracleDir() + "/node_modules' node '" + script + "' '" +
                               input + "'";
   std::vector<std::string> lines;
   FILE* pipe = popen(command.c_str(), "r");

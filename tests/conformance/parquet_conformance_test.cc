@@ -32,7 +32,7 @@ constexpr const char* kOracleSql =
 
 std::string CorpusRoot() { return tarn::testing::SharedPath("fixtures/parquet-testing"); }
 
-std::string CacheDir() { return std::string(TARN_BINARY_DIR) + "/conformance-cache"; }
+std::string CacheDir() { return tarn::testing::BinaryDir() + "/conformance-cache"; }
 
 uint64_t Fnv1a(std::string_view text) {
   uint64_t hash = 1469598103934665603ULL;

@@ -20,7 +20,7 @@ namespace tarn {
 namespace {
 
 std::vector<std::string> CorpusFiles() {
-  const std::string dir = std::string(TARN_SOURCE_DIR) + "/tests/fuzz/corpus";
+  const std::string dir = tarn::testing::SourceDir() + "/tests/fuzz/corpus";
   std::vector<std::string> files;
   DIR* handle = opendir(dir.c_str());
   if (handle == nullptr) return files;

@@ -112,7 +112,7 @@ TEST(OracleTest, FlightsDataSetIsInstalled) {
 }
 
 TEST(TestUtilTest, SharedPathAndFileExists) {
-  EXPECT_EQ(SharedPath("data/x"), std::string(TARN_SHARED_DIR) + "/data/x");
+  EXPECT_EQ(SharedPath("data/x"), tarn::testing::SharedDir() + "/data/x");
   EXPECT_TRUE(FileExists(SharedPath("STYLE.md")));
   ::testing::AssertionResult missing = FileExists(SharedPath("no/such/file"));
   EXPECT_FALSE(missing);

@@ -24,7 +24,7 @@
 namespace tarn {
 namespace {
 
-std::string LakeTestDir() { return std::string(TARN_SOURCE_DIR) + "/tests/sql/lake"; }
+std::string LakeTestDir() { return tarn::testing::SourceDir() + "/tests/sql/lake"; }
 
 // The `attach` directive: see the top of this file.
 void Attach(testing::LogicTestRunner& runner, const std::string& arguments,

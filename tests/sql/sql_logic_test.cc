@@ -11,7 +11,7 @@
 namespace tarn {
 namespace {
 
-std::string SqlTestDir() { return std::string(TARN_SOURCE_DIR) + "/tests/sql"; }
+std::string SqlTestDir() { return tarn::testing::SourceDir() + "/tests/sql"; }
 
 class SqlLogicTest : public ::testing::TestWithParam<std::string> {};
 

@@ -118,7 +118,7 @@ Status QueryRows(Session* session, const std::string& sql, std::shared_ptr<const
 
 LogicTestRunner::LogicTestRunner(std::string dir, std::string file)
     : dir_(std::move(dir)), file_(std::move(file)) {
-  SetVariable("SHARED", TARN_SHARED_DIR);
+  SetVariable("SHARED", SharedDir());
   SetVariable("TEMP", temp_.path());
 }
 

@@ -15,6 +15,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "support/test_util.h"
+
 extern char** environ;
 
 namespace tarn::testing {
@@ -98,7 +100,7 @@ std::string ReadTextFile(const std::string& path) {
 // Runs node query.mjs on `request_path`, its stdout and stderr going to files in `scratch`.
 Status RunNode(const ScratchDir& scratch, const std::string& request_path,
                const std::string& response_path) {
-  std::string oracle_dir = TARN_ORACLE_DIR;
+  std::string oracle_dir = OracleDir();
   std::string script = oracle_dir + "/query.mjs";
   std::string node = FindOnPath("node");
   if (node.empty()) return Status::NotFound("DuckDB oracle: 'node' is not on PATH; ", kSetupHint);

@@ -2,7 +2,7 @@
 // tarn's output with DuckDB's.
 //
 // DuckDB is reached through node and the npm package @duckdb/node-api installed in
-// TARN_ORACLE_DIR (tools/oracle) by scripts/setup.sh; tools/oracle/query.mjs does the work.
+// OracleDir() (tools/oracle) by scripts/setup.sh; tools/oracle/query.mjs does the work.
 // The SQL travels in a temporary JSON file, never through a shell. Relative paths in the SQL
 // resolve against the calling process's working directory.
 //

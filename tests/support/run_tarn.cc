@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/test_util.h"
+
 namespace tarn::testing {
 namespace {
 
@@ -20,7 +22,7 @@ std::string ShellQuote(const std::string& text) {
 
 RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
                   const std::string* stdin_text) {
-  std::string command = ShellQuote(std::string(TARN_BINARY_DIR) + "/tarn");
+  std::string command = ShellQuote(BinaryDir() + "/tarn");
   for (const std::string& arg : args) command += " " + ShellQuote(arg);
   if (stdin_text != nullptr) {
     std::string in_path = dir.Join("stdin.sql");

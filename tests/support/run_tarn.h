@@ -14,7 +14,7 @@ struct RunResult {
   std::string err;  // standard error
 };
 
-// Runs TARN_BINARY_DIR/tarn with `args` (each passed as one argument); `stdin_text`, when
+// Runs BinaryDir()/tarn with `args` (each passed as one argument); `stdin_text`, when
 // given, is fed on standard input (otherwise /dev/null). Scratch files go into `dir`.
 RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
                   const std::string* stdin_text = nullptr);

@@ -12,14 +12,14 @@
 namespace tarn::testing {
 
 std::string SharedPath(std::string_view relative) {
-  std::string path = TARN_SHARED_DIR;
+  std::string path = SharedDir();
   path += "/";
   path += relative;
   return path;
 }
 
 std::string FlightsPath() {
-  return std::string(TARN_ORACLE_DIR) + "/node_modules/vega-datasets/data/flights-3m.parquet";
+  return OracleDir() + "/node_modules/vega-datasets/data/flights-3m.parquet";
 }
 
 ::testing::AssertionResult FileExists(const std::string& path) {
@@ -27,7 +27,7 @@ std::string FlightsPath() {
   if (::stat(path.c_str(), &st) != 0) {
     return ::testing::AssertionFailure()
            << "missing file '" << path << "': " << std::strerror(errno)
-           << " (shared fixtures live in " << TARN_SHARED_DIR
+           << " (shared fixtures live in " << SharedDir()
            << "; data sets are installed by scripts/setup.sh)";
   }
   if (!S_ISREG(st.st_mode)) {

@@ -9,7 +9,14 @@
 
 namespace tarn::testing {
 
-// TARN_SHARED_DIR + "/" + relative: a read-only fixture or data set shared by all tests.
+// The folders the build was configured with. Only tests/support/test_paths.cc sees them as
+// compile definitions, so every other test object is the same whatever folder the checkout is in.
+const std::string& SharedDir();  // ../shared beside the checkout: read-only fixtures, data sets
+const std::string& OracleDir();  // tools/oracle: the DuckDB oracle's npm packages
+const std::string& SourceDir();  // the checkout
+const std::string& BinaryDir();  // the build folder: the tarn program, caches
+
+// SharedDir() + "/" + relative: a read-only fixture or data set shared by all tests.
 std::string SharedPath(std::string_view relative);
 
 // The flights-3m.parquet data set installed with the DuckDB oracle by scripts/setup.sh.

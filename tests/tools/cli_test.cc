@@ -146,7 +146,7 @@ TEST(CliTest, ErrorsAreClearAndFail) {
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("nope.parquet"), std::string::npos) << missing.err;
 
-  RunResult not_parquet = RunTarn({"parquet", "meta", std::string(TARN_SOURCE_DIR) + "/README.md"}, dir);
+  RunResult not_parquet = RunTarn({"parquet", "meta", tarn::testing::SourceDir() + "/README.md"}, dir);
   EXPECT_NE(not_parquet.exit_code, 0);
   EXPECT_NE(not_parquet.err.find("README.md"), std::string::npos) << not_parquet.err;
 
