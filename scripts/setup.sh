@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make ccache pkg-config nodejs npm
-          libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libsqlite3-dev
+          libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libsqlite3-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -86,8 +86,9 @@ Result<MaintenanceDataFile> WriteOutput(Run& run, const TableInfo& table,
                                         std::vector<std::shared_ptr<Column>> columns,
                                         const std::vector<int64_t>* row_ids,
                                         const std::vector<int64_t>* snapshot_ids) {
+  const int64_t rows = columns.empty() ? 0 : columns[0]->length;
   TARN_ASSIGN_OR_RETURN(table_internal::WriteSettings settings,
-                        table_internal::ResolveWriteSettings(run.state, table));
+                        table_internal::ResolveWriteSettings(run.state, table, rows));
   auto schema = std::make_shared<Schema>(*table_internal::DataFileSchema(table, false));
   if (row_ids != nullptr) {
     schema->fields.emplace_back(kRowIdInternalName, DataType(TypeId::kInt64), true,
@@ -99,7 +100,6 @@ Result<MaintenanceDataFile> WriteOutput(Run& run, const TableInfo& table,
                                 kSnapshotIdFieldId);
     columns.push_back(Int64Column(*snapshot_ids));
   }
-  const int64_t rows = columns.empty() ? 0 : columns[0]->length;
   auto batch = MakeBatch(schema, std::move(columns));
   batch->num_rows = rows;
   TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path));

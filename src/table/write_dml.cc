@@ -58,9 +58,9 @@ Status NeedPath(const TableInfo& table) {
 Result<int64_t> InsertNewRows(WriteState& state, const TableInfo& table,
                               std::vector<std::shared_ptr<Batch>> rows) {
   TARN_RETURN_NOT_OK(NeedPath(table));
-  TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, table));
   int64_t count = 0;
   for (const auto& batch : rows) count += batch->num_rows;
+  TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, table, count));
   if (count == 0) return 0;
   TableDml& dml = state.Dml(table.table_id);
   if (Inlinable(settings, dml.plain_inlined.num_rows(), count)) {

@@ -83,7 +83,8 @@ std::string NewUuidV7() {
 std::string NewDataFileName() { return "ducklake-" + NewUuidV7() + ".parquet"; }
 std::string NewDeleteFileName() { return "ducklake-" + NewUuidV7() + "-delete.parquet"; }
 
-Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableInfo& table) {
+Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableInfo& table,
+                                           std::optional<int64_t> write_rows) {
   auto option = [&](const char* key) {
     return state.GetOption(key, table.schema_id, table.table_id);
   };
@@ -92,6 +93,21 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
   builder.created_by(std::string("tarn ") + std::string(TarnVersionString()));
   int codec = static_cast<int>(parquet::CompressionCodec::kSnappy);
   int level = 0;
+  // The writer profile first; the table's explicit parquet_* options refine it.
+  if (auto text = option("parquet_profile")) {
+    Result<WriterProfile> profile = ParseWriterProfile(*text);
+    if (!profile.ok()) return profile.status().WithContext("table " + table.name);
+    settings.profile = *profile;
+  }
+  if (settings.profile == WriterProfile::kReadOptimized) {
+    const ReadOptimizedSettings read_optimized;
+    // A write of unknown size (a streaming append) keeps the largest row groups and lets the
+    // file roll bound them.
+    ApplyReadOptimized(builder, write_rows.value_or(read_optimized.max_row_group_rows *
+                                              read_optimized.lanes),
+                       read_optimized);
+    settings.target_file_size = read_optimized.target_file_size;
+  }
   if (auto text = option("parquet_compression")) {
     TARN_ASSIGN_OR_RETURN(auto parsed, parquet::ParseCodec(*text));
     codec = static_cast<int>(parsed);

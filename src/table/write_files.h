@@ -14,6 +14,7 @@
 #include "table/write_state.h"
 #include "tarn/catalog.h"
 #include "tarn/lake_write.h"
+#include "tarn/layout.h"
 #include "tarn/parquet.h"
 
 namespace tarn::table_internal {
@@ -28,9 +29,12 @@ std::string NewUuidV7();
 std::string NewDataFileName();    // ducklake-<uuidv7>.parquet
 std::string NewDeleteFileName();  // ducklake-<uuidv7>-delete.parquet
 
-// The writer settings of `table` (options table > schema > global at the transaction's view).
-// InvalidArgument naming the option for a value that does not parse.
-Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableInfo& table);
+// The writer settings of `table` (options table > schema > global at the transaction's view):
+// its parquet_profile (tarn/layout.h; the read-optimized profile sizes row groups from
+// `write_rows`, the rows the write will hold when known), then the explicit parquet_* options and
+// target_file_size over it. InvalidArgument naming the option for a value that does not parse.
+Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableInfo& table,
+                                           std::optional<int64_t> write_rows = std::nullopt);
 
 // The Parquet schema of the table's data files: the top-level columns (field id = column id,
 // children too), then `_ducklake_internal_row_id` when `with_row_ids`.

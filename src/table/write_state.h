@@ -24,6 +24,7 @@
 #include "tarn/columnar.h"
 #include "tarn/io.h"
 #include "tarn/lake_write.h"
+#include "tarn/layout.h"
 #include "tarn/table_write.h"
 
 namespace tarn::table_internal {
@@ -75,6 +76,7 @@ struct WriteSettings {
   int64_t target_file_size = int64_t{1} << 29;
   int64_t inlining_row_limit = 10;
   bool inlining_allowed = true;  // false for tables with columns named like inlined columns
+  WriterProfile profile = WriterProfile::kDuckDb;  // the table's parquet_profile
 };
 
 struct WriteState {
