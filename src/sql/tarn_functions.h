@@ -12,6 +12,15 @@
 //       the process's row-summary counters (every lookup of every lake): cache_hits,
 //       cache_misses, sidecar_hits, sidecar_misses, refused_identity, decode_failures, derived,
 //       footer_probes, published, already_published, publish_failures.
+//   tarn_table_stats('t')
+//       how a lake table sits on disk (tarn/layout.h ReadLakeTableStats): table_name, rows,
+//       files, delete_files, row_groups, avg_rows_per_row_group, bytes_on_disk,
+//       compressed_bytes, uncompressed_bytes, compression_ratio, sort_key, parquet_profile.
+//   tarn_layout_explain('t' [, mode => 'measured'|'rules'] [, sample_rows => n])
+//       what SORTED BY AUTO would choose and why, one row per item: kind 'profile' (a column),
+//       'dependency' (a column set's distinct count), 'candidate' (a key tried: its measured
+//       bytes, or why it was not measured), 'choice'; columns kind, key, bytes, detail.
+//       Measured with the table's writer profile.
 //
 // Run them with CALL or in FROM. The publishing and sweeping work happens when the source is
 // opened (so EXPLAIN does not publish).
