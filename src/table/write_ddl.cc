@@ -5,6 +5,7 @@
 
 #include "catalog/column_tree.h"
 #include "expr/cast.h"
+#include "table/reserved_columns.h"
 #include "table/write_dml.h"
 #include "table/write_files.h"
 #include "table/write_match.h"
@@ -221,6 +222,8 @@ Status DdlCreateTable(WriteState& state, const std::string& schema_name, const s
     const ColumnDefinition& def = columns[i];
     TARN_RETURN_NOT_OK(CheckName("column", def.name));
     TARN_RETURN_NOT_OK(CheckType(def.name, def.type));
+    TARN_RETURN_NOT_OK(CheckColumnNameAllowed(state, schema.schema_id, std::nullopt, def.name,
+                                              "Binder Error"));
     for (size_t j = 0; j < i; ++j) {
       if (NameEquals(columns[j].name, def.name)) {
         return Status::InvalidArgument("column \"", def.name, "\" is defined twice in table \"",
@@ -364,6 +367,16 @@ Status DdlSetOption(WriteState& state, const std::string& key, const std::string
   if (entry.scope_id < 0) {
     return Status::NotSupported("setting option ", key, " on an object created in the same ",
                                 "transaction; commit the object first");
+  }
+  const bool digits_only = !value.empty() && value.find_first_not_of("0123456789") ==
+                                                  std::string::npos;
+  if (key == "data_inlining_row_limit" && digits_only &&
+      value.find_first_not_of('0') != std::string::npos) {
+    // Turning inlining on: no table it reaches may have a reserved column name.
+    std::optional<int64_t> schema_id, table_id;
+    if (entry.scope == MetadataEntry::Scope::kTable) table_id = entry.scope_id;
+    if (entry.scope == MetadataEntry::Scope::kSchema) schema_id = entry.scope_id;
+    TARN_RETURN_NOT_OK(CheckCanEnableInlining(state, schema_id, table_id));
   }
   auto same = [&](const MetadataEntry& e) {
     return e.key == entry.key && e.scope == entry.scope && e.scope_id == entry.scope_id;

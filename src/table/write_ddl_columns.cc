@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "expr/cast.h"
+#include "table/reserved_columns.h"
 #include "table/write_ddl.h"
 #include "table/write_dml.h"
 #include "table/write_match.h"
@@ -110,6 +111,8 @@ Status DdlAddColumn(WriteState& state, const std::string& schema, const std::str
   TARN_RETURN_NOT_OK(CheckName("column", def.name));
   TARN_RETURN_NOT_OK(CheckType(def.name, def.type));
   TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, name));
+  TARN_RETURN_NOT_OK(CheckColumnNameAllowed(state, table->schema_id, table->table_id, def.name,
+                                            "Catalog Error"));
   if (FindColumnIndex(*table, def.name) >= 0) {
     return Status::AlreadyExists("column \"", def.name, "\" already exists in table \"", name,
                                  "\"");
@@ -177,6 +180,8 @@ Status DdlRenameColumn(WriteState& state, const std::string& schema, const std::
                        const std::string& column, const std::string& new_name) {
   TARN_RETURN_NOT_OK(CheckName("column", new_name));
   TARN_ASSIGN_OR_RETURN(ColumnTarget target, ResolveColumn(state, schema, name, column));
+  TARN_RETURN_NOT_OK(CheckColumnNameAllowed(state, target.table->schema_id,
+                                            target.table->table_id, new_name, "Catalog Error"));
   const int other = FindColumnIndex(*target.table, new_name);
   if (other >= 0 && other != target.index) {
     return Status::AlreadyExists("column \"", new_name, "\" already exists in table \"", name,

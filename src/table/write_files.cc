@@ -10,6 +10,7 @@
 #include "expr/cast.h"
 #include "parquet/compression.h"
 #include "table/file_reader.h"
+#include "table/reserved_columns.h"
 
 namespace tarn::table_internal {
 
@@ -150,8 +151,7 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
   settings.properties = *built;
   for (const ColumnInfo& column : table.columns) {
     const std::string& name = column.name;
-    if (NameEquals(name, "row_id") || NameEquals(name, "begin_snapshot") ||
-        NameEquals(name, "end_snapshot") || name.rfind("_ducklake_internal_", 0) == 0 ||
+    if (IsInlinedSystemColumn(name) || name.rfind("_ducklake_internal_", 0) == 0 ||
         column.type.id == TypeId::kGeometry || column.type.id == TypeId::kVariant) {
       settings.inlining_allowed = false;
     }

@@ -307,8 +307,14 @@ TEST(ReadYourWritesTest, InliningThresholdsOverTheTransaction) {
   ASSERT_TRUE(scanned.ok());
   EXPECT_EQ(scanned->size(), 87u);
 
-  // A table with a column named like an inlined-table column never inlines.
+  // A column named like an inlined-table column is refused while inlining is on; with the
+  // schema's limit at 0 the table is created and never inlines.
   ColumnDefinition row_id{"row_id", DataType(TypeId::kInt64), true, std::nullopt};
+  EXPECT_EQ(t.CreateTable("main", "r", {row_id}).message(),
+            "Binder Error: Column name \"row_id\" is reserved by DuckLake for internal use when "
+            "data inlining is enabled. If you must use this column name, disable inlining by "
+            "calling ducklake_set_option('data_inlining_row_limit', 0).");
+  ASSERT_TRUE(t.SetOption("data_inlining_row_limit", "0", std::string("main"), std::nullopt).ok());
   ASSERT_TRUE(t.CreateTable("main", "r", {row_id}).ok());
   auto reader = ReaderOf(BatchOf({Field("row_id", DataType(TypeId::kInt64))}, {{I64(7)}}));
   auto result = t.Insert("main", "r", *reader);
