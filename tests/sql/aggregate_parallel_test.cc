@@ -17,10 +17,10 @@
 #include <thread>
 #include <vector>
 
-#include "sql/aggregate_distinct.h"
-#include "sql/aggregate_function.h"
-#include "sql/operator.h"
-#include "sql/scan_operators.h"
+#include "sql/exec/aggregate_distinct.h"
+#include "sql/exec/aggregate_function.h"
+#include "sql/exec/operator.h"
+#include "sql/exec/scan_operators.h"
 #include "support/oracle.h"
 #include "support/sql_test_util.h"
 #include "support/test_util.h"

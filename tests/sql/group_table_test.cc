@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "sql/group_table.h"
+#include "sql/exec/group_table.h"
 #include "support/random_data.h"
 
 namespace tarn {

@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "sql/kept_runs.h"
+#include "sql/exec/kept_runs.h"
 #include "support/random_data.h"
 
 namespace tarn {

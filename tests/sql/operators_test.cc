@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sql/statement_parser.h"
+#include "sql/parse/statement_parser.h"
 #include "support/test_util.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"

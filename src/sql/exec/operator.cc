@@ -1,0 +1,438 @@
+#include "sql/exec/operator.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "sql/exec/kept_runs.h"
+
+namespace tarn::sql {
+namespace {
+
+class FilterOperator : public Operator {
+ public:
+  FilterOperator(std::unique_ptr<Operator> input, std::unique_ptr<BoundExpr> predicate)
+      : input_(std::move(input)), predicate_(std::move(predicate)) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      if (!batch) return batch;
+      TARN_ASSIGN_OR_RETURN(batch, TransformBatch(std::move(batch)));
+      if (batch->num_rows > 0) return batch;
+    }
+  }
+  Operator* per_batch_input() override { return input_.get(); }
+  Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
+    int64_t selected = 0;
+    TARN_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, SelectRows(*batch, *predicate_, &selected));
+    return KeepRows(std::move(batch), keep, selected);
+  }
+  const BoundExpr* filter_predicate() const override { return predicate_.get(); }
+  std::string label() const override { return "FILTER"; }
+  std::vector<std::string> details() const override { return {predicate_->ToString()}; }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  std::unique_ptr<BoundExpr> predicate_;
+};
+
+class ProjectionOperator : public Operator {
+ public:
+  ProjectionOperator(std::unique_ptr<Operator> input,
+                     std::vector<std::unique_ptr<BoundExpr>> expressions,
+                     std::vector<std::string> names)
+      : input_(std::move(input)), expressions_(std::move(expressions)) {
+    auto schema = std::make_shared<Schema>();
+    for (size_t i = 0; i < expressions_.size(); ++i) {
+      schema->fields.emplace_back(names[i], expressions_[i]->type());
+    }
+    schema_ = std::move(schema);
+  }
+
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+    if (!batch) return batch;
+    return TransformBatch(std::move(batch));
+  }
+  Operator* per_batch_input() override { return input_.get(); }
+  Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
+    if (expressions_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
+    std::vector<std::shared_ptr<Column>> columns;
+    columns.reserve(expressions_.size());
+    for (const auto& expression : expressions_) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Column> column, expression->Evaluate(*batch));
+      columns.push_back(std::move(column));
+    }
+    return MakeBatch(schema_, std::move(columns));
+  }
+  std::string label() const override { return "PROJECTION"; }
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < expressions_.size(); ++i) {
+      std::string text = expressions_[i]->ToString();
+      const std::string& name = schema_->field(static_cast<int>(i)).name;
+      lines.push_back(text == name || text == ast::QuoteIdentifier(name) ? text
+                                                                          : text + " AS " + name);
+    }
+    return lines;
+  }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  std::vector<std::unique_ptr<BoundExpr>> expressions_;
+  std::shared_ptr<const Schema> schema_;
+};
+
+class LimitOperator : public Operator {
+ public:
+  LimitOperator(std::unique_ptr<Operator> input, int64_t limit, int64_t offset)
+      : input_(std::move(input)), limit_(limit), offset_(offset), to_skip_(offset),
+        remaining_(limit < 0 ? INT64_MAX : limit) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    while (remaining_ > 0) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      if (!batch) break;
+      int64_t begin = std::min(to_skip_, batch->num_rows);
+      to_skip_ -= begin;
+      int64_t length = std::min(remaining_, batch->num_rows - begin);
+      if (length <= 0) continue;
+      remaining_ -= length;
+      if (begin == 0 && length == batch->num_rows) return batch;
+      if (batch->num_columns() == 0) return MakeEmptyColumnsBatch(batch->schema, length);
+      return SliceBatch(*batch, begin, length);
+    }
+    return std::shared_ptr<Batch>();
+  }
+  std::string label() const override { return "LIMIT"; }
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines;
+    if (limit_ >= 0) lines.push_back("limit: " + std::to_string(limit_));
+    if (offset_ > 0) lines.push_back("offset: " + std::to_string(offset_));
+    return lines;
+  }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  int64_t limit_;
+  int64_t offset_;
+  int64_t to_skip_;
+  int64_t remaining_;
+};
+
+class ValuesOperator : public Operator {
+ public:
+  ValuesOperator(std::string label, std::shared_ptr<Batch> batch)
+      : label_(std::move(label)), batch_(std::move(batch)) {}
+  std::shared_ptr<const Schema> schema() const override { return batch_->schema; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (done_) return std::shared_ptr<Batch>();
+    done_ = true;
+    return batch_;
+  }
+  std::string label() const override { return label_; }
+
+ private:
+  std::string label_;
+  std::shared_ptr<Batch> batch_;
+  bool done_ = false;
+};
+
+
+// Runs the per-batch operators of its input on several threads and hands their batches on in
+// input order. Up to kBatchesAhead items (batches, or parts of the source) past the next one
+// to hand on are in flight; pool tasks and the consumer itself pull them through a
+// ParallelFeed.
+class GatherOperator : public Operator {
+ public:
+  static constexpr int64_t kBatchesAhead = 4;
+
+  GatherOperator(std::unique_ptr<Operator> input, ThreadPool* pool, int threads)
+      : input_(std::move(input)), pool_(pool), helpers_(std::max(1, threads - 1)) {}
+
+  ~GatherOperator() override {
+    std::unique_lock<std::mutex> lock(mu_);
+    stopping_ = true;
+    cv_.wait(lock, [&] { return active_ == 0; });
+  }
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (!feed_) feed_ = std::make_unique<ParallelFeed>(input_.get());
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      while (emit_position_ < emitting_.size()) {
+        std::shared_ptr<Batch> batch = std::move(emitting_[emit_position_++]);
+        if (batch->num_rows > 0) return batch;
+      }
+      auto it = ready_.find(next_emit_);
+      if (it != ready_.end()) {
+        emitting_ = std::move(it->second);
+        emit_position_ = 0;
+        ready_.erase(it);
+        ++next_emit_;
+        StartHelpers();
+        continue;
+      }
+      if (failed_) return error_;
+      if (ended_ && pulling_ == 0 && ready_.empty()) {
+        return std::shared_ptr<Batch>();
+      }
+      StartHelpers();
+      if (!ended_ && reserved_ - next_emit_ < kBatchesAhead) {
+        // Work instead of waiting: pull the next batch on this thread.
+        PullOne(lock);
+        continue;
+      }
+      cv_.wait(lock);
+    }
+  }
+
+  // Not shown by EXPLAIN: the plan means the same on any number of threads.
+  std::string label() const override { return ""; }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  // Pulls one batch through the feed. REQUIRES: lock held; released while pulling.
+  void PullOne(std::unique_lock<std::mutex>& lock) {
+    ++reserved_;
+    ++pulling_;
+    lock.unlock();
+    Result<ParallelFeed::Item> item = feed_->Next();
+    lock.lock();
+    --pulling_;
+    if (!item.ok()) {
+      if (!failed_) error_ = item.status();
+      failed_ = true;
+    } else if (item->sequence < 0) {
+      ended_ = true;
+      --reserved_;  // nothing was pulled
+    } else {
+      ready_.emplace(item->sequence, std::move(item->batches));
+    }
+    cv_.notify_all();
+  }
+
+  // Starts pool helpers up to the limit while there is work. REQUIRES: lock held.
+  void StartHelpers() {
+    if (pool_ == nullptr) return;
+    while (active_ < helpers_ && !ended_ && !failed_ && !stopping_ &&
+           reserved_ - next_emit_ < kBatchesAhead) {
+      ++active_;
+      pool_->Submit([this] {
+        std::unique_lock<std::mutex> lock(mu_);
+        while (!ended_ && !failed_ && !stopping_ && reserved_ - next_emit_ < kBatchesAhead) {
+          PullOne(lock);
+        }
+        --active_;
+        cv_.notify_all();
+        return 0;
+      });
+    }
+  }
+
+  std::unique_ptr<Operator> input_;
+  ThreadPool* pool_;
+  int helpers_;
+  std::unique_ptr<ParallelFeed> feed_;
+
+  std::mutex mu_;  // guards the fields below
+  std::condition_variable cv_;
+  std::map<int64_t, std::vector<std::shared_ptr<Batch>>> ready_;
+  std::vector<std::shared_ptr<Batch>> emitting_;  // the item being handed on
+  size_t emit_position_ = 0;                      // its next batch
+  int64_t next_emit_ = 0;  // sequence number of the next item to hand on
+  int64_t reserved_ = 0;   // batches pulled or being pulled
+  int pulling_ = 0;        // pulls in progress
+  int active_ = 0;         // helper tasks started and not finished
+  bool ended_ = false;
+  bool failed_ = false;
+  bool stopping_ = false;
+  Status error_;
+};
+
+void Explain(const Operator& op, int depth, std::vector<std::string>* lines) {
+  if (op.label().empty()) {  // an execution detail that does not change the plan's meaning
+    for (const Operator* input : op.inputs()) Explain(*input, depth, lines);
+    return;
+  }
+  std::string indent(static_cast<size_t>(depth) * 2, ' ');
+  lines->push_back(indent + op.label());
+  for (const std::string& detail : op.details()) lines->push_back(indent + "    " + detail);
+  for (const Operator* input : op.inputs()) Explain(*input, depth + 1, lines);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Batch>> Operator::TransformBatch(std::shared_ptr<Batch>) const {
+  return Status::Internal(label(), " is not a per-batch operator");
+}
+
+Result<std::unique_ptr<BatchReader>> Operator::OpenPart(int64_t) const {
+  return Status::Internal(label(), " does not split into parts");
+}
+
+ParallelFeed::ParallelFeed(Operator* root) {
+  std::vector<const Operator*> top_first;
+  while (Operator* input = root->per_batch_input()) {
+    top_first.push_back(root);
+    root = input;
+  }
+  source_ = root;
+  transforms_.assign(top_first.rbegin(), top_first.rend());
+  num_parts_ = source_->num_parts();
+}
+
+Result<ParallelFeed::Item> ParallelFeed::Next() {
+  if (num_parts_ > 0) return NextPart();
+  Item item;
+  std::shared_ptr<Batch> batch;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_) return item;
+    Result<std::shared_ptr<Batch>> pulled = source_->Next();
+    if (!pulled.ok() || !*pulled) {
+      done_ = true;
+      if (!pulled.ok()) return pulled.status();
+      return item;
+    }
+    batch = std::move(pulled).value();
+    item.sequence = next_sequence_++;
+  }
+  for (const Operator* transform : transforms_) {
+    if (batch->num_rows == 0) break;
+    TARN_ASSIGN_OR_RETURN(batch, transform->TransformBatch(std::move(batch)));
+  }
+  item.batches.push_back(std::move(batch));
+  return item;
+}
+
+Result<ParallelFeed::Item> ParallelFeed::NextPart() {
+  Item item;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_) return item;
+    if (next_sequence_ == num_parts_) {
+      done_ = true;
+      return item;
+    }
+    item.sequence = next_sequence_++;
+  }
+  auto fail = [&](Status status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+    return status;
+  };
+  Result<std::unique_ptr<BatchReader>> reader = source_->OpenPart(item.sequence);
+  if (!reader.ok()) return fail(reader.status());
+  while (true) {
+    Result<std::shared_ptr<Batch>> pulled = (*reader)->Next();
+    if (!pulled.ok()) return fail(pulled.status());
+    std::shared_ptr<Batch> batch = std::move(pulled).value();
+    if (!batch) break;
+    for (const Operator* transform : transforms_) {
+      if (batch->num_rows == 0) break;
+      Result<std::shared_ptr<Batch>> transformed = transform->TransformBatch(std::move(batch));
+      if (!transformed.ok()) return fail(transformed.status());
+      batch = std::move(transformed).value();
+    }
+    if (batch->num_rows > 0) item.batches.push_back(std::move(batch));
+  }
+  return item;
+}
+
+std::shared_ptr<Batch> KeepRows(std::shared_ptr<Batch> batch, const std::vector<uint8_t>& keep,
+                                int64_t selected) {
+  if (selected == batch->num_rows) return batch;
+  if (selected == 0 || batch->num_columns() == 0) {
+    return MakeEmptyColumnsBatch(batch->schema, selected);
+  }
+  const int64_t rows = batch->num_rows;
+  std::vector<std::shared_ptr<Column>> columns;
+  columns.reserve(batch->columns.size());
+  // Most rows kept: copy runs of consecutive rows instead of gathering row by row.
+  if (selected * 2 >= rows) {
+    const RowRuns runs = KeptRuns(keep.data(), rows);
+    if (RunsPay(runs, selected)) {
+      for (const auto& column : batch->columns) {
+        columns.push_back(CopyRuns(*column, runs, selected));
+      }
+      return MakeBatch(batch->schema, std::move(columns));
+    }
+  }
+  // The kept rows' positions once for all columns.
+  std::vector<int64_t> indices;
+  indices.reserve(static_cast<size_t>(selected));
+  const int64_t full_words = rows / 64;
+  for (int64_t word_index = 0; word_index < full_words; ++word_index) {
+    uint64_t word;
+    std::memcpy(&word, keep.data() + word_index * 8, 8);
+    while (word != 0) {
+      indices.push_back(word_index * 64 + __builtin_ctzll(word));
+      word &= word - 1;
+    }
+  }
+  for (int64_t row = full_words * 64; row < rows; ++row) {
+    if (GetBit(keep.data(), row)) indices.push_back(row);
+  }
+  for (const auto& column : batch->columns) columns.push_back(tarn::Take(*column, indices));
+  return MakeBatch(batch->schema, std::move(columns));
+}
+
+std::vector<std::string> ExplainLines(const Operator& root) {
+  std::vector<std::string> lines;
+  Explain(root, 0, &lines);
+  return lines;
+}
+
+std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,
+                                     std::unique_ptr<BoundExpr> predicate) {
+  return std::make_unique<FilterOperator>(std::move(input), std::move(predicate));
+}
+
+std::unique_ptr<Operator> MakeProjection(std::unique_ptr<Operator> input,
+                                         std::vector<std::unique_ptr<BoundExpr>> expressions,
+                                         std::vector<std::string> names) {
+  return std::make_unique<ProjectionOperator>(std::move(input), std::move(expressions),
+                                              std::move(names));
+}
+
+std::unique_ptr<Operator> MakeGather(std::unique_ptr<Operator> input, const ExecContext& context) {
+  if (context.pool == nullptr || context.threads <= 1 || input->per_batch_input() == nullptr) {
+    return input;
+  }
+  return std::make_unique<GatherOperator>(std::move(input), context.pool, context.threads);
+}
+
+std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t limit,
+                                    int64_t offset) {
+  return std::make_unique<LimitOperator>(std::move(input), limit, offset);
+}
+
+std::shared_ptr<Batch> MakeEmptyColumnsBatch(std::shared_ptr<const Schema> schema, int64_t rows) {
+  auto batch = std::make_shared<Batch>();
+  batch->schema = std::move(schema);
+  batch->num_rows = rows;
+  return batch;
+}
+
+std::unique_ptr<Operator> MakeSingleRow() {
+  return std::make_unique<ValuesOperator>(
+      "DUMMY_SCAN", MakeEmptyColumnsBatch(std::make_shared<Schema>(), 1));
+}
+
+std::unique_ptr<Operator> MakeValues(std::string label, std::shared_ptr<Batch> batch) {
+  return std::make_unique<ValuesOperator>(std::move(label), std::move(batch));
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,147 @@
+// The physical operators a query runs as: a tree of pull-based batch streams.
+//
+// Each Operator is a BatchReader (Next() returns the next batch, nullptr at the end) that
+// also describes itself for EXPLAIN: a label ("FILTER"), detail lines, and its inputs.
+// Operators stream: scan → filter → project → limit hold one batch at a time; aggregate and
+// sort hold their state (bounded by ExecContext::memory_limit).
+//
+// Per-batch operators (FILTER, PROJECTION) turn each input batch into one output batch and
+// keep no state between batches, so a consumer that works on several threads (the hash
+// aggregate) pulls through a ParallelFeed: the stateful part of the tree below is pulled under
+// a lock, one thread at a time, and the per-batch operators above it run on the pulling
+// threads in parallel.
+//
+// Thread-safety: an operator tree is used by one thread at a time, except TransformBatch
+// (any number of threads) and ParallelFeed::Next (any number of threads).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "parquet/filtered_scan.h"
+#include "tarn/columnar.h"
+#include "tarn/expr.h"
+#include "tarn/io.h"
+#include "tarn/sql.h"
+#include "tarn/thread_pool.h"
+
+namespace tarn::sql {
+
+struct LakeBinding;  // sql/lake/lake_source.h
+
+// What operators need from the session.
+struct ExecContext {
+  std::shared_ptr<FileSystem> fs;
+  ThreadPool* pool = nullptr;
+  int threads = 1;
+  int64_t memory_limit = INT64_MAX;
+  const SqlCatalog* catalog = nullptr;
+  // The attached DuckLake lake (and its open transaction), or null.
+  const LakeBinding* lake = nullptr;
+};
+
+class Operator : public BatchReader {
+ public:
+  // Empty for operators EXPLAIN leaves out (their inputs take their place).
+  virtual std::string label() const = 0;
+  virtual std::vector<std::string> details() const { return {}; }
+  virtual std::vector<const Operator*> inputs() const { return {}; }
+
+  // Per-batch operators return their input; every other operator returns null.
+  virtual Operator* per_batch_input() { return nullptr; }
+  // Per-batch operators: the output batch for one input batch (possibly 0 rows, e.g. a filter
+  // that keeps no row). Safe to call from several threads at once. Others: Internal error.
+  virtual Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const;
+
+  // Sources that evaluate row filters while decoding (a Parquet scan): adds `filter`, over
+  // this operator's output columns, and returns true; rows it rejects may be left out. Others
+  // return false.
+  virtual bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) {
+    (void)filter;
+    return false;
+  }
+
+  // A filter's predicate, for a consumer that applies it itself (the hash aggregate, which
+  // can skip the rows it drops instead of copying the rows it keeps); null for others.
+  virtual const BoundExpr* filter_predicate() const { return nullptr; }
+
+  // Sources whose input splits into parts that several threads can read at once (a Parquet
+  // scan's row groups): how many parts there are; every other operator returns 0. Reading the
+  // parts in order gives what Next() gives.
+  virtual int64_t num_parts() const { return 0; }
+  // A reader of part `part`'s batches, which decodes on the calling thread. Safe to call, and
+  // to use the readers, from several threads at once. Others: Internal error.
+  virtual Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const;
+};
+
+// Pulls an operator tree's batches for several threads. Items are numbered 0, 1, ... in input
+// order; the per-batch operators on top run on the calling thread, outside the lock. When the
+// tree's stateful part is a source that splits into parts, each item is one whole part, read
+// (decoded) on the calling thread, so threads read different parts at once; otherwise each item
+// is one batch, pulled under the lock. REQUIRES: the tree outlives the feed.
+class ParallelFeed {
+ public:
+  explicit ParallelFeed(Operator* root);
+
+  struct Item {
+    int64_t sequence = -1;  // -1: no more items
+    // In order; possibly none, or batches of 0 rows. The item's number must still be consumed.
+    std::vector<std::shared_ptr<Batch>> batches;
+  };
+  // After the end or an error, every later call returns the end.
+  Result<Item> Next();
+
+ private:
+  Result<Item> NextPart();
+
+  std::mutex mu_;  // guards source_ and the fields below
+  Operator* source_;
+  std::vector<const Operator*> transforms_;  // bottom first
+  int64_t num_parts_ = 0;
+  int64_t next_sequence_ = 0;
+  bool done_ = false;
+};
+
+// The operator tree as indented text, one line per entry:
+//   PROJECTION
+//     expressions: a, (b + 1)
+//     FILTER
+//       ...
+std::vector<std::string> ExplainLines(const Operator& root);
+
+// The rows of `batch` whose bit is set in `keep` (`selected` of them).
+std::shared_ptr<Batch> KeepRows(std::shared_ptr<Batch> batch, const std::vector<uint8_t>& keep,
+                                int64_t selected);
+
+// Keeps the rows where a BOOLEAN predicate is TRUE; skips batches left empty.
+std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,
+                                     std::unique_ptr<BoundExpr> predicate);
+
+// Computes one output column per expression (bound against the input's schema).
+std::unique_ptr<Operator> MakeProjection(std::unique_ptr<Operator> input,
+                                         std::vector<std::unique_ptr<BoundExpr>> expressions,
+                                         std::vector<std::string> names);
+
+// Runs the per-batch operators on top of `input` (filters, projections) on up to
+// context.threads threads and yields their batches in input order, skipping empty ones.
+// Returns `input` itself when it has no per-batch operator on top or there is one thread.
+std::unique_ptr<Operator> MakeGather(std::unique_ptr<Operator> input, const ExecContext& context);
+
+// Skips `offset` rows, then passes at most `limit` rows (-1: no limit) and stops pulling from
+// its input once the limit is reached.
+std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t limit,
+                                    int64_t offset);
+
+// One batch of one row and no columns: the input of a SELECT without FROM.
+std::unique_ptr<Operator> MakeSingleRow();
+
+// Batches already computed (EXPLAIN, DESCRIBE, SHOW output).
+std::unique_ptr<Operator> MakeValues(std::string label, std::shared_ptr<Batch> batch);
+
+// A batch with no columns and `rows` rows, of an empty schema.
+std::shared_ptr<Batch> MakeEmptyColumnsBatch(std::shared_ptr<const Schema> schema, int64_t rows);
+
+}  // namespace tarn::sql

@@ -1,0 +1,422 @@
+#include "sql/exec/sort.h"
+
+#include <algorithm>
+#include <numeric>
+#include <type_traits>
+#include <utility>
+
+#include "expr/cast.h"
+#include "expr/kernels.h"
+#include "tarn/sql.h"
+
+namespace tarn::sql {
+namespace {
+
+using expr::Phys;
+
+template <typename T>
+int Three(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+int CompareFloat(double a, double b) {
+  if (expr::FloatEqual(a, b)) return 0;
+  return expr::FloatLess(a, b) ? -1 : 1;
+}
+
+}  // namespace
+
+struct RowComparator::Key {
+  const Column* column;
+  Phys phys;
+  bool descending;
+  bool nulls_first;
+
+  int CompareValues(int64_t a, int64_t b) const {
+    const Column& c = *column;
+    switch (phys) {
+      case Phys::kBool: return Three(c.GetBool(a), c.GetBool(b));
+      case Phys::kI8: return Three(c.values_as<int8_t>()[a], c.values_as<int8_t>()[b]);
+      case Phys::kI16: return Three(c.values_as<int16_t>()[a], c.values_as<int16_t>()[b]);
+      case Phys::kI32: return Three(c.values_as<int32_t>()[a], c.values_as<int32_t>()[b]);
+      case Phys::kI64: return Three(c.values_as<int64_t>()[a], c.values_as<int64_t>()[b]);
+      case Phys::kU8: return Three(c.values_as<uint8_t>()[a], c.values_as<uint8_t>()[b]);
+      case Phys::kU16: return Three(c.values_as<uint16_t>()[a], c.values_as<uint16_t>()[b]);
+      case Phys::kU32: return Three(c.values_as<uint32_t>()[a], c.values_as<uint32_t>()[b]);
+      case Phys::kU64: return Three(c.values_as<uint64_t>()[a], c.values_as<uint64_t>()[b]);
+      case Phys::kI128: {
+        __int128 x, y;
+        std::memcpy(&x, c.values->data() + a * 16, 16);
+        std::memcpy(&y, c.values->data() + b * 16, 16);
+        return Three(x, y);
+      }
+      case Phys::kF32: return CompareFloat(c.values_as<float>()[a], c.values_as<float>()[b]);
+      case Phys::kF64: return CompareFloat(c.values_as<double>()[a], c.values_as<double>()[b]);
+      case Phys::kBytes: {
+        int r = c.GetView(a).compare(c.GetView(b));
+        return r < 0 ? -1 : (r > 0 ? 1 : 0);
+      }
+      default: return expr::CompareValues(c.GetValue(a), c.GetValue(b));
+    }
+  }
+};
+
+RowComparator::RowComparator(const Batch& batch, const std::vector<SortKey>& keys) {
+  for (const SortKey& key : keys) {
+    const Column* column = batch.columns[key.column].get();
+    keys_.push_back(Key{column, expr::PhysOf(column->type), key.descending, key.nulls_first});
+  }
+}
+
+int RowComparator::Compare(int64_t a, int64_t b) const {
+  for (const Key& key : keys_) {
+    bool a_null = key.column->IsNull(a);
+    bool b_null = key.column->IsNull(b);
+    if (a_null || b_null) {
+      if (a_null && b_null) continue;
+      return (a_null == key.nulls_first) ? -1 : 1;
+    }
+    int c = key.CompareValues(a, b);
+    if (c != 0) return key.descending ? -c : c;
+  }
+  return 0;
+}
+
+namespace {
+
+constexpr int64_t kOutputBatchRows = 122880;
+
+int64_t BatchBytes(const Batch& batch) {
+  int64_t bytes = 0;
+  for (const auto& column : batch.columns) {
+    if (column->values) bytes += column->values->size();
+    if (column->data) bytes += column->data->size();
+    if (column->validity) bytes += column->validity->size();
+  }
+  return bytes;
+}
+
+std::shared_ptr<Batch> TakeRows(const Batch& batch, const std::vector<int64_t>& order,
+                                int64_t begin, int64_t end, std::shared_ptr<const Schema> schema,
+                                int width) {
+  std::span<const int64_t> indices(order.data() + begin, static_cast<size_t>(end - begin));
+  if (width == 0) return MakeEmptyColumnsBatch(std::move(schema), end - begin);
+  std::vector<std::shared_ptr<Column>> columns;
+  for (int c = 0; c < width; ++c) columns.push_back(Take(*batch.columns[c], indices));
+  return MakeBatch(std::move(schema), std::move(columns));
+}
+
+// Sorts `batch` by `keys` and keeps the first `keep` rows of the order (all when keep < 0).
+// Ties keep input order, so results are deterministic.
+template <typename T>
+void NormalizeKey(const Column& column, const SortKey& key, std::vector<uint64_t>* out) {
+  const T* values = column.values_as<T>();
+  const int64_t rows = column.length;
+  out->resize(static_cast<size_t>(rows));
+  uint64_t* norm = out->data();
+  // Order-preserving map to unsigned: flip the sign bit of signed values.
+  constexpr uint64_t kFlip = std::is_signed_v<T> ? uint64_t{1} << 63 : 0;
+  const uint64_t invert = key.descending ? ~uint64_t{0} : 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    norm[row] = ((static_cast<uint64_t>(static_cast<int64_t>(values[row])) ^ kFlip) ^ invert);
+  }
+  if (column.validity) {
+    const uint64_t null_value = key.nulls_first ? 0 : ~uint64_t{0};
+    const uint8_t* valid = column.validity->data();
+    for (int64_t row = 0; row < rows; ++row) {
+      if (!GetBit(valid, row)) norm[row] = null_value;
+    }
+  }
+}
+
+// The first key as one unsigned word per row whose order agrees with the comparator's (equal
+// words may still differ: the comparator decides); false for types it does not cover.
+bool NormalizeFirstKey(const Batch& batch, const SortKey& key, std::vector<uint64_t>* out) {
+  const Column& column = *batch.columns[key.column];
+  switch (expr::PhysOf(column.type)) {
+    case Phys::kI8: NormalizeKey<int8_t>(column, key, out); return true;
+    case Phys::kI16: NormalizeKey<int16_t>(column, key, out); return true;
+    case Phys::kI32: NormalizeKey<int32_t>(column, key, out); return true;
+    case Phys::kI64: NormalizeKey<int64_t>(column, key, out); return true;
+    case Phys::kU8: NormalizeKey<uint8_t>(column, key, out); return true;
+    case Phys::kU16: NormalizeKey<uint16_t>(column, key, out); return true;
+    case Phys::kU32: NormalizeKey<uint32_t>(column, key, out); return true;
+    default: return false;
+  }
+}
+
+std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& keys,
+                               int64_t keep) {
+  // Filled by appending: a sized vector would be zeroed first, then overwritten.
+  std::vector<int64_t> order;
+  order.reserve(static_cast<size_t>(batch.num_rows));
+  for (int64_t row = 0; row < batch.num_rows; ++row) order.push_back(row);
+  RowComparator comparator(batch, keys);
+  // Reused by this thread's next batch, so resizing it to a batch's rows rarely zeroes anything.
+  thread_local std::vector<uint64_t> first;
+  const bool normalized = !keys.empty() && NormalizeFirstKey(batch, keys[0], &first);
+  auto sort = [&](auto less) {
+    if (keep >= 0 && keep < batch.num_rows) {
+      std::partial_sort(order.begin(), order.begin() + keep, order.end(), less);
+      order.resize(static_cast<size_t>(keep));
+    } else {
+      std::sort(order.begin(), order.end(), less);
+    }
+  };
+  if (normalized) {
+    // Most comparisons end at the first key's words; equal words go to the comparator.
+    const uint64_t* words = first.data();
+    sort([&](int64_t a, int64_t b) {
+      if (words[a] != words[b]) return words[a] < words[b];
+      int c = comparator.Compare(a, b);
+      return c != 0 ? c < 0 : a < b;
+    });
+  } else {
+    // Ties keep input order, so results are deterministic.
+    sort([&](int64_t a, int64_t b) {
+      int c = comparator.Compare(a, b);
+      return c != 0 ? c < 0 : a < b;
+    });
+  }
+  // A whole large result's words are not worth keeping for the next batch.
+  if (first.capacity() > (size_t{1} << 20)) std::vector<uint64_t>().swap(first);
+  return order;
+}
+
+// The per-batch half of a top-N: each batch shrinks to its own best N rows, in order. A row
+// of the overall top N is among the top N of its batch, and ties keep input order in both
+// steps, so the TOP_N above gives the same rows as over the whole input.
+class TopNPartialOperator : public Operator {
+ public:
+  TopNPartialOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int64_t n,
+                      std::shared_ptr<TopNBound> bound)
+      : input_(std::move(input)), keys_(std::move(keys)), n_(n), bound_(std::move(bound)) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+    if (!batch) return batch;
+    return TransformBatch(std::move(batch));
+  }
+  Operator* per_batch_input() override { return input_.get(); }
+  Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
+    if (batch->num_rows < n_ || n_ == 0) return batch;
+    std::vector<int64_t> order = OrderRows(*batch, keys_, n_);
+    if (bound_) bound_->Offer(*batch->columns[keys_[0].column], order.back());
+    if (batch->num_rows == n_) return batch;
+    return TakeRows(*batch, order, 0, static_cast<int64_t>(order.size()), batch->schema,
+                    batch->num_columns());
+  }
+  // Not shown by EXPLAIN: the TOP_N above it stands for both halves.
+  std::string label() const override { return ""; }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  std::vector<SortKey> keys_;
+  int64_t n_;
+  std::shared_ptr<TopNBound> bound_;  // or null
+};
+
+class SortOperator : public Operator {
+ public:
+  SortOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int output_columns,
+               int64_t top_n, const ExecContext& context)
+      : input_(std::move(input)), keys_(std::move(keys)), width_(output_columns), top_n_(top_n),
+        memory_limit_(context.memory_limit) {
+    auto schema = std::make_shared<Schema>();
+    for (int c = 0; c < width_; ++c) schema->fields.push_back(input_->schema()->field(c));
+    schema_ = std::move(schema);
+  }
+
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (!sorted_) TARN_RETURN_NOT_OK(Build());
+    if (emitted_ >= static_cast<int64_t>(order_.size())) return std::shared_ptr<Batch>();
+    int64_t end = std::min<int64_t>(emitted_ + kOutputBatchRows, order_.size());
+    auto batch = TakeRows(*sorted_, order_, emitted_, end, schema_, width_);
+    emitted_ = end;
+    return batch;
+  }
+
+  std::string label() const override { return top_n_ >= 0 ? "TOP_N" : "ORDER_BY"; }
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines;
+    const Schema& input = *input_->schema();
+    for (const SortKey& key : keys_) {
+      lines.push_back(input.field(key.column).name + (key.descending ? " DESC" : " ASC") +
+                      (key.nulls_first ? " NULLS FIRST" : " NULLS LAST"));
+    }
+    if (top_n_ >= 0) lines.push_back("top: " + std::to_string(top_n_));
+    return lines;
+  }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::vector<int64_t> Order(const Batch& batch, int64_t keep) const {
+    return OrderRows(batch, keys_, keep);
+  }
+
+  Status Build() {
+    std::vector<std::shared_ptr<Batch>> batches;
+    int64_t bytes = 0;
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      if (!batch) break;
+      if (batch->num_rows == 0) continue;
+      if (top_n_ >= 0) {
+        // Keep only the best top_n rows so far.
+        if (kept_) batches = {kept_, batch};
+        else batches = {batch};
+        auto merged = batches.size() == 1 ? batch : ConcatenateBatches(batches);
+        std::vector<int64_t> order = Order(*merged, top_n_);
+        kept_ = TakeRows(*merged, order, 0, static_cast<int64_t>(order.size()),
+                         merged->schema, merged->num_columns());
+        kept_->num_rows = static_cast<int64_t>(order.size());
+        batches.clear();
+        continue;
+      }
+      bytes += BatchBytes(*batch);
+      if (bytes > memory_limit_) {
+        return Status::ResourceExhausted("Out of Memory Error: ORDER_BY needs more than the "
+                                         "memory_limit of ", FormatMemorySize(memory_limit_));
+      }
+      batches.push_back(std::move(batch));
+    }
+    if (top_n_ >= 0) {
+      sorted_ = kept_ ? kept_ : MakeEmptyColumnsBatch(input_->schema(), 0);
+    } else if (batches.empty()) {
+      sorted_ = MakeEmptyColumnsBatch(input_->schema(), 0);
+    } else {
+      sorted_ = batches.size() == 1 ? batches[0] : ConcatenateBatches(batches);
+    }
+    order_ = sorted_->num_rows > 0 ? Order(*sorted_, -1) : std::vector<int64_t>();
+    return Status::OK();
+  }
+
+  std::unique_ptr<Operator> input_;
+  std::vector<SortKey> keys_;
+  int width_;
+  int64_t top_n_;
+  int64_t memory_limit_;
+  std::shared_ptr<const Schema> schema_;
+  std::shared_ptr<Batch> kept_;
+  std::shared_ptr<Batch> sorted_;
+  std::vector<int64_t> order_;
+  int64_t emitted_ = 0;
+};
+
+}  // namespace
+
+bool TopNBound::Supports(const DataType& type, const SortKey& key) {
+  if (key.nulls_first) return false;
+  switch (expr::PhysOf(type)) {
+    case Phys::kI8: case Phys::kI16: case Phys::kI32: case Phys::kI64:
+    case Phys::kU8: case Phys::kU16: case Phys::kU32: case Phys::kU64:
+    case Phys::kI128: case Phys::kF32: case Phys::kF64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+TopNBound::TopNBound(int scan_column, const DataType& type, bool descending)
+    : scan_column_(scan_column), phys_(expr::PhysOf(type)), descending_(descending) {}
+
+namespace {
+
+// Whether `a` sorts before `b` ascending (NaN after every number, as ORDER BY puts it).
+template <typename T>
+bool KeyLess(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return expr::FloatLess(a, b);
+  } else {
+    return a < b;
+  }
+}
+
+}  // namespace
+
+void TopNBound::Offer(const Column& key, int64_t row) {
+  if (key.IsNull(row)) return;
+  expr::WithTypedValues(key, phys_, [&](const auto* values) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+    const T value = values[row];
+    std::lock_guard<std::mutex> lock(mu_);
+    T current;
+    if constexpr (std::is_floating_point_v<T>) {
+      current = static_cast<T>(floating_);
+    } else {
+      current = static_cast<T>(integer_);
+    }
+    if (known_ && !(descending_ ? KeyLess(current, value) : KeyLess(value, current))) return;
+    if constexpr (std::is_floating_point_v<T>) {
+      floating_ = value;
+    } else {
+      integer_ = static_cast<__int128>(value);
+    }
+    known_ = true;
+  });
+}
+
+Result<std::vector<uint8_t>> TopNBound::Select(const Batch& probe, int64_t* selected) const {
+  const int64_t rows = probe.num_rows;
+  std::vector<uint8_t> keep(static_cast<size_t>((rows + 7) / 8), 0);
+  bool known;
+  __int128 integer;
+  double floating;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    known = known_;
+    integer = integer_;
+    floating = floating_;
+  }
+  if (!known) {
+    std::fill(keep.begin(), keep.end(), 0xFF);
+    *selected = rows;
+    return keep;
+  }
+  if (scan_column_ >= probe.num_columns() || !probe.columns[scan_column_]) {
+    return Status::Internal("a top-N bound reads column ", scan_column_, " of a batch of ",
+                            probe.num_columns());
+  }
+  const Column& key = *probe.columns[scan_column_];
+  const uint8_t* valid = key.validity ? key.validity->data() : nullptr;
+  int64_t count = 0;
+  expr::WithTypedValues(key, phys_, [&](const auto* values) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+    T bound;
+    if constexpr (std::is_floating_point_v<T>) {
+      bound = static_cast<T>(floating);
+    } else {
+      bound = static_cast<T>(integer);
+    }
+    for (int64_t row = 0; row < rows; ++row) {
+      const T value = values[row];
+      // Reaches the bound: not after it in the order (NULLs, last, never do).
+      const bool reaches = (valid == nullptr || GetBit(valid, row)) &&
+                           !(descending_ ? KeyLess(value, bound) : KeyLess(bound, value));
+      keep[static_cast<size_t>(row >> 3)] |= static_cast<uint8_t>(reaches) << (row & 7);
+      count += reaches;
+    }
+  });
+  *selected = count;
+  return keep;
+}
+
+std::unique_ptr<Operator> MakeTopNPerBatch(std::unique_ptr<Operator> input,
+                                           std::vector<SortKey> keys, int64_t top_n,
+                                           std::shared_ptr<TopNBound> bound) {
+  return std::make_unique<TopNPartialOperator>(std::move(input), std::move(keys), top_n,
+                                               std::move(bound));
+}
+
+std::unique_ptr<Operator> MakeSort(std::unique_ptr<Operator> input, std::vector<SortKey> keys,
+                                   int output_columns, int64_t top_n,
+                                   const ExecContext& context) {
+  return std::make_unique<SortOperator>(std::move(input), std::move(keys), output_columns, top_n,
+                                        context);
+}
+
+}  // namespace tarn::sql

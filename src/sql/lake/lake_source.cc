@@ -1,0 +1,512 @@
+#include "sql/lake/lake_source.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "expr/binder.h"
+#include "expr/bound.h"
+#include "expr/cast.h"
+#include "expr/lexer.h"
+#include "sql/parse/statement_parser.h"
+#include "sql/plan/names.h"
+#include "sql/plan/planner.h"
+#include "table/file_pruning.h"
+#include "tarn/expr.h"
+#include "tarn/format.h"
+#include "tarn/table.h"
+#if TARN_SQL_LAKE_WRITES
+#include "tarn/table_write.h"
+#endif
+
+namespace tarn::sql {
+namespace {
+
+bool SameName(std::string_view a, std::string_view b) {
+  return LowerAscii(std::string(a)) == LowerAscii(std::string(b));
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out.empty() ? "(none: row counts only)" : out;
+}
+
+Result<Value> ConstantValue(const ast::Expr& expr, std::string_view what) {
+  Schema empty;
+  Result<std::unique_ptr<BoundExpr>> bound = Bind(expr, empty);
+  if (!bound.ok() || !(*bound)->IsConstant()) {
+    return Status::InvalidArgument("Binder Error: ", what, " must be a constant, not \"",
+                                   expr.ToString(), "\"");
+  }
+  return (*bound)->EvaluateConstant();
+}
+
+std::string SnapshotRange(Lake& lake) {
+  Result<std::vector<SnapshotInfo>> snapshots = lake.ListSnapshots();
+  if (!snapshots.ok() || snapshots->empty()) return "";
+  return StrCat(" (snapshots ", snapshots->front().snapshot_id, " to ",
+                snapshots->back().snapshot_id, ", from ", snapshots->front().snapshot_time_text,
+                " to ", snapshots->back().snapshot_time_text, ")");
+}
+
+// The schema a lake table presents to queries: its columns, then rowid unless shadowed.
+Schema LakeTableSchema(const TableInfo& table, bool* has_rowid) {
+  Schema schema;
+  for (const ColumnInfo& column : table.columns) {
+    Field field = column.ToField();
+    field.nullable = true;
+    schema.fields.push_back(std::move(field));
+  }
+  *has_rowid = schema.FindField(kRowIdColumnName) < 0;
+  if (*has_rowid) schema.fields.emplace_back(kRowIdColumnName, DataType(TypeId::kInt64), false);
+  return schema;
+}
+
+class LakeScanOperator : public Operator {
+ public:
+  LakeScanOperator(std::unique_ptr<TableScanReader> reader, std::shared_ptr<const Schema> schema,
+                   bool rowid_last, bool no_columns, std::vector<std::string> description,
+                   std::vector<std::string> estimate)
+      : reader_(std::move(reader)), schema_(std::move(schema)), rowid_last_(rowid_last),
+        no_columns_(no_columns), description_(std::move(description)),
+        estimate_(std::move(estimate)) {}
+
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, reader_->Next());
+    if (!batch) {
+      finished_ = true;
+      return batch;
+    }
+    if (no_columns_) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
+    std::vector<std::shared_ptr<Column>> columns = std::move(batch->columns);
+    // The scan puts rowid first; the source's order has it last.
+    if (rowid_last_) std::rotate(columns.begin(), columns.begin() + 1, columns.end());
+    return MakeBatch(schema_, std::move(columns));
+  }
+
+  std::string label() const override { return "LAKE_SCAN"; }
+
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines = description_;
+    std::vector<std::string> names;
+    if (!no_columns_) {
+      for (const Field& field : schema_->fields) names.push_back(field.name);
+    }
+    lines.push_back("columns: " + JoinNames(names));
+    if (!finished_) {
+      for (const std::string& line : estimate_) lines.push_back(line);
+      return lines;
+    }
+    const TableScanMetrics& m = reader_->metrics();
+    lines.push_back(StrCat("files: ", m.files_total, " considered, ", m.files_pruned_by_stats,
+                           " pruned by statistics, ", m.files_pruned_by_partition,
+                           " pruned by partition, ", m.files_read, " read"));
+    if (m.row_id_lookup) {
+      lines.push_back(StrCat("rowid lookup: ", m.files_pruned_by_rowid,
+                             " files hold none of the rowids sought"));
+    }
+    lines.push_back(StrCat("row groups: ", m.row_groups_total, " considered, ",
+                           m.row_groups_pruned, " pruned by statistics"));
+    lines.push_back(StrCat("rows: ", m.rows_deleted, " deleted, ", m.rows_after_snapshot,
+                           " after the snapshot, ", m.rows_filtered, " filtered, ",
+                           m.inlined_rows, " inlined"));
+    return lines;
+  }
+
+ private:
+  std::unique_ptr<TableScanReader> reader_;
+  std::shared_ptr<const Schema> schema_;
+  bool rowid_last_;
+  bool no_columns_;
+  std::vector<std::string> description_;
+  std::vector<std::string> estimate_;  // before the scan ran: catalog-level file pruning
+  bool finished_ = false;
+};
+
+class LakeTableSource : public Source {
+ public:
+  LakeTableSource(const LakeBinding& lake, LakeObjectName name,
+                  std::shared_ptr<const TableMetadata> table, bool through_transaction,
+                  const ExecContext& context)
+      : lake_(lake), name_(std::move(name)), table_(std::move(table)),
+        through_transaction_(through_transaction), context_(context) {
+    schema_ = LakeTableSchema(*table_->table, &has_rowid_);
+  }
+
+  const Schema& schema() const override { return schema_; }
+  int visible_columns() const override {
+    return schema_.num_fields() - (has_rowid_ ? 1 : 0);
+  }
+  void PushFilter(const ast::Expr& where) override { filter_ = where.ToString(); }
+
+  Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
+                                         std::shared_ptr<const StatisticsPredicate>) override {
+    TableScanOptions options;
+    options.pool = context_.pool;
+    auto out = std::make_shared<Schema>();
+    bool rowid = false;
+    for (int index : columns) {
+      out->fields.push_back(schema_.field(index));
+      if (has_rowid_ && index == schema_.num_fields() - 1) {
+        rowid = true;
+      } else {
+        options.columns.push_back(schema_.field(index).name);
+      }
+    }
+    bool no_columns = columns.empty();
+    options.with_rowid = rowid;
+    if (options.columns.empty()) {
+      // An empty list means every column: read the cheapest one (or only rowid, kept).
+      if (!rowid) options.with_rowid = true;
+      options.columns.push_back(CheapestColumn());
+    }
+    bool rowid_last = rowid;
+    if (rowid && columns.size() == 1) {
+      rowid_last = false;  // the output is only rowid; the extra column is dropped below
+    }
+    options.filter = filter_;
+    Result<std::unique_ptr<TableScanReader>> reader = OpenScan(options);
+    if (!reader.ok() && filter_.has_value() &&
+        (reader.status().code() == StatusCode::kInvalidArgument || reader.status().IsNotFound())) {
+      // A predicate the scan cannot take (the planner filters anyway).
+      options.filter.reset();
+      reader = OpenScan(options);
+    }
+    TARN_RETURN_NOT_OK(reader.status());
+    std::vector<std::string> description = {
+        StrCat("table: ", lake_.name, ".", name_.ToString(), " at snapshot ", table_->snapshot_id,
+               through_transaction_ ? " (in the open transaction)" : "")};
+    if (options.filter) description.push_back("filter: " + *options.filter);
+    std::unique_ptr<Operator> scan = std::make_unique<LakeScanOperator>(
+        std::move(reader).value(), rowid && columns.size() == 1 ? WithExtra(out, options) : out,
+        rowid_last, no_columns, std::move(description), Estimate(options));
+    if (rowid && columns.size() == 1) {
+      // Keep only rowid (the scan's first column).
+      std::vector<std::unique_ptr<BoundExpr>> expressions;
+      TARN_ASSIGN_OR_RETURN(auto bound, Bind(*ast::MakeColumnRef({out->field(0).name}),
+                                             *scan->schema()));
+      expressions.push_back(std::move(bound));
+      return MakeProjection(std::move(scan), std::move(expressions), {out->field(0).name});
+    }
+    return scan;
+  }
+
+ private:
+  Result<std::unique_ptr<TableScanReader>> OpenScan(const TableScanOptions& options) {
+    if (through_transaction_) {
+#if TARN_SQL_LAKE_WRITES
+      return lake_.transaction->Scan(name_.schema, name_.name, options);
+#else
+      return Status::NotSupported("not yet supported: reads inside a transaction");
+#endif
+    }
+    return OpenTableScan(*lake_.lake, lake_.fs, table_, options);
+  }
+
+  // rowid alone: the scan yields rowid and one table column.
+  std::shared_ptr<const Schema> WithExtra(const std::shared_ptr<Schema>& out,
+                                          const TableScanOptions& options) const {
+    auto schema = std::make_shared<Schema>(*out);
+    schema->fields.push_back(schema_.field(schema_.FindField(options.columns[0])));
+    return schema;
+  }
+
+  std::string CheapestColumn() const {
+    for (const ColumnInfo& column : table_->table->columns) {
+      if (column.type.FixedWidth() > 0 || column.type.id == TypeId::kBoolean) return column.name;
+    }
+    return table_->table->columns.front().name;
+  }
+
+  // What EXPLAIN shows before the scan ran: the files the catalog statistics prune.
+  std::vector<std::string> Estimate(const TableScanOptions& options) const {
+    int64_t pruned_stats = 0, pruned_partition = 0;
+    std::vector<Field> full_fields;
+    for (const ColumnInfo& column : table_->table->columns) {
+      Field field = column.ToField();
+      field.nullable = true;
+      full_fields.push_back(std::move(field));
+    }
+    full_fields.emplace_back(kRowIdColumnName, DataType(TypeId::kInt64));
+    full_fields.emplace_back(kSnapshotIdColumnName, DataType(TypeId::kInt64));
+    auto full_schema = std::make_shared<Schema>(std::move(full_fields));
+    std::shared_ptr<const StatisticsPredicate> predicate;
+    if (options.filter) {
+      Result<std::unique_ptr<BoundExpr>> bound = ParseAndBind(*options.filter, *full_schema);
+      if (bound.ok()) predicate = MakeStatisticsPredicate(**bound, *full_schema);
+    }
+    table_internal::FilePruner pruner(predicate, full_schema, table_);
+    for (const DataFileInfo& file : table_->data_files) {
+      switch (pruner.Check(file)) {
+        case table_internal::FilePruner::Decision::kPrunedByStats: ++pruned_stats; break;
+        case table_internal::FilePruner::Decision::kPrunedByPartition: ++pruned_partition; break;
+        case table_internal::FilePruner::Decision::kRead: break;
+      }
+    }
+    int64_t total = static_cast<int64_t>(table_->data_files.size());
+    return {StrCat("files: ", total, " considered, ", pruned_stats, " pruned by statistics, ",
+                   pruned_partition, " pruned by partition, ",
+                   total - pruned_stats - pruned_partition, " to read"),
+            "row groups: counted by EXPLAIN ANALYZE"};
+  }
+
+  LakeBinding lake_;
+  LakeObjectName name_;
+  std::shared_ptr<const TableMetadata> table_;
+  bool through_transaction_;
+  ExecContext context_;
+  Schema schema_;
+  bool has_rowid_ = false;
+  std::optional<std::string> filter_;
+};
+
+// A planned query (a lake view) as a source.
+class QuerySource : public Source {
+ public:
+  explicit QuerySource(std::unique_ptr<Operator> plan) : plan_(std::move(plan)) {
+    schema_ = *plan_->schema();
+  }
+  const Schema& schema() const override { return schema_; }
+  Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
+                                         std::shared_ptr<const StatisticsPredicate>) override {
+    if (!plan_) return Status::Internal("a view source opened twice");
+    std::vector<std::unique_ptr<BoundExpr>> expressions;
+    std::vector<std::string> names;
+    for (int index : columns) {
+      auto node = std::make_unique<expr::BoundNode>();
+      node->kind = expr::BoundKind::kColumn;
+      node->type = schema_.field(index).type;
+      node->column_index = index;
+      node->name = schema_.field(index).name;
+      expressions.push_back(std::make_unique<BoundExpr>(std::move(node)));
+      names.push_back(schema_.field(index).name);
+    }
+    return MakeProjection(std::move(plan_), std::move(expressions), std::move(names));
+  }
+
+ private:
+  std::unique_ptr<Operator> plan_;
+  Schema schema_;
+};
+
+// Views referring to views: a bound on the nesting, against a view that names itself.
+thread_local int view_depth = 0;
+
+Result<std::unique_ptr<Source>> BindLakeView(const ViewInfo& view, const ExecContext& context) {
+  if (view_depth >= 16) {
+    return Status::InvalidArgument("Binder Error: view ", view.schema_name, ".", view.name,
+                                   " nests views more than 16 deep (does it name itself?)");
+  }
+  TARN_ASSIGN_OR_RETURN(auto statements, ParseStatements(view.sql));
+  if (statements.size() != 1 || statements[0]->kind != StatementKind::kSelect) {
+    return Status::NotSupported("not yet supported: view ", view.schema_name, ".", view.name,
+                                " is not a single SELECT: ", view.sql);
+  }
+  ++view_depth;
+  Result<std::unique_ptr<Operator>> plan = PlanSelect(*statements[0]->select, view.sql, context);
+  --view_depth;
+  if (!plan.ok()) {
+    return Status(plan.status().code(), StrCat("in view ", view.schema_name, ".", view.name,
+                                               ": ", plan.status().message()));
+  }
+  std::unique_ptr<Operator> root = std::move(plan).value();
+  if (!view.column_aliases.empty()) {
+    const Schema& schema = *root->schema();
+    std::vector<std::unique_ptr<BoundExpr>> expressions;
+    std::vector<std::string> names;
+    for (int c = 0; c < schema.num_fields(); ++c) {
+      TARN_ASSIGN_OR_RETURN(auto bound,
+                            Bind(*ast::MakeColumnRef({schema.field(c).name}), schema));
+      expressions.push_back(std::move(bound));
+      names.push_back(static_cast<size_t>(c) < view.column_aliases.size()
+                          ? view.column_aliases[c]
+                          : schema.field(c).name);
+    }
+    root = MakeProjection(std::move(root), std::move(expressions), std::move(names));
+  }
+  return std::unique_ptr<Source>(std::make_unique<QuerySource>(std::move(root)));
+}
+
+Status NotFoundError(const TableRef& ref, std::string_view sql_text, const std::string& what,
+                     const std::vector<std::string>& candidates) {
+  std::string written;
+  for (const std::string& part : ref.names) written += (written.empty() ? "" : ".") + part;
+  std::string message = FormatErrorAt(
+      sql_text, StrCat("Catalog Error: ", what, " \"", written, "\" does not exist"), ref.offset);
+  std::vector<std::string> closest = expr::ClosestNames(written, candidates);
+  if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
+  return Status::NotFound(message);
+}
+
+}  // namespace
+
+std::vector<std::string> LakeObjectNames(const LakeSnapshot& snapshot) {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& schema, const std::string& name) {
+    names.push_back(SameName(schema, "main") ? name : schema + "." + name);
+  };
+  for (const auto& table : snapshot.tables()) add(table->schema_name, table->name);
+  for (const ViewInfo& view : snapshot.views()) add(view.schema_name, view.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<LakeObjectName> ResolveLakeName(const std::vector<std::string>& names,
+                                       const LakeBinding& lake, const LakeSnapshot& snapshot) {
+  if (names.size() == 1) return LakeObjectName{"main", names[0]};
+  if (names.size() == 2) {
+    if (SameName(names[0], lake.name) && snapshot.FindSchema(names[0]) == nullptr) {
+      return LakeObjectName{"main", names[1]};
+    }
+    return LakeObjectName{names[0], names[1]};
+  }
+  if (names.size() == 3) {
+    if (!SameName(names[0], lake.name)) {
+      return Status::NotFound("Catalog Error: catalog \"", names[0],
+                              "\" does not exist; the attached lake is \"", lake.name, "\"");
+    }
+    return LakeObjectName{names[1], names[2]};
+  }
+  return Status::InvalidArgument("Parser Error: a name has at most three parts");
+}
+
+Result<SnapshotSelector> SelectSnapshot(Lake& lake, const std::string& lake_name,
+                                        const AtClause& at) {
+  TARN_ASSIGN_OR_RETURN(Value value, ConstantValue(*at.value, "an AT clause"));
+  SnapshotSelector selector;
+  std::string wanted;
+  if (!at.timestamp) {
+    if (value.is_null() || !value.type().IsInteger()) {
+      return Status::InvalidArgument("Binder Error: AT (VERSION => ...) needs an integer, not \"",
+                                     at.value->ToString(), "\"");
+    }
+    TARN_ASSIGN_OR_RETURN(Value id, expr::CastValue(value, DataType(TypeId::kInt64)));
+    selector = SnapshotSelector::Id(id.GetInt64());
+    wanted = StrCat("with version ", id.GetInt64());
+  } else {
+    int64_t micros = 0;
+    if (!value.is_null() && value.type().id == TypeId::kVarchar) {
+      Result<int64_t> parsed = ParseCatalogTimestamp(value.GetBytes());
+      if (!parsed.ok()) {
+        return Status::InvalidArgument("Binder Error: AT (TIMESTAMP => '", value.GetBytes(),
+                                       "'): not a timestamp: ", parsed.status().message());
+      }
+      micros = *parsed;
+    } else if (!value.is_null() && (value.type().id == TypeId::kTimestamp ||
+                                    value.type().id == TypeId::kTimestampTz)) {
+      micros = value.GetInt64();
+    } else if (!value.is_null() && value.type().id == TypeId::kDate) {
+      micros = value.GetInt64() * 86400000000LL;
+    } else {
+      return Status::InvalidArgument(
+          "Binder Error: AT (TIMESTAMP => ...) needs a timestamp or its text, not \"",
+          at.value->ToString(), "\"");
+    }
+    selector = SnapshotSelector::AtTime(micros);
+    wanted = "at or before " + (value.type().id == TypeId::kVarchar ? value.GetBytes()
+                                                                     : FormatValue(value));
+  }
+  Result<SnapshotInfo> found = lake.FindSnapshot(selector);
+  if (!found.ok()) {
+    if (!found.status().IsNotFound()) return found.status();
+    return Status::NotFound("Catalog Error: lake \"", lake_name, "\" has no snapshot ", wanted,
+                            SnapshotRange(lake));
+  }
+  return SnapshotSelector::Id(found->snapshot_id);
+}
+
+Result<std::shared_ptr<const LakeSnapshot>> LoadLakeSnapshot(const LakeBinding& lake,
+                                                             const std::optional<AtClause>& at,
+                                                             std::string_view sql_text,
+                                                             int32_t offset) {
+  if (at.has_value()) {
+    Result<SnapshotSelector> selector = SelectSnapshot(*lake.lake, lake.name, *at);
+    if (!selector.ok()) {
+      if (sql_text.empty()) return selector.status();
+      return Status(selector.status().code(),
+                    FormatErrorAt(sql_text, selector.status().message(), offset));
+    }
+    return lake.lake->LoadSnapshot(*selector);
+  }
+  if (lake.transaction != nullptr) {
+#if TARN_SQL_LAKE_WRITES
+    return lake.transaction->Snapshot();
+#else
+    return Status::NotSupported("not yet supported: reads inside a transaction");
+#endif
+  }
+  return lake.lake->LoadSnapshot(SnapshotSelector::Latest());
+}
+
+Result<std::shared_ptr<const TableMetadata>> LoadLakeTable(const LakeBinding& lake,
+                                                           const LakeSnapshot& snapshot,
+                                                           const LakeObjectName& name,
+                                                           bool through_transaction) {
+  std::shared_ptr<const TableInfo> info = snapshot.FindTable(name.schema, name.name);
+  if (!info) {
+    std::string message =
+        StrCat("Catalog Error: table \"", name.ToString(), "\" does not exist");
+    std::vector<std::string> candidates;
+    for (const auto& table : snapshot.tables()) {
+      candidates.push_back(table->schema_name + "." + table->name);
+    }
+    std::vector<std::string> closest = expr::ClosestNames(name.ToString(), candidates);
+    if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
+    return Status::NotFound(message);
+  }
+  if (through_transaction) {
+#if TARN_SQL_LAKE_WRITES
+    return lake.transaction->LoadTable(name.schema, name.name);
+#else
+    return Status::NotSupported("not yet supported: reads inside a transaction");
+#endif
+  }
+  return lake.lake->LoadTable(snapshot, info->table_id);
+}
+
+Result<std::unique_ptr<Source>> BindLakeTableRef(const TableRef& ref, std::string_view sql_text,
+                                                 const ExecContext& context) {
+  const LakeBinding& lake = *context.lake;
+  TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake, ref.at, sql_text, ref.offset));
+  Result<LakeObjectName> resolved = ResolveLakeName(ref.names, lake, *snapshot);
+  if (!resolved.ok()) {
+    return Status(resolved.status().code(),
+                  FormatErrorAt(sql_text, resolved.status().message(), ref.offset));
+  }
+  const LakeObjectName& name = *resolved;
+  std::shared_ptr<const TableInfo> info = snapshot->FindTable(name.schema, name.name);
+  if (info) {
+    bool through_transaction = lake.transaction != nullptr && !ref.at.has_value();
+    TARN_ASSIGN_OR_RETURN(auto table,
+                          LoadLakeTable(lake, *snapshot, name, through_transaction));
+    return std::unique_ptr<Source>(std::make_unique<LakeTableSource>(
+        lake, name, std::move(table), through_transaction, context));
+  }
+  if (const ViewInfo* view = snapshot->FindView(name.schema, name.name)) {
+    if (ref.at.has_value()) {
+      return Status::NotSupported(FormatErrorAt(
+          sql_text, "not yet supported: AT (...) on a view", ref.offset));
+    }
+    return BindLakeView(*view, context);
+  }
+  if (ref.names.size() == 1) return std::unique_ptr<Source>();
+  if (snapshot->FindSchema(name.schema) == nullptr) {
+    std::vector<std::string> schemas;
+    for (const SchemaInfo& schema : snapshot->schemas()) schemas.push_back(schema.name);
+    std::string message = FormatErrorAt(
+        sql_text, StrCat("Catalog Error: schema \"", name.schema, "\" does not exist"),
+        ref.offset);
+    std::vector<std::string> closest = expr::ClosestNames(name.schema, schemas);
+    if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
+    return Status::NotFound(message);
+  }
+  std::vector<std::string> candidates = LakeObjectNames(*snapshot);
+  for (const auto& table : snapshot->tables()) {
+    candidates.push_back(table->schema_name + "." + table->name);
+  }
+  return NotFoundError(ref, sql_text, "table", candidates);
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,94 @@
+// The attached DuckLake lake as seen by the SQL front end: name resolution, time travel, and
+// the Source that scans a lake table through OpenTableScan.
+//
+// A session attaches at most one lake, under a catalog name ("lake" by default). A table
+// reference resolves as DuckDB resolves it with the lake as the default catalog:
+//   t          → schema "main", table t
+//   s.t        → schema s, table t (or, when the lake has no schema s and s is the catalog
+//                name, main.t)
+//   lake.s.t   → schema s, table t of catalog "lake"
+// Views of the lake are planned from their stored SQL. A table's source has the table's
+// columns at the snapshot plus the pseudo-column `rowid` (unless a real column is named rowid);
+// `AT (VERSION => n)` / `AT (TIMESTAMP => '...')` pick the snapshot. The WHERE clause is pushed
+// into the scan (file pruning on catalog statistics, row-group pruning, row filtering).
+// Inside an explicit transaction, reads without AT go through the transaction, so they see
+// its own writes.
+//
+// Thread-safety: one thread at a time (the session's).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sql/parse/statement.h"
+#include "sql/plan/source.h"
+#include "tarn/catalog.h"
+#include "tarn/io.h"
+
+// 1: write statements and reads inside a transaction run through tarn::WriteTransaction
+// (tarn/table_write.h). 0 builds without the write side: they report "not yet supported".
+#ifndef TARN_SQL_LAKE_WRITES
+#define TARN_SQL_LAKE_WRITES 1
+#endif
+
+namespace tarn {
+class WriteTransaction;
+}  // namespace tarn
+
+namespace tarn::sql {
+
+// The session's attached lake.
+struct LakeBinding {
+  std::string name;  // the catalog name used in SQL
+  Lake* lake = nullptr;
+  std::shared_ptr<FileSystem> fs;
+  bool read_only = false;
+  // The open explicit transaction (BEGIN ... COMMIT), or null.
+  WriteTransaction* transaction = nullptr;
+};
+
+// A resolved [catalog.][schema.]name.
+struct LakeObjectName {
+  std::string schema;
+  std::string name;
+  std::string ToString() const { return schema + "." + name; }
+};
+
+// Resolves `names` (1 to 3 parts) against `snapshot`'s schemas: InvalidArgument for an unknown
+// catalog part. The object itself is not looked up.
+Result<LakeObjectName> ResolveLakeName(const std::vector<std::string>& names,
+                                       const LakeBinding& lake, const LakeSnapshot& snapshot);
+
+// The snapshot a query reads: the one `at` names, else the transaction's view when one is
+// open, else the latest. An unknown version or a time before the first snapshot is NotFound
+// naming the lake's snapshot range. `sql_text`/`offset` place the error.
+Result<std::shared_ptr<const LakeSnapshot>> LoadLakeSnapshot(const LakeBinding& lake,
+                                                             const std::optional<AtClause>& at,
+                                                             std::string_view sql_text,
+                                                             int32_t offset);
+
+// The snapshot `at` selects (nullopt: the latest), as a selector of an existing snapshot id.
+Result<SnapshotSelector> SelectSnapshot(Lake& lake, const std::string& lake_name,
+                                        const AtClause& at);
+
+// Binds a kTable reference against the lake. Returns null (not an error) when `ref` has one
+// part and the lake has no table or view of that name, so other catalogs may be tried; every
+// other miss is NotFound naming the closest tables.
+Result<std::unique_ptr<Source>> BindLakeTableRef(const TableRef& ref, std::string_view sql_text,
+                                                 const ExecContext& context);
+
+// Table and view names of `snapshot` as a user writes them: "t" in schema main, "s.t"
+// otherwise; sorted.
+std::vector<std::string> LakeObjectNames(const LakeSnapshot& snapshot);
+
+// The table `name` at `snapshot`, its metadata loaded (through the transaction when one is
+// open and `at_latest`). NotFound naming the closest names when absent.
+Result<std::shared_ptr<const TableMetadata>> LoadLakeTable(const LakeBinding& lake,
+                                                           const LakeSnapshot& snapshot,
+                                                           const LakeObjectName& name,
+                                                           bool through_transaction);
+
+}  // namespace tarn::sql

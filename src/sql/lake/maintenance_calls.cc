@@ -1,0 +1,246 @@
+#include "sql/lake/maintenance_calls.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tarn/expr.h"
+#include "tarn/format.h"
+#include "tarn/lake_maintenance.h"
+#include "tarn/table_write.h"
+
+namespace tarn::sql {
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string CallName(const Statement& statement) {
+  if (statement.kind != StatementKind::kCall || !statement.select ||
+      statement.select->from.names.empty()) {
+    return "";
+  }
+  return Lower(statement.select->from.names.back());
+}
+
+Result<Value> Constant(const ast::Expr& expr, const std::string& function) {
+  Schema empty;
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<BoundExpr> bound, Bind(expr, empty));
+  if (!bound->IsConstant()) {
+    return Status::InvalidArgument("Binder Error: ", function, " arguments must be constants, not \"",
+                                   expr.ToString(), "\"");
+  }
+  return bound->EvaluateConstant();
+}
+
+std::string Text(const Value& v) {
+  return v.type().id == TypeId::kVarchar ? v.GetBytes() : FormatValue(v);
+}
+
+Result<double> Number(const Value& v, const std::string& what) {
+  switch (v.type().id) {
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+      return v.GetDouble();
+    case TypeId::kDecimal:
+    case TypeId::kVarchar:
+      return std::stod(FormatValue(v));
+    default:
+      if (v.type().IsInteger()) return static_cast<double>(v.GetInt64());
+      return Status::InvalidArgument("Binder Error: ", what, " must be a number");
+  }
+}
+
+Result<int64_t> Micros(const Value& v) {
+  Result<int64_t> micros = ParseCatalogTimestamp(Text(v));
+  if (!micros.ok()) {
+    return Status::InvalidArgument("Invalid Input Error: older_than must be a timestamp, not ",
+                                   FormatValue(v));
+  }
+  return micros;
+}
+
+std::shared_ptr<Batch> TextRows(const std::string& name, const std::vector<std::string>& rows) {
+  auto schema = std::make_shared<Schema>(std::vector<Field>{Field(name, DataType(TypeId::kVarchar))});
+  ColumnBuilder column{DataType(TypeId::kVarchar)};
+  for (const std::string& r : rows) column.AppendBytes(r);
+  auto batch = MakeBatch(schema, {column.Finish()});
+  batch->num_rows = static_cast<int64_t>(rows.size());
+  return batch;
+}
+
+// ducklake_expire_snapshots, ducklake_cleanup_old_files, ducklake_delete_orphaned_files.
+Result<std::shared_ptr<Batch>> RunCatalogCall(const Statement& statement,
+                                              const std::string& function, LakeState* lake) {
+  const bool expire = function == "ducklake_expire_snapshots";
+  ExpireSnapshotsOptions expire_options;
+  CleanupOptions cleanup;
+  std::vector<Value> positional;
+  for (const TableArg& arg : statement.select->from.args) {
+    const std::string name = Lower(arg.name);
+    if (arg.is_list) {
+      if (!(expire && name == "versions")) {
+        return Status::InvalidArgument("Binder Error: ", function, " takes no lists");
+      }
+      for (const auto& item : arg.list) {
+        TARN_ASSIGN_OR_RETURN(Value v, Constant(*item, function));
+        if (!v.type().IsInteger()) {
+          return Status::InvalidArgument("Binder Error: versions must be snapshot ids");
+        }
+        expire_options.versions.push_back(v.GetInt64());
+      }
+      continue;
+    }
+    TARN_ASSIGN_OR_RETURN(Value value, Constant(*arg.expr, function));
+    if (name.empty()) {
+      positional.push_back(std::move(value));
+    } else if (value.is_null()) {
+      continue;
+    } else if (name == "older_than") {
+      TARN_ASSIGN_OR_RETURN(int64_t micros, Micros(value));
+      expire_options.older_than_micros = micros;
+      cleanup.older_than_micros = micros;
+    } else if (name == "dry_run") {
+      expire_options.dry_run = cleanup.dry_run = value.GetBool();
+    } else if (name == "cleanup_all" && !expire) {
+      cleanup.cleanup_all = value.GetBool();
+    } else {
+      return Status::InvalidArgument("Binder Error: ", function, " has no named parameter \"",
+                                     arg.name, "\"");
+    }
+  }
+  if (positional.size() != 1 || positional[0].is_null() ||
+      Lower(Text(positional[0])) != Lower(lake->binding.name)) {
+    return Status::InvalidArgument("Binder Error: ", function, " takes the catalog name \"",
+                                   lake->binding.name, "\"");
+  }
+  Lake& target = *lake->lake;
+  if (expire) {
+    TARN_ASSIGN_OR_RETURN(std::vector<SnapshotInfo> expired,
+                          ExpireSnapshots(target, expire_options));
+    auto schema = std::make_shared<Schema>(
+        std::vector<Field>{Field("snapshot_id", DataType(TypeId::kInt64)),
+                           Field("snapshot_time", DataType(TypeId::kVarchar))});
+    ColumnBuilder ids{DataType(TypeId::kInt64)}, times{DataType(TypeId::kVarchar)};
+    for (const SnapshotInfo& s : expired) {
+      ids.AppendNumber<int64_t>(s.snapshot_id);
+      times.AppendBytes(s.snapshot_time_text);
+    }
+    auto batch = MakeBatch(schema, {ids.Finish(), times.Finish()});
+    batch->num_rows = static_cast<int64_t>(expired.size());
+    return batch;
+  }
+  Result<std::vector<std::string>> paths =
+      function == "ducklake_cleanup_old_files"
+          ? CleanupOldFiles(target, lake->binding.fs, cleanup)
+          : DeleteOrphanedFiles(target, lake->binding.fs, cleanup);
+  TARN_RETURN_NOT_OK(paths.status());
+  return TextRows("path", *paths);
+}
+
+}  // namespace
+
+bool IsMaintenanceCall(const Statement& statement) {
+  const std::string name = CallName(statement);
+  return name == "ducklake_flush_inlined_data" || name == "ducklake_merge_adjacent_files" ||
+         name == "ducklake_rewrite_data_files" || name == "ducklake_expire_snapshots" ||
+         name == "ducklake_cleanup_old_files" || name == "ducklake_delete_orphaned_files";
+}
+
+Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, LakeState* lake) {
+  const std::string function = CallName(statement);
+  if (lake == nullptr || lake->lake == nullptr) {
+    return Status::NotSupported("not yet supported: ", statement.what,
+                                " needs an attached DuckLake lake");
+  }
+  if (lake->binding.read_only) {
+    return Status::InvalidArgument("Invalid Input Error: cannot run ", statement.what,
+                                   ": the lake \"", lake->binding.name, "\" is attached read-only");
+  }
+  if (lake->transaction) {
+    return Status::InvalidArgument("Invalid Input Error: ", function,
+                                   " cannot run inside a transaction: run it after COMMIT");
+  }
+  if (function == "ducklake_expire_snapshots" || function == "ducklake_cleanup_old_files" ||
+      function == "ducklake_delete_orphaned_files") {
+    return RunCatalogCall(statement, function, lake);
+  }
+  const bool flush = function == "ducklake_flush_inlined_data";
+  const bool rewrite = function == "ducklake_rewrite_data_files";
+  std::vector<Value> positional;
+  MaintenanceOptions options;
+  for (const TableArg& arg : statement.select->from.args) {
+    if (arg.is_list) return Status::InvalidArgument("Binder Error: ", function, " takes no lists");
+    TARN_ASSIGN_OR_RETURN(Value value, Constant(*arg.expr, function));
+    const std::string name = Lower(arg.name);
+    if (name.empty()) {
+      positional.push_back(std::move(value));
+    } else if (value.is_null()) {
+      continue;
+    } else if (name == "schema" || name == "schema_name") {
+      options.schema = Text(value);
+    } else if (name == "table_name" && flush) {
+      options.table = Text(value);
+    } else if (name == "delete_threshold" && rewrite) {
+      TARN_ASSIGN_OR_RETURN(options.delete_threshold, Number(value, name));
+      if (options.delete_threshold < 0 || options.delete_threshold > 1) {
+        return Status::InvalidArgument("Invalid Input Error: delete_threshold must be between 0 "
+                                       "and 1");
+      }
+    } else if ((name == "min_file_size" || name == "max_file_size") && !flush && !rewrite) {
+      TARN_ASSIGN_OR_RETURN(double n, Number(value, name));
+      (name == "min_file_size" ? options.min_file_size : options.max_file_size) =
+          static_cast<int64_t>(n);
+    } else if (name == "max_compacted_files" && !flush && !rewrite) {
+      continue;  // accepted; every qualifying file is compacted
+    } else {
+      return Status::InvalidArgument("Binder Error: ", function, " has no named parameter \"",
+                                     arg.name, "\"");
+    }
+  }
+  if (positional.empty() || positional.size() > (flush ? 1u : 2u)) {
+    return Status::InvalidArgument("Binder Error: ", function,
+                                   " takes the catalog name", flush ? "" : " and optionally a table");
+  }
+  if (positional[0].is_null() || Lower(Text(positional[0])) != Lower(lake->binding.name)) {
+    return Status::NotFound("Catalog Error: catalog \"", FormatValue(positional[0]),
+                            "\" does not exist; the attached lake is \"", lake->binding.name,
+                            "\"");
+  }
+  if (positional.size() == 2 && !positional[1].is_null()) options.table = Text(positional[1]);
+
+  Lake& target = *lake->lake;
+  Result<MaintenanceResult> result =
+      flush ? FlushInlinedData(target, lake->binding.fs, options)
+            : rewrite ? RewriteDataFiles(target, lake->binding.fs, options)
+                      : MergeAdjacentFiles(target, lake->binding.fs, options);
+  TARN_RETURN_NOT_OK(result.status());
+
+  std::vector<Field> fields = {Field("schema_name", DataType(TypeId::kVarchar)),
+                               Field("table_name", DataType(TypeId::kVarchar))};
+  if (flush) {
+    fields.emplace_back("rows_flushed", DataType(TypeId::kInt64));
+  } else {
+    fields.emplace_back("files_processed", DataType(TypeId::kInt64));
+    fields.emplace_back("files_created", DataType(TypeId::kInt64));
+  }
+  auto schema = std::make_shared<Schema>(std::move(fields));
+  ColumnBuilder schemas{DataType(TypeId::kVarchar)}, tables{DataType(TypeId::kVarchar)},
+      a{DataType(TypeId::kInt64)}, b{DataType(TypeId::kInt64)};
+  for (const MaintenanceTableResult& t : result->tables) {
+    schemas.AppendBytes(t.schema_name);
+    tables.AppendBytes(t.table_name);
+    a.AppendNumber<int64_t>(flush ? t.rows_flushed : t.files_processed);
+    b.AppendNumber<int64_t>(t.files_created);
+  }
+  std::vector<std::shared_ptr<Column>> columns = {schemas.Finish(), tables.Finish(), a.Finish()};
+  if (!flush) columns.push_back(b.Finish());
+  auto batch = MakeBatch(schema, std::move(columns));
+  batch->num_rows = static_cast<int64_t>(result->tables.size());
+  return batch;
+}
+
+}  // namespace tarn::sql

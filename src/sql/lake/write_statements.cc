@@ -1,0 +1,564 @@
+#include "sql/lake/write_statements.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "expr/binder.h"
+#include "expr/cast.h"
+#include "expr/lexer.h"
+#include "sql/plan/names.h"
+#include "sql/plan/planner.h"
+#include "tarn/expr.h"
+#include "tarn/format.h"
+#if TARN_SQL_LAKE_WRITES
+#include "tarn/table_write.h"
+#endif
+
+namespace tarn::sql {
+
+void TransactionDeleter::operator()(WriteTransaction* transaction) const {
+#if TARN_SQL_LAKE_WRITES
+  delete transaction;
+#else
+  (void)transaction;  // never created without the write side
+#endif
+}
+
+LakeState::LakeState() = default;
+LakeState::~LakeState() {
+  transaction.reset();  // rolls back an open transaction before the lake closes
+  binding.transaction = nullptr;
+}
+
+namespace {
+
+bool IsCallOf(const Statement& statement, std::string_view name) {
+  return statement.kind == StatementKind::kCall && statement.select &&
+         LowerAscii(statement.select->from.names[0]) == name;
+}
+
+}  // namespace
+
+bool IsWriteStatement(const Statement& statement) {
+  switch (statement.kind) {
+    case StatementKind::kCreateTable:
+    case StatementKind::kInsert:
+    case StatementKind::kDelete:
+    case StatementKind::kUpdate:
+    case StatementKind::kCreateSchema:
+    case StatementKind::kDropSchema:
+    case StatementKind::kDropTable:
+    case StatementKind::kAlterTable:
+    case StatementKind::kCreateView:
+    case StatementKind::kDropView:
+    case StatementKind::kBegin:
+    case StatementKind::kCommit:
+    case StatementKind::kRollback:
+      return true;
+    case StatementKind::kCall:
+      return IsCallOf(statement, "ducklake_set_option") ||
+             IsCallOf(statement, "ducklake_set_commit_message");
+    default:
+      return false;
+  }
+}
+
+#if TARN_SQL_LAKE_WRITES
+namespace {
+
+Result<Value> ConstantOf(const ast::Expr& expr, std::string_view what) {
+  Schema empty;
+  Result<std::unique_ptr<BoundExpr>> bound = Bind(expr, empty);
+  if (!bound.ok()) return bound.status();
+  if (!(*bound)->IsConstant()) {
+    return Status::InvalidArgument("Binder Error: ", what, " must be a constant, not \"",
+                                   expr.ToString(), "\"");
+  }
+  return (*bound)->EvaluateConstant();
+}
+
+// t.col / alias.col → col in a predicate or assignment over the target table.
+void StripTarget(ast::Expr* expr, const WriteStmt& write) {
+  if (expr->kind == ast::ExprKind::kColumnRef && expr->names.size() >= 2) {
+    const std::string first = LowerAscii(expr->names[0]);
+    if (first == LowerAscii(write.names.back()) ||
+        (!write.alias.empty() && first == LowerAscii(write.alias))) {
+      expr->names.erase(expr->names.begin());
+    }
+  }
+  for (auto& child : expr->children) StripTarget(child.get(), write);
+}
+
+std::string TargetText(const ast::Expr& expr, const WriteStmt& write) {
+  auto copy = expr.Clone();
+  StripTarget(copy.get(), write);
+  return copy->ToString();
+}
+
+Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
+  ColumnDefinition definition;
+  definition.name = column.name;
+  Result<DataType> type = ParseSqlType(column.type_text);
+  if (!type.ok()) {
+    return Status::InvalidArgument("Catalog Error: type \"", column.type_text,
+                                   "\" of column \"", column.name, "\" does not exist");
+  }
+  definition.type = *type;
+  definition.nulls_allowed = !column.not_null;
+  if (column.default_value) {
+    TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*column.default_value, "a DEFAULT"));
+    TARN_ASSIGN_OR_RETURN(definition.default_value, expr::CastValue(value, definition.type));
+  }
+  return definition;
+}
+
+// Renames the columns of a query's batches to the insert target's names.
+class RenamingReader : public BatchReader {
+ public:
+  RenamingReader(std::unique_ptr<Operator> input, std::shared_ptr<const Schema> schema)
+      : input_(std::move(input)), schema_(std::move(schema)) {}
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+    if (!batch) return batch;
+    auto out = MakeBatch(schema_, std::move(batch->columns));
+    out->num_rows = batch->num_rows;
+    return out;
+  }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  std::shared_ptr<const Schema> schema_;
+};
+
+class Writer {
+ public:
+  Writer(const Statement& statement, LakeState* lake, const ExecContext& context)
+      : statement_(statement), write_(*statement.write), lake_(lake), context_(context) {}
+
+  Result<std::optional<int64_t>> Run(WriteTransaction* txn) {
+    txn_ = txn;
+    switch (statement_.kind) {
+      case StatementKind::kCreateSchema: {
+        TARN_ASSIGN_OR_RETURN(std::string schema, SchemaName());
+        TARN_RETURN_NOT_OK(txn->CreateSchema(schema, write_.if_not_exists));
+        return std::optional<int64_t>();
+      }
+      case StatementKind::kDropSchema: {
+        TARN_ASSIGN_OR_RETURN(std::string schema, SchemaName());
+        TARN_RETURN_NOT_OK(txn->DropSchema(schema, write_.if_exists));
+        return std::optional<int64_t>();
+      }
+      case StatementKind::kCreateTable: return CreateTable();
+      case StatementKind::kDropTable: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        TARN_RETURN_NOT_OK(txn->DropTable(name.schema, name.name, write_.if_exists));
+        return std::optional<int64_t>();
+      }
+      case StatementKind::kCreateView: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        TARN_RETURN_NOT_OK(txn->CreateView(name.schema, name.name, write_.query_text,
+                                           write_.view_aliases, write_.or_replace));
+        return std::optional<int64_t>();
+      }
+      case StatementKind::kDropView: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        TARN_RETURN_NOT_OK(txn->DropView(name.schema, name.name, write_.if_exists));
+        return std::optional<int64_t>();
+      }
+      case StatementKind::kAlterTable: return Alter();
+      case StatementKind::kInsert: return Insert();
+      case StatementKind::kDelete: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        std::optional<std::string> predicate;
+        if (write_.where) predicate = TargetText(*write_.where, write_);
+        TARN_ASSIGN_OR_RETURN(WriteResult result, txn->Delete(name.schema, name.name, predicate));
+        return std::optional<int64_t>(result.rows);
+      }
+      case StatementKind::kUpdate: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        std::vector<UpdateAssignment> assignments;
+        for (const auto& [column, value] : write_.assignments) {
+          assignments.push_back({column, TargetText(*value, write_)});
+        }
+        std::optional<std::string> predicate;
+        if (write_.where) predicate = TargetText(*write_.where, write_);
+        TARN_ASSIGN_OR_RETURN(WriteResult result,
+                              txn->Update(name.schema, name.name, assignments, predicate));
+        return std::optional<int64_t>(result.rows);
+      }
+      default:
+        return Status::Internal("not a write statement: ", statement_.what);
+    }
+  }
+
+ private:
+  Result<std::shared_ptr<const LakeSnapshot>> View() { return txn_->Snapshot(); }
+
+  Result<LakeObjectName> Target() {
+    TARN_ASSIGN_OR_RETURN(auto snapshot, View());
+    return ResolveLakeName(write_.names, lake_->binding, *snapshot);
+  }
+
+  // CREATE/DROP SCHEMA [catalog.]name
+  Result<std::string> SchemaName() {
+    if (write_.names.size() == 2) {
+      if (LowerAscii(write_.names[0]) != LowerAscii(lake_->binding.name)) {
+        return Status::NotFound("Catalog Error: catalog \"", write_.names[0],
+                                "\" does not exist; the attached lake is \"",
+                                lake_->binding.name, "\"");
+      }
+      return write_.names[1];
+    }
+    if (write_.names.size() != 1) {
+      return Status::InvalidArgument("Parser Error: a schema name has at most two parts");
+    }
+    return write_.names[0];
+  }
+
+  Result<std::unique_ptr<Operator>> PlanQuery() {
+    return PlanSelect(*write_.query, statement_.text, context_);
+  }
+
+  Result<std::optional<int64_t>> CreateTable() {
+    TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+    if (write_.or_replace) TARN_RETURN_NOT_OK(txn_->DropTable(name.schema, name.name, true));
+    std::vector<ColumnDefinition> columns;
+    std::unique_ptr<Operator> query;
+    if (write_.query) {
+      TARN_ASSIGN_OR_RETURN(query, PlanQuery());
+      for (const Field& field : query->schema()->fields) {
+        ColumnDefinition definition;
+        definition.name = field.name;
+        definition.type = field.type;
+        columns.push_back(std::move(definition));
+      }
+    } else {
+      for (const ColumnDef& column : write_.columns) {
+        TARN_ASSIGN_OR_RETURN(ColumnDefinition definition, ToDefinition(column));
+        columns.push_back(std::move(definition));
+      }
+    }
+    TARN_RETURN_NOT_OK(txn_->CreateTable(name.schema, name.name, columns, write_.if_not_exists));
+    if (!query) return std::optional<int64_t>();
+    auto schema = std::make_shared<Schema>(*query->schema());
+    RenamingReader rows(std::move(query), schema);
+    TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, rows));
+    return std::optional<int64_t>(result.rows);
+  }
+
+  Result<std::optional<int64_t>> Insert() {
+    TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+    TARN_ASSIGN_OR_RETURN(auto table, txn_->LoadTable(name.schema, name.name));
+    const TableInfo& info = *table->table;
+    // The target columns, by name, in the order values come.
+    std::vector<const ColumnInfo*> targets;
+    if (write_.insert_columns.empty()) {
+      for (const ColumnInfo& column : info.columns) targets.push_back(&column);
+    } else {
+      for (const std::string& wanted : write_.insert_columns) {
+        const ColumnInfo* found = nullptr;
+        for (const ColumnInfo& column : info.columns) {
+          if (LowerAscii(column.name) == LowerAscii(wanted)) found = &column;
+        }
+        if (found == nullptr) {
+          std::vector<std::string> names;
+          for (const ColumnInfo& column : info.columns) names.push_back(column.name);
+          std::string message = StrCat("Binder Error: table \"", name.ToString(),
+                                       "\" has no column \"", wanted, "\"");
+          std::vector<std::string> closest = expr::ClosestNames(wanted, names);
+          if (!closest.empty()) message += "; did you mean \"" + closest[0] + "\"?";
+          return Status::NotFound(message);
+        }
+        targets.push_back(found);
+      }
+    }
+    auto schema = std::make_shared<Schema>();
+    for (const ColumnInfo* column : targets) {
+      schema->fields.emplace_back(column->name, column->type);
+    }
+    std::unique_ptr<BatchReader> rows;
+    if (write_.default_values) {
+      schema->fields.clear();
+      auto batch = MakeEmptyColumnsBatch(schema, 1);
+      rows = MakeVectorReader(schema, {batch});
+    } else if (!write_.values.empty()) {
+      std::vector<std::unique_ptr<ColumnBuilder>> builders;
+      for (const Field& field : schema->fields) {
+        builders.push_back(std::make_unique<ColumnBuilder>(field.type));
+      }
+      for (size_t r = 0; r < write_.values.size(); ++r) {
+        const auto& row = write_.values[r];
+        if (row.size() != targets.size()) {
+          return Status::InvalidArgument("Binder Error: table \"", name.ToString(), "\" has ",
+                                         targets.size(), " columns but ", row.size(),
+                                         " values were supplied");
+        }
+        for (size_t c = 0; c < row.size(); ++c) {
+          TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*row[c], "an INSERT value"));
+          Result<Value> cast = expr::CastValue(value, schema->field(static_cast<int>(c)).type);
+          if (!cast.ok()) {
+            return Status::InvalidArgument("Conversion Error: ", row[c]->ToString(),
+                                           " for column \"", targets[c]->name, "\": ",
+                                           cast.status().message());
+          }
+          TARN_RETURN_NOT_OK(builders[c]->Append(*cast));
+        }
+      }
+      std::vector<std::shared_ptr<Column>> columns;
+      for (auto& builder : builders) columns.push_back(builder->Finish());
+      auto batch = MakeBatch(schema, std::move(columns));
+      batch->num_rows = static_cast<int64_t>(write_.values.size());
+      rows = MakeVectorReader(schema, {batch});
+    } else {
+      TARN_ASSIGN_OR_RETURN(auto query, PlanQuery());
+      if (query->schema()->num_fields() != schema->num_fields()) {
+        return Status::InvalidArgument("Binder Error: table \"", name.ToString(), "\" has ",
+                                       schema->num_fields(), " columns but the query returns ",
+                                       query->schema()->num_fields());
+      }
+      // The query's types, the target's names: Insert casts to the column types.
+      auto renamed = std::make_shared<Schema>(*query->schema());
+      for (int c = 0; c < renamed->num_fields(); ++c) {
+        renamed->fields[c].name = schema->field(c).name;
+      }
+      rows = std::make_unique<RenamingReader>(std::move(query), renamed);
+    }
+    TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, *rows));
+    return std::optional<int64_t>(result.rows);
+  }
+
+  Result<std::optional<int64_t>> Alter() {
+    TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+    if (write_.if_exists) {
+      TARN_ASSIGN_OR_RETURN(auto snapshot, View());
+      if (!snapshot->FindTable(name.schema, name.name)) return std::optional<int64_t>();
+    }
+    const std::string& s = name.schema;
+    const std::string& t = name.name;
+    switch (write_.alter) {
+      case AlterAction::kAddColumn: {
+        TARN_ASSIGN_OR_RETURN(ColumnDefinition definition, ToDefinition(write_.columns[0]));
+        if (write_.if_not_exists) {
+          TARN_ASSIGN_OR_RETURN(auto table, txn_->LoadTable(s, t));
+          if (table->table->schema.FindField(definition.name) >= 0) {
+            return std::optional<int64_t>();
+          }
+        }
+        TARN_RETURN_NOT_OK(txn_->AddColumn(s, t, definition));
+        break;
+      }
+      case AlterAction::kDropColumn:
+        TARN_RETURN_NOT_OK(txn_->DropColumn(s, t, write_.column));
+        break;
+      case AlterAction::kRenameColumn:
+        TARN_RETURN_NOT_OK(txn_->RenameColumn(s, t, write_.column, write_.new_name));
+        break;
+      case AlterAction::kRenameTable:
+        TARN_RETURN_NOT_OK(txn_->RenameTable(s, t, write_.new_name));
+        break;
+      case AlterAction::kSetType: {
+        Result<DataType> type = ParseSqlType(write_.type_text);
+        if (!type.ok()) {
+          return Status::InvalidArgument("Catalog Error: type \"", write_.type_text,
+                                         "\" does not exist");
+        }
+        TARN_RETURN_NOT_OK(txn_->AlterColumnType(s, t, write_.column, *type));
+        break;
+      }
+      case AlterAction::kSetDefault: {
+        TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*write_.default_value, "a DEFAULT"));
+        TARN_ASSIGN_OR_RETURN(auto table, txn_->LoadTable(s, t));
+        int index = table->table->schema.FindField(write_.column);
+        if (index >= 0) {
+          TARN_ASSIGN_OR_RETURN(value,
+                                expr::CastValue(value, table->table->schema.field(index).type));
+        }
+        TARN_RETURN_NOT_OK(txn_->SetColumnDefault(s, t, write_.column, value));
+        break;
+      }
+      case AlterAction::kDropDefault:
+        TARN_RETURN_NOT_OK(txn_->SetColumnDefault(s, t, write_.column, std::nullopt));
+        break;
+      case AlterAction::kSetNotNull:
+        TARN_RETURN_NOT_OK(txn_->SetColumnNotNull(s, t, write_.column, true));
+        break;
+      case AlterAction::kDropNotNull:
+        TARN_RETURN_NOT_OK(txn_->SetColumnNotNull(s, t, write_.column, false));
+        break;
+    }
+    return std::optional<int64_t>();
+  }
+
+  const Statement& statement_;
+  const WriteStmt& write_;
+  LakeState* lake_;
+  ExecContext context_;
+  WriteTransaction* txn_ = nullptr;
+};
+
+// CALL ducklake_set_option(cat, option, value, schema =>, table_name =>) and
+// CALL ducklake_set_commit_message(cat, author, message, extra_info =>).
+struct CallArguments {
+  std::vector<Value> positional;
+  std::map<std::string, Value> named;
+};
+
+Result<CallArguments> EvaluateCall(const TableRef& call, const LakeBinding& lake, size_t arguments,
+                                   const std::vector<std::string>& named) {
+  CallArguments args;
+  const std::string function = LowerAscii(call.names[0]);
+  for (const TableArg& arg : call.args) {
+    if (arg.is_list) return Status::InvalidArgument("Binder Error: ", function, " takes no lists");
+    TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*arg.expr, function + " arguments"));
+    if (arg.name.empty()) {
+      args.positional.push_back(std::move(value));
+    } else if (std::find(named.begin(), named.end(), LowerAscii(arg.name)) != named.end()) {
+      args.named[LowerAscii(arg.name)] = std::move(value);
+    } else {
+      return Status::InvalidArgument("Binder Error: ", function, " has no named parameter \"",
+                                     arg.name, "\"");
+    }
+  }
+  if (args.positional.size() == arguments) {
+    const Value& catalog = args.positional[0];
+    if (catalog.is_null() || catalog.type().id != TypeId::kVarchar ||
+        LowerAscii(catalog.GetBytes()) != LowerAscii(lake.name)) {
+      return Status::NotFound("Catalog Error: catalog \"", FormatValue(catalog),
+                              "\" does not exist; the attached lake is \"", lake.name, "\"");
+    }
+    args.positional.erase(args.positional.begin());
+  } else if (args.positional.size() != arguments - 1) {
+    return Status::InvalidArgument("Binder Error: ", function, " takes ", arguments,
+                                   " positional arguments (the catalog first, which may be "
+                                   "left out), got ", args.positional.size());
+  }
+  return args;
+}
+
+std::optional<std::string> OptionalText(const Value& value) {
+  if (value.is_null()) return std::nullopt;
+  return value.type().id == TypeId::kVarchar ? value.GetBytes() : FormatValue(value);
+}
+
+Status RunCall(const Statement& statement, LakeState* lake, WriteTransaction* txn) {
+  const TableRef& call = statement.select->from;
+  if (IsCallOf(statement, "ducklake_set_option")) {
+    TARN_ASSIGN_OR_RETURN(CallArguments args,
+                          EvaluateCall(call, lake->binding, 3, {"schema", "table_name"}));
+    std::optional<std::string> key = OptionalText(args.positional[0]);
+    std::optional<std::string> value = OptionalText(args.positional[1]);
+    if (!key || !value) {
+      return Status::InvalidArgument("Binder Error: ducklake_set_option needs an option and a value");
+    }
+    std::optional<std::string> schema, table;
+    if (auto it = args.named.find("schema"); it != args.named.end()) schema = OptionalText(it->second);
+    if (auto it = args.named.find("table_name"); it != args.named.end()) {
+      table = OptionalText(it->second);
+      if (!schema) schema = "main";
+    }
+    return txn->SetOption(*key, *value, schema, table);
+  }
+  TARN_ASSIGN_OR_RETURN(CallArguments args,
+                        EvaluateCall(call, lake->binding, 3, {"extra_info"}));
+  std::optional<std::string> extra;
+  if (auto it = args.named.find("extra_info"); it != args.named.end()) {
+    extra = OptionalText(it->second);
+  }
+  txn->SetCommitInfo(OptionalText(args.positional[0]), OptionalText(args.positional[1]), extra);
+  return Status::OK();
+}
+
+}  // namespace
+#endif  // TARN_SQL_LAKE_WRITES
+
+Result<std::optional<int64_t>> ExecuteWriteStatement(const Statement& statement, LakeState* lake,
+                                                     const ExecContext& context) {
+  if (lake == nullptr || lake->lake == nullptr) {
+    return Status::NotSupported("not yet supported: ", statement.what,
+                                " needs an attached DuckLake lake");
+  }
+  const std::string& name = lake->binding.name;
+  if (lake->binding.read_only && statement.kind != StatementKind::kBegin &&
+      statement.kind != StatementKind::kCommit && statement.kind != StatementKind::kRollback) {
+    return Status::InvalidArgument("Invalid Input Error: cannot run ", statement.what,
+                                   ": the lake \"", name, "\" is attached read-only");
+  }
+#if !TARN_SQL_LAKE_WRITES
+  (void)context;
+  return Status::NotSupported("not yet supported: ", statement.what,
+                              " (writing DuckLake lakes from SQL)");
+#else
+  switch (statement.kind) {
+    case StatementKind::kBegin: {
+      if (lake->transaction) {
+        return Status::InvalidArgument(
+            "TransactionContext Error: cannot start a transaction within a transaction");
+      }
+      if (lake->binding.read_only) {
+        return std::optional<int64_t>();  // reads only: nothing to hold open
+      }
+      TARN_ASSIGN_OR_RETURN(std::unique_ptr<WriteTransaction> begun,
+                            WriteTransaction::Begin(*lake->lake, lake->binding.fs));
+      lake->transaction = TransactionPtr(begun.release());
+      lake->binding.transaction = lake->transaction.get();
+      return std::optional<int64_t>();
+    }
+    case StatementKind::kCommit:
+    case StatementKind::kRollback: {
+      if (!lake->transaction) {
+        if (lake->binding.read_only) return std::optional<int64_t>();
+        return Status::InvalidArgument("TransactionContext Error: cannot ",
+                                       statement.kind == StatementKind::kCommit ? "commit"
+                                                                                : "roll back",
+                                       " - no transaction is active");
+      }
+      TransactionPtr txn = std::move(lake->transaction);
+      lake->binding.transaction = nullptr;
+      if (statement.kind == StatementKind::kRollback) {
+        TARN_RETURN_NOT_OK(txn->Rollback());
+      } else {
+        TARN_RETURN_NOT_OK(txn->Commit().status());
+      }
+      return std::optional<int64_t>();
+    }
+    default:
+      break;
+  }
+  if (statement.kind == StatementKind::kCall &&
+      IsCallOf(statement, "ducklake_set_commit_message") && !lake->transaction) {
+    return Status::InvalidArgument(
+        "Invalid Input Error: ducklake_set_commit_message names the commit of an open "
+        "transaction: run BEGIN first");
+  }
+  // Autocommit: a transaction for this statement alone.
+  std::unique_ptr<WriteTransaction> own;
+  WriteTransaction* txn = lake->transaction.get();
+  if (txn == nullptr) {
+    TARN_ASSIGN_OR_RETURN(own, WriteTransaction::Begin(*lake->lake, lake->binding.fs));
+    txn = own.get();
+  }
+  ExecContext inner = context;
+  LakeBinding binding = lake->binding;
+  binding.transaction = txn;
+  inner.lake = &binding;
+  Result<std::optional<int64_t>> result = std::optional<int64_t>();
+  if (statement.kind == StatementKind::kCall) {
+    Status status = RunCall(statement, lake, txn);
+    if (!status.ok()) result = status;
+  } else {
+    result = Writer(statement, lake, inner).Run(txn);
+  }
+  if (own) {
+    if (!result.ok()) {
+      (void)own->Rollback();
+      return result;
+    }
+    TARN_RETURN_NOT_OK(own->Commit().status());
+  }
+  return result;
+#endif
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,500 @@
+#include "sql/parse/statement_parser.h"
+
+#include <cctype>
+#include <string>
+#include <utility>
+
+#include "expr/parser.h"
+#include "sql/parse/statement_parser_internal.h"
+
+namespace tarn::sql {
+
+namespace {
+
+// Words that end a select item or a table reference, so they are never taken as an alias.
+constexpr std::string_view kClauseWords[] = {
+    "FROM",  "WHERE", "GROUP",  "HAVING",    "ORDER", "LIMIT",   "OFFSET", "UNION",
+    "EXCEPT", "INTERSECT", "WINDOW", "QUALIFY", "ON",    "USING",   "JOIN",   "INNER",
+    "LEFT",  "RIGHT", "FULL",   "CROSS",     "NATURAL", "SELECT", "AS",    "TO",
+    "POSITIONAL", "ASOF", "ANTI", "SEMI", "LATERAL", "PIVOT", "UNPIVOT", "SAMPLE", "TABLESAMPLE"};
+
+// Statement keywords tarn recognizes but does not run: refused, naming the statement.
+constexpr std::string_view kUnsupportedWords[] = {
+    "ATTACH", "DETACH", "USE", "MERGE", "TRUNCATE", "CHECKPOINT", "VACUUM",
+    "INSTALL", "LOAD", "IMPORT", "EXPORT", "PRAGMA"};
+
+bool IsClauseWord(const Token& token) {
+  for (std::string_view word : kClauseWords) {
+    if (token.IsKeyword(word)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+namespace parser_internal {
+
+std::string StatementParser::Upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
+Result<std::vector<std::unique_ptr<Statement>>> StatementParser::ParseAll() {
+  std::vector<std::unique_ptr<Statement>> statements;
+  while (true) {
+    while (AcceptOperator(";")) {
+    }
+    if (Peek().kind == TokenKind::kEnd) break;
+    size_t start = pos_;
+    TARN_ASSIGN_OR_RETURN(auto statement, ParseStatement());
+    if (!Peek().IsOperator(";") && Peek().kind != TokenKind::kEnd) return SyntaxError();
+    statement->text = TextFrom(start);
+    statements.push_back(std::move(statement));
+  }
+  return statements;
+}
+
+Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr() {
+  ExprParser parser(text_, tokens_, pos_);
+  auto result = parser.ParseExpr();
+  pos_ = parser.position();
+  return result;
+}
+
+Result<std::string> StatementParser::ParseName() {
+  const Token& token = Peek();
+  if (token.kind != TokenKind::kIdentifier && token.kind != TokenKind::kQuotedIdentifier) {
+    return SyntaxError();
+  }
+  return Advance().text;
+}
+
+bool StatementParser::AtStatementEnd() const {
+  return Peek().IsOperator(";") || Peek().kind == TokenKind::kEnd || Peek().IsOperator(")");
+}
+
+std::string StatementParser::TextFrom(size_t first) const {
+  if (first >= pos_) return std::string();
+  const Token& start = tokens_[first];
+  const Token& last = tokens_[pos_ - 1];
+  return std::string(text_.substr(start.offset, last.offset + last.length - start.offset));
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
+  auto statement = std::make_unique<Statement>();
+  const Token& first = Peek();
+  if (first.IsKeyword("SELECT") || first.IsKeyword("FROM") || first.IsOperator("(")) {
+    TARN_ASSIGN_OR_RETURN(statement->select, ParseQuery());
+    return statement;
+  }
+  if (AcceptKeyword("EXPLAIN")) {
+    statement->kind = StatementKind::kExplain;
+    statement->analyze = AcceptKeyword("ANALYZE");
+    TARN_ASSIGN_OR_RETURN(statement->inner, ParseStatement());
+    return statement;
+  }
+  if (AcceptKeyword("DESCRIBE") || AcceptKeyword("DESC")) {
+    statement->kind = StatementKind::kDescribe;
+    TARN_ASSIGN_OR_RETURN(statement->select, ParseDescribeTarget());
+    return statement;
+  }
+  if (AcceptKeyword("SHOW")) {
+    if (AcceptKeyword("TABLES")) {
+      statement->kind = StatementKind::kShowTables;
+      return statement;
+    }
+    if (Peek().IsKeyword("ALL") && Peek(1).IsKeyword("TABLES")) {
+      Advance();
+      Advance();
+      statement->kind = StatementKind::kShowTables;
+      statement->show_all = true;
+      return statement;
+    }
+    statement->kind = StatementKind::kDescribe;  // SHOW name = DESCRIBE name
+    TARN_ASSIGN_OR_RETURN(statement->select, ParseDescribeTarget());
+    return statement;
+  }
+  if (AcceptKeyword("SET")) {
+    statement->kind = StatementKind::kSet;
+    if (!AcceptKeyword("SESSION")) AcceptKeyword("GLOBAL");
+    TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
+    if (!AcceptOperator("=") && !AcceptKeyword("TO")) return SyntaxError();
+    TARN_ASSIGN_OR_RETURN(statement->value, ParseExpr());
+    return statement;
+  }
+  if (AcceptKeyword("RESET")) {
+    statement->kind = StatementKind::kReset;
+    if (!AcceptKeyword("SESSION")) AcceptKeyword("GLOBAL");
+    TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
+    return statement;
+  }
+  if (first.IsKeyword("COPY")) return ParseCopy();
+  if (first.IsKeyword("CALL")) return ParseCall();
+  if (first.IsKeyword("CREATE")) return ParseCreate();
+  if (first.IsKeyword("DROP")) return ParseDrop();
+  if (first.IsKeyword("INSERT")) return ParseInsert();
+  if (first.IsKeyword("DELETE")) return ParseDelete();
+  if (first.IsKeyword("UPDATE")) return ParseUpdate();
+  if (first.IsKeyword("ALTER")) return ParseAlter();
+  if (first.IsKeyword("BEGIN") || first.IsKeyword("START") || first.IsKeyword("COMMIT") ||
+      first.IsKeyword("END") || first.IsKeyword("ROLLBACK") || first.IsKeyword("ABORT")) {
+    return ParseTransaction();
+  }
+  for (std::string_view word : kUnsupportedWords) {
+    if (first.IsKeyword(word)) return ParseUnsupported();
+  }
+  return SyntaxError();
+}
+
+bool StatementParser::AcceptArrowTail() {
+  const Token& previous = tokens_[pos_ - 1];
+  if (!Peek().IsOperator(">") || Peek().offset != previous.offset + previous.length) {
+    return false;
+  }
+  Advance();
+  return true;
+}
+
+Result<AtClause> StatementParser::ParseAtClause() {
+  Advance();  // AT
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  AtClause at;
+  if (AcceptKeyword("TIMESTAMP")) {
+    at.timestamp = true;
+  } else if (!AcceptKeyword("VERSION")) {
+    return SyntaxError();
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator("="));
+  if (!AcceptArrowTail()) return SyntaxError();
+  TARN_ASSIGN_OR_RETURN(at.value, ParseExpr());
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  return at;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseCall() {
+  Advance();  // CALL
+  auto statement = std::make_unique<Statement>();
+  statement->kind = StatementKind::kCall;
+  auto select = std::make_unique<SelectStmt>();
+  SelectItem star;
+  star.star = true;
+  select->items.push_back(std::move(star));
+  select->from.offset = Peek().offset;
+  TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
+  select->from.kind = TableRef::Kind::kFunction;
+  select->from.names.push_back(std::move(name));
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  TARN_RETURN_NOT_OK(ParseTableArgs(&select->from));
+  statement->what = "CALL " + select->from.names[0];
+  statement->select = std::move(select);
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseUnsupportedNamed(std::string what) {
+  auto statement = std::make_unique<Statement>();
+  statement->kind = StatementKind::kUnsupported;
+  statement->what = std::move(what);
+  SkipToStatementEnd();
+  return statement;
+}
+
+void StatementParser::SkipToStatementEnd() {
+  int depth = 0;
+  while (Peek().kind != TokenKind::kEnd) {
+    if (Peek().IsOperator("(")) ++depth;
+    if (Peek().IsOperator(")")) --depth;
+    if (depth <= 0 && Peek().IsOperator(";")) break;
+    Advance();
+  }
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseUnsupported() {
+  auto statement = std::make_unique<Statement>();
+  statement->kind = StatementKind::kUnsupported;
+  std::string what = Upper(Advance().text);
+  if (what == "CREATE" || what == "DROP" || what == "ALTER") {
+    if (AcceptKeyword("OR")) AcceptKeyword("REPLACE");
+    std::string object = Upper(Peek().text);
+    if (object == "TEMP" || object == "TEMPORARY") {
+      Advance();
+      object = Upper(Peek().text);
+    }
+    if (Peek().kind == TokenKind::kIdentifier) what += " " + object;
+  } else if (what == "CALL") {
+    if (Peek().kind == TokenKind::kIdentifier) what += " " + Peek().text;
+  } else if (what == "INSERT" || what == "DELETE") {
+    // INSERT INTO / DELETE FROM read better without the preposition.
+  }
+  statement->what = std::move(what);
+  SkipToStatementEnd();
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseCopy() {
+  Advance();  // COPY
+  auto statement = std::make_unique<Statement>();
+  statement->kind = StatementKind::kCopy;
+  if (AcceptOperator("(")) {
+    TARN_ASSIGN_OR_RETURN(statement->select, ParseQuery());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  } else {
+    auto select = std::make_unique<SelectStmt>();
+    SelectItem star;
+    star.star = true;
+    select->items.push_back(std::move(star));
+    TARN_ASSIGN_OR_RETURN(select->from, ParseTableRef());
+    statement->select = std::move(select);
+  }
+  if (Peek().IsKeyword("FROM")) {
+    Advance();
+    statement->kind = StatementKind::kUnsupported;
+    statement->what = "COPY ... FROM";
+    while (!AtStatementEnd() || Peek().IsOperator(")")) {
+      if (Peek().kind == TokenKind::kEnd) break;
+      Advance();
+    }
+    return statement;
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("TO"));
+  if (Peek().kind != TokenKind::kString) return SyntaxError();
+  statement->copy_path = Advance().text;
+  bool parenthesized = AcceptOperator("(");
+  if (parenthesized || AcceptKeyword("WITH")) {
+    if (!parenthesized) TARN_RETURN_NOT_OK(ExpectOperator("("));
+    while (!Peek().IsOperator(")")) {
+      TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
+      std::unique_ptr<ast::Expr> value;
+      if (!Peek().IsOperator(",") && !Peek().IsOperator(")")) {
+        AcceptOperator("=");
+        // Option values are single words or literals: FORMAT parquet, DELIMITER '|'.
+        if (Peek().kind == TokenKind::kIdentifier) {
+          value = ast::MakeLiteral(ast::LiteralKind::kString, Advance().text);
+        } else {
+          TARN_ASSIGN_OR_RETURN(value, ParseExpr());
+        }
+      }
+      statement->copy_options.emplace_back(Upper(name), std::move(value));
+      if (!AcceptOperator(",")) break;
+    }
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  return statement;
+}
+
+Result<std::unique_ptr<SelectStmt>> StatementParser::ParseDescribeTarget() {
+  if (Peek().IsKeyword("SELECT") || Peek().IsKeyword("FROM") || Peek().IsOperator("(")) {
+    return ParseQuery();
+  }
+  auto select = std::make_unique<SelectStmt>();
+  SelectItem star;
+  star.star = true;
+  select->items.push_back(std::move(star));
+  TARN_ASSIGN_OR_RETURN(select->from, ParseTableRef());
+  return select;
+}
+
+Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
+  if (AcceptOperator("(")) {
+    TARN_ASSIGN_OR_RETURN(auto inner, ParseQuery());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    return inner;
+  }
+  auto select = std::make_unique<SelectStmt>();
+  if (AcceptKeyword("FROM")) {
+    // DuckDB's FROM-first form: FROM t [SELECT ...] means SELECT * FROM t when SELECT is absent.
+    TARN_ASSIGN_OR_RETURN(select->from, ParseTableRef());
+    if (AcceptKeyword("SELECT")) {
+      TARN_RETURN_NOT_OK(ParseSelectList(select.get()));
+    } else {
+      SelectItem star;
+      star.star = true;
+      select->items.push_back(std::move(star));
+    }
+  } else {
+    TARN_RETURN_NOT_OK(ExpectKeyword("SELECT"));
+    TARN_RETURN_NOT_OK(ParseSelectList(select.get()));
+    if (AcceptKeyword("FROM")) {
+      TARN_ASSIGN_OR_RETURN(select->from, ParseTableRef());
+    }
+  }
+  if (Peek().IsOperator(",") || Peek().IsKeyword("JOIN") || Peek().IsKeyword("INNER") ||
+      Peek().IsKeyword("LEFT") || Peek().IsKeyword("RIGHT") || Peek().IsKeyword("FULL") ||
+      Peek().IsKeyword("CROSS") || Peek().IsKeyword("NATURAL")) {
+    return Status::NotSupported(
+        FormatErrorAt(text_, "not yet supported: joins", Peek().offset));
+  }
+  if (AcceptKeyword("WHERE")) {
+    TARN_ASSIGN_OR_RETURN(select->where, ParseExpr());
+  }
+  if (AcceptKeyword("GROUP")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+    if (AcceptKeyword("ALL")) {
+      select->group_by_all = true;
+    } else {
+      do {
+        TARN_ASSIGN_OR_RETURN(auto e, ParseExpr());
+        select->group_by.push_back(std::move(e));
+      } while (AcceptOperator(","));
+    }
+  }
+  if (AcceptKeyword("HAVING")) {
+    TARN_ASSIGN_OR_RETURN(select->having, ParseExpr());
+  }
+  if (Peek().IsKeyword("UNION") || Peek().IsKeyword("EXCEPT") ||
+      Peek().IsKeyword("INTERSECT") || Peek().IsKeyword("WINDOW") ||
+      Peek().IsKeyword("QUALIFY")) {
+    return Status::NotSupported(FormatErrorAt(
+        text_, "not yet supported: " + Upper(Peek().text), Peek().offset));
+  }
+  if (AcceptKeyword("ORDER")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+    do {
+      OrderItem item;
+      TARN_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+      if (AcceptKeyword("DESC")) {
+        item.descending = true;
+      } else {
+        AcceptKeyword("ASC");
+      }
+      if (AcceptKeyword("NULLS")) {
+        if (AcceptKeyword("FIRST")) {
+          item.nulls_first = true;
+        } else {
+          TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
+          item.nulls_first = false;
+        }
+      }
+      select->order_by.push_back(std::move(item));
+    } while (AcceptOperator(","));
+  }
+  for (int clause = 0; clause < 2; ++clause) {
+    if (!select->limit && AcceptKeyword("LIMIT")) {
+      TARN_ASSIGN_OR_RETURN(select->limit, ParseExpr());
+    } else if (!select->offset && AcceptKeyword("OFFSET")) {
+      TARN_ASSIGN_OR_RETURN(select->offset, ParseExpr());
+    }
+  }
+  return select;
+}
+
+Status StatementParser::ParseSelectList(SelectStmt* select) {
+  if (AcceptKeyword("DISTINCT")) {
+    select->distinct = true;
+  } else {
+    AcceptKeyword("ALL");
+  }
+  do {
+    SelectItem item;
+    bool qualified_star = (Peek().kind == TokenKind::kIdentifier ||
+                           Peek().kind == TokenKind::kQuotedIdentifier) &&
+                          Peek(1).IsOperator(".") && Peek(2).IsOperator("*");
+    if (qualified_star) {
+      item.star_qualifier = Advance().text;
+      Advance();
+    }
+    if (qualified_star || Peek().IsOperator("*")) {
+      Advance();
+      item.star = true;
+      if (AcceptKeyword("EXCLUDE")) {
+        bool parenthesized = AcceptOperator("(");
+        do {
+          TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
+          item.exclude.push_back(std::move(name));
+        } while (parenthesized && AcceptOperator(","));
+        if (parenthesized) TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      }
+    } else {
+      TARN_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+      TARN_ASSIGN_OR_RETURN(item.alias, ParseAlias());
+    }
+    select->items.push_back(std::move(item));
+  } while (AcceptOperator(","));
+  return Status::OK();
+}
+
+Result<std::string> StatementParser::ParseAlias() {
+  if (AcceptKeyword("AS")) return ParseName();
+  const Token& token = Peek();
+  if ((token.kind == TokenKind::kIdentifier && !IsClauseWord(token)) ||
+      token.kind == TokenKind::kQuotedIdentifier) {
+    return Advance().text;
+  }
+  return std::string();
+}
+
+Result<TableRef> StatementParser::ParseTableRef() {
+  TableRef ref;
+  ref.offset = Peek().offset;
+  if (AcceptOperator("(")) {
+    ref.kind = TableRef::Kind::kSubquery;
+    TARN_ASSIGN_OR_RETURN(ref.subquery, ParseQuery());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  } else if (Peek().kind == TokenKind::kString) {
+    ref.kind = TableRef::Kind::kFile;
+    ref.file = Advance().text;
+  } else {
+    if (IsClauseWord(Peek()) || Peek().IsKeyword("SELECT")) return SyntaxError();
+    TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
+    ref.names.push_back(std::move(name));
+    while (AcceptOperator(".")) {
+      TARN_ASSIGN_OR_RETURN(std::string part, ParseName());
+      ref.names.push_back(std::move(part));
+    }
+    ref.kind = TableRef::Kind::kTable;
+    if (ref.names.size() == 1 && AcceptOperator("(")) {
+      ref.kind = TableRef::Kind::kFunction;
+      TARN_RETURN_NOT_OK(ParseTableArgs(&ref));
+    } else if (Peek().IsKeyword("AT") && Peek(1).IsOperator("(")) {
+      TARN_ASSIGN_OR_RETURN(ref.at, ParseAtClause());
+    }
+  }
+  TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
+  if (!ref.alias.empty() && AcceptOperator("(")) {
+    do {
+      TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+      ref.column_aliases.push_back(std::move(column));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  return ref;
+}
+
+Status StatementParser::ParseTableArgs(TableRef* ref) {
+  if (AcceptOperator(")")) return Status::OK();
+  do {
+    TableArg arg;
+    if ((Peek().kind == TokenKind::kIdentifier || Peek().kind == TokenKind::kQuotedIdentifier) &&
+        (Peek(1).IsOperator("=") || (Peek(1).IsOperator(":") && Peek(2).IsOperator("=")))) {
+      arg.name = Advance().text;
+      if (AcceptOperator(":")) {
+        TARN_RETURN_NOT_OK(ExpectOperator("="));
+      } else {
+        Advance();
+        AcceptArrowTail();  // name => value
+      }
+    }
+    if (AcceptOperator("[")) {
+      arg.is_list = true;
+      if (!Peek().IsOperator("]")) {
+        do {
+          TARN_ASSIGN_OR_RETURN(auto element, ParseExpr());
+          arg.list.push_back(std::move(element));
+        } while (AcceptOperator(","));
+      }
+      TARN_RETURN_NOT_OK(ExpectOperator("]"));
+    } else {
+      TARN_ASSIGN_OR_RETURN(arg.expr, ParseExpr());
+    }
+    ref->args.push_back(std::move(arg));
+  } while (AcceptOperator(","));
+  return ExpectOperator(")");
+}
+
+}  // namespace parser_internal
+
+Result<std::vector<std::unique_ptr<Statement>>> ParseStatements(std::string_view text) {
+  TARN_ASSIGN_OR_RETURN(std::vector<Token> tokens, Tokenize(text));
+  return parser_internal::StatementParser(text, tokens).ParseAll();
+}
+
+}  // namespace tarn::sql

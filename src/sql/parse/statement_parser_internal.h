@@ -1,0 +1,122 @@
+// The recursive-descent parser behind ParseStatements (sql/parse/statement_parser.h), shared
+// by its two halves: statement_parser.cc (queries, COPY, EXPLAIN, DESCRIBE, SHOW, SET, CALL,
+// unsupported statements) and statement_parser_write.cc (the lake writes: CREATE, DROP,
+// INSERT, DELETE, UPDATE, ALTER, BEGIN/COMMIT/ROLLBACK).
+//
+// Each Parse* method starts at the current token and leaves the position after what it read;
+// a syntax error carries line, column and a caret (FormatSyntaxError).
+//
+// Thread-safety: one parser per text, used by one thread; it borrows the text and tokens.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "expr/lexer.h"
+#include "sql/parse/statement.h"
+#include "tarn/status.h"
+
+namespace tarn::sql::parser_internal {
+
+class StatementParser {
+ public:
+  // REQUIRES: `tokens` is Tokenize(text), ending with a kEnd token; both outlive the parser.
+  StatementParser(std::string_view text, const std::vector<Token>& tokens)
+      : text_(text), tokens_(tokens) {}
+
+  // Every ';'-separated statement (empty statements are skipped).
+  Result<std::vector<std::unique_ptr<Statement>>> ParseAll();
+
+ private:
+  // --- tokens ---
+  const Token& Peek(size_t ahead = 0) const {
+    size_t index = pos_ + ahead;
+    return tokens_[index < tokens_.size() ? index : tokens_.size() - 1];
+  }
+  const Token& Advance() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
+  bool AcceptKeyword(std::string_view keyword) {
+    if (!Peek().IsKeyword(keyword)) return false;
+    Advance();
+    return true;
+  }
+  bool AcceptOperator(std::string_view op) {
+    if (!Peek().IsOperator(op)) return false;
+    Advance();
+    return true;
+  }
+  Status ExpectKeyword(std::string_view keyword) {
+    return AcceptKeyword(keyword) ? Status::OK() : SyntaxError();
+  }
+  Status ExpectOperator(std::string_view op) {
+    return AcceptOperator(op) ? Status::OK() : SyntaxError();
+  }
+  Status SyntaxError() const { return Status::InvalidArgument(FormatSyntaxError(text_, Peek())); }
+  static std::string Upper(std::string text);
+
+  // --- shared pieces (statement_parser.cc) ---
+  Result<std::unique_ptr<ast::Expr>> ParseExpr();
+  Result<std::string> ParseName();
+  bool AtStatementEnd() const;
+  // The source text from token `first` to the token before the current one.
+  std::string TextFrom(size_t first) const;
+  // The '>' of "=>" right after an '=' (the lexer splits the arrow).
+  bool AcceptArrowTail();
+  // AT ( VERSION => expr ) | AT ( TIMESTAMP => expr )
+  Result<AtClause> ParseAtClause();
+  // A statement tarn does not run, already named: skips to its end.
+  Result<std::unique_ptr<Statement>> ParseUnsupportedNamed(std::string what);
+  void SkipToStatementEnd();
+
+  // --- queries and the other read statements (statement_parser.cc) ---
+  Result<std::unique_ptr<Statement>> ParseStatement();
+  // CALL name(args): SELECT * FROM name(args).
+  Result<std::unique_ptr<Statement>> ParseCall();
+  // Names the statement (first words) and skips to its end.
+  Result<std::unique_ptr<Statement>> ParseUnsupported();
+  Result<std::unique_ptr<Statement>> ParseCopy();
+  // DESCRIBE SELECT ... | DESCRIBE FROM ... | DESCRIBE source
+  Result<std::unique_ptr<SelectStmt>> ParseDescribeTarget();
+  Result<std::unique_ptr<SelectStmt>> ParseQuery();
+  Status ParseSelectList(SelectStmt* select);
+  // [AS] name, or nothing.
+  Result<std::string> ParseAlias();
+  Result<TableRef> ParseTableRef();
+  Status ParseTableArgs(TableRef* ref);
+
+  // --- lake writes (statement_parser_write.cc) ---
+  // name [. name [. name]]
+  Result<std::vector<std::string>> ParseQualifiedName();
+  bool AcceptIfExists();
+  bool AcceptIfNotExists();
+  // A type as written, up to a ',' or ')' at depth 0, a constraint keyword or the end.
+  Result<std::string> ParseTypeText();
+  // name type [NOT NULL | NULL | DEFAULT expr]...
+  Result<ColumnDef> ParseColumnDef();
+  static std::unique_ptr<Statement> WriteStatement(StatementKind kind, std::string what);
+  Result<std::unique_ptr<Statement>> ParseCreate();
+  Result<std::unique_ptr<Statement>> ParseDrop();
+  Result<std::unique_ptr<Statement>> ParseInsert();
+  Result<std::unique_ptr<Statement>> ParseDelete();
+  Result<std::unique_ptr<Statement>> ParseUpdate();
+  Result<std::unique_ptr<Statement>> ParseAlter();
+  // BEGIN [TRANSACTION] | START TRANSACTION | COMMIT | END | ROLLBACK | ABORT [TRANSACTION]
+  Result<std::unique_ptr<Statement>> ParseTransaction();
+  // The table an INSERT, DELETE or UPDATE writes: a qualified name into write->names, then,
+  // when `with_alias`, an optional [AS] alias (never a clause keyword) into write->alias.
+  Status ParseWriteTarget(WriteStmt* write, bool with_alias);
+  // The end of the write statement `what` (INSERT, DELETE, UPDATE): NotSupported when the
+  // current token is one of `refused` (clauses tarn does not run), then, when `where` is
+  // given, an optional WHERE condition into *where.
+  Status ParseWriteTail(std::string_view what, std::initializer_list<std::string_view> refused,
+                        std::unique_ptr<ast::Expr>* where);
+
+  std::string_view text_;
+  const std::vector<Token>& tokens_;
+  size_t pos_ = 0;
+};
+
+}  // namespace tarn::sql::parser_internal

@@ -1,0 +1,383 @@
+// The lake-writing statements of the grammar: CREATE/DROP SCHEMA|TABLE|VIEW, CREATE TABLE AS,
+// INSERT, DELETE, UPDATE, ALTER TABLE and BEGIN/COMMIT/ROLLBACK (docs/sql.md).
+#include <string>
+#include <utility>
+
+#include "sql/parse/statement_parser_internal.h"
+
+namespace tarn::sql::parser_internal {
+
+Result<std::vector<std::string>> StatementParser::ParseQualifiedName() {
+  std::vector<std::string> names;
+  do {
+    TARN_ASSIGN_OR_RETURN(std::string part, ParseName());
+    names.push_back(std::move(part));
+  } while (AcceptOperator("."));
+  if (names.size() > 3) {
+    return Status::InvalidArgument(FormatErrorAt(
+        text_, "Parser Error: a name has at most three parts (catalog.schema.name)",
+        tokens_[pos_ - 1].offset));
+  }
+  return names;
+}
+
+bool StatementParser::AcceptIfExists() {
+  if (!Peek().IsKeyword("IF") || !Peek(1).IsKeyword("EXISTS")) return false;
+  Advance();
+  Advance();
+  return true;
+}
+
+bool StatementParser::AcceptIfNotExists() {
+  if (!Peek().IsKeyword("IF") || !Peek(1).IsKeyword("NOT") || !Peek(2).IsKeyword("EXISTS")) {
+    return false;
+  }
+  Advance();
+  Advance();
+  Advance();
+  return true;
+}
+
+Result<std::string> StatementParser::ParseTypeText() {
+  size_t first = pos_;
+  int depth = 0;
+  while (Peek().kind != TokenKind::kEnd && !Peek().IsOperator(";")) {
+    const Token& token = Peek();
+    if (depth == 0 && (token.IsOperator(",") || token.IsOperator(")") ||
+                       token.IsKeyword("NOT") || token.IsKeyword("NULL") ||
+                       token.IsKeyword("DEFAULT") || token.IsKeyword("PRIMARY") ||
+                       token.IsKeyword("UNIQUE") || token.IsKeyword("CHECK") ||
+                       token.IsKeyword("REFERENCES") || token.IsKeyword("COLLATE") ||
+                       token.IsKeyword("USING") || token.IsKeyword("GENERATED"))) {
+      break;
+    }
+    if (token.IsOperator("(") || token.IsOperator("[")) ++depth;
+    if (token.IsOperator(")") || token.IsOperator("]")) --depth;
+    Advance();
+  }
+  if (pos_ == first) return SyntaxError();
+  return TextFrom(first);
+}
+
+Result<ColumnDef> StatementParser::ParseColumnDef() {
+  ColumnDef column;
+  TARN_ASSIGN_OR_RETURN(column.name, ParseName());
+  TARN_ASSIGN_OR_RETURN(column.type_text, ParseTypeText());
+  while (true) {
+    if (AcceptKeyword("NOT")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("NULL"));
+      column.not_null = true;
+    } else if (AcceptKeyword("NULL")) {
+      column.not_null = false;
+    } else if (AcceptKeyword("DEFAULT")) {
+      TARN_ASSIGN_OR_RETURN(column.default_value, ParseExpr());
+    } else if (Peek().IsKeyword("PRIMARY") || Peek().IsKeyword("UNIQUE") ||
+               Peek().IsKeyword("CHECK") || Peek().IsKeyword("REFERENCES") ||
+               Peek().IsKeyword("COLLATE") || Peek().IsKeyword("GENERATED")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: column constraint " + Upper(Peek().text) +
+                     " (DuckLake tables have no constraints but NOT NULL)",
+          Peek().offset));
+    } else {
+      return column;
+    }
+  }
+}
+
+std::unique_ptr<Statement> StatementParser::WriteStatement(StatementKind kind, std::string what) {
+  auto statement = std::make_unique<Statement>();
+  statement->kind = kind;
+  statement->what = std::move(what);
+  statement->write = std::make_unique<WriteStmt>();
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
+  Advance();  // CREATE
+  bool or_replace = false;
+  if (AcceptKeyword("OR")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("REPLACE"));
+    or_replace = true;
+  }
+  if (Peek().IsKeyword("TEMP") || Peek().IsKeyword("TEMPORARY")) {
+    return Status::NotSupported(FormatErrorAt(
+        text_, "not yet supported: temporary tables (tables live in the attached lake)",
+        Peek().offset));
+  }
+  if (AcceptKeyword("SCHEMA")) {
+    auto statement = WriteStatement(StatementKind::kCreateSchema, "CREATE SCHEMA");
+    statement->write->if_not_exists = AcceptIfNotExists();
+    TARN_ASSIGN_OR_RETURN(statement->write->names, ParseQualifiedName());
+    return statement;
+  }
+  if (AcceptKeyword("VIEW")) {
+    auto statement = WriteStatement(StatementKind::kCreateView, "CREATE VIEW");
+    WriteStmt& write = *statement->write;
+    write.or_replace = or_replace;
+    write.if_not_exists = AcceptIfNotExists();
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    if (AcceptOperator("(")) {
+      do {
+        TARN_ASSIGN_OR_RETURN(std::string alias, ParseName());
+        write.view_aliases.push_back(std::move(alias));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    }
+    TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+    size_t first = pos_;
+    TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
+    write.query_text = TextFrom(first);
+    return statement;
+  }
+  if (!AcceptKeyword("TABLE")) {
+    std::string what = "CREATE";
+    if (Peek().kind == TokenKind::kIdentifier) what += " " + Upper(Peek().text);
+    return ParseUnsupportedNamed(std::move(what));
+  }
+  auto statement = WriteStatement(StatementKind::kCreateTable, "CREATE TABLE");
+  WriteStmt& write = *statement->write;
+  write.or_replace = or_replace;
+  write.if_not_exists = AcceptIfNotExists();
+  TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+  if (AcceptKeyword("AS")) {
+    size_t first = pos_;
+    TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
+    write.query_text = TextFrom(first);
+    return statement;
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  do {
+    if (Peek().IsKeyword("PRIMARY") || Peek().IsKeyword("UNIQUE") ||
+        Peek().IsKeyword("CHECK") || Peek().IsKeyword("FOREIGN") ||
+        Peek().IsKeyword("CONSTRAINT")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: table constraint " + Upper(Peek().text) +
+                     " (DuckLake tables have no constraints but NOT NULL)",
+          Peek().offset));
+    }
+    TARN_ASSIGN_OR_RETURN(ColumnDef column, ParseColumnDef());
+    write.columns.push_back(std::move(column));
+  } while (AcceptOperator(","));
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseDrop() {
+  Advance();  // DROP
+  StatementKind kind;
+  std::string what;
+  if (AcceptKeyword("TABLE")) {
+    kind = StatementKind::kDropTable;
+    what = "DROP TABLE";
+  } else if (AcceptKeyword("SCHEMA")) {
+    kind = StatementKind::kDropSchema;
+    what = "DROP SCHEMA";
+  } else if (AcceptKeyword("VIEW")) {
+    kind = StatementKind::kDropView;
+    what = "DROP VIEW";
+  } else {
+    std::string name = "DROP";
+    if (Peek().kind == TokenKind::kIdentifier) name += " " + Upper(Peek().text);
+    return ParseUnsupportedNamed(std::move(name));
+  }
+  auto statement = WriteStatement(kind, std::move(what));
+  statement->write->if_exists = AcceptIfExists();
+  TARN_ASSIGN_OR_RETURN(statement->write->names, ParseQualifiedName());
+  if (AcceptKeyword("CASCADE")) {
+    statement->write->cascade = true;
+  } else {
+    AcceptKeyword("RESTRICT");
+  }
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseInsert() {
+  Advance();  // INSERT
+  if (Peek().IsKeyword("OR")) {
+    return ParseUnsupportedNamed("INSERT OR " + Upper(Peek(1).text));
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("INTO"));
+  auto statement = WriteStatement(StatementKind::kInsert, "INSERT");
+  WriteStmt& write = *statement->write;
+  TARN_RETURN_NOT_OK(ParseWriteTarget(&write, /*with_alias=*/false));
+  if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
+      !Peek(1).IsOperator("(")) {
+    Advance();
+    do {
+      TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+      write.insert_columns.push_back(std::move(column));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  if (AcceptKeyword("DEFAULT")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("VALUES"));
+    write.default_values = true;
+  } else if (AcceptKeyword("VALUES")) {
+    do {
+      TARN_RETURN_NOT_OK(ExpectOperator("("));
+      std::vector<std::unique_ptr<ast::Expr>> row;
+      do {
+        TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
+        row.push_back(std::move(value));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      write.values.push_back(std::move(row));
+    } while (AcceptOperator(","));
+  } else {
+    size_t first = pos_;
+    TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
+    write.query_text = TextFrom(first);
+  }
+  TARN_RETURN_NOT_OK(ParseWriteTail("INSERT", {"ON", "RETURNING"}, /*where=*/nullptr));
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseDelete() {
+  Advance();  // DELETE
+  TARN_RETURN_NOT_OK(ExpectKeyword("FROM"));
+  auto statement = WriteStatement(StatementKind::kDelete, "DELETE");
+  WriteStmt& write = *statement->write;
+  TARN_RETURN_NOT_OK(ParseWriteTarget(&write, /*with_alias=*/true));
+  TARN_RETURN_NOT_OK(ParseWriteTail("DELETE", {"USING", "RETURNING"}, &write.where));
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseUpdate() {
+  Advance();  // UPDATE
+  auto statement = WriteStatement(StatementKind::kUpdate, "UPDATE");
+  WriteStmt& write = *statement->write;
+  TARN_RETURN_NOT_OK(ParseWriteTarget(&write, /*with_alias=*/true));
+  TARN_RETURN_NOT_OK(ExpectKeyword("SET"));
+  do {
+    TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+    TARN_RETURN_NOT_OK(ExpectOperator("="));
+    TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
+    write.assignments.emplace_back(std::move(column), std::move(value));
+  } while (AcceptOperator(","));
+  TARN_RETURN_NOT_OK(ParseWriteTail("UPDATE", {"FROM", "RETURNING"}, &write.where));
+  return statement;
+}
+
+Status StatementParser::ParseWriteTarget(WriteStmt* write, bool with_alias) {
+  TARN_ASSIGN_OR_RETURN(write->names, ParseQualifiedName());
+  if (!with_alias) return Status::OK();
+  if (AcceptKeyword("AS")) {
+    TARN_ASSIGN_OR_RETURN(write->alias, ParseName());
+  } else if (Peek().kind == TokenKind::kIdentifier && !Peek().IsKeyword("WHERE") &&
+             !Peek().IsKeyword("SET") && !Peek().IsKeyword("USING") &&
+             !Peek().IsKeyword("RETURNING")) {
+    write->alias = Advance().text;
+  }
+  return Status::OK();
+}
+
+Status StatementParser::ParseWriteTail(std::string_view what,
+                                       std::initializer_list<std::string_view> refused,
+                                       std::unique_ptr<ast::Expr>* where) {
+  for (std::string_view clause : refused) {
+    if (Peek().IsKeyword(clause)) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, StrCat("not yet supported: ", what, " ... ", Upper(Peek().text)),
+          Peek().offset));
+    }
+  }
+  if (where != nullptr && AcceptKeyword("WHERE")) {
+    TARN_ASSIGN_OR_RETURN(*where, ParseExpr());
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseTransaction() {
+  auto statement = std::make_unique<Statement>();
+  const Token& first = Advance();
+  if (first.IsKeyword("BEGIN") || first.IsKeyword("START")) {
+    if (first.IsKeyword("START")) TARN_RETURN_NOT_OK(ExpectKeyword("TRANSACTION"));
+    statement->kind = StatementKind::kBegin;
+    statement->what = "BEGIN";
+  } else if (first.IsKeyword("COMMIT") || first.IsKeyword("END")) {
+    statement->kind = StatementKind::kCommit;
+    statement->what = "COMMIT";
+  } else {
+    statement->kind = StatementKind::kRollback;
+    statement->what = "ROLLBACK";
+  }
+  AcceptKeyword("TRANSACTION");
+  return statement;
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
+  Advance();  // ALTER
+  if (!AcceptKeyword("TABLE")) {
+    std::string what = "ALTER";
+    if (Peek().kind == TokenKind::kIdentifier) what += " " + Upper(Peek().text);
+    return ParseUnsupportedNamed(std::move(what));
+  }
+  auto statement = WriteStatement(StatementKind::kAlterTable, "ALTER TABLE");
+  WriteStmt& write = *statement->write;
+  write.if_exists = AcceptIfExists();
+  TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+  if (AcceptKeyword("ADD")) {
+    AcceptKeyword("COLUMN");
+    write.alter = AlterAction::kAddColumn;
+    write.if_not_exists = AcceptIfNotExists();
+    TARN_ASSIGN_OR_RETURN(ColumnDef column, ParseColumnDef());
+    write.columns.push_back(std::move(column));
+    return statement;
+  }
+  if (AcceptKeyword("DROP")) {
+    AcceptKeyword("COLUMN");
+    write.alter = AlterAction::kDropColumn;
+    write.if_exists = AcceptIfExists() || write.if_exists;
+    TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+    return statement;
+  }
+  if (AcceptKeyword("RENAME")) {
+    if (AcceptKeyword("TO")) {
+      write.alter = AlterAction::kRenameTable;
+      TARN_ASSIGN_OR_RETURN(write.new_name, ParseName());
+      return statement;
+    }
+    AcceptKeyword("COLUMN");
+    write.alter = AlterAction::kRenameColumn;
+    TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+    TARN_RETURN_NOT_OK(ExpectKeyword("TO"));
+    TARN_ASSIGN_OR_RETURN(write.new_name, ParseName());
+    return statement;
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("ALTER"));
+  AcceptKeyword("COLUMN");
+  TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+  if (AcceptKeyword("TYPE") || (AcceptKeyword("SET") && AcceptKeyword("DATA") &&
+                                AcceptKeyword("TYPE"))) {
+    write.alter = AlterAction::kSetType;
+    TARN_ASSIGN_OR_RETURN(write.type_text, ParseTypeText());
+    if (Peek().IsKeyword("USING")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: ALTER COLUMN ... TYPE ... USING", Peek().offset));
+    }
+    return statement;
+  }
+  if (tokens_[pos_ - 1].IsKeyword("SET")) {
+    // SET was consumed above without DATA TYPE: SET DEFAULT | SET NOT NULL.
+    if (AcceptKeyword("DEFAULT")) {
+      write.alter = AlterAction::kSetDefault;
+      TARN_ASSIGN_OR_RETURN(write.default_value, ParseExpr());
+      return statement;
+    }
+    TARN_RETURN_NOT_OK(ExpectKeyword("NOT"));
+    TARN_RETURN_NOT_OK(ExpectKeyword("NULL"));
+    write.alter = AlterAction::kSetNotNull;
+    return statement;
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("DROP"));
+  if (AcceptKeyword("DEFAULT")) {
+    write.alter = AlterAction::kDropDefault;
+    return statement;
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("NOT"));
+  TARN_RETURN_NOT_OK(ExpectKeyword("NULL"));
+  write.alter = AlterAction::kDropNotNull;
+  return statement;
+}
+
+}  // namespace tarn::sql::parser_internal

@@ -1,0 +1,79 @@
+#include "sql/plan/names.h"
+
+#include "tarn/type.h"
+
+namespace tarn::sql {
+namespace {
+
+std::string Name(const ast::Expr& expr);
+
+std::string Operand(const ast::Expr& expr) { return Name(expr); }
+
+std::string TypeSpelling(const std::string& type_name) {
+  Result<DataType> type = ParseSqlType(type_name);
+  return type.ok() ? type->ToString() : type_name;
+}
+
+std::string Name(const ast::Expr& expr) {
+  using ast::ExprKind;
+  switch (expr.kind) {
+    case ExprKind::kColumnRef: return expr.names.back();
+    case ExprKind::kLiteral:
+      switch (expr.literal_kind) {
+        case ast::LiteralKind::kNull: return "NULL";
+        case ast::LiteralKind::kTrue: return "true";
+        case ast::LiteralKind::kFalse: return "false";
+        case ast::LiteralKind::kString: {
+          std::string out = "'";
+          for (char c : expr.text) {
+            out += c;
+            if (c == '\'') out += '\'';
+          }
+          return out + "'";
+        }
+        case ast::LiteralKind::kTyped:
+          return "CAST('" + expr.text + "' AS " + TypeSpelling(expr.type_name) + ")";
+        default: return expr.text;
+      }
+    case ExprKind::kUnary:
+      if (expr.op == ast::Op::kNot) return "(NOT " + Operand(*expr.children[0]) + ")";
+      return std::string(ast::OpName(expr.op)) + "(" + Operand(*expr.children[0]) + ")";
+    case ExprKind::kBinary:
+      return "(" + Operand(*expr.children[0]) + " " + ast::OpName(expr.op) + " " +
+             Operand(*expr.children[1]) + ")";
+    case ExprKind::kIsNull:
+      return "(" + Operand(*expr.children[0]) + (expr.negated ? " IS NOT NULL)" : " IS NULL)");
+    case ExprKind::kBetween:
+      return "(" + Operand(*expr.children[0]) + (expr.negated ? " NOT BETWEEN " : " BETWEEN ") +
+             Operand(*expr.children[1]) + " AND " + Operand(*expr.children[2]) + ")";
+    case ExprKind::kCast:
+      return std::string(expr.try_cast ? "TRY_CAST(" : "CAST(") + Operand(*expr.children[0]) +
+             " AS " + TypeSpelling(expr.type_name) + ")";
+    case ExprKind::kFunction: {
+      std::string name = LowerAscii(expr.names[0]);
+      if (name == "count" && (expr.children.empty() ||
+                              expr.children[0]->kind == ExprKind::kStar)) {
+        return "count_star()";
+      }
+      std::string out = name + "(";
+      if (expr.distinct) out += "DISTINCT ";
+      for (size_t i = 0; i < expr.children.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += Operand(*expr.children[i]);
+      }
+      return out + ")";
+    }
+    default: return expr.ToString();
+  }
+}
+
+}  // namespace
+
+std::string LowerAscii(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string DefaultColumnName(const ast::Expr& expr) { return Name(expr); }
+
+}  // namespace tarn::sql

@@ -1,0 +1,461 @@
+#include "sql/plan/planner.h"
+
+#include <cstdlib>
+#include <utility>
+
+#include "expr/bound.h"
+#include "expr/cast.h"
+#include "sql/exec/aggregate.h"
+#include "sql/exec/sort.h"
+#include "sql/plan/aggregate_rewrite.h"
+#include "sql/plan/names.h"
+#include "sql/plan/source.h"
+
+namespace tarn::sql {
+namespace {
+
+using ast::Expr;
+using ast::ExprKind;
+using ExprPtr = std::unique_ptr<Expr>;
+
+bool SameName(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && LowerAscii(std::string(a)) == LowerAscii(std::string(b));
+}
+
+// t.col → col when t is the FROM item's name.
+void StripQualifier(Expr* expr, const std::string& qualifier) {
+  if (expr->kind == ExprKind::kColumnRef && expr->names.size() >= 2 && !qualifier.empty() &&
+      SameName(expr->names[0], qualifier)) {
+    expr->names.erase(expr->names.begin());
+  }
+  for (auto& child : expr->children) StripQualifier(child.get(), qualifier);
+}
+
+ExprPtr Prepared(const Expr& expr, const std::string& qualifier) {
+  ExprPtr copy = expr.Clone();
+  StripQualifier(copy.get(), qualifier);
+  return copy;
+}
+
+void CollectColumns(const Expr& expr, const Schema& schema, std::vector<bool>* needed) {
+  if (expr.kind == ExprKind::kColumnRef) {
+    int index = schema.FindField(expr.names[0]);
+    if (index >= 0) (*needed)[index] = true;
+  }
+  for (const auto& child : expr.children) CollectColumns(*child, schema, needed);
+}
+
+struct OutputItem {
+  ExprPtr expr;
+  std::string name;
+};
+
+// Replaces references to select-list aliases (names that are no source column) by the aliased
+// expression, as DuckDB allows in WHERE, HAVING and ORDER BY expressions.
+void SubstituteAliases(ExprPtr* expr, const std::vector<OutputItem>& items, const Schema& schema) {
+  Expr& e = **expr;
+  if (e.kind == ExprKind::kColumnRef && e.names.size() == 1 && schema.FindField(e.names[0]) < 0) {
+    for (const auto& item : items) {
+      if (SameName(item.name, e.names[0])) {
+        *expr = item.expr->Clone();
+        return;
+      }
+    }
+  }
+  for (auto& child : e.children) SubstituteAliases(&child, items, schema);
+}
+
+bool IsIntegerLiteral(const Expr& expr) {
+  return expr.kind == ExprKind::kLiteral && expr.literal_kind == ast::LiteralKind::kInteger;
+}
+
+// LIMIT / OFFSET values: non-negative integer constants.
+Result<int64_t> ConstantCount(const Expr& expr, const char* clause) {
+  Schema empty;
+  Result<std::unique_ptr<BoundExpr>> bound = Bind(expr, empty);
+  if (!bound.ok() || !(*bound)->IsConstant() || !(*bound)->type().IsInteger()) {
+    return Status::InvalidArgument("Binder Error: ", clause, " must be an integer constant, not \"",
+                                   expr.ToString(), "\"");
+  }
+  TARN_ASSIGN_OR_RETURN(Value value, (*bound)->EvaluateConstant());
+  if (value.is_null()) return int64_t{-1};
+  TARN_ASSIGN_OR_RETURN(Value cast, expr::CastValue(value, DataType(TypeId::kInt64)));
+  if (cast.GetInt64() < 0) {
+    return Status::InvalidArgument("Binder Error: ", clause, " cannot be negative: ",
+                                   cast.GetInt64());
+  }
+  return cast.GetInt64();
+}
+
+// Binds against `schema` (the scanned columns); an unknown name is reported against `all` (every
+// source column) so the message suggests the closest names, not only the scanned ones.
+Result<std::unique_ptr<BoundExpr>> BindScanned(const Expr& expr, const Schema& schema,
+                                               const Schema* all) {
+  Result<std::unique_ptr<BoundExpr>> bound = Bind(expr, schema);
+  if (!bound.ok() && bound.status().IsNotFound() && all != nullptr) {
+    Result<std::unique_ptr<BoundExpr>> full = Bind(expr, *all);
+    if (!full.ok()) return full.status();
+  }
+  return bound;
+}
+
+Result<std::unique_ptr<BoundExpr>> BindPredicate(const Expr& expr, const Schema& schema,
+                                                 const char* clause, const Schema* all = nullptr) {
+  TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(expr, schema, all));
+  if (bound->IsConstant() && bound->type().id != TypeId::kBoolean) {
+    TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
+    if (value.is_null()) {
+      // WHERE NULL: a NULL of any type keeps no row.
+      auto node = std::make_unique<expr::BoundNode>();
+      node->kind = expr::BoundKind::kConstant;
+      node->type = DataType(TypeId::kBoolean);
+      node->constant = Value::Null(node->type);
+      return std::make_unique<BoundExpr>(std::move(node));
+    }
+  }
+  if (bound->type().id != TypeId::kBoolean && bound->type().id != TypeId::kNull) {
+    return Status::InvalidArgument("Binder Error: ", clause, " must be a BOOLEAN expression, but \"",
+                                   expr.ToString(), "\" is ", bound->type().ToString());
+  }
+  return bound;
+}
+
+std::unique_ptr<BoundExpr> ColumnExpr(int index, const Field& field) {
+  auto node = std::make_unique<expr::BoundNode>();
+  node->kind = expr::BoundKind::kColumn;
+  node->type = field.type;
+  node->column_index = index;
+  node->name = field.name;
+  return std::make_unique<BoundExpr>(std::move(node));
+}
+
+// `visible`: how many leading schema columns `*` expands to (the rest are pseudo-columns).
+Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visible,
+                        const std::string& qualifier, std::vector<OutputItem>* items) {
+  for (const SelectItem& item : select.items) {
+    if (!item.star) {
+      ExprPtr e = Prepared(*item.expr, qualifier);
+      std::string name = item.alias.empty() ? DefaultColumnName(*e) : item.alias;
+      items->push_back({std::move(e), std::move(name)});
+      continue;
+    }
+    if (select.from.kind == TableRef::Kind::kNone) {
+      return Status::InvalidArgument("Binder Error: SELECT * with no tables specified is not valid");
+    }
+    if (!item.star_qualifier.empty() && !SameName(item.star_qualifier, qualifier)) {
+      return Status::NotFound("Binder Error: table \"", item.star_qualifier,
+                              "\" not found in the FROM clause");
+    }
+    for (const std::string& name : item.exclude) {
+      if (schema.FindField(name) < 0) {
+        return Status::NotFound("Binder Error: column \"", name,
+                                "\" in the EXCLUDE list not found in the FROM clause");
+      }
+    }
+    for (int index = 0; index < visible; ++index) {
+      const Field& field = schema.field(index);
+      bool excluded = false;
+      for (const std::string& name : item.exclude) excluded = excluded || SameName(name, field.name);
+      if (!excluded) items->push_back({ast::MakeColumnRef({field.name}), field.name});
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
+                                             const ExecContext& context) {
+  // The source and the schema names resolve against.
+  std::unique_ptr<Source> source;
+  std::unique_ptr<Operator> input;
+  Schema source_schema;
+  const TableRef& from = select.from;
+  std::string qualifier = from.alias;
+  if (from.kind == TableRef::Kind::kNone) {
+    input = MakeSingleRow();
+  } else if (from.kind == TableRef::Kind::kSubquery) {
+    TARN_ASSIGN_OR_RETURN(input, PlanSelect(*from.subquery, sql_text, context));
+    source_schema = *input->schema();
+  } else {
+    TARN_ASSIGN_OR_RETURN(source, BindTableRef(from, sql_text, context));
+    source_schema = source->schema();
+    if (qualifier.empty() && from.kind == TableRef::Kind::kTable) qualifier = from.names.back();
+  }
+  if (from.column_aliases.size() > source_schema.fields.size()) {
+    return Status::InvalidArgument("Binder Error: table \"", from.alias, "\" has ",
+                                   source_schema.num_fields(), " columns but ",
+                                   from.column_aliases.size(), " column names were given");
+  }
+  for (size_t i = 0; i < from.column_aliases.size(); ++i) {
+    source_schema.fields[i].name = from.column_aliases[i];
+  }
+
+  std::vector<OutputItem> items;
+  const int visible = source ? source->visible_columns() : source_schema.num_fields();
+  TARN_RETURN_NOT_OK(ExpandSelectList(select, source_schema, visible, qualifier, &items));
+  ExprPtr where = select.where ? Prepared(*select.where, qualifier) : nullptr;
+  ExprPtr having = select.having ? Prepared(*select.having, qualifier) : nullptr;
+  std::vector<ExprPtr> order;
+  for (const OrderItem& item : select.order_by) order.push_back(Prepared(*item.expr, qualifier));
+  if (where) SubstituteAliases(&where, items, source_schema);
+  if (having) SubstituteAliases(&having, items, source_schema);
+  if (where && ContainsAggregate(*where)) {
+    return Status::InvalidArgument("Binder Error: WHERE clause cannot contain aggregates");
+  }
+
+  bool aggregate = !select.group_by.empty() || select.group_by_all || having != nullptr;
+  for (const auto& item : items) aggregate = aggregate || ContainsAggregate(*item.expr);
+  for (const auto& e : order) aggregate = aggregate || ContainsAggregate(*e);
+
+  // GROUP BY items: expressions, 1-based positions, or select-list aliases.
+  std::vector<ExprPtr> groups;
+  if (select.group_by_all) {
+    for (const auto& item : items) {
+      if (!ContainsAggregate(*item.expr)) groups.push_back(item.expr->Clone());
+    }
+  }
+  for (const auto& written : select.group_by) {
+    ExprPtr g = Prepared(*written, qualifier);
+    if (IsIntegerLiteral(*g)) {
+      size_t position = std::strtoull(g->text.c_str(), nullptr, 10);
+      if (position < 1 || position > items.size()) {
+        return Status::InvalidArgument("Binder Error: GROUP BY term out of range - should be between 1 and ",
+                                       items.size());
+      }
+      g = items[position - 1].expr->Clone();
+    } else if (g->kind == ExprKind::kColumnRef && g->names.size() == 1 &&
+               source_schema.FindField(g->names[0]) < 0) {
+      for (const auto& item : items) {
+        if (SameName(item.name, g->names[0])) {
+          g = item.expr->Clone();
+          break;
+        }
+      }
+    }
+    if (ContainsAggregate(*g)) {
+      return Status::InvalidArgument("Binder Error: GROUP BY clause cannot contain aggregates");
+    }
+    groups.push_back(std::move(g));
+  }
+
+  // Projection pushdown: only the columns some expression names are read.
+  Schema scan_schema;
+  std::vector<int> columns;
+  if (source) {
+    std::vector<bool> needed(source_schema.fields.size(), false);
+    for (const auto& item : items) CollectColumns(*item.expr, source_schema, &needed);
+    for (const auto& e : groups) CollectColumns(*e, source_schema, &needed);
+    for (const auto& e : order) CollectColumns(*e, source_schema, &needed);
+    if (where) CollectColumns(*where, source_schema, &needed);
+    if (having) CollectColumns(*having, source_schema, &needed);
+    for (size_t i = 0; i < needed.size(); ++i) {
+      if (!needed[i]) continue;
+      columns.push_back(static_cast<int>(i));
+      scan_schema.fields.push_back(source_schema.fields[i]);
+    }
+  } else {
+    scan_schema = source_schema;
+  }
+
+  std::unique_ptr<BoundExpr> where_bound;
+  if (where) {
+    TARN_ASSIGN_OR_RETURN(where_bound, BindPredicate(*where, scan_schema, "WHERE clause", &source_schema));
+  }
+  if (source) {
+    std::shared_ptr<const StatisticsPredicate> pruning;
+    if (where_bound) pruning = MakeStatisticsPredicate(*where_bound, scan_schema);
+    // Renamed columns (FROM t AS x(a, b)) would not mean the same to the source.
+    if (where && from.column_aliases.empty()) source->PushFilter(*where);
+    TARN_ASSIGN_OR_RETURN(input, source->Open(columns, std::move(pruning)));
+  }
+  const bool where_bound_used = where_bound != nullptr;
+  if (where_bound) input = MakeFilter(std::move(input), std::move(where_bound));
+
+  // Select expressions over the aggregate's output, when aggregating.
+  std::vector<const Expr*> group_pointers;
+  for (const auto& g : groups) group_pointers.push_back(g.get());
+  AggregateRewriter rewriter(group_pointers);
+  std::vector<ExprPtr> outputs;
+  for (const auto& item : items) {
+    if (aggregate) {
+      TARN_ASSIGN_OR_RETURN(auto e, rewriter.Rewrite(*item.expr));
+      outputs.push_back(std::move(e));
+    } else {
+      outputs.push_back(item.expr->Clone());
+    }
+  }
+
+  // ORDER BY: positions, output names, select expressions, else hidden extra columns.
+  std::vector<SortKey> sort_keys;
+  std::vector<ExprPtr> hidden;
+  for (size_t o = 0; o < order.size(); ++o) {
+    const Expr& e = *order[o];
+    int column = -1;
+    if (IsIntegerLiteral(e)) {
+      size_t position = std::strtoull(e.text.c_str(), nullptr, 10);
+      if (position < 1 || position > items.size()) {
+        return Status::InvalidArgument("Binder Error: ORDER term out of range - should be between 1 and ",
+                                       items.size());
+      }
+      column = static_cast<int>(position - 1);
+    } else if (e.kind == ExprKind::kColumnRef && e.names.size() == 1) {
+      for (size_t i = 0; i < items.size() && column < 0; ++i) {
+        if (SameName(items[i].name, e.names[0])) column = static_cast<int>(i);
+      }
+    }
+    for (size_t i = 0; i < items.size() && column < 0; ++i) {
+      if (e.Equals(*items[i].expr)) column = static_cast<int>(i);
+    }
+    if (column < 0) {
+      SubstituteAliases(&order[o], items, source_schema);
+      for (size_t i = 0; i < items.size() && column < 0; ++i) {
+        if (order[o]->Equals(*items[i].expr)) column = static_cast<int>(i);
+      }
+    }
+    if (column < 0) {
+      if (select.distinct) {
+        return Status::InvalidArgument(
+            "Binder Error: for SELECT DISTINCT, ORDER BY expressions must appear in the select list: \"",
+            order[o]->ToString(), "\"");
+      }
+      if (aggregate) {
+        TARN_ASSIGN_OR_RETURN(auto rewritten, rewriter.Rewrite(*order[o]));
+        hidden.push_back(std::move(rewritten));
+      } else {
+        hidden.push_back(order[o]->Clone());
+      }
+      column = static_cast<int>(items.size() + hidden.size() - 1);
+    }
+    const OrderItem& written = select.order_by[o];
+    sort_keys.push_back({column, written.descending, written.nulls_first.value_or(false)});
+  }
+  ExprPtr having_rewritten;
+  if (having) {
+    TARN_ASSIGN_OR_RETURN(having_rewritten, rewriter.Rewrite(*having));
+  }
+
+  Schema aggregate_schema;
+  const Schema* bind_schema = &scan_schema;
+  if (aggregate) {
+    std::vector<std::unique_ptr<BoundExpr>> keys;
+    std::vector<std::string> key_names;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      TARN_ASSIGN_OR_RETURN(auto key, BindScanned(*groups[g], scan_schema, &source_schema));
+      keys.push_back(std::move(key));
+      key_names.push_back(AggregateRewriter::KeyColumn(g));
+    }
+    std::vector<AggregateSpec> specs;
+    for (size_t a = 0; a < rewriter.aggregates().size(); ++a) {
+      const Expr& call = *rewriter.aggregates()[a];
+      AggregateSpec spec;
+      spec.function = LowerAscii(call.names[0]);
+      if (spec.function == "mean") spec.function = "avg";
+      spec.distinct = call.distinct;
+      spec.name = AggregateRewriter::AggregateColumn(a);
+      spec.display = DefaultColumnName(call);
+      bool star = call.children.empty() ||
+                  (call.children.size() == 1 && call.children[0]->kind == ExprKind::kStar);
+      if (spec.function == "count" && star) {
+        spec.function = "count_star";
+      } else if (call.children.size() != 1 || call.children[0]->kind == ExprKind::kStar) {
+        return Status::InvalidArgument("Binder Error: ", spec.function,
+                                       " takes exactly one argument, in \"", call.ToString(), "\"");
+      } else {
+        TARN_ASSIGN_OR_RETURN(spec.argument,
+                              BindScanned(*call.children[0], scan_schema, &source_schema));
+      }
+      specs.push_back(std::move(spec));
+    }
+    Result<std::unique_ptr<Operator>> grouped =
+        MakeHashAggregate(std::move(input), std::move(keys), std::move(key_names),
+                          std::move(specs), context);
+    if (!grouped.ok()) {
+      return Status(grouped.status().code(), grouped.status().message());
+    }
+    input = std::move(grouped).value();
+    aggregate_schema = *input->schema();
+    bind_schema = &aggregate_schema;
+    if (having_rewritten) {
+      TARN_ASSIGN_OR_RETURN(auto predicate,
+                            BindPredicate(*having_rewritten, aggregate_schema, "HAVING clause"));
+      input = MakeFilter(std::move(input), std::move(predicate));
+    }
+  }
+
+  std::vector<std::unique_ptr<BoundExpr>> projections;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*outputs[i], *bind_schema,
+                                                  aggregate ? nullptr : &source_schema));
+    projections.push_back(std::move(bound));
+    names.push_back(items[i].name);
+  }
+  for (size_t h = 0; h < hidden.size(); ++h) {
+    TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*hidden[h], *bind_schema,
+                                                  aggregate ? nullptr : &source_schema));
+    projections.push_back(std::move(bound));
+    names.push_back("#order" + std::to_string(h));
+  }
+  // A top-N whose first key is a column of a Parquet scan right below (through filters only)
+  // hands the scan a bound on that column (see TopNBound).
+  std::shared_ptr<TopNBound> top_n_bound;
+  if (!aggregate && !select.distinct && !sort_keys.empty() && select.limit) {
+    const SortKey& first = sort_keys[0];
+    const expr::BoundNode& key = projections[static_cast<size_t>(first.column)]->root();
+    Operator* scan = input.get();
+    while (scan->per_batch_input() != nullptr && scan->filter_predicate() != nullptr) {
+      scan = scan->per_batch_input();
+    }
+    if (key.kind == expr::BoundKind::kColumn && scan->per_batch_input() == nullptr &&
+        key.column_index >= 0 && key.column_index < scan->schema()->num_fields() &&
+        TopNBound::Supports(key.type, first)) {
+      auto bound = std::make_shared<TopNBound>(key.column_index, key.type, first.descending);
+      if (scan->AddRowFilter(bound)) top_n_bound = std::move(bound);
+    }
+  }
+  input = MakeProjection(std::move(input), std::move(projections), std::move(names));
+
+  if (select.distinct) {
+    std::vector<std::unique_ptr<BoundExpr>> keys;
+    std::vector<std::string> key_names;
+    const Schema& projected = *input->schema();
+    for (int c = 0; c < projected.num_fields(); ++c) {
+      keys.push_back(ColumnExpr(c, projected.field(c)));
+      key_names.push_back(projected.field(c).name);
+    }
+    TARN_ASSIGN_OR_RETURN(input, MakeHashAggregate(std::move(input), std::move(keys),
+                                                   std::move(key_names), {}, context));
+  }
+
+  int64_t limit = -1;
+  int64_t offset = 0;
+  if (select.limit) {
+    TARN_ASSIGN_OR_RETURN(limit, ConstantCount(*select.limit, "LIMIT"));
+  }
+  if (select.offset) {
+    TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
+    if (offset < 0) offset = 0;
+  }
+  // Without an aggregate, the filter and projection (and a top-N's per-batch half) run on
+  // every thread; a plain scan with a LIMIT keeps pulling lazily on one.
+  const bool parallel_pipeline = !aggregate && !select.distinct;
+  if (!sort_keys.empty()) {
+    int64_t top_n = limit >= 0 && limit <= INT64_MAX - offset ? limit + offset : -1;
+    if (parallel_pipeline) {
+      if (top_n >= 0) {
+        input = MakeTopNPerBatch(std::move(input), sort_keys, top_n, std::move(top_n_bound));
+      }
+      input = MakeGather(std::move(input), context);
+    }
+    input = MakeSort(std::move(input), std::move(sort_keys), static_cast<int>(items.size()), top_n,
+                     context);
+  }
+  if (sort_keys.empty() && parallel_pipeline && where_bound_used) {
+    input = MakeGather(std::move(input), context);
+  }
+  if (limit >= 0 || offset > 0) input = MakeLimit(std::move(input), limit, offset);
+  return input;
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,49 @@
+// Sources: what a FROM clause reads. A Source knows its full schema and opens a scan operator
+// for the columns a query needs, with an optional statistics predicate for pruning.
+//
+// Implementations: Parquet files (read_parquet: projection and row-group pruning pushed into
+// ParquetReader), CSV files (read_csv), range(), tables of the SqlCatalog, and the attached
+// lake's tables, views and ducklake_* functions (lake_source.h, ducklake_functions.h).
+// BindTableRef resolves a FROM item to one of them.
+//
+// Thread-safety: a Source is used by one thread at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sql/exec/operator.h"
+#include "sql/parse/statement.h"
+#include "tarn/parquet.h"
+#include "tarn/status.h"
+
+namespace tarn::sql {
+
+class Source {
+ public:
+  virtual ~Source() = default;
+  virtual const Schema& schema() const = 0;
+  // Opens a scan producing schema columns `columns` (ascending indices; empty: no columns,
+  // only rows). `predicate`, bound against the schema of exactly those columns, may prune.
+  virtual Result<std::unique_ptr<Operator>> Open(
+      const std::vector<int>& columns, std::shared_ptr<const StatisticsPredicate> predicate) = 0;
+  // Schema columns at index >= visible_columns() are pseudo-columns (a lake table's rowid):
+  // a query names them explicitly; `*` does not expand to them.
+  virtual int visible_columns() const { return schema().num_fields(); }
+  // The WHERE clause over this source's columns, for sources that evaluate it while scanning
+  // (a lake scan pushes it into OpenTableScan for file, row-group and row filtering). Called
+  // before Open. The planner filters the rows itself as well.
+  virtual void PushFilter(const ast::Expr& where) { (void)where; }
+};
+
+// Resolves a table function call, a file name or a catalog table. Errors name the closest
+// known function or table.
+Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_view sql_text,
+                                             const ExecContext& context);
+
+// The files a glob pattern names (sorted); a pattern without wildcards names itself.
+// NotFound when nothing matches.
+Result<std::vector<std::string>> ExpandGlob(FileSystem* fs, const std::string& pattern);
+
+}  // namespace tarn::sql

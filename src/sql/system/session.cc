@@ -1,0 +1,442 @@
+// Session: statement dispatch (SELECT, COPY, EXPLAIN, DESCRIBE, SHOW, SET) and settings.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "expr/binder.h"
+#include "expr/cast.h"
+#include "sql/exec/copy.h"
+#include "sql/lake/ducklake_functions.h"
+#include "sql/lake/lake_source.h"
+#include "sql/lake/maintenance_calls.h"
+#include "sql/lake/write_statements.h"
+#include "sql/parse/statement_parser.h"
+#include "sql/plan/names.h"
+#include "sql/plan/planner.h"
+#include "sql/system/show.h"
+#include "tarn/catalog.h"
+#include "tarn/format.h"
+#include "tarn/lake_write.h"
+#include "tarn/sql.h"
+
+namespace tarn {
+
+using sql::LowerAscii;
+
+Status SqlCatalog::AddTable(const std::string& name, std::shared_ptr<const SqlTable> table) {
+  std::string key = LowerAscii(name);
+  if (tables_.count(key) > 0) return Status::AlreadyExists("table \"", name, "\" already exists");
+  tables_[key] = Entry{name, std::move(table)};
+  return Status::OK();
+}
+
+Status SqlCatalog::DropTable(const std::string& name) {
+  if (tables_.erase(LowerAscii(name)) == 0) {
+    return Status::NotFound("table \"", name, "\" does not exist");
+  }
+  return Status::OK();
+}
+
+const SqlTable* SqlCatalog::FindTable(std::string_view name) const {
+  auto it = tables_.find(LowerAscii(std::string(name)));
+  return it == tables_.end() ? nullptr : it->second.table.get();
+}
+
+std::vector<std::string> SqlCatalog::TableNames() const {
+  std::vector<std::string> names;
+  for (const auto& [key, entry] : tables_) names.push_back(entry.name);
+  return names;
+}
+
+Result<int64_t> ParseMemorySize(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && text[i] == ' ') ++i;
+  size_t start = i;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  std::string number(text.substr(start, i - start));
+  while (i < text.size() && text[i] == ' ') ++i;
+  std::string unit = LowerAscii(std::string(text.substr(i)));
+  while (!unit.empty() && unit.back() == ' ') unit.pop_back();
+  char* end = nullptr;
+  double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0') {
+    return Status::InvalidArgument("Parser Error: could not parse memory size \"", text,
+                                   "\" (e.g. '1GB', '512MiB')");
+  }
+  static const std::pair<const char*, double> kUnits[] = {
+      {"", 1},       {"b", 1},       {"byte", 1},    {"bytes", 1},   {"kb", 1e3},  {"mb", 1e6},
+      {"gb", 1e9},   {"tb", 1e12},   {"k", 1e3},     {"m", 1e6},     {"g", 1e9},   {"t", 1e12},
+      {"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0}};
+  for (const auto& [name, factor] : kUnits) {
+    if (unit == name) {
+      double bytes = value * factor;
+      if (bytes >= 9.2e18) return Status::InvalidArgument("memory size \"", text, "\" is too large");
+      return static_cast<int64_t>(bytes);
+    }
+  }
+  return Status::InvalidArgument("Parser Error: unknown unit \"", unit, "\" in memory size \"",
+                                 text, "\" (use KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+}
+
+std::string FormatMemorySize(int64_t bytes) {
+  static const char* kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 5) {
+    value /= 1024;
+    ++unit;
+  }
+  if (unit == 0) return std::to_string(bytes) + " bytes";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f %s", value, kUnits[unit]);
+  return text;
+}
+
+Result<std::shared_ptr<Batch>> ReadAllBatches(BatchReader* reader) {
+  std::vector<std::shared_ptr<Batch>> batches;
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, reader->Next());
+    if (!batch) break;
+    if (batch->num_rows > 0) batches.push_back(std::move(batch));
+  }
+  if (batches.size() == 1) return batches[0];
+  if (!batches.empty() && batches[0]->num_columns() > 0) return ConcatenateBatches(batches);
+  int64_t rows = 0;
+  for (const auto& batch : batches) rows += batch->num_rows;
+  std::vector<std::shared_ptr<Column>> columns;
+  if (rows == 0) {
+    for (const Field& field : reader->schema()->fields) columns.push_back(ColumnBuilder(field.type).Finish());
+  }
+  auto batch = std::make_shared<Batch>();
+  batch->schema = reader->schema();
+  batch->columns = std::move(columns);
+  batch->num_rows = rows;
+  return batch;
+}
+
+namespace {
+
+int64_t DefaultMemoryLimit() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return int64_t{8} << 30;
+  return static_cast<int64_t>(static_cast<double>(pages) * static_cast<double>(page_size) * 0.8);
+}
+
+int DefaultThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// One VARCHAR column per name, one row per entry of each column.
+std::shared_ptr<Batch> TextBatch(const std::vector<std::string>& names,
+                                 const std::vector<std::vector<std::optional<std::string>>>& rows) {
+  auto schema = std::make_shared<Schema>();
+  std::vector<std::shared_ptr<Column>> columns;
+  for (size_t c = 0; c < names.size(); ++c) {
+    schema->fields.emplace_back(names[c], DataType(TypeId::kVarchar));
+    ColumnBuilder builder{DataType(TypeId::kVarchar)};
+    for (const auto& row : rows) {
+      if (row[c]) {
+        builder.AppendBytes(*row[c]);
+      } else {
+        builder.AppendNull();
+      }
+    }
+    columns.push_back(builder.Finish());
+  }
+  return MakeBatch(schema, std::move(columns));
+}
+
+}  // namespace
+
+struct Session::Impl {
+  std::shared_ptr<FileSystem> fs;
+  SqlCatalog catalog;
+  SqlSettings settings;
+  std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<sql::LakeState> lake;  // the attached lake, or null
+
+  sql::ExecContext Context() {
+    if (!pool || static_cast<int>(pool->size()) != settings.threads) {
+      pool = std::make_unique<ThreadPool>(static_cast<size_t>(settings.threads));
+    }
+    sql::ExecContext context;
+    context.fs = fs;
+    context.pool = pool.get();
+    context.threads = settings.threads;
+    context.memory_limit = settings.memory_limit;
+    context.catalog = &catalog;
+    context.lake = lake ? &lake->binding : nullptr;
+    return context;
+  }
+
+  static Result<QueryResult> RowsResult(QueryResult result, std::shared_ptr<Batch> batch) {
+    result.schema = batch->schema;
+    result.reader = MakeVectorReader(batch->schema, {batch});
+    return result;
+  }
+
+  Result<std::unique_ptr<sql::Operator>> Plan(const sql::Statement& statement) {
+    sql::ExecContext context = Context();
+    return sql::PlanSelect(*statement.select, statement.text, context);
+  }
+
+  Status Set(const sql::Statement& statement, bool reset) {
+    std::string name = LowerAscii(statement.setting);
+    Value value;
+    if (!reset) {
+      Schema empty;
+      TARN_ASSIGN_OR_RETURN(auto bound, Bind(*statement.value, empty));
+      if (!bound->IsConstant()) {
+        return Status::InvalidArgument("Binder Error: SET ", name, " needs a constant value");
+      }
+      TARN_ASSIGN_OR_RETURN(value, bound->EvaluateConstant());
+    }
+    if (name == "threads" || name == "worker_threads") {
+      if (reset) {
+        settings.threads = DefaultThreads();
+        return Status::OK();
+      }
+      if (value.is_null() || !value.type().IsInteger()) {
+        return Status::InvalidArgument("Invalid Input Error: threads must be an integer, not ",
+                                       FormatValue(value));
+      }
+      __int128 threads = expr::AsInt128(value);
+      if (threads < 1 || threads > 256) {
+        return Status::InvalidArgument("Invalid Input Error: threads must be between 1 and 256");
+      }
+      settings.threads = static_cast<int>(threads);
+      return Status::OK();
+    }
+    if (name == "memory_limit" || name == "max_memory") {
+      if (reset) {
+        settings.memory_limit = DefaultMemoryLimit();
+        return Status::OK();
+      }
+      if (value.is_null()) return Status::InvalidArgument("Invalid Input Error: memory_limit is NULL");
+      TARN_ASSIGN_OR_RETURN(settings.memory_limit, ParseMemorySize(FormatValue(value)));
+      return Status::OK();
+    }
+    std::string message = StrCat("Catalog Error: unrecognized configuration parameter \"",
+                                 statement.setting, "\"");
+    std::vector<std::string> closest =
+        expr::ClosestNames(name, {"threads", "memory_limit", "worker_threads", "max_memory"});
+    if (!closest.empty()) message += "; did you mean \"" + closest[0] + "\"?";
+    return Status::InvalidArgument(message);
+  }
+
+  Result<QueryResult> Run(const sql::Statement& statement) {
+    QueryResult result;
+    result.statement = statement.text;
+    switch (statement.kind) {
+      case sql::StatementKind::kSelect: {
+        TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
+        result.schema = root->schema();
+        result.reader = std::move(root);
+        return result;
+      }
+      case sql::StatementKind::kCopy: {
+        TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
+        TARN_ASSIGN_OR_RETURN(int64_t rows, sql::ExecuteCopy(root.get(), statement, Context()));
+        auto schema = std::make_shared<Schema>();
+        schema->fields.emplace_back("Count", DataType(TypeId::kInt64));
+        ColumnBuilder count{DataType(TypeId::kInt64)};
+        count.AppendNumber<int64_t>(rows);
+        result.kind = QueryKind::kCommand;
+        result.schema = schema;
+        result.reader = MakeVectorReader(schema, {MakeBatch(schema, {count.Finish()})});
+        return result;
+      }
+      case sql::StatementKind::kExplain: {
+        const sql::Statement& inner = *statement.inner;
+        if (!inner.select || (inner.kind != sql::StatementKind::kSelect &&
+                              inner.kind != sql::StatementKind::kCopy)) {
+          return Status::NotSupported("not yet supported: EXPLAIN of this statement");
+        }
+        TARN_ASSIGN_OR_RETURN(auto root, Plan(inner));
+        std::vector<std::string> lines;
+        if (statement.analyze) {
+          auto start = std::chrono::steady_clock::now();
+          int64_t rows = 0;
+          while (true) {
+            TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, root->Next());
+            if (!batch) break;
+            rows += batch->num_rows;
+          }
+          double ms = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start).count();
+          char timing[96];
+          std::snprintf(timing, sizeof(timing), "result: %lld rows in %.1f ms",
+                        static_cast<long long>(rows), ms);
+          lines.push_back(timing);
+        }
+        for (const std::string& line : sql::ExplainLines(*root)) lines.push_back(line);
+        std::vector<std::vector<std::optional<std::string>>> rows;
+        for (std::string& line : lines) rows.push_back({std::move(line)});
+        auto batch = TextBatch({"explain"}, rows);
+        result.schema = batch->schema;
+        result.reader = MakeVectorReader(batch->schema, {batch});
+        return result;
+      }
+      case sql::StatementKind::kDescribe: {
+        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> described,
+                              sql::DescribeLakeTable(*statement.select, statement.text,
+                                                     Context()));
+        if (described) return RowsResult(std::move(result), std::move(described));
+        TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
+        std::vector<std::vector<std::optional<std::string>>> rows;
+        for (const Field& field : root->schema()->fields) {
+          rows.push_back({field.name, field.type.ToString(), std::string("YES"), std::nullopt,
+                          std::nullopt, std::nullopt});
+        }
+        auto batch = TextBatch({"column_name", "column_type", "null", "key", "default", "extra"},
+                               rows);
+        result.schema = batch->schema;
+        result.reader = MakeVectorReader(batch->schema, {batch});
+        return result;
+      }
+      case sql::StatementKind::kShowTables: {
+        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch,
+                              sql::ShowTables(statement.show_all, Context()));
+        return RowsResult(std::move(result), std::move(batch));
+      }
+      case sql::StatementKind::kCall:
+        if (sql::IsMaintenanceCall(statement)) {
+          TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
+                                sql::RunMaintenanceCall(statement, lake.get()));
+          return RowsResult(std::move(result), std::move(rows));
+        }
+        if (sql::IsDucklakeFunction(statement.select->from.names[0]) &&
+            !sql::IsReadOnlyDucklakeFunction(statement.select->from.names[0]) &&
+            !sql::IsWriteStatement(statement)) {
+          // Maintenance procedures (expire, merge, rewrite, cleanup, flush, ...).
+          return Status::NotSupported("not yet supported: ", statement.what,
+                                      lake ? "" : " needs an attached DuckLake lake");
+        }
+        if (!sql::IsWriteStatement(statement)) {
+          TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
+          result.schema = root->schema();
+          result.reader = std::move(root);
+          return result;
+        }
+        return RunWrite(statement, std::move(result));
+      case sql::StatementKind::kCreateTable:
+      case sql::StatementKind::kInsert:
+      case sql::StatementKind::kDelete:
+      case sql::StatementKind::kUpdate:
+      case sql::StatementKind::kCreateSchema:
+      case sql::StatementKind::kDropSchema:
+      case sql::StatementKind::kDropTable:
+      case sql::StatementKind::kAlterTable:
+      case sql::StatementKind::kCreateView:
+      case sql::StatementKind::kDropView:
+      case sql::StatementKind::kBegin:
+      case sql::StatementKind::kCommit:
+      case sql::StatementKind::kRollback:
+        return RunWrite(statement, std::move(result));
+      case sql::StatementKind::kSet:
+      case sql::StatementKind::kReset: {
+        TARN_RETURN_NOT_OK(Set(statement, statement.kind == sql::StatementKind::kReset));
+        result.kind = QueryKind::kCommand;
+        result.schema = std::make_shared<Schema>();
+        result.reader = MakeVectorReader(result.schema, {});
+        return result;
+      }
+      case sql::StatementKind::kUnsupported:
+        return Status::NotSupported("not yet supported: ", statement.what,
+                                    lake ? "" : " needs an attached DuckLake lake");
+    }
+    return Status::Internal("unknown statement kind");
+  }
+
+  // A write statement: a command whose result is the row count (INSERT, DELETE, UPDATE,
+  // CREATE TABLE AS), or nothing.
+  Result<QueryResult> RunWrite(const sql::Statement& statement, QueryResult result) {
+    TARN_ASSIGN_OR_RETURN(std::optional<int64_t> rows,
+                          sql::ExecuteWriteStatement(statement, lake.get(), Context()));
+    result.kind = QueryKind::kCommand;
+    auto schema = std::make_shared<Schema>();
+    std::vector<std::shared_ptr<Batch>> batches;
+    if (rows.has_value()) {
+      schema->fields.emplace_back("Count", DataType(TypeId::kInt64));
+      ColumnBuilder count{DataType(TypeId::kInt64)};
+      count.AppendNumber<int64_t>(*rows);
+      batches.push_back(MakeBatch(schema, {count.Finish()}));
+    }
+    result.schema = schema;
+    result.reader = MakeVectorReader(schema, std::move(batches));
+    return result;
+  }
+};
+
+Session::Session(std::shared_ptr<FileSystem> fs) : impl_(std::make_unique<Impl>()) {
+  impl_->fs = fs ? std::move(fs) : LocalFileSystem();
+  impl_->settings.threads = DefaultThreads();
+  impl_->settings.memory_limit = DefaultMemoryLimit();
+}
+
+Session::~Session() = default;
+
+SqlCatalog* Session::catalog() { return &impl_->catalog; }
+
+Status Session::Attach(std::string_view locator, const AttachOptions& options) {
+  if (impl_->lake) {
+    return Status::AlreadyExists("a lake is already attached as \"", impl_->lake->binding.name,
+                                 "\"");
+  }
+  if (options.create_if_missing && !options.read_only && options.data_path.has_value()) {
+    CreateLakeOptions create;
+    create.data_path = *options.data_path;
+    Result<std::unique_ptr<Lake>> created = CreateLake(locator, create);
+    if (created.ok()) return Attach(std::move(*created), options);
+    // AlreadyExists: the lake is there (perhaps created a moment ago by another process).
+    if (!created.status().IsAlreadyExists()) return created.status();
+  }
+  LakeOpenOptions open_options;
+  open_options.data_path = options.data_path;
+  open_options.read_only = options.read_only;
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Lake> lake, Lake::Open(locator, open_options));
+  return Attach(std::move(lake), options);
+}
+
+Status Session::Attach(std::unique_ptr<Lake> lake, const AttachOptions& options) {
+  if (impl_->lake) {
+    return Status::AlreadyExists("a lake is already attached as \"", impl_->lake->binding.name,
+                                 "\"");
+  }
+  if (!lake) return Status::InvalidArgument("Attach: no lake");
+  if (options.name.empty()) return Status::InvalidArgument("Attach: the catalog name is empty");
+  auto state = std::make_unique<sql::LakeState>();
+  state->binding.name = options.name;
+  state->binding.fs = impl_->fs;
+  state->binding.read_only = options.read_only || lake->store()->read_only();
+  state->lake = std::move(lake);
+  state->binding.lake = state->lake.get();
+  impl_->lake = std::move(state);
+  return Status::OK();
+}
+
+Lake* Session::attached_lake() { return impl_->lake ? impl_->lake->lake.get() : nullptr; }
+const SqlSettings& Session::settings() const { return impl_->settings; }
+
+Result<QueryResult> Session::Execute(std::string_view sql) {
+  TARN_ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
+  if (statements.size() != 1) {
+    return Status::InvalidArgument("Execute takes exactly one statement, got ", statements.size());
+  }
+  return impl_->Run(*statements[0]);
+}
+
+Status Session::ExecuteScript(std::string_view script,
+                              const std::function<Status(QueryResult&)>& on_result) {
+  TARN_ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(script));
+  for (const auto& statement : statements) {
+    TARN_ASSIGN_OR_RETURN(QueryResult result, impl_->Run(*statement));
+    TARN_RETURN_NOT_OK(on_result(result));
+  }
+  return Status::OK();
+}
+
+}  // namespace tarn

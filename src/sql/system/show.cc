@@ -1,0 +1,167 @@
+#include "sql/system/show.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "sql/plan/names.h"
+
+namespace tarn::sql {
+namespace {
+
+struct ShownTable {
+  std::string database;
+  std::string schema;
+  std::string name;
+  std::vector<std::string> column_names;
+  std::vector<std::string> column_types;
+};
+
+Value TextList(const std::vector<std::string>& items) {
+  DataType type = DataType::List(DataType(TypeId::kVarchar));
+  std::vector<Value> values;
+  for (const std::string& item : items) values.push_back(Value::Varchar(item));
+  return Value::Nested(type, std::move(values));
+}
+
+// Every table and view of the lake at the session's view, then the SqlCatalog's tables.
+Result<std::vector<ShownTable>> ListTables(const ExecContext& context) {
+  std::vector<ShownTable> tables;
+  if (context.lake != nullptr) {
+    TARN_ASSIGN_OR_RETURN(auto snapshot,
+                          LoadLakeSnapshot(*context.lake, std::nullopt, "", 0));
+    for (const auto& table : snapshot->tables()) {
+      ShownTable shown{context.lake->name, table->schema_name, table->name, {}, {}};
+      for (const ColumnInfo& column : table->columns) {
+        shown.column_names.push_back(column.name);
+        shown.column_types.push_back(column.type.ToString());
+      }
+      tables.push_back(std::move(shown));
+    }
+    for (const ViewInfo& view : snapshot->views()) {
+      tables.push_back({context.lake->name, view.schema_name, view.name, view.column_aliases, {}});
+    }
+    std::sort(tables.begin(), tables.end(), [](const ShownTable& a, const ShownTable& b) {
+      return std::tie(a.schema, a.name) < std::tie(b.schema, b.name);
+    });
+  }
+  if (context.catalog != nullptr) {
+    for (const std::string& name : context.catalog->TableNames()) {
+      ShownTable shown{"memory", "main", name, {}, {}};
+      if (const SqlTable* table = context.catalog->FindTable(name)) {
+        for (const Field& field : table->schema().fields) {
+          shown.column_names.push_back(field.name);
+          shown.column_types.push_back(field.type.ToString());
+        }
+      }
+      tables.push_back(std::move(shown));
+    }
+  }
+  return tables;
+}
+
+std::string DefaultText(const ColumnInfo& column) {
+  const ColumnDefault& def = column.default_value;
+  if (def.kind == ColumnDefault::Kind::kExpression) return def.text;
+  if (column.type.IsNumeric() || column.type.id == TypeId::kBoolean) return def.text;
+  std::string out = "'";
+  for (char c : def.text) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Batch>> ShowTables(bool all, const ExecContext& context) {
+  TARN_ASSIGN_OR_RETURN(std::vector<ShownTable> tables, ListTables(context));
+  std::vector<Field> fields;
+  if (all) {
+    fields = {Field("database", DataType(TypeId::kVarchar)),
+              Field("schema", DataType(TypeId::kVarchar)),
+              Field("name", DataType(TypeId::kVarchar)),
+              Field("column_names", DataType::List(DataType(TypeId::kVarchar))),
+              Field("column_types", DataType::List(DataType(TypeId::kVarchar))),
+              Field("temporary", DataType(TypeId::kBoolean))};
+  } else {
+    fields = {Field("name", DataType(TypeId::kVarchar))};
+  }
+  auto schema = std::make_shared<Schema>(std::move(fields));
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  for (const Field& field : schema->fields) {
+    builders.push_back(std::make_unique<ColumnBuilder>(field.type));
+  }
+  std::vector<std::string> names;
+  int64_t rows = 0;
+  for (const ShownTable& table : tables) {
+    if (!all) {
+      // The default schema only, as DuckDB's SHOW TABLES.
+      if (LowerAscii(table.schema) == "main") names.push_back(table.name);
+      continue;
+    }
+    TARN_RETURN_NOT_OK(builders[0]->Append(Value::Varchar(table.database)));
+    TARN_RETURN_NOT_OK(builders[1]->Append(Value::Varchar(table.schema)));
+    TARN_RETURN_NOT_OK(builders[2]->Append(Value::Varchar(table.name)));
+    TARN_RETURN_NOT_OK(builders[3]->Append(TextList(table.column_names)));
+    TARN_RETURN_NOT_OK(builders[4]->Append(TextList(table.column_types)));
+    TARN_RETURN_NOT_OK(builders[5]->Append(Value::Boolean(false)));
+    ++rows;
+  }
+  if (!all) {
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) builders[0]->AppendBytes(name);
+    rows = static_cast<int64_t>(names.size());
+  }
+  std::vector<std::shared_ptr<Column>> columns;
+  for (auto& builder : builders) columns.push_back(builder->Finish());
+  auto batch = MakeBatch(schema, std::move(columns));
+  batch->num_rows = rows;
+  return batch;
+}
+
+Result<std::shared_ptr<Batch>> DescribeLakeTable(const SelectStmt& select,
+                                                 std::string_view sql_text,
+                                                 const ExecContext& context) {
+  const TableRef& from = select.from;
+  if (context.lake == nullptr || from.kind != TableRef::Kind::kTable ||
+      select.items.size() != 1 || !select.items[0].star ||
+      !select.items[0].star_qualifier.empty() || !select.items[0].exclude.empty() ||
+      select.where || !select.group_by.empty() || select.distinct ||
+      !from.column_aliases.empty()) {
+    return std::shared_ptr<Batch>();
+  }
+  const LakeBinding& lake = *context.lake;
+  TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake, from.at, sql_text, from.offset));
+  Result<LakeObjectName> name = ResolveLakeName(from.names, lake, *snapshot);
+  if (!name.ok()) return std::shared_ptr<Batch>();
+  std::shared_ptr<const TableInfo> table = snapshot->FindTable(name->schema, name->name);
+  if (!table) return std::shared_ptr<Batch>();
+  auto schema = std::make_shared<Schema>();
+  for (const char* column : {"column_name", "column_type", "null", "key", "default", "extra"}) {
+    schema->fields.emplace_back(column, DataType(TypeId::kVarchar));
+  }
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  for (int c = 0; c < 6; ++c) {
+    builders.push_back(std::make_unique<ColumnBuilder>(DataType(TypeId::kVarchar)));
+  }
+  for (const ColumnInfo& column : table->columns) {
+    builders[0]->AppendBytes(column.name);
+    builders[1]->AppendBytes(column.type.ToString());
+    builders[2]->AppendBytes(column.nulls_allowed ? "YES" : "NO");
+    builders[3]->AppendNull();
+    if (column.default_value.kind == ColumnDefault::Kind::kNone) {
+      builders[4]->AppendNull();
+    } else {
+      builders[4]->AppendBytes(DefaultText(column));
+    }
+    builders[5]->AppendNull();
+  }
+  std::vector<std::shared_ptr<Column>> columns;
+  for (auto& builder : builders) columns.push_back(builder->Finish());
+  auto batch = MakeBatch(schema, std::move(columns));
+  batch->num_rows = static_cast<int64_t>(table->columns.size());
+  return batch;
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,30 @@
+// SHOW TABLES, SHOW ALL TABLES and DESCRIBE of lake tables, as DuckDB shows them.
+//
+//   SHOW TABLES       name: the tables and views of the lake's schema main, then the
+//                     SqlCatalog's tables; sorted
+//   SHOW ALL TABLES   database, schema, name, column_names VARCHAR[], column_types VARCHAR[],
+//                     temporary BOOLEAN: every table and view of the lake, then the
+//                     SqlCatalog's tables (database "memory", schema "main")
+//   DESCRIBE t        column_name, column_type, null (YES/NO), key, default, extra
+//
+// Thread-safety: one thread at a time.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "sql/exec/operator.h"
+#include "sql/lake/lake_source.h"
+#include "sql/parse/statement.h"
+
+namespace tarn::sql {
+
+Result<std::shared_ptr<Batch>> ShowTables(bool all, const ExecContext& context);
+
+// The DESCRIBE rows of `select` when it is exactly `SELECT * FROM <lake table>`; null when it
+// is anything else (the caller then describes the query's output columns).
+Result<std::shared_ptr<Batch>> DescribeLakeTable(const SelectStmt& select,
+                                                 std::string_view sql_text,
+                                                 const ExecContext& context);
+
+}  // namespace tarn::sql
