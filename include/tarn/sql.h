@@ -107,6 +107,12 @@ struct AttachOptions {
   // `data_path` as its data path, as DuckDB's ATTACH does by default. Needs data_path (a
   // SQLite catalog has no default data path) and !read_only. Default: false.
   bool create_if_missing = false;
+  // A new lake's global data_inlining_row_limit (CreateLake). Default: the built-in 10.
+  std::optional<int64_t> data_inlining_row_limit;
+  // Pins every read to this snapshot (SNAPSHOT_VERSION); the lake is then read-only.
+  std::optional<int64_t> snapshot_version;
+  // Pins every read to the snapshot current at this time (SNAPSHOT_TIME, a timestamp's text).
+  std::optional<std::string> snapshot_time;
 };
 
 enum class QueryKind : uint8_t { kRows, kCommand };
@@ -132,13 +138,15 @@ class Session {
   const SqlSettings& settings() const;
 
   // Opens the DuckLake lake at `locator` ("ducklake:sqlite:PATH", "sqlite:PATH" or a bare
-  // PATH.sqlite) with Lake::Open and attaches it. One lake per session: AlreadyExists when one
-  // is attached. Lake::Open's errors otherwise.
+  // PATH.sqlite) with Lake::Open and attaches it as options.name. Several lakes may be
+  // attached under different names (SQL's ATTACH does the same); the first one attached
+  // through this call becomes the session's default lake (unqualified names resolve in it) when
+  // none is. AlreadyExists when the name is taken; Lake::Open's errors otherwise.
   Status Attach(std::string_view locator, const AttachOptions& options = {});
   // Attaches a lake the caller opened (options.data_path is ignored: the Lake has its own).
   // A lake opened read-only is attached read-only whatever options.read_only says.
   Status Attach(std::unique_ptr<Lake> lake, const AttachOptions& options = {});
-  // The attached lake, or null.
+  // The default lake (USE), or null.
   Lake* attached_lake();
 
   // Executes exactly one statement (a trailing ';' is allowed). The rows are produced lazily

@@ -49,7 +49,8 @@ TEST(LakeSessionTest, AttachOnceAndErrors) {
   EXPECT_NE(session.attached_lake(), nullptr);
   Status again = session.Attach(catalog, DataPath("compacted"));
   EXPECT_EQ(again.code(), StatusCode::kAlreadyExists);
-  EXPECT_EQ(again.message(), "a lake is already attached as \"lake\"");
+  EXPECT_EQ(again.message(),
+            "Binder Error: Failed to attach database: database with name \"lake\" already exists");
   auto count = Csv(&session, "SELECT count(*) AS n FROM c");
   ASSERT_TRUE(count.ok()) << count.status().ToString();
   EXPECT_EQ(*count, "n\n1041\n");

@@ -39,8 +39,10 @@ struct ExecContext {
   int threads = 1;
   int64_t memory_limit = INT64_MAX;
   const SqlCatalog* catalog = nullptr;
-  // The attached DuckLake lake (and its open transaction), or null.
+  // The default DuckLake lake (USE; and its open transaction), or null.
   const LakeBinding* lake = nullptr;
+  // Every attached lake, in attach order (the default one among them).
+  std::vector<const LakeBinding*> lakes;
 };
 
 class Operator : public BatchReader {

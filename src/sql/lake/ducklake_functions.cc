@@ -557,11 +557,12 @@ Result<std::unique_ptr<Source>> BindDucklakeFunction(const TableRef& ref,
     if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
     return Status::NotFound(message);
   }
-  if (context.lake == nullptr) {
+  const LakeBinding* chosen = LakeOfFirstArgument(ref, context);
+  if (chosen == nullptr) {
     return located(Status::InvalidArgument("Catalog Error: ", spec->name,
                                            " needs an attached DuckLake lake"));
   }
-  const LakeBinding& lake = *context.lake;
+  const LakeBinding& lake = *chosen;
   Result<Arguments> evaluated = EvaluateArguments(ref, *spec, lake);
   if (!evaluated.ok()) return located(evaluated.status());
   const Arguments& args = *evaluated;

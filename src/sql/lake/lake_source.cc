@@ -353,12 +353,36 @@ std::vector<std::string> LakeObjectNames(const LakeSnapshot& snapshot) {
   return names;
 }
 
+const LakeBinding* FindLake(const ExecContext& context, std::string_view name) {
+  for (const LakeBinding* lake : context.lakes) {
+    if (SameName(lake->name, name)) return lake;
+  }
+  return nullptr;
+}
+
+const LakeBinding* LakeOfFirstArgument(const TableRef& ref, const ExecContext& context) {
+  if (!ref.args.empty() && ref.args[0].name.empty() && !ref.args[0].is_list &&
+      ref.args[0].expr != nullptr && ref.args[0].expr->kind == ast::ExprKind::kLiteral &&
+      ref.args[0].expr->literal_kind == ast::LiteralKind::kString) {
+    if (const LakeBinding* named = FindLake(context, ref.args[0].expr->text)) return named;
+  }
+  return context.lake;
+}
+
+const LakeBinding* LakeOfNames(const std::vector<std::string>& names,
+                               const ExecContext& context) {
+  if (names.size() >= 2) {
+    if (const LakeBinding* named = FindLake(context, names[0])) return named;
+  }
+  return context.lake;
+}
+
 Result<LakeObjectName> ResolveLakeName(const std::vector<std::string>& names,
                                        const LakeBinding& lake, const LakeSnapshot& snapshot) {
-  if (names.size() == 1) return LakeObjectName{"main", names[0]};
+  if (names.size() == 1) return LakeObjectName{lake.default_schema, names[0]};
   if (names.size() == 2) {
     if (SameName(names[0], lake.name) && snapshot.FindSchema(names[0]) == nullptr) {
-      return LakeObjectName{"main", names[1]};
+      return LakeObjectName{lake.default_schema, names[1]};
     }
     return LakeObjectName{names[0], names[1]};
   }
@@ -437,6 +461,9 @@ Result<std::shared_ptr<const LakeSnapshot>> LoadLakeSnapshot(const LakeBinding& 
     return Status::NotSupported("not yet supported: reads inside a transaction");
 #endif
   }
+  if (lake.pinned_snapshot.has_value()) {
+    return lake.lake->LoadSnapshot(SnapshotSelector::Id(*lake.pinned_snapshot));
+  }
   return lake.lake->LoadSnapshot(SnapshotSelector::Latest());
 }
 
@@ -468,7 +495,7 @@ Result<std::shared_ptr<const TableMetadata>> LoadLakeTable(const LakeBinding& la
 
 Result<std::unique_ptr<Source>> BindLakeTableRef(const TableRef& ref, std::string_view sql_text,
                                                  const ExecContext& context) {
-  const LakeBinding& lake = *context.lake;
+  const LakeBinding& lake = *LakeOfNames(ref.names, context);
   TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake, ref.at, sql_text, ref.offset));
   Result<LakeObjectName> resolved = ResolveLakeName(ref.names, lake, *snapshot);
   if (!resolved.ok()) {

@@ -48,7 +48,24 @@ struct LakeBinding {
   bool read_only = false;
   // The open explicit transaction (BEGIN ... COMMIT), or null.
   WriteTransaction* transaction = nullptr;
+  // Where one-part names resolve (USE lake.schema). Default: "main".
+  std::string default_schema = "main";
+  // ATTACH (SNAPSHOT_VERSION | SNAPSHOT_TIME): every read without AT sees this snapshot.
+  std::optional<int64_t> pinned_snapshot;
 };
+
+// The attached lake named `name` (case-insensitive), or null.
+const LakeBinding* FindLake(const ExecContext& context, std::string_view name);
+
+// The lake a table function's first argument names ('lake' as a string literal), else the
+// default lake (which may be null).
+const LakeBinding* LakeOfFirstArgument(const TableRef& ref, const ExecContext& context);
+
+// The lake `names` ([catalog.][schema.]name) refer to: the catalog part when it names an
+// attached lake (for two parts, when the default lake has no schema of that name), else the
+// default lake (which may be null).
+const LakeBinding* LakeOfNames(const std::vector<std::string>& names,
+                               const ExecContext& context);
 
 // A resolved [catalog.][schema.]name.
 struct LakeObjectName {

@@ -98,6 +98,10 @@ enum class StatementKind : uint8_t {
   kBegin,
   kCommit,
   kRollback,
+  // Session statements (system/session.cc runs them); `session` holds the details.
+  kAttach,
+  kDetach,
+  kUse,
   kUnsupported,  // a statement tarn does not run: parsed far enough to name it
 };
 
@@ -151,6 +155,19 @@ struct WriteStmt {
   std::vector<std::string> view_aliases;
 };
 
+// ATTACH [OR REPLACE] [DATABASE] [IF NOT EXISTS] 'locator' [AS name] [(option [value], ...)],
+// DETACH [DATABASE] [IF EXISTS] name, USE name[.schema].
+struct SessionStmt {
+  std::string locator;  // ATTACH: the path or locator as written
+  std::string name;     // ATTACH AS name (empty: derived from the locator), DETACH, USE
+  std::string schema;   // USE name.schema (empty: the lake's default)
+  bool if_exists = false;
+  bool if_not_exists = false;
+  bool or_replace = false;
+  // ATTACH options by upper-case name; a bare option (READ_ONLY) has a null value.
+  std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> options;
+};
+
 struct Statement {
   StatementKind kind = StatementKind::kSelect;
   std::unique_ptr<SelectStmt> select;  // kSelect, kCopy source, kDescribe
@@ -166,6 +183,8 @@ struct Statement {
   bool show_all = false;
   // Lake writes
   std::unique_ptr<WriteStmt> write;
+  // kAttach / kDetach / kUse
+  std::unique_ptr<SessionStmt> session;
   // kUnsupported: "CREATE TABLE", "INSERT", "CALL ducklake_expire_snapshots"; for writes, the
   // statement's name for messages ("INSERT", "CREATE TABLE")
   std::string what;

@@ -20,7 +20,7 @@ constexpr std::string_view kClauseWords[] = {
 
 // Statement keywords tarn recognizes but does not run: refused, naming the statement.
 constexpr std::string_view kUnsupportedWords[] = {
-    "ATTACH", "DETACH", "USE", "MERGE", "TRUNCATE", "CHECKPOINT", "VACUUM",
+    "MERGE", "TRUNCATE", "CHECKPOINT", "VACUUM",
     "INSTALL", "LOAD", "IMPORT", "EXPORT", "PRAGMA"};
 
 bool IsClauseWord(const Token& token) {
@@ -136,6 +136,9 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   if (first.IsKeyword("DELETE")) return ParseDelete();
   if (first.IsKeyword("UPDATE")) return ParseUpdate();
   if (first.IsKeyword("ALTER")) return ParseAlter();
+  if (first.IsKeyword("ATTACH")) return ParseAttach();
+  if (first.IsKeyword("DETACH")) return ParseDetach();
+  if (first.IsKeyword("USE")) return ParseUse();
   if (first.IsKeyword("BEGIN") || first.IsKeyword("START") || first.IsKeyword("COMMIT") ||
       first.IsKeyword("END") || first.IsKeyword("ROLLBACK") || first.IsKeyword("ABORT")) {
     return ParseTransaction();

@@ -1,7 +1,8 @@
 // The recursive-descent parser behind ParseStatements (sql/parse/statement_parser.h), shared
-// by its two halves: statement_parser.cc (queries, COPY, EXPLAIN, DESCRIBE, SHOW, SET, CALL,
-// unsupported statements) and statement_parser_write.cc (the lake writes: CREATE, DROP,
-// INSERT, DELETE, UPDATE, ALTER, BEGIN/COMMIT/ROLLBACK).
+// by its parts: statement_parser.cc (queries, COPY, EXPLAIN, DESCRIBE, SHOW, SET, CALL,
+// unsupported statements), statement_parser_write.cc (the lake writes: CREATE, DROP,
+// INSERT, DELETE, UPDATE, ALTER, BEGIN/COMMIT/ROLLBACK) and statement_parser_session.cc
+// (ATTACH, DETACH, USE).
 //
 // Each Parse* method starts at the current token and leaves the position after what it read;
 // a syntax error carries line, column and a caret (FormatSyntaxError).
@@ -113,6 +114,11 @@ class StatementParser {
   // given, an optional WHERE condition into *where.
   Status ParseWriteTail(std::string_view what, std::initializer_list<std::string_view> refused,
                         std::unique_ptr<ast::Expr>* where);
+
+  // --- session statements (statement_parser_session.cc) ---
+  Result<std::unique_ptr<Statement>> ParseAttach();
+  Result<std::unique_ptr<Statement>> ParseDetach();
+  Result<std::unique_ptr<Statement>> ParseUse();
 
   std::string_view text_;
   const std::vector<Token>& tokens_;

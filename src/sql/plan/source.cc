@@ -249,8 +249,8 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
     return Status::NotFound(message);
   }
-  // A table of the attached lake, else of the SqlCatalog.
-  if (context.lake != nullptr) {
+  // A table of an attached lake, else of the SqlCatalog.
+  if (LakeOfNames(ref.names, context) != nullptr) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> lake_table,
                           BindLakeTableRef(ref, sql_text, context));
     if (lake_table) return lake_table;

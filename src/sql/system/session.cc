@@ -1,4 +1,5 @@
-// Session: statement dispatch (SELECT, COPY, EXPLAIN, DESCRIBE, SHOW, SET) and settings.
+// Session: statement dispatch (SELECT, COPY, EXPLAIN, DESCRIBE, SHOW, SET, ATTACH/DETACH/USE,
+// writes) and settings.
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +18,7 @@
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
+#include "sql/system/attached_lakes.h"
 #include "sql/system/show.h"
 #include "tarn/catalog.h"
 #include "tarn/format.h"
@@ -156,7 +158,7 @@ struct Session::Impl {
   SqlCatalog catalog;
   SqlSettings settings;
   std::unique_ptr<ThreadPool> pool;
-  std::unique_ptr<sql::LakeState> lake;  // the attached lake, or null
+  sql::AttachedLakes lakes;  // ATTACH, DETACH, USE
 
   sql::ExecContext Context() {
     if (!pool || static_cast<int>(pool->size()) != settings.threads) {
@@ -168,7 +170,8 @@ struct Session::Impl {
     context.threads = settings.threads;
     context.memory_limit = settings.memory_limit;
     context.catalog = &catalog;
-    context.lake = lake ? &lake->binding : nullptr;
+    context.lake = lakes.current() ? &lakes.current()->binding : nullptr;
+    context.lakes = lakes.Bindings();
     return context;
   }
 
@@ -305,7 +308,7 @@ struct Session::Impl {
       case sql::StatementKind::kCall:
         if (sql::IsMaintenanceCall(statement)) {
           TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
-                                sql::RunMaintenanceCall(statement, lake.get()));
+                                sql::RunMaintenanceCall(statement, lakes.TargetOf(statement)));
           return RowsResult(std::move(result), std::move(rows));
         }
         if (sql::IsDucklakeFunction(statement.select->from.names[0]) &&
@@ -313,7 +316,7 @@ struct Session::Impl {
             !sql::IsWriteStatement(statement)) {
           // Maintenance procedures (expire, merge, rewrite, cleanup, flush, ...).
           return Status::NotSupported("not yet supported: ", statement.what,
-                                      lake ? "" : " needs an attached DuckLake lake");
+                                      lakes.current() ? "" : " needs an attached DuckLake lake");
         }
         if (!sql::IsWriteStatement(statement)) {
           TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
@@ -332,30 +335,44 @@ struct Session::Impl {
       case sql::StatementKind::kAlterTable:
       case sql::StatementKind::kCreateView:
       case sql::StatementKind::kDropView:
+        return RunWrite(statement, std::move(result));
       case sql::StatementKind::kBegin:
       case sql::StatementKind::kCommit:
       case sql::StatementKind::kRollback:
-        return RunWrite(statement, std::move(result));
+        TARN_RETURN_NOT_OK(statement.kind == sql::StatementKind::kBegin
+                               ? lakes.Begin(statement, Context())
+                               : lakes.End(statement, Context()));
+        return EmptyResult(std::move(result));
+      case sql::StatementKind::kAttach:
+      case sql::StatementKind::kDetach:
+      case sql::StatementKind::kUse:
+        TARN_RETURN_NOT_OK(lakes.Run(statement, fs, Context()));
+        return EmptyResult(std::move(result));
       case sql::StatementKind::kSet:
       case sql::StatementKind::kReset: {
         TARN_RETURN_NOT_OK(Set(statement, statement.kind == sql::StatementKind::kReset));
-        result.kind = QueryKind::kCommand;
-        result.schema = std::make_shared<Schema>();
-        result.reader = MakeVectorReader(result.schema, {});
-        return result;
+        return EmptyResult(std::move(result));
       }
       case sql::StatementKind::kUnsupported:
-        return Status::NotSupported("not yet supported: ", statement.what,
-                                    lake ? "" : " needs an attached DuckLake lake");
+        return Status::NotSupported("not yet supported: ", statement.what);
     }
     return Status::Internal("unknown statement kind");
+  }
+
+  // A command without rows (SET, ATTACH, BEGIN).
+  static Result<QueryResult> EmptyResult(QueryResult result) {
+    result.kind = QueryKind::kCommand;
+    result.schema = std::make_shared<Schema>();
+    result.reader = MakeVectorReader(result.schema, {});
+    return result;
   }
 
   // A write statement: a command whose result is the row count (INSERT, DELETE, UPDATE,
   // CREATE TABLE AS), or nothing.
   Result<QueryResult> RunWrite(const sql::Statement& statement, QueryResult result) {
-    TARN_ASSIGN_OR_RETURN(std::optional<int64_t> rows,
-                          sql::ExecuteWriteStatement(statement, lake.get(), Context()));
+    TARN_ASSIGN_OR_RETURN(
+        std::optional<int64_t> rows,
+        sql::ExecuteWriteStatement(statement, lakes.TargetOf(statement), Context()));
     result.kind = QueryKind::kCommand;
     auto schema = std::make_shared<Schema>();
     std::vector<std::shared_ptr<Batch>> batches;
@@ -382,43 +399,16 @@ Session::~Session() = default;
 SqlCatalog* Session::catalog() { return &impl_->catalog; }
 
 Status Session::Attach(std::string_view locator, const AttachOptions& options) {
-  if (impl_->lake) {
-    return Status::AlreadyExists("a lake is already attached as \"", impl_->lake->binding.name,
-                                 "\"");
-  }
-  if (options.create_if_missing && !options.read_only && options.data_path.has_value()) {
-    CreateLakeOptions create;
-    create.data_path = *options.data_path;
-    Result<std::unique_ptr<Lake>> created = CreateLake(locator, create);
-    if (created.ok()) return Attach(std::move(*created), options);
-    // AlreadyExists: the lake is there (perhaps created a moment ago by another process).
-    if (!created.status().IsAlreadyExists()) return created.status();
-  }
-  LakeOpenOptions open_options;
-  open_options.data_path = options.data_path;
-  open_options.read_only = options.read_only;
-  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Lake> lake, Lake::Open(locator, open_options));
-  return Attach(std::move(lake), options);
+  return impl_->lakes.Attach(locator, options, impl_->fs, /*make_default=*/true);
 }
 
 Status Session::Attach(std::unique_ptr<Lake> lake, const AttachOptions& options) {
-  if (impl_->lake) {
-    return Status::AlreadyExists("a lake is already attached as \"", impl_->lake->binding.name,
-                                 "\"");
-  }
-  if (!lake) return Status::InvalidArgument("Attach: no lake");
-  if (options.name.empty()) return Status::InvalidArgument("Attach: the catalog name is empty");
-  auto state = std::make_unique<sql::LakeState>();
-  state->binding.name = options.name;
-  state->binding.fs = impl_->fs;
-  state->binding.read_only = options.read_only || lake->store()->read_only();
-  state->lake = std::move(lake);
-  state->binding.lake = state->lake.get();
-  impl_->lake = std::move(state);
-  return Status::OK();
+  return impl_->lakes.Attach(std::move(lake), options, impl_->fs, /*make_default=*/true);
 }
 
-Lake* Session::attached_lake() { return impl_->lake ? impl_->lake->lake.get() : nullptr; }
+Lake* Session::attached_lake() {
+  return impl_->lakes.current() ? impl_->lakes.current()->lake.get() : nullptr;
+}
 const SqlSettings& Session::settings() const { return impl_->settings; }
 
 Result<QueryResult> Session::Execute(std::string_view sql) {

@@ -1,0 +1,375 @@
+#include "sql/system/attached_lakes.h"
+
+#include <filesystem>
+#include <utility>
+
+#include "expr/cast.h"
+#include "sql/plan/names.h"
+#include "tarn/catalog.h"
+#include "tarn/expr.h"
+#include "tarn/format.h"
+#include "tarn/lake_write.h"
+
+namespace tarn::sql {
+
+namespace {
+
+bool Same(std::string_view a, std::string_view b) { return LowerAscii(std::string(a)) == LowerAscii(std::string(b)); }
+
+// "ducklake:sqlite:PATH" -> "sqlite:PATH"; "ducklake:PATH" -> "PATH".
+std::string_view WithoutDucklakePrefix(std::string_view locator) {
+  if (locator.substr(0, 9) == "ducklake:") locator.remove_prefix(9);
+  return locator;
+}
+
+Result<Value> OptionValue(const std::string& option, const ast::Expr* expr) {
+  if (expr == nullptr) return Value::Boolean(true);  // a bare option: READ_ONLY
+  Schema empty;
+  TARN_ASSIGN_OR_RETURN(auto bound, Bind(*expr, empty));
+  if (!bound->IsConstant()) {
+    return Status::InvalidArgument("Binder Error: ATTACH option ", option,
+                                   " needs a constant value");
+  }
+  return bound->EvaluateConstant();
+}
+
+Result<bool> OptionBool(const std::string& option, const Value& value) {
+  Result<Value> cast = expr::CastValue(value, DataType(TypeId::kBoolean));
+  if (!cast.ok() || cast->is_null()) {
+    return Status::InvalidArgument("Invalid Input Error: ATTACH option ", option,
+                                   " must be a boolean, not ", FormatValue(value));
+  }
+  return cast->GetBool();
+}
+
+Result<int64_t> OptionInt(const std::string& option, const Value& value) {
+  Result<Value> cast = expr::CastValue(value, DataType(TypeId::kInt64));
+  if (!cast.ok() || cast->is_null()) {
+    return Status::InvalidArgument("Invalid Input Error: ATTACH option ", option,
+                                   " must be an integer, not ", FormatValue(value));
+  }
+  return cast->GetInt64();
+}
+
+std::string OptionText(const Value& value) {
+  if (!value.is_null() && value.type().id == TypeId::kVarchar) return value.GetBytes();
+  return FormatValue(value);
+}
+
+// A relative data path is relative to the working directory, as DuckDB resolves it.
+std::string AbsoluteDataPath(std::string path) {
+  if (path.find("://") != std::string::npos || path.empty() || path[0] == '/') return path;
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.lexically_normal().string();
+}
+
+std::unique_ptr<Statement> TransactionStatement(StatementKind kind, const char* what) {
+  auto statement = std::make_unique<Statement>();
+  statement->kind = kind;
+  statement->what = what;
+  return statement;
+}
+
+}  // namespace
+
+std::string DefaultAttachName(std::string_view locator) {
+  locator = WithoutDucklakePrefix(locator);
+  if (locator.substr(0, 7) == "sqlite:") locator.remove_prefix(7);
+  std::string name = std::filesystem::path(std::string(locator)).stem().string();
+  return name.empty() ? "lake" : name;
+}
+
+Status AttachedLakes::Attach(std::string_view locator, const AttachOptions& options,
+                             std::shared_ptr<FileSystem> fs, bool make_default) {
+  if (Find(options.name) != nullptr) {
+    return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
+                                 options.name, "\" already exists");
+  }
+  if (options.create_if_missing && !options.read_only && options.data_path.has_value()) {
+    CreateLakeOptions create;
+    create.data_path = *options.data_path;
+    create.data_inlining_row_limit = options.data_inlining_row_limit;
+    Result<std::unique_ptr<Lake>> created = CreateLake(locator, create);
+    if (created.ok()) return Attach(std::move(*created), options, std::move(fs), make_default);
+    // AlreadyExists: the lake is there (perhaps created a moment ago by another process).
+    if (!created.status().IsAlreadyExists()) return created.status();
+  }
+  LakeOpenOptions open_options;
+  open_options.data_path = options.data_path;
+  open_options.read_only = options.read_only || options.snapshot_version.has_value() ||
+                           options.snapshot_time.has_value();
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Lake> lake, Lake::Open(locator, open_options));
+  return Attach(std::move(lake), options, std::move(fs), make_default);
+}
+
+Status AttachedLakes::Attach(std::unique_ptr<Lake> lake, const AttachOptions& options,
+                             std::shared_ptr<FileSystem> fs, bool make_default) {
+  if (!lake) return Status::InvalidArgument("Attach: no lake");
+  if (options.name.empty()) return Status::InvalidArgument("Attach: the catalog name is empty");
+  if (Find(options.name) != nullptr || Same(options.name, "memory")) {
+    return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
+                                 options.name, "\" already exists");
+  }
+  auto state = std::make_unique<LakeState>();
+  state->binding.name = options.name;
+  state->binding.fs = std::move(fs);
+  state->binding.read_only = options.read_only || lake->store()->read_only();
+  if (options.snapshot_version.has_value() || options.snapshot_time.has_value()) {
+    SnapshotSelector selector;
+    std::string wanted;
+    if (options.snapshot_version.has_value()) {
+      selector = SnapshotSelector::Id(*options.snapshot_version);
+      wanted = StrCat("with version ", *options.snapshot_version);
+    } else {
+      TARN_ASSIGN_OR_RETURN(int64_t micros, ParseCatalogTimestamp(*options.snapshot_time));
+      selector = SnapshotSelector::AtTime(micros);
+      wanted = "at or before " + *options.snapshot_time;
+    }
+    Result<SnapshotInfo> found = lake->FindSnapshot(selector);
+    if (!found.ok()) {
+      if (!found.status().IsNotFound()) return found.status();
+      return Status::NotFound("Invalid Input Error: lake \"", options.name, "\" has no snapshot ",
+                              wanted);
+    }
+    state->binding.pinned_snapshot = found->snapshot_id;
+    state->binding.read_only = true;
+  }
+  state->lake = std::move(lake);
+  state->binding.lake = state->lake.get();
+  LakeState* added = state.get();
+  lakes_.push_back(std::move(state));
+  if (make_default && current_ == nullptr) current_ = added;
+  return Status::OK();
+}
+
+Status AttachedLakes::Run(const Statement& statement, std::shared_ptr<FileSystem> fs,
+                          const ExecContext& context) {
+  switch (statement.kind) {
+    case StatementKind::kAttach: {
+      TARN_RETURN_NOT_OK(RunAttach(statement, std::move(fs)));
+      if (in_transaction_) {
+        // The new lake joins the open transaction.
+        LakeState* added = lakes_.back().get();
+        auto begin = TransactionStatement(StatementKind::kBegin, "BEGIN");
+        TARN_RETURN_NOT_OK(ExecuteWriteStatement(*begin, added, context).status());
+      }
+      return Status::OK();
+    }
+    case StatementKind::kDetach:
+      return RunDetach(*statement.session);
+    case StatementKind::kUse:
+      return RunUse(*statement.session, context);
+    default:
+      return Status::Internal("not a session statement: ", statement.what);
+  }
+}
+
+Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<FileSystem> fs) {
+  const SessionStmt& attach = *statement.session;
+  AttachOptions options;
+  options.name = attach.name.empty() ? DefaultAttachName(attach.locator) : attach.name;
+  options.create_if_missing = true;
+  bool typed_ducklake = false;
+  for (const auto& [option, expr] : attach.options) {
+    TARN_ASSIGN_OR_RETURN(Value value, OptionValue(option, expr.get()));
+    if (option == "TYPE") {
+      if (!Same(OptionText(value), "ducklake")) {
+        return Status::NotSupported("not yet supported: ATTACH of TYPE ", OptionText(value),
+                                    " (tarn attaches DuckLake catalogs)");
+      }
+      typed_ducklake = true;
+    } else if (option == "DATA_PATH") {
+      if (!value.is_null()) options.data_path = AbsoluteDataPath(OptionText(value));
+    } else if (option == "READ_ONLY" || option == "READONLY") {
+      TARN_ASSIGN_OR_RETURN(options.read_only, OptionBool(option, value));
+    } else if (option == "READ_WRITE") {
+      TARN_ASSIGN_OR_RETURN(bool writable, OptionBool(option, value));
+      options.read_only = !writable;
+    } else if (option == "CREATE_IF_NOT_EXISTS") {
+      TARN_ASSIGN_OR_RETURN(options.create_if_missing, OptionBool(option, value));
+    } else if (option == "DATA_INLINING_ROW_LIMIT") {
+      TARN_ASSIGN_OR_RETURN(int64_t limit, OptionInt(option, value));
+      if (limit < 0) {
+        return Status::InvalidArgument("Invalid Input Error: DATA_INLINING_ROW_LIMIT must not be "
+                                       "negative");
+      }
+      options.data_inlining_row_limit = limit;
+    } else if (option == "SNAPSHOT_VERSION") {
+      TARN_ASSIGN_OR_RETURN(int64_t version, OptionInt(option, value));
+      options.snapshot_version = version;
+    } else if (option == "SNAPSHOT_TIME") {
+      options.snapshot_time = OptionText(value);
+    } else if (option == "OVERRIDE_DATA_PATH" || option == "AUTOMATIC_MIGRATION") {
+      // OVERRIDE_DATA_PATH: a DATA_PATH replaces the catalog's. AUTOMATIC_MIGRATION: a 1.0
+      // catalog needs none; older ones are refused by Lake::Open, naming their version.
+      TARN_RETURN_NOT_OK(OptionBool(option, value).status());
+    } else if (option == "METADATA_CATALOG") {
+      // The name under which the extension exposes the catalog database's own tables; tarn
+      // does not expose them yet, so the name only has to be well-formed.
+      if (value.is_null() || value.type().id != TypeId::kVarchar) {
+        return Status::InvalidArgument("Invalid Input Error: METADATA_CATALOG must be a name");
+      }
+    } else if (option == "METADATA_SCHEMA" || option == "METADATA_PARAMETERS" ||
+               option == "ENCRYPTED" ||
+               option.rfind("META_", 0) == 0) {
+      return Status::NotSupported("not yet supported: ATTACH option ", option);
+    } else {
+      return Status::InvalidArgument("Binder Error: Unrecognized option for a DuckLake ATTACH: \"",
+                                     option, "\"");
+    }
+  }
+  const bool ducklake = attach.locator.rfind("ducklake:", 0) == 0;
+  if (!ducklake && !typed_ducklake) {
+    return Status::NotSupported("not yet supported: ATTACH '", attach.locator,
+                                "': tarn attaches DuckLake catalogs ('ducklake:sqlite:PATH')");
+  }
+  if (LakeState* existing = Find(options.name)) {
+    if (attach.if_not_exists) return Status::OK();
+    if (!attach.or_replace) {
+      return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
+                                   options.name, "\" already exists");
+    }
+    if (existing == current_) current_ = nullptr;
+    for (auto it = lakes_.begin(); it != lakes_.end(); ++it) {
+      if (it->get() == existing) {
+        lakes_.erase(it);
+        break;
+      }
+    }
+  }
+  Status attached = Attach(attach.locator, options, std::move(fs), /*make_default=*/false);
+  if (attached.IsNotFound() && !options.data_path.has_value() && options.create_if_missing) {
+    return Status::InvalidArgument(
+        "Invalid Input Error: ", attached.message(),
+        "; creating a new DuckLake on a SQLite catalog needs a DATA_PATH option");
+  }
+  return attached;
+}
+
+Status AttachedLakes::RunDetach(const SessionStmt& detach) {
+  LakeState* lake = Find(detach.name);
+  if (lake == nullptr) {
+    if (detach.if_exists) return Status::OK();
+    return Status::NotFound("Binder Error: Failed to detach database with name \"", detach.name,
+                            "\": database not found");
+  }
+  if (lake == current_) {
+    return Status::InvalidArgument(
+        "Binder Error: Cannot detach database \"", lake->binding.name,
+        "\" because it is the default database. Select a different database using `USE` to "
+        "allow detaching this database");
+  }
+  for (auto it = lakes_.begin(); it != lakes_.end(); ++it) {
+    if (it->get() == lake) {
+      lakes_.erase(it);  // an open transaction of the lake rolls back
+      break;
+    }
+  }
+  return Status::OK();
+}
+
+Status AttachedLakes::RunUse(const SessionStmt& use, const ExecContext& context) {
+  if (Same(use.name, "memory") && use.schema.empty()) {
+    current_ = nullptr;
+    return Status::OK();
+  }
+  LakeState* lake = Find(use.name);
+  std::string schema = use.schema;
+  if (lake == nullptr && use.schema.empty() && current_ != nullptr) {
+    // USE schema: a schema of the default lake.
+    lake = current_;
+    schema = use.name;
+  }
+  if (lake == nullptr) {
+    return Status::NotFound("Catalog Error: SET search_path: No catalog + schema named \"",
+                            use.name, use.schema.empty() ? "" : "." + use.schema, "\" found.");
+  }
+  if (!schema.empty()) {
+    ExecContext lake_context = context;
+    lake_context.lake = &lake->binding;
+    TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake->binding, std::nullopt, "", 0));
+    if (snapshot->FindSchema(schema) == nullptr) {
+      return Status::NotFound("Catalog Error: SET search_path: No catalog + schema named \"",
+                              use.name, use.schema.empty() ? "" : "." + use.schema, "\" found.");
+    }
+    lake->binding.default_schema = schema;
+  } else {
+    lake->binding.default_schema = "main";
+  }
+  current_ = lake;
+  return Status::OK();
+}
+
+LakeState* AttachedLakes::Find(std::string_view name) {
+  for (const auto& lake : lakes_) {
+    if (Same(lake->binding.name, name)) return lake.get();
+  }
+  return nullptr;
+}
+
+std::vector<const LakeBinding*> AttachedLakes::Bindings() const {
+  std::vector<const LakeBinding*> bindings;
+  for (const auto& lake : lakes_) bindings.push_back(&lake->binding);
+  return bindings;
+}
+
+LakeState* AttachedLakes::TargetOf(const Statement& statement) {
+  if (statement.write != nullptr) {
+    const std::vector<std::string>& names = statement.write->names;
+    const bool schema_statement = statement.kind == StatementKind::kCreateSchema ||
+                                  statement.kind == StatementKind::kDropSchema;
+    if (names.size() == 3 || (names.size() == 2 && schema_statement)) {
+      if (LakeState* named = Find(names[0])) return named;
+    } else if (names.size() == 2) {
+      if (LakeState* named = Find(names[0])) return named;
+    }
+  }
+  if (statement.kind == StatementKind::kCall && statement.select != nullptr) {
+    const TableRef& call = statement.select->from;
+    if (!call.args.empty() && call.args[0].name.empty() && call.args[0].expr != nullptr &&
+        call.args[0].expr->kind == ast::ExprKind::kLiteral &&
+        call.args[0].expr->literal_kind == ast::LiteralKind::kString) {
+      if (LakeState* named = Find(call.args[0].expr->text)) return named;
+    }
+  }
+  return current_;
+}
+
+Status AttachedLakes::Begin(const Statement& statement, const ExecContext& context) {
+  if (in_transaction_) {
+    return Status::InvalidArgument(
+        "TransactionContext Error: cannot start a transaction within a transaction");
+  }
+  for (const auto& lake : lakes_) {
+    Status begun = ExecuteWriteStatement(statement, lake.get(), context).status();
+    if (!begun.ok()) {
+      auto rollback = TransactionStatement(StatementKind::kRollback, "ROLLBACK");
+      for (const auto& other : lakes_) {
+        if (other->transaction) (void)ExecuteWriteStatement(*rollback, other.get(), context);
+      }
+      return begun;
+    }
+  }
+  in_transaction_ = true;
+  return Status::OK();
+}
+
+Status AttachedLakes::End(const Statement& statement, const ExecContext& context) {
+  if (!in_transaction_) {
+    return Status::InvalidArgument("TransactionContext Error: cannot ",
+                                   statement.kind == StatementKind::kCommit ? "commit"
+                                                                            : "roll back",
+                                   " - no transaction is active");
+  }
+  in_transaction_ = false;
+  Status first_error;
+  for (const auto& lake : lakes_) {
+    if (!lake->transaction) continue;
+    Status ended = ExecuteWriteStatement(statement, lake.get(), context).status();
+    if (!ended.ok() && first_error.ok()) first_error = ended;
+  }
+  return first_error;
+}
+
+}  // namespace tarn::sql
