@@ -7,6 +7,24 @@ scripts/setup.sh
 scripts/build.sh asan
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-(cd build-asan && ctest -j "$(nproc)" --output-on-failure --timeout 1200)
+# The shared fixtures and data sets are read-only for tests: any change to them during the run
+# (a test writing into a fixture's data folder) fails the run.
+shared="$(cd .. && pwd)/shared"
+manifests="$(mktemp -d)"
+trap 'rm -rf "$manifests"' EXIT
+shared_folders=(fixtures data ducklake-suite)
+check_shared() {
+  for folder in "${shared_folders[@]}"; do
+    scripts/shared_manifest.sh check "$shared/$folder" "$manifests/$folder"
+  done
+}
+for folder in "${shared_folders[@]}"; do
+  scripts/shared_manifest.sh record "$shared/$folder" "$manifests/$folder"
+done
+suite=0
+(cd build-asan && ctest -j "$(nproc)" --output-on-failure --timeout 1200) || suite=$?
+check_shared
+[ "$suite" -eq 0 ] || exit "$suite"
 scripts/build.sh release
 scripts/main.sh --no-setup
+check_shared

@@ -154,6 +154,7 @@ Result<std::map<int64_t, std::vector<ColumnInfo>>> LoadColumns(CatalogStore* sto
     ColumnInfo& column = out.info;
     TARN_ASSIGN_OR_RETURN(out.table_id, row.Int(0));
     TARN_ASSIGN_OR_RETURN(column.column_id, row.Int(1));
+    if (column.column_id < 0) return row.Error("column_id is negative (", column.column_id, ")");
     TARN_ASSIGN_OR_RETURN(column.begin_snapshot, row.Int(2));
     column.end_snapshot = row.OptInt(3);
     column.column_order = row.OptInt(4).value_or(column.column_id);

@@ -189,6 +189,7 @@ Result<std::shared_ptr<Batch>> Lake::ReadInlinedRows(const TableMetadata& table,
     RowReader row(*store, result, i, name, {0});
     TARN_ASSIGN_OR_RETURN(int64_t row_id, row.Int(0));
     TARN_ASSIGN_OR_RETURN(int64_t begin, row.Int(1));
+    if (row_id < 0) return row.Error("row_id is negative");
     builders[0]->AppendNumber<int64_t>(row_id);
     builders[1]->AppendNumber<int64_t>(begin);
     if (std::optional<int64_t> end = row.OptInt(2)) {

@@ -1,6 +1,7 @@
 // Lake: opening a DuckLake catalog, its metadata, and snapshot lookup.
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "catalog/loader.h"
 #include "catalog/row_reader.h"
@@ -47,6 +48,15 @@ Result<std::vector<SnapshotInfo>> ReadSnapshots(CatalogStore* store, std::string
     TARN_ASSIGN_OR_RETURN(info.schema_version, row.Int(2));
     TARN_ASSIGN_OR_RETURN(info.next_catalog_id, row.Int(3));
     TARN_ASSIGN_OR_RETURN(info.next_file_id, row.Int(4));
+    // Ids and counters are never negative: new ids come from the counters.
+    const std::pair<std::string_view, int64_t> counters[] = {
+        {"snapshot_id", info.snapshot_id},
+        {"schema_version", info.schema_version},
+        {"next_catalog_id", info.next_catalog_id},
+        {"next_file_id", info.next_file_id}};
+    for (const auto& [column, value] : counters) {
+      if (value < 0) return row.Error(column, " is negative (", value, ")");
+    }
     info.changes_made = row.OptText(5);
     info.author = row.OptText(6);
     info.commit_message = row.OptText(7);

@@ -36,6 +36,13 @@ using T = CatalogType;
 constexpr std::string_view kVisible =
     "begin_snapshot <= ?1 AND (end_snapshot IS NULL OR end_snapshot > ?1)";
 
+// A catalog id (schema, table, view, partition, sort) is allocated from next_catalog_id, which
+// starts at 0: it is never negative.
+Status CheckCatalogId(const RowReader& row, std::string_view column, int64_t id) {
+  if (id < 0) return row.Error(column, " is negative (", id, ")");
+  return Status::OK();
+}
+
 // Splits '"a","b"' (names double-quoted, "" inside a name) into names.
 Result<std::vector<std::string>> ParseColumnAliases(std::string_view text) {
   std::vector<std::string> names;
@@ -67,8 +74,9 @@ Result<std::vector<std::string>> ParseColumnAliases(std::string_view text) {
   return names;
 }
 
-Result<std::vector<SchemaInfo>> LoadSchemas(CatalogStore* store, int64_t snapshot,
+Result<std::vector<SchemaInfo>> LoadSchemas(CatalogStore* store, const SnapshotInfo& info,
                                             const std::string& data_path) {
+  const int64_t snapshot = info.snapshot_id;
   TARN_ASSIGN_OR_RETURN(
       CatalogResult result,
       RunQuery(store,
@@ -84,6 +92,7 @@ Result<std::vector<SchemaInfo>> LoadSchemas(CatalogStore* store, int64_t snapsho
     RowReader row(*store, result, i, "ducklake_schema", {0});
     SchemaInfo schema;
     TARN_ASSIGN_OR_RETURN(schema.schema_id, row.Int(0));
+    TARN_RETURN_NOT_OK(CheckCatalogId(row, "schema_id", schema.schema_id));
     schema.schema_uuid = row.OptText(1).value_or("");
     TARN_ASSIGN_OR_RETURN(schema.begin_snapshot, row.Int(2));
     TARN_ASSIGN_OR_RETURN(schema.name, row.Text(3));
@@ -100,8 +109,9 @@ Result<std::vector<SchemaInfo>> LoadSchemas(CatalogStore* store, int64_t snapsho
 }
 
 // Partition specs visible at the snapshot, by table id.
-Status LoadPartitioning(CatalogStore* store, int64_t snapshot,
+Status LoadPartitioning(CatalogStore* store, const SnapshotInfo& info,
                         std::map<int64_t, std::shared_ptr<TableInfo>>* tables) {
+  const int64_t snapshot = info.snapshot_id;
   TARN_ASSIGN_OR_RETURN(
       CatalogResult result,
       RunQuery(store,
@@ -120,6 +130,7 @@ Status LoadPartitioning(CatalogStore* store, int64_t snapshot,
     TARN_ASSIGN_OR_RETURN(int64_t table_id, row.Int(1));
     auto table_it = tables->find(table_id);
     if (table_it == tables->end()) continue;  // a table not visible at this snapshot
+    TARN_RETURN_NOT_OK(CheckCatalogId(row, "partition_id", partition_id));
     TableInfo& table = *table_it->second;
     auto [spec_it, inserted] = spec_of_table.emplace(table_id, partition_id);
     if (!inserted && spec_it->second != partition_id) {
@@ -161,8 +172,9 @@ Status LoadPartitioning(CatalogStore* store, int64_t snapshot,
   return Status::OK();
 }
 
-Status LoadSorting(CatalogStore* store, int64_t snapshot,
+Status LoadSorting(CatalogStore* store, const SnapshotInfo& info,
                    std::map<int64_t, std::shared_ptr<TableInfo>>* tables) {
+  const int64_t snapshot = info.snapshot_id;
   TARN_ASSIGN_OR_RETURN(
       CatalogResult result,
       RunQuery(store,
@@ -181,6 +193,7 @@ Status LoadSorting(CatalogStore* store, int64_t snapshot,
     TARN_ASSIGN_OR_RETURN(int64_t table_id, row.Int(1));
     auto table_it = tables->find(table_id);
     if (table_it == tables->end()) continue;
+    TARN_RETURN_NOT_OK(CheckCatalogId(row, "sort_id", sort_id));
     TableInfo& table = *table_it->second;
     if (!table.sorting.has_value()) {
       table.sorting.emplace();
@@ -210,6 +223,16 @@ Status LoadSorting(CatalogStore* store, int64_t snapshot,
               [](const SortField& a, const SortField& b) {
                 return a.sort_key_index < b.sort_key_index;
               });
+    const std::vector<SortField>& fields = table->sorting->fields;
+    for (size_t k = 0; k < fields.size(); ++k) {
+      if (fields[k].sort_key_index < 0 ||
+          (k > 0 && fields[k].sort_key_index == fields[k - 1].sort_key_index)) {
+        return Status::Corruption(StoreName(*store), ": ducklake_sort_expression of sort_id ",
+                                  table->sorting->sort_id, " has sort_key_index ",
+                                  fields[k].sort_key_index,
+                                  fields[k].sort_key_index < 0 ? " (negative)" : " twice");
+      }
+    }
   }
   return Status::OK();
 }
@@ -257,6 +280,14 @@ Status LoadInlinedRegistry(CatalogStore* store, int64_t snapshot,
     InlinedDataTable inlined;
     TARN_ASSIGN_OR_RETURN(inlined.table_name, row.Text(1));
     TARN_ASSIGN_OR_RETURN(inlined.schema_version, row.Int(2));
+    // Only an inlined-data table may be read as one: never another catalog table.
+    if (!inlined.table_name.starts_with("ducklake_inlined_data_")) {
+      return row.Error("table_name '", inlined.table_name,
+                       "' is not an inlined data table (ducklake_inlined_data_...)");
+    }
+    if (inlined.schema_version < 0) {
+      return row.Error("schema_version is negative (", inlined.schema_version, ")");
+    }
     TARN_ASSIGN_OR_RETURN(inlined.schema_snapshot,
                           InlinedSchemaSnapshot(store, table, inlined.schema_version));
     // Created after this snapshot: it cannot hold rows visible here.
@@ -268,6 +299,11 @@ Status LoadInlinedRegistry(CatalogStore* store, int64_t snapshot,
     TARN_ASSIGN_OR_RETURN(auto columns,
                           catalog_internal::LoadColumns(store, inlined.schema_snapshot, table_id));
     inlined.columns = std::move(columns[table_id]);
+    if (inlined.columns.empty()) {
+      return row.Error("inlined data table ", inlined.table_name, " of table ", table.schema_name,
+                       ".", table.name, " has no columns in ducklake_column at snapshot ",
+                       inlined.schema_snapshot);
+    }
     table.inlined_tables.push_back(std::move(inlined));
   }
   for (auto& [table_id, table] : *tables) {
@@ -291,7 +327,7 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
   TARN_ASSIGN_OR_RETURN(result->snapshot_, catalog_internal::FindSnapshotLocked(store, selector));
   const int64_t snapshot = result->snapshot_.snapshot_id;
   result->data_path_ = data_path_;
-  TARN_ASSIGN_OR_RETURN(result->schemas_, LoadSchemas(store, snapshot, data_path_));
+  TARN_ASSIGN_OR_RETURN(result->schemas_, LoadSchemas(store, result->snapshot_, data_path_));
   std::map<int64_t, const SchemaInfo*> schema_by_id;
   for (const SchemaInfo& schema : result->schemas_) schema_by_id[schema.schema_id] = &schema;
 
@@ -312,6 +348,7 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
     RowReader row(*store, table_rows, i, "ducklake_table", {0});
     auto table = std::make_shared<TableInfo>();
     TARN_ASSIGN_OR_RETURN(table->table_id, row.Int(0));
+    TARN_RETURN_NOT_OK(CheckCatalogId(row, "table_id", table->table_id));
     table->table_uuid = row.OptText(1).value_or("");
     TARN_ASSIGN_OR_RETURN(table->begin_snapshot, row.Int(2));
     TARN_ASSIGN_OR_RETURN(table->schema_id, row.Int(3));
@@ -325,14 +362,19 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
     table->path = catalog_internal::ResolveCatalogPath(schema_it->second->path, row.OptText(5),
                                                        row.BoolOr(6, true), true);
     auto column_it = columns.find(table->table_id);
-    if (column_it != columns.end()) table->columns = std::move(column_it->second);
+    if (column_it == columns.end() || column_it->second.empty()) {
+      // Every DuckLake table has at least one column; scans and writes rely on it.
+      return row.Error("table ", table->schema_name, ".", table->name,
+                       " has no columns in ducklake_column at snapshot ", snapshot);
+    }
+    table->columns = std::move(column_it->second);
     table->schema = catalog_internal::SchemaOfColumns(table->columns);
     if (!tables.emplace(table->table_id, table).second) {
       return row.Error("table_id has more than one visible version at snapshot ", snapshot);
     }
   }
-  TARN_RETURN_NOT_OK(LoadPartitioning(store, snapshot, &tables));
-  TARN_RETURN_NOT_OK(LoadSorting(store, snapshot, &tables));
+  TARN_RETURN_NOT_OK(LoadPartitioning(store, result->snapshot_, &tables));
+  TARN_RETURN_NOT_OK(LoadSorting(store, result->snapshot_, &tables));
   TARN_RETURN_NOT_OK(LoadInlinedRegistry(store, snapshot, &tables));
   for (auto& [table_id, table] : tables) result->tables_.push_back(std::move(table));
 
@@ -351,6 +393,7 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
     RowReader row(*store, view_rows, i, "ducklake_view", {0});
     ViewInfo view;
     TARN_ASSIGN_OR_RETURN(view.view_id, row.Int(0));
+    TARN_RETURN_NOT_OK(CheckCatalogId(row, "view_id", view.view_id));
     view.view_uuid = row.OptText(1).value_or("");
     TARN_ASSIGN_OR_RETURN(view.begin_snapshot, row.Int(2));
     TARN_ASSIGN_OR_RETURN(view.schema_id, row.Int(3));

@@ -312,6 +312,17 @@ Result<std::unique_ptr<CatalogStore>> OpenSqliteCatalogStore(const std::string& 
   }
   auto store = std::make_unique<SqliteCatalogStore>(db, path, read_only);
   sqlite3_busy_timeout(db, 5000);
+  // A double-quoted name that matches no column must be an error, never the string literal
+  // SQLite's legacy rule makes of it (a missing column of an inlined table would read as its
+  // own name).
+  for (int option : {SQLITE_DBCONFIG_DQS_DML, SQLITE_DBCONFIG_DQS_DDL}) {
+    int enabled = 1;
+    rc = sqlite3_db_config(db, option, 0, &enabled);
+    if (rc != SQLITE_OK || enabled != 0) {
+      return store->Error(rc == SQLITE_OK ? SQLITE_ERROR : rc,
+                          "disabling double-quoted string literals");
+    }
+  }
   // SQLite reads the header lazily: touch the schema now so a non-database fails here.
   rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
   if (rc != SQLITE_OK) {

@@ -1,7 +1,10 @@
 // Lake::LoadTable: one table's files, delete files, statistics, partition values, name
 // mappings and inlined deletions as of a snapshot.
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <set>
+#include <string_view>
 
 #include "catalog/loader.h"
 #include "catalog/row_reader.h"
@@ -49,6 +52,11 @@ Status LoadTableStats(CatalogStore* store, const TableInfo& table, TableMetadata
     TARN_ASSIGN_OR_RETURN(stats.record_count, row.Int(1));
     TARN_ASSIGN_OR_RETURN(stats.next_row_id, row.Int(2));
     stats.file_size_bytes = row.OptInt(3).value_or(0);
+    if (stats.record_count < 0 || stats.next_row_id < 0 || stats.file_size_bytes < 0) {
+      return row.Error("negative record_count, next_row_id or file_size_bytes (",
+                       stats.record_count, ", ", stats.next_row_id, ", ", stats.file_size_bytes,
+                       ")");
+    }
     out->stats = stats;
   }
   TARN_ASSIGN_OR_RETURN(
@@ -77,6 +85,13 @@ Status LoadTableStats(CatalogStore* store, const TableInfo& table, TableMetadata
             [](const TableColumnStats& a, const TableColumnStats& b) {
               return a.column_id < b.column_id;
             });
+  return Status::OK();
+}
+
+// A file id (data or delete file) is allocated from next_file_id, which starts at 0: it is
+// never negative.
+Status CheckFileId(const RowReader& row, std::string_view column, int64_t id) {
+  if (id < 0) return row.Error(column, " is negative (", id, ")");
   return Status::OK();
 }
 
@@ -121,6 +136,20 @@ Status LoadDataFiles(CatalogStore* store, const TableInfo& table, int64_t snapsh
         (file.row_id_start.has_value() && *file.row_id_start < 0)) {
       return row.Error("negative record_count, file_size_bytes, footer_size or row_id_start");
     }
+    TARN_RETURN_NOT_OK(CheckFileId(row, "data_file_id", file.data_file_id));
+    if (file.row_id_start.has_value() &&
+        *file.row_id_start > std::numeric_limits<int64_t>::max() - file.record_count) {
+      return row.Error("row_id_start ", *file.row_id_start, " + record_count ",
+                       file.record_count, " overflows a BIGINT row id");
+    }
+    if (file.partial_max.has_value() && *file.partial_max < file.begin_snapshot) {
+      return row.Error("partial_max ", *file.partial_max, " is before begin_snapshot ",
+                       file.begin_snapshot);
+    }
+    if ((file.partition_id.has_value() && *file.partition_id < 0) ||
+        (file.mapping_id.has_value() && *file.mapping_id < 0)) {
+      return row.Error("negative partition_id or mapping_id");
+    }
     out->data_files.push_back(std::move(file));
   }
   std::sort(out->data_files.begin(), out->data_files.end(),
@@ -144,6 +173,61 @@ DataFileInfo* FindFile(TableMetadata* out, int64_t data_file_id) {
   return &*it;
 }
 
+// Deletions (a visible delete file, inlined file deletions) whose data file is not visible
+// are normal once the data file was deleted whole. But the data file must exist, in the same
+// table, and must not begin after the deletion: otherwise deleted rows would silently return.
+// `deletes` holds the rows: column `id_column` names the data file, column 2 is
+// begin_snapshot; `unattached` maps each such data file id to a row of `deletes` naming it.
+// When `missing_ok`, a data file id that names no row is taken as a file whose row expiring
+// snapshots removed (inlined file deletions are not removed with it).
+Status CheckUnattachedDeletes(CatalogStore* store, const TableInfo& table,
+                              const CatalogResult& deletes, std::string_view what,
+                              size_t id_column, bool missing_ok,
+                              const std::map<int64_t, size_t>& unattached) {
+  if (unattached.empty()) return Status::OK();
+  std::string ids;
+  std::vector<CatalogDatum> params;
+  for (const auto& [data_file_id, row_index] : unattached) {
+    params.push_back(CatalogDatum::Integer(data_file_id));
+    ids += StrCat(ids.empty() ? "?" : ", ?", params.size());
+  }
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult files,
+      RunQuery(store,
+               StrCat("SELECT data_file_id, table_id, begin_snapshot FROM ducklake_data_file "
+                      "WHERE data_file_id IN (", ids, ")"),
+               std::move(params), {T::kBigint, T::kBigint, T::kBigint}, "ducklake_data_file"));
+  std::map<int64_t, std::pair<int64_t, int64_t>> found;  // id -> (table_id, begin_snapshot)
+  for (size_t i = 0; i < files.rows.size(); ++i) {
+    RowReader row(*store, files, i, "ducklake_data_file", {0});
+    TARN_ASSIGN_OR_RETURN(int64_t data_file_id, row.Int(0));
+    TARN_ASSIGN_OR_RETURN(int64_t table_id, row.Int(1));
+    TARN_ASSIGN_OR_RETURN(int64_t begin, row.Int(2));
+    auto [it, inserted] = found.emplace(data_file_id, std::make_pair(table_id, begin));
+    if (!inserted && table_id == table.table_id) it->second = {table_id, begin};
+  }
+  const std::string& column = deletes.column_names[id_column];
+  for (const auto& [data_file_id, row_index] : unattached) {
+    RowReader row = id_column == 0 ? RowReader(*store, deletes, row_index, what, {0, 1})
+                                   : RowReader(*store, deletes, row_index, what, {0});
+    auto it = found.find(data_file_id);
+    if (it == found.end()) {
+      if (missing_ok) continue;
+      return row.Error(column, " ", data_file_id, " names no row of ducklake_data_file");
+    }
+    if (it->second.first != table.table_id) {
+      return row.Error(column, " ", data_file_id, " is a data file of table_id ",
+                       it->second.first, ", not of table_id ", table.table_id);
+    }
+    TARN_ASSIGN_OR_RETURN(int64_t delete_begin, row.Int(2));
+    if (it->second.second > delete_begin) {
+      return row.Error(column, " ", data_file_id, " begins at snapshot ", it->second.second,
+                       ", after its deletion (begin_snapshot ", delete_begin, ")");
+    }
+  }
+  return Status::OK();
+}
+
 Status LoadDeleteFiles(CatalogStore* store, const TableInfo& table, int64_t snapshot,
                        TableMetadata* out) {
   TARN_ASSIGN_OR_RETURN(
@@ -157,6 +241,8 @@ Status LoadDeleteFiles(CatalogStore* store, const TableInfo& table, int64_t snap
                {T::kBigint, T::kBigint, T::kBigint, T::kBigint, T::kVarchar, T::kBoolean,
                 T::kVarchar, T::kBigint, T::kBigint, T::kBigint, T::kVarchar, T::kBigint},
                "ducklake_delete_file"));
+  // Delete rows whose data file is not visible here, by data_file_id: checked below.
+  std::map<int64_t, size_t> unattached;
   for (size_t i = 0; i < result.rows.size(); ++i) {
     RowReader row(*store, result, i, "ducklake_delete_file", {0});
     DeleteFileInfo del;
@@ -183,8 +269,25 @@ Status LoadDeleteFiles(CatalogStore* store, const TableInfo& table, int64_t snap
     if (del.delete_count < 0 || del.file_size_bytes < 0 || del.footer_size < 0) {
       return row.Error("negative delete_count, file_size_bytes or footer_size");
     }
+    TARN_RETURN_NOT_OK(CheckFileId(row, "delete_file_id", del.delete_file_id));
+    if (del.partial_max.has_value() && *del.partial_max < del.begin_snapshot) {
+      return row.Error("partial_max ", *del.partial_max, " is before begin_snapshot ",
+                       del.begin_snapshot);
+    }
     DataFileInfo* file = FindFile(out, del.data_file_id);
-    if (file == nullptr) continue;  // its data file is not visible at this snapshot
+    if (file == nullptr) {
+      unattached.emplace(del.data_file_id, i);
+      continue;
+    }
+    if (file->begin_snapshot > del.begin_snapshot) {
+      return row.Error("data_file_id ", del.data_file_id, " begins at snapshot ",
+                       file->begin_snapshot, ", after its deletion (begin_snapshot ",
+                       del.begin_snapshot, ")");
+    }
+    if (del.delete_count > file->record_count) {
+      return row.Error("delete_count ", del.delete_count, " exceeds the ", file->record_count,
+                       " rows of data file ", del.data_file_id);
+    }
     if (file->delete_file.has_value()) {
       return row.Error("data file ", del.data_file_id, " has two visible delete files (",
                        file->delete_file->delete_file_id, " and ", del.delete_file_id,
@@ -192,7 +295,8 @@ Status LoadDeleteFiles(CatalogStore* store, const TableInfo& table, int64_t snap
     }
     file->delete_file = std::move(del);
   }
-  return Status::OK();
+  return CheckUnattachedDeletes(store, table, result, "ducklake_delete_file", 1,
+                                /*missing_ok=*/false, unattached);
 }
 
 Status LoadFileColumnStats(CatalogStore* store, const TableInfo& table, int64_t snapshot,
@@ -218,6 +322,12 @@ Status LoadFileColumnStats(CatalogStore* store, const TableInfo& table, int64_t 
     stats.column_size_bytes = row.OptInt(2);
     stats.value_count = row.OptInt(3);
     stats.null_count = row.OptInt(4);
+    for (const std::optional<int64_t>& count :
+         {stats.column_size_bytes, stats.value_count, stats.null_count}) {
+      if (count.has_value() && *count < 0) {
+        return row.Error("negative column_size_bytes, value_count or null_count");
+      }
+    }
     stats.min_text = row.OptText(5);
     stats.max_text = row.OptText(6);
     stats.contains_nan = row.OptBool(7);
@@ -390,6 +500,22 @@ Status LoadNameMappings(CatalogStore* store, const TableInfo& table, TableMetada
               [](const NameMappingEntry& a, const NameMappingEntry& b) {
                 return a.column_id < b.column_id;
               });
+    std::set<int64_t> entries;
+    for (const NameMappingEntry& entry : mapping.entries) {
+      if (!entries.insert(entry.column_id).second) {
+        return Status::Corruption(StoreName(*store), ": ducklake_name_mapping of mapping_id ",
+                                  id, " has entry column_id ", entry.column_id, " twice");
+      }
+    }
+    for (const NameMappingEntry& entry : mapping.entries) {
+      if (entry.parent_column.has_value() &&
+          (*entry.parent_column == entry.column_id || entries.count(*entry.parent_column) == 0)) {
+        return Status::Corruption(StoreName(*store), ": ducklake_name_mapping of mapping_id ",
+                                  id, ", entry column_id ", entry.column_id,
+                                  ": parent_column ", *entry.parent_column,
+                                  " is not another entry of the mapping");
+      }
+    }
   }
   return Status::OK();
 }
@@ -405,6 +531,7 @@ Status LoadInlinedDeletes(CatalogStore* store, const TableInfo& table, int64_t s
                StrCat("SELECT file_id, row_id, begin_snapshot FROM ", name,
                       " WHERE begin_snapshot <= ?1"),
                {CatalogDatum::Integer(snapshot)}, {T::kBigint, T::kBigint, T::kBigint}, name));
+  std::map<int64_t, size_t> unattached;
   for (size_t i = 0; i < result.rows.size(); ++i) {
     RowReader row(*store, result, i, name, {0, 1});
     TARN_ASSIGN_OR_RETURN(int64_t file_id, row.Int(0));
@@ -412,7 +539,10 @@ Status LoadInlinedDeletes(CatalogStore* store, const TableInfo& table, int64_t s
     TARN_ASSIGN_OR_RETURN(del.position, row.Int(1));
     TARN_ASSIGN_OR_RETURN(del.begin_snapshot, row.Int(2));
     DataFileInfo* file = FindFile(out, file_id);
-    if (file == nullptr) continue;
+    if (file == nullptr) {
+      unattached.emplace(file_id, i);  // its data file is not visible here: checked below
+      continue;
+    }
     if (del.position < 0 || del.position >= file->record_count) {
       return row.Error("position ", del.position, " is outside data file ", file_id, " (",
                        file->record_count, " rows)");
@@ -432,7 +562,7 @@ Status LoadInlinedDeletes(CatalogStore* store, const TableInfo& table, int64_t s
                            }),
                dels.end());
   }
-  return Status::OK();
+  return CheckUnattachedDeletes(store, table, result, name, 0, /*missing_ok=*/true, unattached);
 }
 
 }  // namespace

@@ -355,6 +355,231 @@ TEST(CatalogCorruptionTest, InlinedValuesInOtherStorageForms) {
   EXPECT_THAT(missing_status.message(), HasSubstr("ducklake_inlined_data_1_9 does not exist"));
 }
 
+TEST(CatalogCorruptionTest, LiveTableWithoutColumns) {
+  TempDir dir;
+  std::string path = EditedCopy("basic", dir, {"DELETE FROM ducklake_column WHERE table_id = 1"});
+  Status status = LoadEverything(path);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_EQ(status.message(),
+            StrCat("SQLite catalog '", path,
+                   "': ducklake_table row (table_id = 1): table main.t has no columns in "
+                   "ducklake_column at snapshot 10"));
+  // Before its columns existed too: a table whose columns all begin later has none.
+  std::string later = EditedCopy(
+      "nan", dir, {"UPDATE ducklake_column SET begin_snapshot = 100 WHERE table_id = 1"});
+  Status later_status = LoadEverything(later);
+  ASSERT_TRUE(later_status.IsCorruption()) << later_status.ToString();
+  EXPECT_THAT(later_status.message(), HasSubstr("has no columns in ducklake_column"));
+  // An inlined data table whose schema version has no columns.
+  std::string inlined = EditedCopy(
+      "inlined", dir,
+      {"INSERT INTO ducklake_schema_versions VALUES (0, 0, 1)",
+       "UPDATE ducklake_inlined_data_tables SET schema_version = 0"});
+  auto lake = OpenCopy(inlined);
+  ASSERT_TRUE(lake.ok()) << lake.status().ToString();
+  auto snapshot = (*lake)->LoadSnapshot();
+  ASSERT_TRUE(snapshot.status().IsCorruption()) << snapshot.status().ToString();
+  EXPECT_THAT(snapshot.status().message(),
+              HasSubstr("ducklake_inlined_data_tables row (table_id = 1, table_name = "
+                        "'ducklake_inlined_data_1_1'): inlined data table "
+                        "ducklake_inlined_data_1_1 of table main.il has no columns"));
+}
+
+TEST(CatalogCorruptionTest, DeleteFileOfNoDataFile) {
+  TempDir dir;
+  // The deletions of a delete file whose data file does not exist must not be dropped.
+  std::string path = EditedCopy(
+      "basic", dir, {"UPDATE ducklake_delete_file SET data_file_id = 999 WHERE delete_file_id = 12"});
+  Status status = LoadEverything(path);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_EQ(status.message(),
+            StrCat("SQLite catalog '", path,
+                   "': ducklake_delete_file row (delete_file_id = 12): data_file_id 999 names no "
+                   "row of ducklake_data_file"));
+  // A data file of another table.
+  std::string other = EditedCopy(
+      "nan", dir,
+      {"INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, path) VALUES "
+       "(500, 77, 1, 'x.parquet')",
+       "INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, data_file_id, "
+       "path, format, delete_count, file_size_bytes) VALUES (501, 1, 1, 500, 'y.parquet', "
+       "'parquet', 1, 10)"});
+  Status other_status = LoadEverything(other);
+  ASSERT_TRUE(other_status.IsCorruption()) << other_status.ToString();
+  EXPECT_THAT(other_status.message(),
+              HasSubstr("ducklake_delete_file row (delete_file_id = 501): data_file_id 500 is a "
+                        "data file of table_id 77, not of table_id 1"));
+  // A delete file older than its data file, visible or not at the snapshot.
+  std::string early = EditedCopy(
+      "basic", dir, {"UPDATE ducklake_delete_file SET begin_snapshot = 3 WHERE delete_file_id = 12"});
+  Status early_status = LoadEverything(early);
+  ASSERT_TRUE(early_status.IsCorruption()) << early_status.ToString();
+  EXPECT_THAT(early_status.message(),
+              HasSubstr("ducklake_delete_file row (delete_file_id = 12): data_file_id 6 begins at "
+                        "snapshot 6, after its deletion (begin_snapshot 3)"));
+  auto lake = OpenCopy(early);
+  ASSERT_TRUE(lake.ok());
+  auto s4 = (*lake)->LoadSnapshot(SnapshotSelector::Id(4));
+  ASSERT_TRUE(s4.ok()) << s4.status().ToString();
+  Status hidden = (*lake)->LoadTable(**s4, 1).status();
+  ASSERT_TRUE(hidden.IsCorruption()) << hidden.ToString();
+  EXPECT_THAT(hidden.message(), HasSubstr("after its deletion"));
+  // A delete file kept after its data file was deleted whole stays valid (the fixture has
+  // one: delete file 7 of data file 1, which ends at snapshot 8).
+  std::string fine = EditedCopy("basic", dir, {});
+  EXPECT_TRUE(LoadEverything(fine).ok());
+}
+
+TEST(CatalogCorruptionTest, InlinedTableMissingAColumnIsNamedNeverReadAsText) {
+  TempDir dir;
+  // SQLite's legacy rule would read "v" as the string 'v' once the column is gone.
+  std::string path =
+      EditedCopy("inlined", dir, {"ALTER TABLE ducklake_inlined_data_1_1 RENAME COLUMN v TO w"});
+  Status status = LoadEverything(path);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_EQ(status.message(),
+            StrCat("SQLite catalog '", path,
+                   "': inlined data table ducklake_inlined_data_1_1 has no column v (column_id "
+                   "2 at schema version 1)"));
+  std::string dropped = EditedCopy(
+      "inlined", dir, {"ALTER TABLE ducklake_inlined_data_1_1 DROP COLUMN begin_snapshot"});
+  Status dropped_status = LoadEverything(dropped);
+  ASSERT_TRUE(dropped_status.IsCorruption()) << dropped_status.ToString();
+  EXPECT_THAT(dropped_status.message(),
+              HasSubstr("inlined data table ducklake_inlined_data_1_1 has no column "
+                        "begin_snapshot"));
+}
+
+TEST(CatalogStoreTest, DoubleQuotedNamesAreNeverStringLiterals) {
+  TempDir dir;
+  std::string path = EditedCopy("basic", dir, {});
+  for (bool read_only : {true, false}) {
+    auto store = OpenSqliteCatalogStore(path, read_only);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    CatalogQuery query;
+    query.sql = "SELECT \"no_such_column\" FROM ducklake_metadata";
+    query.what = "ducklake_metadata";
+    auto result = (*store)->Query(query);
+    ASSERT_FALSE(result.ok()) << "read_only " << read_only;
+    EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_THAT(result.status().message(), HasSubstr("no such column: no_such_column"));
+    // In DDL too: "word" names no column of x.
+    auto ddl = (*store)->Execute("CREATE TABLE x (a TEXT CHECK (a <> \"word\"))", {});
+    ASSERT_FALSE(ddl.ok()) << "read_only " << read_only;
+    if (!read_only) {
+      EXPECT_THAT(ddl.status().message(), HasSubstr("no such column: word"));
+    }
+  }
+}
+
+// Values outside their domain: each a Corruption naming the catalog table, the row and the
+// column, whichever part of the loader reads it.
+struct DomainCase {
+  const char* name;
+  const char* fixture;
+  std::vector<std::string> statements;
+  const char* message;  // a part of the expected message
+};
+
+class CatalogDomainTest : public ::testing::TestWithParam<DomainCase> {};
+
+TEST_P(CatalogDomainTest, IsACorruptionNamingTheRow) {
+  const DomainCase& c = GetParam();
+  TempDir dir;
+  std::string path = EditedCopy(c.fixture, dir, c.statements);
+  Status status = LoadEverything(path);
+  ASSERT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_THAT(status.message(), HasSubstr(c.message));
+  EXPECT_THAT(status.message(), HasSubstr(StrCat("SQLite catalog '", path, "'")));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rows, CatalogDomainTest,
+    ::testing::Values(
+        DomainCase{"NegativeCounter", "basic",
+                   {"UPDATE ducklake_snapshot SET next_file_id = -1 WHERE snapshot_id = 10"},
+                   "ducklake_snapshot row (snapshot_id = 10): next_file_id is negative (-1)"},
+        DomainCase{"NegativeSchemaId", "basic",
+                   {"UPDATE ducklake_schema SET schema_id = -4",
+                    "UPDATE ducklake_table SET schema_id = -4"},
+                   "ducklake_schema row (schema_id = -4): schema_id is negative (-4)"},
+        DomainCase{"NegativeTableId", "nan",
+                   {"UPDATE ducklake_table SET table_id = -3",
+                    "UPDATE ducklake_column SET table_id = -3"},
+                   "ducklake_table row (table_id = -3): table_id is negative (-3)"},
+        DomainCase{"NegativeViewId", "basic",
+                   {"INSERT INTO ducklake_view VALUES (-7, 'u', 2, NULL, 0, 'v', 'duckdb', "
+                    "'SELECT 1', '')"},
+                   "ducklake_view row (view_id = -7): view_id is negative (-7)"},
+        DomainCase{"NegativeColumnId", "nan",
+                   {"UPDATE ducklake_column SET column_id = -2 WHERE column_id = 2"},
+                   "ducklake_column row (table_id = 1, column_id = -2): column_id is negative"},
+        DomainCase{"NegativeSortId", "basic",
+                   {"INSERT INTO ducklake_sort_info VALUES (-8, 1, 2, NULL)",
+                    "INSERT INTO ducklake_sort_expression VALUES (-8, 1, 0, 'id', 'duckdb', "
+                    "'ASC', 'NULLS_LAST')"},
+                   "sort_id is negative (-8)"},
+        DomainCase{"RepeatedSortKey", "basic",
+                   {"INSERT INTO ducklake_sort_info VALUES (1, 1, 2, NULL)",
+                    "INSERT INTO ducklake_sort_expression VALUES (1, 1, 0, 'id', 'duckdb', "
+                    "'ASC', 'NULLS_LAST'), (1, 1, 0, 's', 'duckdb', 'ASC', 'NULLS_LAST')"},
+                   "ducklake_sort_expression of sort_id 1 has sort_key_index 0 twice"},
+        DomainCase{"InlinedRegistryNamesAnotherTable", "inlined",
+                   {"UPDATE ducklake_inlined_data_tables SET table_name = 'ducklake_snapshot'"},
+                   "table_name 'ducklake_snapshot' is not an inlined data table"},
+        DomainCase{"NegativeInlinedRowId", "inlined",
+                   {"INSERT INTO ducklake_inlined_data_1_1 VALUES (-5, 10, NULL, 1, 'x')"},
+                   "ducklake_inlined_data_1_1 row (row_id = -5): row_id is negative"},
+        DomainCase{"NegativeTableStats", "basic",
+                   {"UPDATE ducklake_table_stats SET next_row_id = -1"},
+                   "ducklake_table_stats row (table_id = 1): negative record_count, next_row_id "
+                   "or file_size_bytes (13043, -1, "},
+        DomainCase{"NegativeDataFileId", "basic",
+                   {"UPDATE ducklake_data_file SET data_file_id = -14 WHERE data_file_id = 14"},
+                   "ducklake_data_file row (data_file_id = -14): data_file_id is negative"},
+        DomainCase{"RowIdsOverflow", "basic",
+                   {"UPDATE ducklake_data_file SET row_id_start = 9223372036854775000 WHERE "
+                    "data_file_id = 0"},
+                   "row_id_start 9223372036854775000 + record_count 5000 overflows"},
+        DomainCase{"PartialMaxBeforeBegin", "compacted",
+                   {"UPDATE ducklake_data_file SET partial_max = 0 WHERE partial_max IS NOT "
+                    "NULL"},
+                   "partial_max 0 is before begin_snapshot"},
+        DomainCase{"NegativePartitionId", "basic",
+                   {"UPDATE ducklake_data_file SET partition_id = -1 WHERE data_file_id = 0"},
+                   "negative partition_id or mapping_id"},
+        DomainCase{"NegativeDeleteFileId", "basic",
+                   {"UPDATE ducklake_delete_file SET delete_file_id = -12 WHERE "
+                    "delete_file_id = 12"},
+                   "ducklake_delete_file row (delete_file_id = -12): delete_file_id is negative"},
+        DomainCase{"MoreDeletesThanRows", "basic",
+                   {"UPDATE ducklake_delete_file SET delete_count = 937 WHERE delete_file_id = 12"},
+                   "delete_count 937 exceeds the 936 rows of data file 6"},
+        DomainCase{"NegativeStatisticsCount", "basic",
+                   {"UPDATE ducklake_file_column_stats SET null_count = -1 WHERE data_file_id = 0 "
+                    "AND column_id = 1"},
+                   "ducklake_file_column_stats row (data_file_id = 0, column_id = 1): negative "
+                   "column_size_bytes, value_count or null_count"},
+        DomainCase{"InlinedDeleteOfAnotherTablesFile", "inlined",
+                   {"INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, "
+                    "path) VALUES (50, 9, 1, 'x.parquet')",
+                    "INSERT INTO ducklake_inlined_delete_1 VALUES (50, 0, 10)"},
+                   "ducklake_inlined_delete_1 row (file_id = 50, row_id = 0): file_id 50 is a "
+                   "data file of table_id 9, not of table_id 1"},
+        DomainCase{"NameMappingParentMissing", "basic",
+                   {"INSERT INTO ducklake_column_mapping VALUES (50, 1, 'map_by_name')",
+                    "INSERT INTO ducklake_name_mapping VALUES (50, 0, 'ID', 1, 7, 0)",
+                    "UPDATE ducklake_data_file SET mapping_id = 50 WHERE data_file_id = 14"},
+                   "ducklake_name_mapping of mapping_id 50, entry column_id 0: parent_column 7 "
+                   "is not another entry of the mapping"},
+        DomainCase{"NameMappingEntryTwice", "basic",
+                   {"INSERT INTO ducklake_column_mapping VALUES (50, 1, 'map_by_name')",
+                    "INSERT INTO ducklake_name_mapping VALUES (50, 0, 'ID', 1, NULL, 0), "
+                    "(50, 0, 'S', 10, NULL, 0)",
+                    "UPDATE ducklake_data_file SET mapping_id = 50 WHERE data_file_id = 14"},
+                   "ducklake_name_mapping of mapping_id 50 has entry column_id 0 twice"}),
+    [](const ::testing::TestParamInfo<DomainCase>& param_info) { return param_info.param.name; });
+
 TEST(CatalogFeatureTest, PartitionSpecsAndValues) {
   TempDir dir;
   std::string path = EditedCopy(

@@ -32,9 +32,18 @@ Result<std::string> Csv(Session* session, const std::string& sql) {
   return out;
 }
 
+// Reads the fixture's own data files. Only for sessions that do not write: a writer gets a
+// copy (CopiedData), so the shared fixture stays as it is.
 AttachOptions DataPath(const std::string& fixture) {
   AttachOptions options;
   options.data_path = FixtureLakePath(fixture) + "/data";
+  return options;
+}
+
+// A private copy of the fixture's data files in `dir`, for sessions that write.
+AttachOptions CopiedData(const std::string& fixture, const testing::TempDir& dir) {
+  AttachOptions options;
+  options.data_path = testing::CopyFixtureData(fixture, dir);
   return options;
 }
 
@@ -54,6 +63,31 @@ TEST(LakeSessionTest, AttachOnceAndErrors) {
   auto count = Csv(&session, "SELECT count(*) AS n FROM c");
   ASSERT_TRUE(count.ok()) << count.status().ToString();
   EXPECT_EQ(*count, "n\n1041\n");
+}
+
+// A live table without ducklake_column rows is a catalog error naming it, never a crash.
+TEST(LakeSessionTest, TableWithoutColumnsIsAnError) {
+  testing::TempDir dir;
+  const std::string catalog = CopyFixtureCatalog("basic", dir);
+  ASSERT_TRUE(EditCatalog(catalog, "DELETE FROM ducklake_column WHERE table_id = 1").ok());
+  Session session;
+  ASSERT_TRUE(session.Attach(catalog, DataPath("basic")).ok());
+  for (const char* sql : {"SELECT * FROM t", "SELECT count(*) FROM t", "DESCRIBE t"}) {
+    auto result = session.Execute(sql);
+    Status status = result.status();
+    if (result.ok()) {
+      while (status.ok()) {
+        auto batch = result->reader->Next();
+        status = batch.status();
+        if (status.ok() && *batch == nullptr) break;
+      }
+    }
+    ASSERT_FALSE(status.ok()) << sql;
+    EXPECT_NE(status.message().find("ducklake_table row (table_id = 1): table main.t has no "
+                                    "columns in ducklake_column at snapshot 10"),
+              std::string::npos)
+        << sql << ": " << status.ToString();
+  }
 }
 
 TEST(LakeSessionTest, OtherCatalogName) {
@@ -135,8 +169,9 @@ TEST(LakeSessionTest, TransactionIsInvisibleToOthersUntilCommit) {
   testing::TempDir dir;
   const std::string catalog = CopyFixtureCatalog("basic", dir);
   Session writer, reader;
-  ASSERT_TRUE(writer.Attach(catalog, DataPath("basic")).ok());
-  ASSERT_TRUE(reader.Attach(catalog, DataPath("basic")).ok());
+  const AttachOptions data = CopiedData("basic", dir);
+  ASSERT_TRUE(writer.Attach(catalog, data).ok());
+  ASSERT_TRUE(reader.Attach(catalog, data).ok());
   for (const char* sql : {"BEGIN", "DELETE FROM t WHERE id < 1000",
                           "INSERT INTO t (id, s) VALUES (-1, 'new')"}) {
     auto result = writer.Execute(sql);

@@ -143,6 +143,10 @@ class LakeTableSource : public Source {
 
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
                                          std::shared_ptr<const StatisticsPredicate>) override {
+    if (table_->table->columns.empty()) {
+      // The catalog loader refuses such tables; a view assembled elsewhere must too.
+      return Status::Corruption("table ", lake_.name, ".", name_.ToString(), " has no columns");
+    }
     TableScanOptions options;
     options.pool = context_.pool;
     auto out = std::make_shared<Schema>();

@@ -1,0 +1,93 @@
+// The catalog loader over damaged catalogs (catalog_fuzz_entry.h): the inputs of
+// tests/fuzz/corpus_catalog (seeds and every input that once failed), then inputs drawn from
+// fixed seeds. A regression is a crash or a sanitizer report. TARN_LONG=1 runs many more
+// random inputs, each written to catalog-fuzz-last.bin in the working directory before it
+// runs, so that the one that crashed can be kept in the corpus.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fuzz/catalog_fuzz_entry.h"
+#include "support/test_util.h"
+
+namespace tarn {
+namespace {
+
+std::vector<std::string> CorpusFiles() {
+  const std::string dir = testing::SourceDir() + "/tests/fuzz/corpus_catalog";
+  std::vector<std::string> files;
+  DIR* handle = opendir(dir.c_str());
+  if (handle == nullptr) return files;
+  while (dirent* entry = readdir(handle)) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    files.push_back(dir + "/" + name);
+  }
+  closedir(handle);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void RunInput(const std::string& input) {
+  fuzz::FuzzCatalogBytes(reinterpret_cast<const uint8_t*>(input.data()), input.size(),
+                         testing::SharedDir());
+}
+
+// Random inputs: a fixture, a snapshot and 1..kMaxCatalogMutations mutations.
+std::string RandomInput(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string input;
+  input += static_cast<char>(rng() % fuzz::kCatalogFuzzFixtureCount);
+  input += static_cast<char>(rng());
+  const size_t mutations = 1 + rng() % fuzz::kMaxCatalogMutations;
+  for (size_t m = 0; m < mutations * 5; ++m) input += static_cast<char>(rng());
+  return input;
+}
+
+TEST(CatalogFuzzTest, CorpusReplaysWithoutCrashing) {
+  ASSERT_TRUE(testing::FileExists(testing::SharedPath("fixtures/ducklake/basic/catalog.sqlite")));
+  const std::vector<std::string> files = CorpusFiles();
+  ASSERT_GE(files.size(), 10u) << "tests/fuzz/corpus_catalog is missing or nearly empty";
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    std::ifstream in(file, std::ios::binary);
+    ASSERT_TRUE(in.good());
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    EXPECT_LE(bytes.str().size(), 2 + 5 * fuzz::kMaxCatalogMutations + 5);
+    RunInput(bytes.str());
+  }
+}
+
+TEST(CatalogFuzzTest, RandomDamageGivesStatusNeverACrash) {
+  ASSERT_TRUE(testing::FileExists(testing::SharedPath("fixtures/ducklake/basic/catalog.sqlite")));
+  const bool long_run = std::getenv("TARN_LONG") != nullptr;
+  const uint64_t count = long_run ? 5000 : 80;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t seed = 1; seed <= count; ++seed) {
+    const std::string input = RandomInput(seed);
+    if (long_run) {
+      std::ofstream("catalog-fuzz-last.bin", std::ios::binary | std::ios::trunc) << input;
+    }
+    SCOPED_TRACE(seed);
+    RunInput(input);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RecordProperty("inputs", static_cast<int>(count));
+  if (!long_run) {
+    EXPECT_LT(seconds, 120.0) << count << " inputs";
+  }
+}
+
+}  // namespace
+}  // namespace tarn
