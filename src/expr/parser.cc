@@ -177,6 +177,12 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
           e->kind = ExprKind::kIn;
           e->negated = negated;
           e->children.push_back(std::move(left));
+          if (AtSubquery()) {  // x IN (SELECT ...)
+            TARN_ASSIGN_OR_RETURN(auto subquery, ParseSubquery());
+            e->children.push_back(std::move(subquery));
+            left = Located(std::move(e), first, tokens_[pos_ - 1]);
+            continue;
+          }
           TARN_RETURN_NOT_OK(ExpectOperator("("));
           do {
             TARN_ASSIGN_OR_RETURN(auto item, ParseExpr());
@@ -441,6 +447,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
       Advance();
       return Located(ast::MakeColumnRef({token.text}), token, token);
     case TokenKind::kOperator:
+      if (AtSubquery()) return ParseSubquery();
       if (token.IsOperator("(")) {
         Advance();
         TARN_ASSIGN_OR_RETURN(auto inner, ParseExpr());
@@ -465,6 +472,12 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
   if (token.IsKeyword("CASE")) {
     Advance();
     return ParseCase();
+  }
+  if (token.IsKeyword("EXISTS") && subquery_hook_ != nullptr && AtSubqueryAfter(1)) {
+    Advance();
+    TARN_ASSIGN_OR_RETURN(auto subquery, ParseSubquery());
+    subquery->names[0] = "#exists";
+    return subquery;
   }
   if ((token.IsKeyword("CAST") || token.IsKeyword("TRY_CAST")) && Peek(1).IsOperator("(")) {
     Advance();
@@ -506,6 +519,22 @@ Result<std::unique_ptr<ast::Expr>> ParseExpressionText(std::string_view text) {
   TARN_ASSIGN_OR_RETURN(auto expr, parser.ParseExpr());
   if (parser.Peek().kind != TokenKind::kEnd) return parser.SyntaxError();
   return expr;
+}
+
+bool ExprParser::AtSubqueryAfter(size_t ahead) const {
+  if (subquery_hook_ == nullptr || !Peek(ahead).IsOperator("(")) return false;
+  const Token& next = Peek(ahead + 1);
+  return next.IsKeyword("SELECT") || next.IsKeyword("WITH") || next.IsKeyword("VALUES") ||
+         next.IsKeyword("FROM");
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseSubquery() {
+  const Token& open = Advance();
+  size_t position = pos_;
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Expr> subquery, (*subquery_hook_)(&position));
+  pos_ = position;
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  return Located(std::move(subquery), open, tokens_[pos_ - 1]);
 }
 
 }  // namespace tarn::sql

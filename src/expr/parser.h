@@ -10,6 +10,7 @@
 // Thread-safety: one parser per thread.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,12 @@ class ExprParser {
 
   // Parses one expression starting at position() and leaves position() after it.
   Result<std::unique_ptr<ast::Expr>> ParseExpr();
+
+  // Parses a subquery that starts at *position (at SELECT, WITH, VALUES or FROM, inside
+  // parentheses) and moves *position past it; returns the node standing for it. The SQL
+  // statement parser sets one; without it a subquery is a syntax error.
+  using SubqueryHook = std::function<Result<std::unique_ptr<ast::Expr>>(size_t* position)>;
+  void set_subquery_hook(const SubqueryHook* hook) { subquery_hook_ = hook; }
 
   size_t position() const { return pos_; }
   const Token& Peek(size_t ahead = 0) const;
@@ -56,11 +63,17 @@ class ExprParser {
   Result<std::unique_ptr<ast::Expr>> ParseIntervalExpr();
   // A type name: words, optional (p, s), optional [] suffixes; returns its text.
   Result<std::string> ParseTypeName();
+  // ( subquery ) through the hook; REQUIRES: AtSubquery().
+  Result<std::unique_ptr<ast::Expr>> ParseSubquery();
+  bool AtSubquery() const { return AtSubqueryAfter(0); }
+  // A "(" then SELECT, WITH, VALUES or FROM, `ahead` tokens on, and a hook to parse it.
+  bool AtSubqueryAfter(size_t ahead) const;
 
   std::string_view text_;
   const std::vector<Token>& tokens_;
   size_t pos_;
   int depth_ = 0;  // guards the recursion against hostile input
+  const SubqueryHook* subquery_hook_ = nullptr;
 };
 
 // Parses a whole string as one expression; anything after it is a syntax error.

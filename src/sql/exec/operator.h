@@ -31,6 +31,7 @@
 namespace tarn::sql {
 
 struct LakeBinding;  // sql/lake/lake_source.h
+struct CteScope;     // sql/plan/common_table.h
 
 // What operators need from the session.
 struct ExecContext {
@@ -43,6 +44,8 @@ struct ExecContext {
   const LakeBinding* lake = nullptr;
   // Every attached lake, in attach order (the default one among them).
   std::vector<const LakeBinding*> lakes;
+  // The WITH queries in scope while planning, innermost first, or null.
+  const CteScope* ctes = nullptr;
 };
 
 class Operator : public BatchReader {

@@ -216,6 +216,11 @@ class ParquetSource : public Source {
   }
 
   void PushFilter(const ast::Expr& where) override { where_ = where.Clone(); }
+  int64_t EstimatedRows() const override {
+    int64_t rows = 0;
+    for (const auto& reader : *readers_) rows += reader->num_rows();
+    return rows;
+  }
 
  private:
   // file_row_number alone: the scan yields [first column, position]; keep the position.
@@ -349,6 +354,11 @@ class RangeSource : public Source {
     schema_.fields.emplace_back("range", DataType(TypeId::kInt64), false);
   }
   const Schema& schema() const override { return schema_; }
+  int64_t EstimatedRows() const override {
+    const double steps =
+        (static_cast<double>(end_) - static_cast<double>(start_)) / static_cast<double>(step_);
+    return steps > 0 ? static_cast<int64_t>(std::min(steps, 9e18)) : 0;
+  }
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
                                          std::shared_ptr<const StatisticsPredicate>) override {
     auto out = std::make_shared<Schema>();

@@ -35,8 +35,12 @@ struct AtClause {
   std::unique_ptr<ast::Expr> value;  // a constant expression
 };
 
+// How a kJoin TableRef combines its two sides. kSemi / kAnti keep the left side's rows with /
+// without a matching right row (and only the left side's columns).
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti };
+
 struct TableRef {
-  enum class Kind : uint8_t { kNone, kTable, kFunction, kFile, kSubquery };
+  enum class Kind : uint8_t { kNone, kTable, kFunction, kFile, kSubquery, kJoin };
   Kind kind = Kind::kNone;
   std::vector<std::string> names;  // kTable: name parts; kFunction: names[0] is the function
   std::string file;                // kFile: FROM 'path'
@@ -46,6 +50,15 @@ struct TableRef {
   std::vector<std::string> column_aliases;
   std::optional<AtClause> at;  // kTable only
   int32_t offset = 0;  // where the reference starts in the source text, for errors
+  // kJoin: left JOIN right, with an ON condition, a USING list, NATURAL, or none (CROSS and
+  // comma joins). A comma join is kCross with `comma` set.
+  std::unique_ptr<TableRef> left;
+  std::unique_ptr<TableRef> right;
+  JoinType join_type = JoinType::kInner;
+  std::unique_ptr<ast::Expr> on;
+  std::vector<std::string> using_columns;
+  bool natural = false;
+  bool comma = false;
 };
 
 struct SelectItem {
@@ -62,7 +75,19 @@ struct OrderItem {
   std::optional<bool> nulls_first;  // absent: DuckDB's default, NULLS LAST
 };
 
+// WITH name [(columns)] AS (query).
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const SelectStmt> query;
+};
+
 struct SelectStmt {
+  // WITH: visible to the FROM clauses of this query (and its subqueries), each to the ones
+  // after it.
+  std::vector<CommonTableExpr> ctes;
+  // VALUES (a, b), (c, d): the rows of a query with no other clause (columns col0, col1...).
+  std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;
   bool distinct = false;
   std::vector<SelectItem> items;
   TableRef from;  // kNone: SELECT without FROM

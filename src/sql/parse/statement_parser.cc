@@ -56,6 +56,21 @@ Result<std::vector<std::unique_ptr<Statement>>> StatementParser::ParseAll() {
 
 Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr() {
   ExprParser parser(text_, tokens_, pos_);
+  // A subquery in an expression is parsed here (so its syntax errors show now) and kept as
+  // its text in a "#subquery" call node, which the planner parses again and rewrites
+  // (plan/subquery_rewrite.h).
+  const ExprParser::SubqueryHook hook =
+      [this](size_t* position) -> Result<std::unique_ptr<ast::Expr>> {
+    pos_ = *position;
+    const size_t start = pos_;
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> query, ParseQuery());
+    (void)query;
+    *position = pos_;
+    auto node = ast::MakeFunction("#subquery", {});
+    node->text = TextFrom(start);
+    return node;
+  };
+  parser.set_subquery_hook(&hook);
   auto result = parser.ParseExpr();
   pos_ = parser.position();
   return result;
@@ -83,7 +98,8 @@ std::string StatementParser::TextFrom(size_t first) const {
 Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   auto statement = std::make_unique<Statement>();
   const Token& first = Peek();
-  if (first.IsKeyword("SELECT") || first.IsKeyword("FROM") || first.IsOperator("(")) {
+  if (first.IsKeyword("SELECT") || first.IsKeyword("FROM") || first.IsOperator("(") ||
+      first.IsKeyword("WITH") || first.IsKeyword("VALUES")) {
     TARN_ASSIGN_OR_RETURN(statement->select, ParseQuery());
     return statement;
   }
@@ -297,6 +313,53 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseDescribeTarget() {
 }
 
 Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
+  if (AcceptKeyword("WITH")) {
+    if (Peek().IsKeyword("RECURSIVE")) {
+      return Status::NotSupported(
+          FormatErrorAt(text_, "not yet supported: WITH RECURSIVE", Peek().offset));
+    }
+    std::vector<CommonTableExpr> ctes;
+    do {
+      CommonTableExpr cte;
+      TARN_ASSIGN_OR_RETURN(cte.name, ParseName());
+      if (AcceptOperator("(")) {
+        do {
+          TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+          cte.column_aliases.push_back(std::move(column));
+        } while (AcceptOperator(","));
+        TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      }
+      TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+      if (AcceptKeyword("NOT")) {
+        TARN_RETURN_NOT_OK(ExpectKeyword("MATERIALIZED"));
+      } else {
+        AcceptKeyword("MATERIALIZED");
+      }
+      TARN_RETURN_NOT_OK(ExpectOperator("("));
+      TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> query, ParseQuery());
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      cte.query = std::move(query);
+      ctes.push_back(std::move(cte));
+    } while (AcceptOperator(","));
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> body, ParseQuery());
+    for (CommonTableExpr& cte : body->ctes) ctes.push_back(std::move(cte));
+    body->ctes = std::move(ctes);
+    return body;
+  }
+  if (AcceptKeyword("VALUES")) {
+    auto values = std::make_unique<SelectStmt>();
+    do {
+      TARN_RETURN_NOT_OK(ExpectOperator("("));
+      std::vector<std::unique_ptr<ast::Expr>> row;
+      do {
+        TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
+        row.push_back(std::move(value));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      values->values.push_back(std::move(row));
+    } while (AcceptOperator(","));
+    return values;
+  }
   if (AcceptOperator("(")) {
     TARN_ASSIGN_OR_RETURN(auto inner, ParseQuery());
     TARN_RETURN_NOT_OK(ExpectOperator(")"));
@@ -305,7 +368,7 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
   auto select = std::make_unique<SelectStmt>();
   if (AcceptKeyword("FROM")) {
     // DuckDB's FROM-first form: FROM t [SELECT ...] means SELECT * FROM t when SELECT is absent.
-    TARN_ASSIGN_OR_RETURN(select->from, ParseTableRef());
+    TARN_ASSIGN_OR_RETURN(select->from, ParseFromClause());
     if (AcceptKeyword("SELECT")) {
       TARN_RETURN_NOT_OK(ParseSelectList(select.get()));
     } else {
@@ -317,14 +380,8 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
     TARN_RETURN_NOT_OK(ExpectKeyword("SELECT"));
     TARN_RETURN_NOT_OK(ParseSelectList(select.get()));
     if (AcceptKeyword("FROM")) {
-      TARN_ASSIGN_OR_RETURN(select->from, ParseTableRef());
+      TARN_ASSIGN_OR_RETURN(select->from, ParseFromClause());
     }
-  }
-  if (Peek().IsOperator(",") || Peek().IsKeyword("JOIN") || Peek().IsKeyword("INNER") ||
-      Peek().IsKeyword("LEFT") || Peek().IsKeyword("RIGHT") || Peek().IsKeyword("FULL") ||
-      Peek().IsKeyword("CROSS") || Peek().IsKeyword("NATURAL")) {
-    return Status::NotSupported(
-        FormatErrorAt(text_, "not yet supported: joins", Peek().offset));
   }
   if (AcceptKeyword("WHERE")) {
     TARN_ASSIGN_OR_RETURN(select->where, ParseExpr());
@@ -460,6 +517,85 @@ Result<TableRef> StatementParser::ParseTableRef() {
     TARN_RETURN_NOT_OK(ExpectOperator(")"));
   }
   return ref;
+}
+
+Result<TableRef> StatementParser::ParseFromClause() {
+  TARN_ASSIGN_OR_RETURN(TableRef left, ParseJoinOperand());
+  while (true) {
+    const int32_t offset = Peek().offset;
+    auto join = std::make_unique<TableRef>();
+    join->kind = TableRef::Kind::kJoin;
+    join->offset = left.offset;
+    if (AcceptOperator(",")) {
+      join->join_type = JoinType::kCross;
+      join->comma = true;
+    } else {
+      join->natural = AcceptKeyword("NATURAL");
+      if (AcceptKeyword("CROSS")) {
+        join->join_type = JoinType::kCross;
+      } else if (AcceptKeyword("LEFT")) {
+        join->join_type = JoinType::kLeft;
+        if (AcceptKeyword("SEMI")) {
+          join->join_type = JoinType::kSemi;
+        } else if (AcceptKeyword("ANTI")) {
+          join->join_type = JoinType::kAnti;
+        } else {
+          AcceptKeyword("OUTER");
+        }
+      } else if (AcceptKeyword("RIGHT")) {
+        join->join_type = JoinType::kRight;
+        AcceptKeyword("OUTER");
+      } else if (AcceptKeyword("FULL")) {
+        join->join_type = JoinType::kFull;
+        AcceptKeyword("OUTER");
+      } else if (AcceptKeyword("SEMI")) {
+        join->join_type = JoinType::kSemi;
+      } else if (AcceptKeyword("ANTI")) {
+        join->join_type = JoinType::kAnti;
+      } else if (!AcceptKeyword("INNER")) {
+        if (join->natural || Peek().IsKeyword("JOIN")) {
+          join->join_type = JoinType::kInner;
+        } else if (Peek().IsKeyword("POSITIONAL") || Peek().IsKeyword("ASOF") ||
+                   Peek().IsKeyword("LATERAL")) {
+          return Status::NotSupported(FormatErrorAt(
+              text_, "not yet supported: " + Upper(Peek().text) + " joins", offset));
+        } else {
+          return left;
+        }
+      }
+      TARN_RETURN_NOT_OK(ExpectKeyword("JOIN"));
+    }
+    TARN_ASSIGN_OR_RETURN(TableRef right, ParseJoinOperand());
+    const bool takes_condition = !join->comma && !join->natural &&
+                                 join->join_type != JoinType::kCross;
+    if (takes_condition && AcceptKeyword("ON")) {
+      TARN_ASSIGN_OR_RETURN(join->on, ParseExpr());
+    } else if (takes_condition && AcceptKeyword("USING")) {
+      TARN_RETURN_NOT_OK(ExpectOperator("("));
+      do {
+        TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+        join->using_columns.push_back(std::move(column));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    } else if (takes_condition) {
+      return SyntaxError();  // JOIN needs ON or USING
+    }
+    join->left = std::make_unique<TableRef>(std::move(left));
+    join->right = std::make_unique<TableRef>(std::move(right));
+    left = std::move(*join);
+  }
+}
+
+Result<TableRef> StatementParser::ParseJoinOperand() {
+  // ( a JOIN b ... ) [AS alias]: a parenthesized join; a subquery otherwise.
+  if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
+      !Peek(1).IsKeyword("WITH") && !Peek(1).IsKeyword("VALUES") && !Peek(1).IsOperator("(")) {
+    Advance();
+    TARN_ASSIGN_OR_RETURN(TableRef inner, ParseFromClause());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    return inner;
+  }
+  return ParseTableRef();
 }
 
 Status StatementParser::ParseTableArgs(TableRef* ref) {

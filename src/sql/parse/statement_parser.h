@@ -1,8 +1,11 @@
 // The statement grammar: SQL text → Statement trees.
 //
-// Supported: SELECT [DISTINCT] items [FROM source [AS alias [(columns)]]] [WHERE e]
-// [GROUP BY e, ... | GROUP BY ALL] [HAVING e] [ORDER BY e [ASC|DESC] [NULLS FIRST|LAST], ...]
-// [LIMIT n] [OFFSET m], a table optionally followed by AT (VERSION => n | TIMESTAMP => t);
+// Supported: [WITH name [(columns)] AS (query), ...] SELECT [DISTINCT] items [FROM sources]
+// [WHERE e] [GROUP BY e, ... | GROUP BY ALL] [HAVING e] [ORDER BY e [ASC|DESC] [NULLS
+// FIRST|LAST], ...] [LIMIT n] [OFFSET m], or VALUES (e, ...), ...; sources are tables, files,
+// table functions, (subqueries) and (VALUES ...) with [AS alias [(columns)]], combined by ','
+// and [NATURAL] [INNER | LEFT | RIGHT | FULL [OUTER] | CROSS | SEMI | ANTI] JOIN ... [ON e |
+// USING (columns)]; a table optionally followed by AT (VERSION => n | TIMESTAMP => t);
 // COPY (query) | name TO 'file' [(options)]; EXPLAIN [ANALYZE] stmt; DESCRIBE query | source;
 // SHOW [ALL] TABLES; SET name = value; RESET name; CALL f(args); the lake writes (CREATE/DROP
 // SCHEMA|TABLE|VIEW, CREATE TABLE AS, INSERT, DELETE, UPDATE, ALTER TABLE, BEGIN/COMMIT/

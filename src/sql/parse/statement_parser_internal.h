@@ -86,6 +86,11 @@ class StatementParser {
   // [AS] name, or nothing.
   Result<std::string> ParseAlias();
   Result<TableRef> ParseTableRef();
+  // A FROM clause: table references combined by ',' and [NATURAL] [INNER | LEFT | RIGHT |
+  // FULL [OUTER] | CROSS | SEMI | ANTI] JOIN with ON condition / USING (columns), left to right.
+  Result<TableRef> ParseFromClause();
+  // One side of a join: a table reference or a parenthesized FROM clause.
+  Result<TableRef> ParseJoinOperand();
   Status ParseTableArgs(TableRef* ref);
 
   // --- lake writes (statement_parser_write.cc) ---

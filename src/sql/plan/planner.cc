@@ -8,7 +8,10 @@
 #include "sql/exec/aggregate.h"
 #include "sql/exec/sort.h"
 #include "sql/plan/aggregate_rewrite.h"
+#include "sql/plan/common_table.h"
+#include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
+#include "sql/plan/subquery_rewrite.h"
 #include "sql/plan/source.h"
 
 namespace tarn::sql {
@@ -162,18 +165,27 @@ Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visi
   return Status::OK();
 }
 
-}  // namespace
-
-Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
-                                             const ExecContext& context) {
+// `joined`: the Source of a FROM clause with joins, `select` rewritten over it (join_source.h).
+Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
+                                                 std::unique_ptr<Source> joined,
+                                                 std::string_view sql_text,
+                                                 const ExecContext& context) {
   // The source and the schema names resolve against.
   std::unique_ptr<Source> source;
   std::unique_ptr<Operator> input;
   Schema source_schema;
   const TableRef& from = select.from;
   std::string qualifier = from.alias;
-  if (from.kind == TableRef::Kind::kNone) {
+  const bool is_join = joined != nullptr;
+  if (is_join) {
+    source = std::move(joined);
+    source_schema = source->schema();
+  } else if (from.kind == TableRef::Kind::kNone) {
     input = MakeSingleRow();
+  } else if (const CteScope* cte = FindCte(context, from)) {
+    TARN_ASSIGN_OR_RETURN(input, PlanCte(*cte, sql_text, context));
+    source_schema = *input->schema();
+    if (qualifier.empty()) qualifier = from.names.back();
   } else if (from.kind == TableRef::Kind::kSubquery) {
     TARN_ASSIGN_OR_RETURN(input, PlanSelect(*from.subquery, sql_text, context));
     source_schema = *input->schema();
@@ -269,8 +281,11 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     if (where && from.column_aliases.empty()) source->PushFilter(*where);
     TARN_ASSIGN_OR_RETURN(input, source->Open(columns, std::move(pruning)));
   }
-  const bool where_bound_used = where_bound != nullptr;
-  if (where_bound) input = MakeFilter(std::move(input), std::move(where_bound));
+  // A join's probe runs on every thread, as a filter does.
+  const bool where_bound_used = where_bound != nullptr || is_join;
+  if (where_bound && (!source || !source->FiltersRows())) {
+    input = MakeFilter(std::move(input), std::move(where_bound));
+  }
 
   // Select expressions over the aggregate's output, when aggregating.
   std::vector<const Expr*> group_pointers;
@@ -456,6 +471,36 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   }
   if (limit >= 0 || offset > 0) input = MakeLimit(std::move(input), limit, offset);
   return input;
+}
+
+// A SELECT with its CTEs in scope and no subqueries left in its expressions.
+Result<std::unique_ptr<Operator>> PlanScoped(const SelectStmt& select, std::string_view sql_text,
+                                             const ExecContext& context) {
+  if (select.from.kind == TableRef::Kind::kJoin) {
+    TARN_ASSIGN_OR_RETURN(BoundJoins joins, BindJoins(select, sql_text, context));
+    return PlanSelectFrom(*joins.select, std::move(joins.source), sql_text, context);
+  }
+  return PlanSelectFrom(select, nullptr, sql_text, context);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
+                                             const ExecContext& context) {
+  if (!select.values.empty()) return PlanValues(select);
+  // Each CTE sees the ones before it; the query sees them all.
+  std::vector<CteScope> scopes(select.ctes.size());
+  ExecContext inner = context;
+  for (size_t i = 0; i < select.ctes.size(); ++i) {
+    scopes[i].parent = inner.ctes;
+    scopes[i].cte = &select.ctes[i];
+    inner.ctes = &scopes[i];
+  }
+  if (HasSubqueries(select)) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSubqueries(select, inner));
+    return PlanScoped(*rewritten, sql_text, inner);
+  }
+  return PlanScoped(select, sql_text, inner);
 }
 
 }  // namespace tarn::sql

@@ -35,6 +35,12 @@ class Source {
   // (a lake scan pushes it into OpenTableScan for file, row-group and row filtering). Called
   // before Open. The planner filters the rows itself as well.
   virtual void PushFilter(const ast::Expr& where) { (void)where; }
+  // True when the rows Open returns already satisfy the filter given to PushFilter, so the
+  // planner adds no filter of its own (a join, which distributes the WHERE over its inputs).
+  virtual bool FiltersRows() const { return false; }
+  // About how many rows a scan without filter returns (Parquet footers, catalog row counts),
+  // for choosing join sides; -1 when unknown.
+  virtual int64_t EstimatedRows() const { return -1; }
 };
 
 // Resolves a table function call, a file name or a catalog table. Errors name the closest

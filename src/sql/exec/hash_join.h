@@ -1,0 +1,43 @@
+// The hash join: equality conditions between a probe input and a build input.
+//
+// The build input is read whole into one batch (join.h's JoinBuild) and a chained hash table
+// over its key columns, on the first probe batch (or the first Next()). Keys that are all
+// integer-like (integers up to 64 bits, dates, times, timestamps) are compared as 64-bit
+// integers; any other key (strings, decimals, floats, several mixed columns) as serialized
+// bytes, floats normalized so that NaN matches NaN and -0.0 matches 0.0. A row with a NULL key
+// matches nothing. Pairs that match are then filtered by the residual condition, if any, and
+// resolved by the join kind (join.h's FinishProbe).
+//
+// Each probe batch is joined on its own (TransformBatch), so the probe runs on every thread
+// of a ParallelFeed above it; output order follows the probe's batches. The build side,
+// its hash table and the probe's pairs count against ExecContext::memory_limit; past it the
+// query fails naming HASH_JOIN and the limit.
+//
+// Thread-safety: as Operator; TransformBatch may run on several threads at once.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "sql/exec/join.h"
+
+namespace tarn::sql {
+
+struct HashJoinSpec {
+  JoinKind kind = JoinKind::kInner;
+  // Pairwise of one type: probe_keys[i] (bound against the probe schema) = build_keys[i]
+  // (against the build schema). At least one.
+  std::vector<std::unique_ptr<BoundExpr>> probe_keys;
+  std::vector<std::unique_ptr<BoundExpr>> build_keys;
+  // Bound against probe ++ build columns (PairSchema); null: none.
+  std::unique_ptr<BoundExpr> residual;
+  // For EXPLAIN: the conditions as written.
+  std::vector<std::string> condition_text;
+};
+
+// For kFullOuter the returned tree also emits the unmatched build rows after the probe ends.
+Result<std::unique_ptr<Operator>> MakeHashJoin(std::unique_ptr<Operator> probe,
+                                               std::unique_ptr<Operator> build, HashJoinSpec spec,
+                                               const ExecContext& context);
+
+}  // namespace tarn::sql

@@ -1,0 +1,505 @@
+// PlanJoinQuery (join_tree.h): the operators of a join query.
+//
+// Inner and comma joins form regions: every relation joined by them, and every conjunct of
+// their ON conditions and of the WHERE clause, is one pool. A conjunct that reads one
+// relation filters it (a leaf's scan takes it for pruning and filtering while decoding);
+// the others join relations. The region starts from its largest relation (by estimated rows)
+// and joins, one at a time, the smallest relation connected to it by an equality, else the
+// smallest one, building the hash table on the smaller side. Outer, semi and anti joins are
+// relations of their region, planned as written: the preserved side probes, the other is
+// built; conjuncts of their ON condition that read only the build side filter it first.
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "expr/bound.h"
+#include "sql/exec/hash_join.h"
+#include "sql/exec/nested_loop_join.h"
+#include "sql/plan/join_tree.h"
+#include "sql/plan/names.h"
+
+namespace tarn::sql {
+namespace {
+
+using ast::Expr;
+using ast::ExprKind;
+using ExprPtr = std::unique_ptr<Expr>;
+
+constexpr double kUnknownRows = 1e6;
+
+struct Relation {
+  std::unique_ptr<Operator> op;  // its columns under their internal names
+  std::set<int> leaves;
+  double estimate = 1;
+};
+
+bool Subset(const std::set<int>& a, const std::set<int>& b) {
+  return std::includes(b.begin(), b.end(), a.begin(), a.end());
+}
+
+ExprPtr AndAll(std::vector<ExprPtr> conjuncts) {
+  ExprPtr all;
+  for (auto& conjunct : conjuncts) {
+    all = all ? ast::MakeBinary(ast::Op::kAnd, std::move(all), std::move(conjunct))
+              : std::move(conjunct);
+  }
+  return all;
+}
+
+void ShiftColumns(expr::BoundNode* node, int offset) {
+  if (node->kind == expr::BoundKind::kColumn) node->column_index -= offset;
+  for (auto& child : node->children) ShiftColumns(child.get(), offset);
+}
+
+bool ReadsBelow(const expr::BoundNode& node, int limit, bool below) {
+  if (node.kind == expr::BoundKind::kColumn && (node.column_index < limit) != below) return false;
+  for (const auto& child : node.children) {
+    if (!ReadsBelow(*child, limit, below)) return false;
+  }
+  return true;
+}
+
+Result<std::unique_ptr<BoundExpr>> BindCondition(const Expr& expr, const Schema& schema,
+                                                 const char* clause) {
+  TARN_ASSIGN_OR_RETURN(auto bound, Bind(expr, schema));
+  if (bound->type().id != TypeId::kBoolean && bound->type().id != TypeId::kNull) {
+    return Status::InvalidArgument("Binder Error: ", clause, " must be a BOOLEAN expression, but \"",
+                                   expr.ToString(), "\" is ", bound->type().ToString());
+  }
+  return bound;
+}
+
+std::unique_ptr<BoundExpr> ColumnExpr(int index, const Field& field) {
+  auto node = std::make_unique<expr::BoundNode>();
+  node->kind = expr::BoundKind::kColumn;
+  node->type = field.type;
+  node->column_index = index;
+  node->name = field.name;
+  return std::make_unique<BoundExpr>(std::move(node));
+}
+
+class JoinPlanner {
+ public:
+  JoinPlanner(JoinQuery* query, const ExecContext& context)
+      : query_(query), context_(context), needed_(query->leaves.size()) {}
+
+  Result<std::unique_ptr<Operator>> Plan(std::vector<ExprPtr> where,
+                                         const std::vector<std::string>& outputs) {
+    for (const std::string& name : outputs) {
+      auto it = query_->columns.find(LowerAscii(name));
+      if (it != query_->columns.end()) needed_[static_cast<size_t>(it->second.first)].insert(it->second.second);
+    }
+    for (const auto& conjunct : where) NoteColumns(*conjunct);
+    NoteTree(*query_->root);
+    TARN_ASSIGN_OR_RETURN(Relation root, PlanNode(query_->root.get(), std::move(where)));
+    const Schema& schema = *root.op->schema();
+    std::vector<std::unique_ptr<BoundExpr>> columns;
+    for (const std::string& name : outputs) {
+      int index = schema.FindField(name);
+      if (index < 0) return Status::Internal("join output column ", name, " missing");
+      columns.push_back(ColumnExpr(index, schema.field(index)));
+    }
+    return MakeProjection(std::move(root.op), std::move(columns), outputs);
+  }
+
+ private:
+  void NoteColumns(const Expr& expr) {
+    if (expr.kind == ExprKind::kColumnRef) {
+      auto it = query_->columns.find(LowerAscii(expr.names[0]));
+      if (it != query_->columns.end()) needed_[static_cast<size_t>(it->second.first)].insert(it->second.second);
+    }
+    for (const auto& child : expr.children) NoteColumns(*child);
+  }
+
+  void NoteTree(const JoinTreeNode& node) {
+    for (const auto& condition : node.conditions) NoteColumns(*condition);
+    if (node.left) NoteTree(*node.left);
+    if (node.right) NoteTree(*node.right);
+  }
+
+  void Leaves(const Expr& expr, std::set<int>* out) const {
+    if (expr.kind == ExprKind::kColumnRef) {
+      auto it = query_->columns.find(LowerAscii(expr.names[0]));
+      if (it != query_->columns.end()) out->insert(it->second.first);
+    }
+    for (const auto& child : expr.children) Leaves(*child, out);
+  }
+
+  std::set<int> Leaves(const Expr& expr) const {
+    std::set<int> out;
+    Leaves(expr, &out);
+    return out;
+  }
+
+  static void TreeLeaves(const JoinTreeNode& node, std::set<int>* out) {
+    if (node.leaf >= 0) {
+      out->insert(node.leaf);
+      return;
+    }
+    TreeLeaves(*node.left, out);
+    TreeLeaves(*node.right, out);
+  }
+
+  // True when `conjunct` is an equality whose sides read `a` and `b` (one each, both some).
+  bool IsEquiJoin(const Expr& conjunct, const std::set<int>& a, const std::set<int>& b) const {
+    if (conjunct.kind != ExprKind::kBinary || conjunct.op != ast::Op::kEqual) return false;
+    std::set<int> left = Leaves(*conjunct.children[0]);
+    std::set<int> right = Leaves(*conjunct.children[1]);
+    if (left.empty() || right.empty()) return false;
+    return (Subset(left, a) && Subset(right, b)) || (Subset(left, b) && Subset(right, a));
+  }
+
+  Result<Relation> PlanNode(JoinTreeNode* node, std::vector<ExprPtr> pushed) {
+    if (node->leaf >= 0) return PlanLeaf(node->leaf, std::move(pushed));
+    if (node->type == JoinType::kInner || node->type == JoinType::kCross) {
+      return PlanRegion(node, std::move(pushed));
+    }
+    return PlanOuter(node, std::move(pushed));
+  }
+
+  Result<Relation> Filtered(Relation relation, std::vector<ExprPtr> conjuncts) {
+    if (conjuncts.empty()) return relation;
+    const size_t count = conjuncts.size();
+    ExprPtr all = AndAll(std::move(conjuncts));
+    TARN_ASSIGN_OR_RETURN(auto predicate, BindCondition(*all, *relation.op->schema(), "WHERE clause"));
+    relation.op = MakeFilter(std::move(relation.op), std::move(predicate));
+    for (size_t i = 0; i < count; ++i) relation.estimate = std::max(1.0, relation.estimate * 0.3);
+    return relation;
+  }
+
+  Result<Relation> PlanLeaf(int index, std::vector<ExprPtr> filters) {
+    JoinLeaf& leaf = query_->leaves[static_cast<size_t>(index)];
+    const std::set<int>& needed = needed_[static_cast<size_t>(index)];
+    std::vector<int> columns(needed.begin(), needed.end());
+    Relation relation;
+    relation.leaves.insert(index);
+    std::vector<std::unique_ptr<BoundExpr>> renames;
+    std::vector<std::string> names;
+    std::unique_ptr<Operator> op;
+    double selectivity = 1;
+    for (const auto& filter : filters) {
+      const bool equality = filter->kind == ExprKind::kBinary && filter->op == ast::Op::kEqual;
+      selectivity *= equality ? 0.1 : 0.3;
+    }
+    ExprPtr filter = AndAll(std::move(filters));
+    if (leaf.source) {
+      Schema scan_schema;
+      for (int column : columns) scan_schema.fields.push_back(leaf.schema.field(column));
+      std::unique_ptr<BoundExpr> bound;
+      std::shared_ptr<const StatisticsPredicate> pruning;
+      if (filter) {
+        ExprPtr own = filter->Clone();
+        ToLeafNames(own.get(), leaf);
+        TARN_ASSIGN_OR_RETURN(bound, BindCondition(*own, scan_schema, "WHERE clause"));
+        pruning = MakeStatisticsPredicate(*bound, scan_schema);
+        if (!leaf.renamed) leaf.source->PushFilter(*own);
+      }
+      const int64_t rows = leaf.source->EstimatedRows();
+      relation.estimate = rows >= 0 ? static_cast<double>(rows) : kUnknownRows;
+      TARN_ASSIGN_OR_RETURN(op, leaf.source->Open(columns, std::move(pruning)));
+      if (bound) op = MakeFilter(std::move(op), std::move(bound));
+      for (size_t i = 0; i < columns.size(); ++i) {
+        renames.push_back(ColumnExpr(static_cast<int>(i), scan_schema.field(static_cast<int>(i))));
+        names.push_back(leaf.internal[static_cast<size_t>(columns[i])]);
+      }
+    } else {
+      op = std::move(leaf.subquery);
+      relation.estimate = kUnknownRows / 10;
+      Schema internal;
+      for (int c = 0; c < leaf.schema.num_fields(); ++c) {
+        internal.fields.emplace_back(leaf.internal[static_cast<size_t>(c)], leaf.schema.field(c).type);
+      }
+      if (filter) {
+        TARN_ASSIGN_OR_RETURN(auto bound, BindCondition(*filter, internal, "WHERE clause"));
+        op = MakeFilter(std::move(op), std::move(bound));
+      }
+      for (int column : columns) {
+        renames.push_back(ColumnExpr(column, internal.field(column)));
+        names.push_back(leaf.internal[static_cast<size_t>(column)]);
+      }
+    }
+    relation.estimate = std::max(1.0, relation.estimate * selectivity);
+    relation.op = MakeProjection(std::move(op), std::move(renames), std::move(names));
+    return relation;
+  }
+
+  // Internal names back to the leaf's own column names.
+  void ToLeafNames(Expr* expr, const JoinLeaf& leaf) const {
+    if (expr->kind == ExprKind::kColumnRef) {
+      auto it = query_->columns.find(LowerAscii(expr->names[0]));
+      if (it != query_->columns.end()) {
+        expr->names[0] = leaf.schema.field(it->second.second).name;
+      }
+    }
+    for (auto& child : expr->children) ToLeafNames(child.get(), leaf);
+  }
+
+  void Flatten(JoinTreeNode* node, std::vector<JoinTreeNode*>* items, std::vector<ExprPtr>* pool) {
+    if (node->leaf < 0 && (node->type == JoinType::kInner || node->type == JoinType::kCross)) {
+      for (auto& condition : node->conditions) pool->push_back(std::move(condition));
+      node->conditions.clear();
+      Flatten(node->left.get(), items, pool);
+      Flatten(node->right.get(), items, pool);
+      return;
+    }
+    items->push_back(node);
+  }
+
+  // What an OR of conjunct lists implies, added to `out`: the conjuncts every branch has (TPC-H
+  // Q19's join key), and per leaf the OR of each branch's conjuncts over that leaf alone, when
+  // every branch has some (a filter its scan can take).
+  void ImpliedByOr(const Expr& expr, std::vector<ExprPtr>* out) const {
+    if (expr.kind != ExprKind::kBinary || expr.op != ast::Op::kOr) return;
+    std::vector<const Expr*> branches;
+    std::vector<const Expr*> stack{&expr};
+    while (!stack.empty()) {
+      const Expr* e = stack.back();
+      stack.pop_back();
+      if (e->kind == ExprKind::kBinary && e->op == ast::Op::kOr) {
+        stack.push_back(e->children[1].get());
+        stack.push_back(e->children[0].get());
+      } else {
+        branches.push_back(e);
+      }
+    }
+    std::vector<std::vector<ExprPtr>> conjuncts(branches.size());
+    for (size_t b = 0; b < branches.size(); ++b) SplitConjuncts(branches[b]->Clone(), &conjuncts[b]);
+    for (const ExprPtr& candidate : conjuncts[0]) {
+      bool everywhere = true;
+      for (size_t b = 1; b < branches.size() && everywhere; ++b) {
+        bool found = false;
+        for (const ExprPtr& other : conjuncts[b]) found = found || other->Equals(*candidate);
+        everywhere = found;
+      }
+      if (everywhere) out->push_back(candidate->Clone());
+    }
+    std::set<int> leaves = Leaves(expr);
+    if (leaves.size() < 2) return;
+    for (int leaf : leaves) {
+      ExprPtr implied;
+      bool every_branch = true;
+      for (size_t b = 0; b < branches.size() && every_branch; ++b) {
+        std::vector<ExprPtr> own;
+        for (const ExprPtr& conjunct : conjuncts[b]) {
+          std::set<int> reads = Leaves(*conjunct);
+          if (reads.size() == 1 && *reads.begin() == leaf) own.push_back(conjunct->Clone());
+        }
+        if (own.empty()) {
+          every_branch = false;
+          break;
+        }
+        ExprPtr branch = AndAll(std::move(own));
+        implied = implied ? ast::MakeBinary(ast::Op::kOr, std::move(implied), std::move(branch))
+                          : std::move(branch);
+      }
+      if (every_branch && implied) out->push_back(std::move(implied));
+    }
+  }
+
+  Result<Relation> PlanRegion(JoinTreeNode* node, std::vector<ExprPtr> pushed) {
+    std::vector<JoinTreeNode*> items;
+    std::vector<ExprPtr> pool = std::move(pushed);
+    Flatten(node, &items, &pool);
+    std::vector<ExprPtr> implied;
+    for (const ExprPtr& conjunct : pool) ImpliedByOr(*conjunct, &implied);
+    for (ExprPtr& conjunct : implied) pool.push_back(std::move(conjunct));
+    std::vector<std::set<int>> item_leaves(items.size());
+    for (size_t i = 0; i < items.size(); ++i) TreeLeaves(*items[i], &item_leaves[i]);
+    std::vector<std::vector<ExprPtr>> item_filters(items.size());
+    std::vector<ExprPtr> multi;
+    std::vector<std::set<int>> multi_leaves;
+    for (auto& conjunct : pool) {
+      std::set<int> leaves = Leaves(*conjunct);
+      int owner = -1;
+      for (size_t i = 0; i < items.size() && owner < 0; ++i) {
+        if (Subset(leaves, item_leaves[i])) owner = static_cast<int>(i);
+      }
+      if (owner >= 0) {
+        item_filters[static_cast<size_t>(owner)].push_back(std::move(conjunct));
+      } else {
+        multi_leaves.push_back(std::move(leaves));
+        multi.push_back(std::move(conjunct));
+      }
+    }
+    std::vector<Relation> relations;
+    for (size_t i = 0; i < items.size(); ++i) {
+      TARN_ASSIGN_OR_RETURN(Relation relation, PlanNode(items[i], std::move(item_filters[i])));
+      relations.push_back(std::move(relation));
+    }
+    std::vector<bool> used(multi.size(), false);
+    std::vector<bool> joined(relations.size(), false);
+    size_t start = 0;
+    for (size_t i = 1; i < relations.size(); ++i) {
+      if (relations[i].estimate > relations[start].estimate) start = i;
+    }
+    Relation current = std::move(relations[start]);
+    joined[start] = true;
+    for (size_t step = 1; step < relations.size(); ++step) {
+      int best = -1;
+      bool best_connected = false;
+      for (size_t i = 0; i < relations.size(); ++i) {
+        if (joined[i]) continue;
+        bool connected = false;
+        for (size_t c = 0; c < multi.size() && !connected; ++c) {
+          connected = !used[c] && IsEquiJoin(*multi[c], current.leaves, relations[i].leaves);
+        }
+        const bool better =
+            best < 0 || (connected && !best_connected) ||
+            (connected == best_connected &&
+             relations[i].estimate < relations[static_cast<size_t>(best)].estimate);
+        if (better) {
+          best = static_cast<int>(i);
+          best_connected = connected;
+        }
+      }
+      Relation& next = relations[static_cast<size_t>(best)];
+      joined[static_cast<size_t>(best)] = true;
+      std::set<int> together = current.leaves;
+      together.insert(next.leaves.begin(), next.leaves.end());
+      std::vector<ExprPtr> conditions;
+      for (size_t c = 0; c < multi.size(); ++c) {
+        if (used[c] || !Subset(multi_leaves[c], together)) continue;
+        used[c] = true;
+        conditions.push_back(std::move(multi[c]));
+      }
+      TARN_ASSIGN_OR_RETURN(current, Join(std::move(current), std::move(next), JoinKind::kInner,
+                                          std::move(conditions), true));
+    }
+    std::vector<ExprPtr> rest;
+    for (size_t c = 0; c < multi.size(); ++c) {
+      if (!used[c]) rest.push_back(std::move(multi[c]));
+    }
+    return Filtered(std::move(current), std::move(rest));
+  }
+
+  // `pushed`: conjuncts over the join's output; those reading only the preserved side filter
+  // it before the join (the same rows survive), the rest filter the join's output.
+  Result<Relation> PlanOuter(JoinTreeNode* node, std::vector<ExprPtr> pushed) {
+    std::set<int> left_leaves;
+    std::set<int> right_leaves;
+    TreeLeaves(*node->left, &left_leaves);
+    TreeLeaves(*node->right, &right_leaves);
+    const JoinType type = node->type;
+    // The side whose rows all survive probes; conjuncts reading only the other side filter it.
+    const bool right_preserved = type == JoinType::kRight;
+    std::vector<ExprPtr> to_left;
+    std::vector<ExprPtr> to_right;
+    std::vector<ExprPtr> conditions;
+    for (auto& condition : node->conditions) {
+      std::set<int> leaves = Leaves(*condition);
+      const bool only_left = !leaves.empty() && Subset(leaves, left_leaves);
+      const bool only_right = !leaves.empty() && Subset(leaves, right_leaves);
+      if (type != JoinType::kFull && !right_preserved && only_right) {
+        to_right.push_back(std::move(condition));
+      } else if (right_preserved && only_left) {
+        to_left.push_back(std::move(condition));
+      } else {
+        conditions.push_back(std::move(condition));
+      }
+    }
+    node->conditions.clear();
+    std::vector<ExprPtr> above;
+    for (auto& conjunct : pushed) {
+      std::set<int> leaves = Leaves(*conjunct);
+      if (type != JoinType::kFull && !leaves.empty() &&
+          Subset(leaves, right_preserved ? right_leaves : left_leaves)) {
+        (right_preserved ? to_right : to_left).push_back(std::move(conjunct));
+      } else {
+        above.push_back(std::move(conjunct));
+      }
+    }
+    TARN_ASSIGN_OR_RETURN(Relation left, PlanNode(node->left.get(), std::move(to_left)));
+    TARN_ASSIGN_OR_RETURN(Relation right, PlanNode(node->right.get(), std::move(to_right)));
+    JoinKind kind = JoinKind::kLeftOuter;
+    if (type == JoinType::kFull) kind = JoinKind::kFullOuter;
+    if (type == JoinType::kSemi) kind = JoinKind::kSemi;
+    if (type == JoinType::kAnti) kind = JoinKind::kAnti;
+    Relation joined;
+    if (right_preserved) {
+      TARN_ASSIGN_OR_RETURN(joined, Join(std::move(right), std::move(left), kind,
+                                         std::move(conditions), false));
+    } else {
+      TARN_ASSIGN_OR_RETURN(joined, Join(std::move(left), std::move(right), kind,
+                                         std::move(conditions), false));
+    }
+    return Filtered(std::move(joined), std::move(above));
+  }
+
+  // Joins `probe` with `build` (`swappable`: an inner join, which builds on the smaller side).
+  Result<Relation> Join(Relation probe, Relation build, JoinKind kind,
+                        std::vector<ExprPtr> conditions, bool swappable) {
+    if (swappable && build.estimate > probe.estimate) std::swap(probe, build);
+    const std::shared_ptr<const Schema> probe_schema = probe.op->schema();
+    const std::shared_ptr<const Schema> build_schema = build.op->schema();
+    std::shared_ptr<const Schema> pairs = PairSchema(*probe_schema, *build_schema);
+    const int probe_width = probe_schema->num_fields();
+    HashJoinSpec spec;
+    spec.kind = kind;
+    std::vector<ExprPtr> residual;
+    for (auto& condition : conditions) {
+      if (!IsEquiJoin(*condition, probe.leaves, build.leaves)) {
+        residual.push_back(std::move(condition));
+        continue;
+      }
+      TARN_ASSIGN_OR_RETURN(auto bound, Bind(*condition, *pairs));
+      const expr::BoundNode& root = bound->root();
+      if (root.kind != expr::BoundKind::kCompare || root.op != ast::Op::kEqual ||
+          root.children.size() != 2) {
+        residual.push_back(std::move(condition));
+        continue;
+      }
+      int probe_child = ReadsBelow(*root.children[0], probe_width, true) ? 0 : 1;
+      std::unique_ptr<expr::BoundNode> probe_key = expr::CloneBound(*root.children[static_cast<size_t>(probe_child)]);
+      std::unique_ptr<expr::BoundNode> build_key = expr::CloneBound(*root.children[static_cast<size_t>(1 - probe_child)]);
+      if (!ReadsBelow(*probe_key, probe_width, true) || !ReadsBelow(*build_key, probe_width, false)) {
+        residual.push_back(std::move(condition));
+        continue;
+      }
+      ShiftColumns(build_key.get(), probe_width);
+      spec.condition_text.push_back(condition->ToString());
+      spec.probe_keys.push_back(std::make_unique<BoundExpr>(std::move(probe_key)));
+      spec.build_keys.push_back(std::make_unique<BoundExpr>(std::move(build_key)));
+    }
+    std::unique_ptr<BoundExpr> residual_bound;
+    if (!residual.empty()) {
+      ExprPtr all = AndAll(std::move(residual));
+      TARN_ASSIGN_OR_RETURN(residual_bound, BindCondition(*all, *pairs, "JOIN condition"));
+    }
+    Relation out;
+    out.leaves = probe.leaves;
+    out.leaves.insert(build.leaves.begin(), build.leaves.end());
+    const std::set<int> probe_leaves = probe.leaves;
+    const double probe_estimate = probe.estimate;
+    std::unique_ptr<Operator> build_op = MakeGather(std::move(build.op), context_);
+    if (!spec.probe_keys.empty()) {
+      out.estimate = std::max(probe.estimate, build.estimate);
+      spec.residual = std::move(residual_bound);
+      TARN_ASSIGN_OR_RETURN(out.op, MakeHashJoin(std::move(probe.op), std::move(build_op),
+                                                 std::move(spec), context_));
+    } else {
+      out.estimate = probe.estimate * std::max(1.0, build.estimate);
+      TARN_ASSIGN_OR_RETURN(out.op, MakeNestedLoopJoin(std::move(probe.op), std::move(build_op),
+                                                       kind, std::move(residual_bound), context_));
+    }
+    if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) {
+      out.estimate = probe_estimate;
+      out.leaves = probe_leaves;
+    }
+    return out;
+  }
+
+  JoinQuery* query_;
+  const ExecContext& context_;
+  std::vector<std::set<int>> needed_;  // per leaf: the columns some expression reads
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Operator>> PlanJoinQuery(JoinQuery* query, std::vector<ExprPtr> where,
+                                                const std::vector<std::string>& outputs,
+                                                const ExecContext& context) {
+  JoinPlanner planner(query, context);
+  return planner.Plan(std::move(where), outputs);
+}
+
+}  // namespace tarn::sql

@@ -1,0 +1,143 @@
+// The 22 TPC-H queries over the SF 0.1 Parquet files, against DuckDB's answers (the qNN.csv
+// files beside the queries, written by DuckDB's COPY ... TO (HEADER)), at 1 and 2 threads.
+//
+// Every query must either fail (a construct tarn does not run yet) or give DuckDB's answer:
+// the same header and rows in the same order, every value's text equal except DOUBLE columns,
+// which may differ in the last digits (relative 1e-9). kAnswered lists the queries tarn must
+// answer; the test prints which of the 22 it answers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/test_util.h"
+#include "tarn/format.h"
+#include "tarn/sql.h"
+
+namespace tarn {
+namespace {
+
+using testing::SharedPath;
+
+const std::vector<int> kAnswered = {1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 18, 19, 21, 22};
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The query with each TPC-H table name replaced by its Parquet file, whose implicit alias is
+// the table name.
+std::string BindTables(std::string sql) {
+  static const char* kTables[] = {"lineitem", "orders", "customer", "partsupp",
+                                  "part",     "supplier", "nation", "region"};
+  for (const char* table : kTables) {
+    std::regex word(std::string("\\b") + table + "\\b");
+    sql = std::regex_replace(
+        sql, word, "'" + SharedPath(std::string("data/tpch-sf0.1/") + table + ".parquet") + "'");
+  }
+  return sql;
+}
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+// CSV fields of one line (the answers hold no quoted commas but strings may be quoted).
+std::vector<std::string> SplitFields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string current;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  fields.push_back(current);
+  return fields;
+}
+
+bool CloseDoubles(const std::string& a, const std::string& b) {
+  char* end_a = nullptr;
+  char* end_b = nullptr;
+  double x = std::strtod(a.c_str(), &end_a);
+  double y = std::strtod(b.c_str(), &end_b);
+  if (a.empty() || b.empty() || *end_a != '\0' || *end_b != '\0') return false;
+  return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
+}
+
+// Empty when `actual` is DuckDB's answer `expected`; else what differs.
+std::string Compare(const std::string& actual, const std::string& expected, const Schema& schema) {
+  std::vector<std::string> got = SplitLines(actual);
+  std::vector<std::string> want = SplitLines(expected);
+  if (got.size() != want.size()) {
+    return "rows: " + std::to_string(got.size()) + " vs expected " + std::to_string(want.size());
+  }
+  for (size_t row = 0; row < got.size(); ++row) {
+    if (got[row] == want[row]) continue;
+    std::vector<std::string> a = SplitFields(got[row]);
+    std::vector<std::string> b = SplitFields(want[row]);
+    bool same = a.size() == b.size() && row > 0;
+    for (size_t c = 0; same && c < a.size(); ++c) {
+      const bool floating = c < schema.fields.size() &&
+                            (schema.fields[c].type.id == TypeId::kFloat64 ||
+                             schema.fields[c].type.id == TypeId::kFloat32);
+      same = a[c] == b[c] || (floating && CloseDoubles(a[c], b[c]));
+    }
+    if (!same) return "line " + std::to_string(row + 1) + ": " + got[row] + " vs expected " + want[row];
+  }
+  return "";
+}
+
+void RunQueries(int threads) {
+  Session session;
+  ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+  std::string answered;
+  for (int q = 1; q <= 22; ++q) {
+    char name[8];
+    std::snprintf(name, sizeof(name), "q%02d", q);
+    const std::string base = SharedPath(std::string("data/tpch-queries/") + name);
+    std::string sql = BindTables(ReadText(base + ".sql"));
+    const std::string expected = ReadText(base + ".csv");
+    ASSERT_FALSE(expected.empty()) << base;
+    const bool must_answer = std::find(kAnswered.begin(), kAnswered.end(), q) != kAnswered.end();
+    Result<QueryResult> result = session.Execute(sql);
+    std::string out;
+    Status status = result.status();
+    if (status.ok()) {
+      StringSink sink(&out);
+      status = WriteCsv(result->reader.get(), &sink);
+    }
+    if (!status.ok()) {
+      EXPECT_FALSE(must_answer) << name << ": " << status.ToString();
+      continue;
+    }
+    std::string difference = Compare(out, expected, *result->schema);
+    EXPECT_EQ(difference, "") << name << " at " << threads << " threads";
+    if (difference.empty()) answered += " " + std::string(name);
+  }
+  std::printf("TPC-H queries answered as DuckDB does at %d threads:%s\n", threads,
+              answered.c_str());
+}
+
+TEST(TpchTest, QueriesAtOneThread) { RunQueries(1); }
+TEST(TpchTest, QueriesAtTwoThreads) { RunQueries(2); }
+
+}  // namespace
+}  // namespace tarn
