@@ -79,11 +79,10 @@ std::string RandomQuery(std::mt19937* rng, const Tables& tables) {
     from += " ON " + condition;
   }
   if (!semi && pick(3) == 0) {
-    // A third table joined to the result.
+    // A third table joined to b (explicit joins bind tighter than commas: ON sees b and c).
     const std::string third = tables.names[static_cast<size_t>(pick(3))];
     static const char* kThird[] = {"JOIN", "LEFT JOIN", "FULL JOIN"};
-    from += std::string(" ") + kThird[pick(3)] + " " + TablePath(tables, third) + " c ON c.k = " +
-            (pick(2) == 0 ? "a.k" : "b.k");
+    from += std::string(" ") + kThird[pick(3)] + " " + TablePath(tables, third) + " c ON c.k = b.k";
   }
   if (pick(3) == 0) {
     std::string filter = pick(2) == 0 ? "a.n > 2" : "a.s <> 'v1'";

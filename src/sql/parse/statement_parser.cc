@@ -520,16 +520,30 @@ Result<TableRef> StatementParser::ParseTableRef() {
 }
 
 Result<TableRef> StatementParser::ParseFromClause() {
+  // Explicit joins bind tighter than commas: a, b JOIN c ON ... is a, (b JOIN c ON ...).
+  TARN_ASSIGN_OR_RETURN(TableRef left, ParseJoinChain());
+  while (AcceptOperator(",")) {
+    TARN_ASSIGN_OR_RETURN(TableRef right, ParseJoinChain());
+    TableRef join;
+    join.kind = TableRef::Kind::kJoin;
+    join.offset = left.offset;
+    join.join_type = JoinType::kCross;
+    join.comma = true;
+    join.left = std::make_unique<TableRef>(std::move(left));
+    join.right = std::make_unique<TableRef>(std::move(right));
+    left = std::move(join);
+  }
+  return left;
+}
+
+Result<TableRef> StatementParser::ParseJoinChain() {
   TARN_ASSIGN_OR_RETURN(TableRef left, ParseJoinOperand());
   while (true) {
     const int32_t offset = Peek().offset;
     auto join = std::make_unique<TableRef>();
     join->kind = TableRef::Kind::kJoin;
     join->offset = left.offset;
-    if (AcceptOperator(",")) {
-      join->join_type = JoinType::kCross;
-      join->comma = true;
-    } else {
+    {
       join->natural = AcceptKeyword("NATURAL");
       if (AcceptKeyword("CROSS")) {
         join->join_type = JoinType::kCross;
@@ -566,8 +580,7 @@ Result<TableRef> StatementParser::ParseFromClause() {
       TARN_RETURN_NOT_OK(ExpectKeyword("JOIN"));
     }
     TARN_ASSIGN_OR_RETURN(TableRef right, ParseJoinOperand());
-    const bool takes_condition = !join->comma && !join->natural &&
-                                 join->join_type != JoinType::kCross;
+    const bool takes_condition = !join->natural && join->join_type != JoinType::kCross;
     if (takes_condition && AcceptKeyword("ON")) {
       TARN_ASSIGN_OR_RETURN(join->on, ParseExpr());
     } else if (takes_condition && AcceptKeyword("USING")) {

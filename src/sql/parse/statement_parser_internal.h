@@ -89,6 +89,8 @@ class StatementParser {
   // A FROM clause: table references combined by ',' and [NATURAL] [INNER | LEFT | RIGHT |
   // FULL [OUTER] | CROSS | SEMI | ANTI] JOIN with ON condition / USING (columns), left to right.
   Result<TableRef> ParseFromClause();
+  // One ','-separated item of a FROM clause: a table reference and the JOINs after it.
+  Result<TableRef> ParseJoinChain();
   // One side of a join: a table reference or a parenthesized FROM clause.
   Result<TableRef> ParseJoinOperand();
   Status ParseTableArgs(TableRef* ref);
