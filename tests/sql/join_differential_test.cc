@@ -1,12 +1,16 @@
-// Random join queries over small random tables, in tarn and in DuckDB, compared as CSV text.
+// Random join and subquery queries over small random tables, in tarn and in DuckDB, compared
+// as CSV text.
 //
 // DuckDB writes three Parquet tables with few distinct keys (so keys repeat), NULL keys and
 // values, and one empty table; both engines read the same files. Each query joins two or
 // three of them with a random join type (INNER, LEFT, RIGHT, FULL, SEMI, ANTI, CROSS, comma
 // with WHERE), an equality, an equality plus a residual, or a non-equi condition, and either
 // aggregates or lists every column in full order, so row order cannot differ (columns are
-// aliased: the values are compared, not DuckDB's names for them). CI runs a fixed
-// set of seeds; TARN_LONG=1 runs many more. A failure prints its seed and query.
+// aliased: the values are compared, not DuckDB's names for them). The subquery queries filter
+// or extend one table (or a join of two) by [NOT] EXISTS, [NOT] IN and correlated or
+// uncorrelated scalar subqueries of every aggregate shape, with NULL keys, empty inputs and
+// groups no outer row matches. CI runs a fixed set of seeds; TARN_LONG=1 runs many more. A
+// failure prints its seed and query.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -104,18 +108,66 @@ std::string RandomQuery(std::mt19937* rng, const Tables& tables) {
          where + " ORDER BY 1, 2, 3, 4, 5, 6";
 }
 
-TEST(JoinDifferentialTest, RandomJoinsMatchDuckDB) {
-  testing::TempDir dir;
-  Tables tables = WriteTables(dir);
-  const bool long_run = std::getenv("TARN_LONG") != nullptr;
-  const int count = long_run ? 2000 : 80;
+// A query filtering (or extending) `a` by a subquery over `b`.
+std::string RandomSubqueryQuery(std::mt19937* rng, const Tables& tables) {
+  auto pick = [&](int n) { return static_cast<int>((*rng)() % static_cast<unsigned>(n)); };
+  auto table = [&]() {
+    return TablePath(tables, tables.names[static_cast<size_t>(pick(10) == 0 ? 3 : pick(3))]);
+  };
+  static const char* kCorrelations[] = {"b.k = a.k", "a.k = b.k AND b.s = a.s",
+                                        "b.k = a.k + 1", "b.n = a.n AND b.k IS NOT NULL"};
+  static const char* kInnerFilters[] = {"", " AND b.n > 2", " AND b.s <> 'v1'"};
+  static const char* kAggregates[] = {"min(b.n)",   "max(b.n)",        "sum(b.n)",
+                                      "count(*)",   "count(b.n)",      "0.5 * sum(b.n)",
+                                      "avg(b.n)",   "max(b.n) - min(b.k)"};
+  static const char* kComparisons[] = {"<", "<=", "=", "<>", ">", ">="};
+  const std::string correlation = kCorrelations[pick(4)];
+  const std::string inner_filter = kInnerFilters[pick(3)];
+  std::string from = table() + " a";
+  if (pick(4) == 0) from += " JOIN " + table() + " c ON c.k = a.k";
+  const std::string b = table() + " b";
+  const int shape = pick(6);
+  std::string predicate;
+  std::string extra;
+  if (shape == 0) {
+    predicate = std::string(pick(2) == 0 ? "" : "NOT ") + "EXISTS (SELECT 1 FROM " + b +
+                " WHERE " + correlation + inner_filter + ")";
+  } else if (shape == 1) {
+    predicate = std::string("a.k ") + (pick(2) == 0 ? "" : "NOT ") + "IN (SELECT b.k FROM " + b +
+                (inner_filter.empty() ? "" : " WHERE true" + inner_filter) + ")";
+  } else if (shape <= 4) {
+    // A correlated scalar subquery compared with an outer column (either side).
+    const std::string subquery = std::string("(SELECT ") + kAggregates[pick(8)] + " FROM " + b +
+                                 " WHERE " + correlation + inner_filter + ")";
+    const std::string op = kComparisons[pick(6)];
+    predicate = pick(2) == 0 ? "a.n " + op + " " + subquery : subquery + " " + op + " a.n";
+    if (pick(3) == 0) predicate += pick(2) == 0 ? " AND a.s <> 'v2'" : " OR a.k = 1";
+  } else {
+    // A correlated scalar subquery in the select list (integer aggregates: exact text).
+    static const char* kListed[] = {"min(b.n)", "max(b.s)", "sum(b.n)", "count(*)",
+                                    "count(b.n) + 1"};
+    extra = std::string(", (SELECT ") + kListed[pick(5)] + " FROM " + b + " WHERE " +
+            correlation + inner_filter + ") AS c4";
+    if (pick(2) == 0) predicate = "a.n IS NOT NULL";
+  }
+  std::string sql = "SELECT a.k AS c1, a.n AS c2, a.s AS c3" + extra + " FROM " + from;
+  if (!predicate.empty()) sql += " WHERE " + predicate;
+  if (pick(3) == 0 && extra.empty()) {
+    return "SELECT count(*) AS c1, sum(c2) AS c2, min(c3) AS c3 FROM (" + sql + ")";
+  }
+  return sql + (extra.empty() ? " ORDER BY 1, 2, 3" : " ORDER BY 1, 2, 3, 4");
+}
+
+// Each query of `make` for `count` seeds from `first_seed`, at 1 and 2 threads, against DuckDB.
+template <typename Make>
+void CompareWithDuckDB(const Tables& tables, unsigned first_seed, int count, Make make) {
   std::vector<std::string> queries;
   std::vector<unsigned> seeds;
   for (int i = 0; i < count; ++i) {
-    const unsigned seed = 1000u + static_cast<unsigned>(i);
+    const unsigned seed = first_seed + static_cast<unsigned>(i);
     std::mt19937 rng(seed);
     seeds.push_back(seed);
-    queries.push_back(RandomQuery(&rng, tables));
+    queries.push_back(make(&rng, tables));
   }
   std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
   ASSERT_EQ(expected.size(), queries.size());
@@ -132,6 +184,20 @@ TEST(JoinDifferentialTest, RandomJoinsMatchDuckDB) {
                                        << " threads: " << queries[i];
     }
   }
+}
+
+TEST(JoinDifferentialTest, RandomJoinsMatchDuckDB) {
+  testing::TempDir dir;
+  Tables tables = WriteTables(dir);
+  const bool long_run = std::getenv("TARN_LONG") != nullptr;
+  CompareWithDuckDB(tables, 1000u, long_run ? 2000 : 80, RandomQuery);
+}
+
+TEST(JoinDifferentialTest, RandomSubqueriesMatchDuckDB) {
+  testing::TempDir dir;
+  Tables tables = WriteTables(dir);
+  const bool long_run = std::getenv("TARN_LONG") != nullptr;
+  CompareWithDuckDB(tables, 5000u, long_run ? 2000 : 120, RandomSubqueryQuery);
 }
 
 }  // namespace

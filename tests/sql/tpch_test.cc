@@ -1,16 +1,15 @@
 // The 22 TPC-H queries over the SF 0.1 Parquet files, against DuckDB's answers (the qNN.csv
 // files beside the queries, written by DuckDB's COPY ... TO (HEADER)), at 1 and 2 threads.
 //
-// Every query must either fail (a construct tarn does not run yet) or give DuckDB's answer:
-// the same header and rows in the same order, every value's text equal except DOUBLE columns,
-// which may differ in the last digits (relative 1e-9). kAnswered lists the queries tarn must
-// answer; the test prints which of the 22 it answers.
+// Every query must give DuckDB's answer: the same header and rows in the same order, every
+// value's text equal except DOUBLE columns, which may differ in the last digits (relative
+// 1e-9). The test prints which of the 22 it answers.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,8 +23,6 @@ namespace {
 
 using testing::SharedPath;
 
-const std::vector<int> kAnswered = {1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 18, 19, 21, 22};
-
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
@@ -33,17 +30,46 @@ std::string ReadText(const std::string& path) {
   return text.str();
 }
 
-// The query with each TPC-H table name replaced by its Parquet file, whose implicit alias is
-// the table name.
-std::string BindTables(std::string sql) {
+// The query with each TPC-H table name of a FROM list replaced by its Parquet file, whose
+// implicit alias is the table name. Only names right after FROM, JOIN or a comma are tables
+// (Q8 and Q9 also use "nation" as a column alias, in the select list, WHEN, GROUP and ORDER BY).
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// True when the text before `pos` ends, past blanks, with a comma or the word FROM or JOIN.
+bool FollowsFromJoinOrComma(const std::string& sql, size_t pos) {
+  size_t end = pos;
+  while (end > 0 && std::isspace(static_cast<unsigned char>(sql[end - 1]))) --end;
+  if (end > 0 && sql[end - 1] == ',') return true;
+  size_t begin = end;
+  while (begin > 0 && IsWordChar(sql[begin - 1])) --begin;
+  std::string word = sql.substr(begin, end - begin);
+  for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return word == "FROM" || word == "JOIN";
+}
+
+std::string BindTables(const std::string& sql) {
   static const char* kTables[] = {"lineitem", "orders", "customer", "partsupp",
                                   "part",     "supplier", "nation", "region"};
-  for (const char* table : kTables) {
-    std::regex word(std::string("\\b") + table + "\\b");
-    sql = std::regex_replace(
-        sql, word, "'" + SharedPath(std::string("data/tpch-sf0.1/") + table + ".parquet") + "'");
+  std::string out;
+  size_t pos = 0;
+  while (pos < sql.size()) {
+    if (!IsWordChar(sql[pos])) {
+      out += sql[pos++];
+      continue;
+    }
+    size_t end = pos;
+    while (end < sql.size() && IsWordChar(sql[end])) ++end;
+    const std::string word = sql.substr(pos, end - pos);
+    bool table = false;
+    for (const char* name : kTables) table = table || word == name;
+    if (table && FollowsFromJoinOrComma(sql, pos)) {
+      out += "'" + SharedPath("data/tpch-sf0.1/" + word + ".parquet") + "'";
+    } else {
+      out += word;
+    }
+    pos = end;
   }
-  return sql;
+  return out;
 }
 
 std::vector<std::string> SplitLines(const std::string& text) {
@@ -110,13 +136,12 @@ void RunQueries(int threads) {
   ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
   std::string answered;
   for (int q = 1; q <= 22; ++q) {
-    char name[8];
+    char name[16];
     std::snprintf(name, sizeof(name), "q%02d", q);
     const std::string base = SharedPath(std::string("data/tpch-queries/") + name);
     std::string sql = BindTables(ReadText(base + ".sql"));
     const std::string expected = ReadText(base + ".csv");
     ASSERT_FALSE(expected.empty()) << base;
-    const bool must_answer = std::find(kAnswered.begin(), kAnswered.end(), q) != kAnswered.end();
     Result<QueryResult> result = session.Execute(sql);
     std::string out;
     Status status = result.status();
@@ -125,7 +150,7 @@ void RunQueries(int threads) {
       status = WriteCsv(result->reader.get(), &sink);
     }
     if (!status.ok()) {
-      EXPECT_FALSE(must_answer) << name << ": " << status.ToString();
+      ADD_FAILURE() << name << " at " << threads << " threads: " << status.ToString();
       continue;
     }
     std::string difference = Compare(out, expected, *result->schema);

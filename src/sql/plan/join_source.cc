@@ -287,7 +287,9 @@ class JoinBinder {
     if (ref.kind == TableRef::Kind::kSubquery) {
       TARN_ASSIGN_OR_RETURN(leaf.subquery, PlanSelect(*ref.subquery, sql_text_, context_));
       schema = *leaf.subquery->schema();
-      leaf.visible = schema.num_fields();
+      // A derived table that rewriting a subquery added ('#' alias, subquery_rewrite.h)
+      // gives `*` no columns.
+      leaf.visible = !ref.alias.empty() && ref.alias[0] == '#' ? 0 : schema.num_fields();
     } else if (const CteScope* cte = FindCte(context_, ref)) {
       TARN_ASSIGN_OR_RETURN(leaf.subquery, PlanCte(*cte, sql_text_, context_));
       schema = *leaf.subquery->schema();

@@ -4,8 +4,10 @@
 #include <vector>
 
 #include "expr/cast.h"
+#include "sql/parse/statement_clone.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/aggregate_rewrite.h"
+#include "sql/plan/decorrelate.h"
 #include "sql/plan/join_tree.h"
 #include "sql/plan/planner.h"
 
@@ -32,78 +34,6 @@ bool ContainsSubquery(const Expr& expr) {
   return false;
 }
 
-ExprPtr CloneOrNull(const ExprPtr& expr) { return expr ? expr->Clone() : nullptr; }
-
-std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select);
-
-TableRef CloneTableRef(const TableRef& ref) {
-  TableRef out;
-  out.kind = ref.kind;
-  out.names = ref.names;
-  out.file = ref.file;
-  for (const TableArg& arg : ref.args) {
-    TableArg copy;
-    copy.name = arg.name;
-    copy.expr = CloneOrNull(arg.expr);
-    copy.is_list = arg.is_list;
-    for (const auto& element : arg.list) copy.list.push_back(element->Clone());
-    out.args.push_back(std::move(copy));
-  }
-  if (ref.subquery) out.subquery = CloneSelect(*ref.subquery);
-  out.alias = ref.alias;
-  out.column_aliases = ref.column_aliases;
-  if (ref.at) {
-    AtClause at;
-    at.timestamp = ref.at->timestamp;
-    at.value = CloneOrNull(ref.at->value);
-    out.at = std::move(at);
-  }
-  out.offset = ref.offset;
-  if (ref.left) out.left = std::make_unique<TableRef>(CloneTableRef(*ref.left));
-  if (ref.right) out.right = std::make_unique<TableRef>(CloneTableRef(*ref.right));
-  out.join_type = ref.join_type;
-  out.on = CloneOrNull(ref.on);
-  out.using_columns = ref.using_columns;
-  out.natural = ref.natural;
-  out.comma = ref.comma;
-  return out;
-}
-
-std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
-  auto out = std::make_unique<SelectStmt>();
-  out->ctes = select.ctes;
-  for (const auto& row : select.values) {
-    std::vector<ExprPtr> copy;
-    for (const auto& value : row) copy.push_back(value->Clone());
-    out->values.push_back(std::move(copy));
-  }
-  out->distinct = select.distinct;
-  for (const SelectItem& item : select.items) {
-    SelectItem copy;
-    copy.expr = CloneOrNull(item.expr);
-    copy.alias = item.alias;
-    copy.star = item.star;
-    copy.star_qualifier = item.star_qualifier;
-    copy.exclude = item.exclude;
-    out->items.push_back(std::move(copy));
-  }
-  out->from = CloneTableRef(select.from);
-  out->where = CloneOrNull(select.where);
-  for (const auto& group : select.group_by) out->group_by.push_back(group->Clone());
-  out->group_by_all = select.group_by_all;
-  out->having = CloneOrNull(select.having);
-  for (const OrderItem& item : select.order_by) {
-    OrderItem copy;
-    copy.expr = item.expr->Clone();
-    copy.descending = item.descending;
-    copy.nulls_first = item.nulls_first;
-    out->order_by.push_back(std::move(copy));
-  }
-  out->limit = CloneOrNull(select.limit);
-  out->offset = CloneOrNull(select.offset);
-  return out;
-}
-
 // The subquery a "#subquery" / "#exists" node holds.
 Result<std::unique_ptr<SelectStmt>> ParseSubquery(const Expr& node) {
   TARN_ASSIGN_OR_RETURN(auto statements, ParseStatements(node.text));
@@ -114,19 +44,47 @@ Result<std::unique_ptr<SelectStmt>> ParseSubquery(const Expr& node) {
   return std::move(statements[0]->select);
 }
 
+// The message for a subquery that reads the outer query where that is not supported.
+Status CorrelatedHere(const Status& status) {
+  return Status::NotSupported("not yet supported: correlated subqueries here (", status.message(),
+                              ")");
+}
+
 // Runs an uncorrelated subquery now. A name it cannot resolve means it reads the outer
 // query: not yet supported.
 Result<std::shared_ptr<Batch>> RunSubquery(const Expr& node, const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> select, ParseSubquery(node));
   Result<std::unique_ptr<Operator>> plan = PlanSelect(*select, node.text, context);
   if (!plan.ok()) {
-    if (plan.status().IsNotFound()) {
-      return Status::NotSupported("not yet supported: correlated subqueries here (",
-                                  plan.status().message(), ")");
-    }
+    if (plan.status().IsNotFound()) return CorrelatedHere(plan.status());
     return plan.status();
   }
   return ReadAllBatches(plan->get());
+}
+
+// True when `node` reads the outer query: it does not plan on its own for a name it cannot
+// resolve.
+Result<bool> IsCorrelated(const SelectStmt& subquery, const Expr& node,
+                          const ExecContext& context) {
+  Result<std::unique_ptr<Operator>> plan = PlanSelect(subquery, node.text, context);
+  if (plan.ok()) return false;
+  if (plan.status().IsNotFound()) return true;
+  return plan.status();
+}
+
+bool IsComparison(const Expr& expr) {
+  if (expr.kind != ExprKind::kBinary) return false;
+  switch (expr.op) {
+    case ast::Op::kEqual:
+    case ast::Op::kNotEqual:
+    case ast::Op::kLess:
+    case ast::Op::kLessEqual:
+    case ast::Op::kGreater:
+    case ast::Op::kGreaterEqual:
+      return true;
+    default:
+      return false;
+  }
 }
 
 ExprPtr CastLiteral(const Value& value) {
@@ -142,36 +100,6 @@ ExprPtr CastLiteral(const Value& value) {
 
 ExprPtr BoolLiteral(bool value) {
   return ast::MakeLiteral(value ? ast::LiteralKind::kTrue : ast::LiteralKind::kFalse, "");
-}
-
-// Replaces every subquery under *expr by its value (uncorrelated ones only).
-Status ReplaceBySubqueryValues(ExprPtr* expr, const ExecContext& context) {
-  Expr& e = **expr;
-  if (IsSubquery(e, "#exists")) {
-    TARN_ASSIGN_OR_RETURN(auto batch, RunSubquery(e, context));
-    *expr = BoolLiteral(batch->num_rows > 0);
-    return Status::OK();
-  }
-  if (IsSubquery(e, "#subquery")) {
-    TARN_ASSIGN_OR_RETURN(auto batch, RunSubquery(e, context));
-    if (batch->schema->num_fields() != 1) {
-      return Status::InvalidArgument("Binder Error: Subquery returns ",
-                                     batch->schema->num_fields(), " columns - expected 1");
-    }
-    if (batch->num_rows > 1) {
-      return Status::InvalidArgument(
-          "Invalid Input Error: More than one row returned by a subquery used as an expression - "
-          "scalar subqueries can only return a single row.");
-    }
-    const DataType& type = batch->schema->field(0).type;
-    *expr = CastLiteral(batch->num_rows == 0 ? Value::Null(type) : batch->column(0).GetValue(0));
-    return Status::OK();
-  }
-  if (e.kind == ExprKind::kIn && e.children.size() == 2 && IsSubquery(*e.children[1], "#subquery")) {
-    return Status::NotSupported("not yet supported: IN (subquery) outside a WHERE conjunct");
-  }
-  for (auto& child : e.children) TARN_RETURN_NOT_OK(ReplaceBySubqueryValues(&child, context));
-  return Status::OK();
 }
 
 // A subquery whose FROM and WHERE can join the outer query as they are.
@@ -206,19 +134,75 @@ class SubqueryRewriter {
                                 : std::move(conjunct);
       }
     }
-    for (SelectItem& item : out->items) {
-      if (item.expr) TARN_RETURN_NOT_OK(ReplaceBySubqueryValues(&item.expr, context_));
+    // A join under the select list is one row per outer row only without aggregation.
+    bool aggregates = !out->group_by.empty() || out->group_by_all || out->having != nullptr;
+    for (const SelectItem& item : out->items) {
+      aggregates = aggregates || (item.expr && ContainsAggregate(*item.expr));
     }
-    if (out->where) TARN_RETURN_NOT_OK(ReplaceBySubqueryValues(&out->where, context_));
-    for (auto& group : out->group_by) TARN_RETURN_NOT_OK(ReplaceBySubqueryValues(&group, context_));
-    if (out->having) TARN_RETURN_NOT_OK(ReplaceBySubqueryValues(&out->having, context_));
+    SelectStmt* target = out.get();
+    for (SelectItem& item : out->items) {
+      if (item.expr) TARN_RETURN_NOT_OK(ReplaceSubqueries(&item.expr, target, !aggregates));
+    }
+    if (out->where) TARN_RETURN_NOT_OK(ReplaceSubqueries(&out->where, target, true));
+    for (auto& group : out->group_by) TARN_RETURN_NOT_OK(ReplaceSubqueries(&group, target, false));
+    if (out->having) TARN_RETURN_NOT_OK(ReplaceSubqueries(&out->having, target, false));
     for (OrderItem& item : out->order_by) {
-      TARN_RETURN_NOT_OK(ReplaceBySubqueryValues(&item.expr, context_));
+      TARN_RETURN_NOT_OK(ReplaceSubqueries(&item.expr, target, false));
     }
     return out;
   }
 
  private:
+  // Replaces every subquery under *expr by its value. `may_join`: a correlated scalar
+  // subquery becomes a column of a LEFT JOIN added to select's FROM clause (decorrelate.h);
+  // else it is not supported here.
+  Status ReplaceSubqueries(ExprPtr* expr, SelectStmt* select, bool may_join) {
+    Expr& e = **expr;
+    if (IsSubquery(e, "#exists")) {
+      TARN_ASSIGN_OR_RETURN(auto batch, RunSubquery(e, context_));
+      *expr = BoolLiteral(batch->num_rows > 0);
+      return Status::OK();
+    }
+    if (IsSubquery(e, "#subquery")) {
+      TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> sub, ParseSubquery(e));
+      Result<std::unique_ptr<Operator>> plan = PlanSelect(*sub, e.text, context_);
+      if (!plan.ok() && plan.status().IsNotFound()) {
+        if (!may_join || select->from.kind == TableRef::Kind::kNone) {
+          return CorrelatedHere(plan.status());
+        }
+        TARN_ASSIGN_OR_RETURN(DecorrelatedSubquery joined,
+                              DecorrelateScalarSubquery(*sub, NextName(), e.text, context_));
+        AddJoin(select, JoinType::kLeft, std::move(joined.derived), std::move(joined.on), false);
+        *expr = std::move(joined.value);
+        return Status::OK();
+      }
+      TARN_RETURN_NOT_OK(plan.status());
+      TARN_ASSIGN_OR_RETURN(auto batch, ReadAllBatches(plan->get()));
+      if (batch->schema->num_fields() != 1) {
+        return Status::InvalidArgument("Binder Error: Subquery returns ",
+                                       batch->schema->num_fields(), " columns - expected 1");
+      }
+      if (batch->num_rows > 1) {
+        return Status::InvalidArgument(
+            "Invalid Input Error: More than one row returned by a subquery used as an expression "
+            "- scalar subqueries can only return a single row.");
+      }
+      const DataType& type = batch->schema->field(0).type;
+      *expr = CastLiteral(batch->num_rows == 0 ? Value::Null(type) : batch->column(0).GetValue(0));
+      return Status::OK();
+    }
+    if (e.kind == ExprKind::kIn && e.children.size() == 2 &&
+        IsSubquery(*e.children[1], "#subquery")) {
+      return Status::NotSupported("not yet supported: IN (subquery) outside a WHERE conjunct");
+    }
+    for (auto& child : e.children) {
+      TARN_RETURN_NOT_OK(ReplaceSubqueries(&child, select, may_join));
+    }
+    return Status::OK();
+  }
+
+  std::string NextName() { return "#subquery" + std::to_string(++count_); }
+
   // Joins `right` to select->from by `type` ON `on` (null: every pair). `inner_scope`: names
   // in `on` resolve to the right side first (a flattened EXISTS subquery).
   static void AddJoin(SelectStmt* select, JoinType type, TableRef right, ExprPtr on,
@@ -261,7 +245,7 @@ class SubqueryRewriter {
         IsSubquery(*core->children[1], "#subquery")) {
       negated = negated != core->negated;
       TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> sub, ParseSubquery(*core->children[1]));
-      const std::string name = "#subquery" + std::to_string(++count_);
+      const std::string name = NextName();
       ExprPtr value = core->children[0]->Clone();
       if (negated) {
         // NOT IN: never true when the subquery holds a NULL, always when it is empty.
@@ -304,6 +288,22 @@ class SubqueryRewriter {
               ast::MakeBinary(ast::Op::kEqual, std::move(value), ast::MakeColumnRef({name, name})),
               false);
       return Status::OK();
+    }
+    // x op (correlated scalar subquery): a NULL value (no row of the subquery) makes the
+    // conjunct not true, so an inner join is exact, and free to be reordered.
+    if (IsComparison(*conjunct)) {
+      for (auto& side : conjunct->children) {
+        if (!IsSubquery(*side, "#subquery")) continue;
+        TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> sub, ParseSubquery(*side));
+        TARN_ASSIGN_OR_RETURN(bool correlated, IsCorrelated(*sub, *side, context_));
+        if (!correlated) break;
+        TARN_ASSIGN_OR_RETURN(DecorrelatedSubquery joined,
+                              DecorrelateScalarSubquery(*sub, NextName(), side->text, context_));
+        AddJoin(select, joined.needs_left_join ? JoinType::kLeft : JoinType::kInner,
+                std::move(joined.derived), std::move(joined.on), false);
+        side = std::move(joined.value);
+        break;
+      }
     }
     kept->push_back(std::move(conjunct));
     return Status::OK();

@@ -10,10 +10,15 @@
 //     column; x NOT IN (subquery) an ANTI JOIN when the subquery's column holds no NULL (DuckDB:
 //     a NULL there makes NOT IN never true; an empty subquery makes it always true; a NULL x
 //     is never true otherwise);
+//   - a correlated scalar subquery (decorrelate.h) becomes a column of a join with a grouped
+//     derived table: an inner join when it is a side of a comparison that is a WHERE conjunct
+//     (no row makes the comparison NULL, so the outer row goes either way), else a LEFT JOIN,
+//     in WHERE and, in a query without aggregation, in the select list; the derived table
+//     (alias "#subqueryN") adds no columns to `*`;
 //   - any other uncorrelated subquery is run now: a scalar subquery becomes its value (NULL
 //     for no row; more than one row is DuckDB's error), EXISTS true or false.
-// What remains (a correlated scalar subquery, IN or EXISTS under OR with correlation) fails
-// as not yet supported.
+// What remains (a correlated subquery in GROUP BY, HAVING or ORDER BY, of another shape than
+// decorrelate.h takes, IN or EXISTS under OR with correlation) fails as not yet supported.
 //
 // Thread-safety: plain functions.
 #pragma once

@@ -1,0 +1,83 @@
+#include "sql/parse/statement_clone.h"
+
+#include <utility>
+
+namespace tarn::sql {
+namespace {
+
+using ExprPtr = std::unique_ptr<ast::Expr>;
+
+ExprPtr CloneOrNull(const ExprPtr& expr) { return expr ? expr->Clone() : nullptr; }
+
+}  // namespace
+
+TableRef CloneTableRef(const TableRef& ref) {
+  TableRef out;
+  out.kind = ref.kind;
+  out.names = ref.names;
+  out.file = ref.file;
+  for (const TableArg& arg : ref.args) {
+    TableArg copy;
+    copy.name = arg.name;
+    copy.expr = CloneOrNull(arg.expr);
+    copy.is_list = arg.is_list;
+    for (const auto& element : arg.list) copy.list.push_back(element->Clone());
+    out.args.push_back(std::move(copy));
+  }
+  if (ref.subquery) out.subquery = CloneSelect(*ref.subquery);
+  out.alias = ref.alias;
+  out.column_aliases = ref.column_aliases;
+  if (ref.at) {
+    AtClause at;
+    at.timestamp = ref.at->timestamp;
+    at.value = CloneOrNull(ref.at->value);
+    out.at = std::move(at);
+  }
+  out.offset = ref.offset;
+  if (ref.left) out.left = std::make_unique<TableRef>(CloneTableRef(*ref.left));
+  if (ref.right) out.right = std::make_unique<TableRef>(CloneTableRef(*ref.right));
+  out.join_type = ref.join_type;
+  out.on = CloneOrNull(ref.on);
+  out.using_columns = ref.using_columns;
+  out.natural = ref.natural;
+  out.comma = ref.comma;
+  return out;
+}
+
+std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
+  auto out = std::make_unique<SelectStmt>();
+  out->ctes = select.ctes;
+  for (const auto& row : select.values) {
+    std::vector<ExprPtr> copy;
+    for (const auto& value : row) copy.push_back(value->Clone());
+    out->values.push_back(std::move(copy));
+  }
+  out->distinct = select.distinct;
+  for (const SelectItem& item : select.items) {
+    SelectItem copy;
+    copy.expr = CloneOrNull(item.expr);
+    copy.alias = item.alias;
+    copy.star = item.star;
+    copy.star_qualifier = item.star_qualifier;
+    copy.exclude = item.exclude;
+    out->items.push_back(std::move(copy));
+  }
+  out->from = CloneTableRef(select.from);
+  out->where = CloneOrNull(select.where);
+  for (const auto& group : select.group_by) out->group_by.push_back(group->Clone());
+  out->group_by_all = select.group_by_all;
+  out->having = CloneOrNull(select.having);
+  for (const OrderItem& item : select.order_by) {
+    OrderItem copy;
+    copy.expr = item.expr->Clone();
+    copy.descending = item.descending;
+    copy.nulls_first = item.nulls_first;
+    out->order_by.push_back(std::move(copy));
+  }
+  out->limit = CloneOrNull(select.limit);
+  out->offset = CloneOrNull(select.offset);
+  return out;
+}
+
+
+}  // namespace tarn::sql

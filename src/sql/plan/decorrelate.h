@@ -1,0 +1,43 @@
+// Correlated scalar subqueries as joins with a grouped derived table.
+//
+// A scalar subquery that reads columns of the query around it
+//     (SELECT agg(...) FROM f WHERE inner_1 = outer_1 AND ... AND c)
+// where each inner_i reads only f's columns, each outer_i only the outer query's, and c only
+// f's, has the value of
+//     d.v  for  d = (SELECT inner_1 AS k1, ..., agg(...) AS v FROM f WHERE c GROUP BY k1, ...)
+// joined on outer_i = d.ki, with no row of d (NULL) when no row of f matches, so it is planned
+// once as a join and not run per outer row. An outer row matches at most one row of d (the
+// keys are grouped), and an outer key that is NULL matches none, as the subquery then reads no
+// row. An aggregate whose value over no rows is not NULL (count(*), count(x) + 1) takes, for
+// an outer row without a group, that value (computed once while planning): d is LEFT-joined
+// and the value is CASE WHEN d.k1 IS NULL THEN <value over no rows> ELSE d.v END.
+//
+// Names resolve as DuckDB resolves them: a name of one of f's tables or columns means f's,
+// any other the outer query's.
+//
+// Thread-safety: plain functions.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sql/exec/operator.h"
+#include "sql/parse/statement.h"
+
+namespace tarn::sql {
+
+struct DecorrelatedSubquery {
+  TableRef derived;                // d, aliased `name` with columns #k1, ..., #v
+  std::unique_ptr<ast::Expr> on;   // outer_1 = name."#k1" AND ...
+  std::unique_ptr<ast::Expr> value;  // what replaces the subquery in the outer query
+  bool needs_left_join = false;    // an outer row without a group still has a value
+};
+
+// `subquery`: the parsed subquery; `name`: the derived table's alias, unique in the query.
+// NotSupported (naming the construct) when the subquery is not of the shape above.
+Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquery,
+                                                       const std::string& name,
+                                                       std::string_view sql_text,
+                                                       const ExecContext& context);
+
+}  // namespace tarn::sql
