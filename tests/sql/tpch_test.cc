@@ -1,5 +1,6 @@
-// The 22 TPC-H queries over the SF 0.1 Parquet files, against DuckDB's answers (the qNN.csv
-// files beside the queries, written by DuckDB's COPY ... TO (HEADER)), at 1 and 2 threads.
+// The 22 TPC-H queries over the SF 0.1 Parquet files and over a lake built from them, against
+// DuckDB's answers (the qNN.csv files beside the queries, written by DuckDB's COPY ... TO
+// (HEADER)), at 1 and 2 threads.
 //
 // Every query must give DuckDB's answer: the same header and rows in the same order, every
 // value's text equal except DOUBLE columns, which may differ in the last digits (relative
@@ -33,6 +34,9 @@ std::string ReadText(const std::string& path) {
 // The query with each TPC-H table name of a FROM list replaced by its Parquet file, whose
 // implicit alias is the table name. Only names right after FROM, JOIN or a comma are tables
 // (Q8 and Q9 also use "nation" as a column alias, in the select list, WHEN, GROUP and ORDER BY).
+const char* const kTables[] = {"lineitem", "orders", "customer", "partsupp",
+                              "part",     "supplier", "nation", "region"};
+
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // True when the text before `pos` ends, past blanks, with a comma or the word FROM or JOIN.
@@ -48,8 +52,6 @@ bool FollowsFromJoinOrComma(const std::string& sql, size_t pos) {
 }
 
 std::string BindTables(const std::string& sql) {
-  static const char* kTables[] = {"lineitem", "orders", "customer", "partsupp",
-                                  "part",     "supplier", "nation", "region"};
   std::string out;
   size_t pos = 0;
   while (pos < sql.size()) {
@@ -131,18 +133,20 @@ std::string Compare(const std::string& actual, const std::string& expected, cons
   return "";
 }
 
-void RunQueries(int threads) {
-  Session session;
-  ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+// Runs the 22 queries in `session` (over the files when `over_files`, else over the tables of
+// its default lake) at `threads` threads, each against DuckDB's answer.
+void RunQueries(Session* session, bool over_files, int threads, const char* where) {
+  ASSERT_TRUE(session->Execute("SET threads = " + std::to_string(threads)).ok());
   std::string answered;
   for (int q = 1; q <= 22; ++q) {
     char name[16];
     std::snprintf(name, sizeof(name), "q%02d", q);
     const std::string base = SharedPath(std::string("data/tpch-queries/") + name);
-    std::string sql = BindTables(ReadText(base + ".sql"));
+    const std::string text = ReadText(base + ".sql");
+    std::string sql = over_files ? BindTables(text) : text;
     const std::string expected = ReadText(base + ".csv");
     ASSERT_FALSE(expected.empty()) << base;
-    Result<QueryResult> result = session.Execute(sql);
+    Result<QueryResult> result = session->Execute(sql);
     std::string out;
     Status status = result.status();
     if (status.ok()) {
@@ -150,19 +154,52 @@ void RunQueries(int threads) {
       status = WriteCsv(result->reader.get(), &sink);
     }
     if (!status.ok()) {
-      ADD_FAILURE() << name << " at " << threads << " threads: " << status.ToString();
+      ADD_FAILURE() << name << " over " << where << " at " << threads
+                    << " threads: " << status.ToString();
       continue;
     }
     std::string difference = Compare(out, expected, *result->schema);
-    EXPECT_EQ(difference, "") << name << " at " << threads << " threads";
+    EXPECT_EQ(difference, "") << name << " over " << where << " at " << threads << " threads";
     if (difference.empty()) answered += " " + std::string(name);
   }
-  std::printf("TPC-H queries answered as DuckDB does at %d threads:%s\n", threads,
+  std::printf("TPC-H queries answered as DuckDB does over %s at %d threads:%s\n", where, threads,
               answered.c_str());
 }
 
-TEST(TpchTest, QueriesAtOneThread) { RunQueries(1); }
-TEST(TpchTest, QueriesAtTwoThreads) { RunQueries(2); }
+Status RunScript(Session* session, const std::string& sql) {
+  return session->ExecuteScript(sql, [](QueryResult& result) {
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
+      if (!batch) return Status::OK();
+    }
+  });
+}
+
+TEST(TpchTest, QueriesAtOneThread) {
+  Session session;
+  RunQueries(&session, true, 1, "Parquet files");
+}
+
+TEST(TpchTest, QueriesAtTwoThreads) {
+  Session session;
+  RunQueries(&session, true, 2, "Parquet files");
+}
+
+// The same queries over a lake whose tables are copies of the files (CREATE TABLE ... AS).
+TEST(TpchTest, QueriesOverALake) {
+  testing::TempDir dir;
+  Session session;
+  std::string setup = "ATTACH 'ducklake:sqlite:" + dir.Join("tpch.db") + "' AS tpch (DATA_PATH '" +
+                      dir.Join("files") + "'); USE tpch;";
+  for (const char* table : kTables) {
+    setup += std::string(" CREATE TABLE ") + table + " AS SELECT * FROM '" +
+             SharedPath(std::string("data/tpch-sf0.1/") + table + ".parquet") + "';";
+  }
+  Status created = RunScript(&session, setup);
+  ASSERT_TRUE(created.ok()) << created.ToString();
+  RunQueries(&session, false, 1, "a lake");
+  RunQueries(&session, false, 2, "a lake");
+}
 
 }  // namespace
 }  // namespace tarn

@@ -82,10 +82,20 @@ struct CommonTableExpr {
   std::shared_ptr<const SelectStmt> query;
 };
 
+// How a set operation query combines its two queries (set_operation.h).
+enum class SetOp : uint8_t { kNone, kUnion, kIntersect, kExcept };
+
 struct SelectStmt {
   // WITH: visible to the FROM clauses of this query (and its subqueries), each to the ones
   // after it.
   std::vector<CommonTableExpr> ctes;
+  // A set operation: set_left UNION / INTERSECT / EXCEPT [ALL] set_right. Of the other fields
+  // only ctes, order_by, limit and offset are used; ORDER BY names the output columns (the
+  // left query's names).
+  SetOp set_op = SetOp::kNone;
+  bool set_all = false;
+  std::unique_ptr<SelectStmt> set_left;
+  std::unique_ptr<SelectStmt> set_right;
   // VALUES (a, b), (c, d): the rows of a query with no other clause (columns col0, col1...).
   std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;
   bool distinct = false;

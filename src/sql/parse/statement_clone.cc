@@ -47,6 +47,10 @@ TableRef CloneTableRef(const TableRef& ref) {
 std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
   auto out = std::make_unique<SelectStmt>();
   out->ctes = select.ctes;
+  out->set_op = select.set_op;
+  out->set_all = select.set_all;
+  if (select.set_left) out->set_left = CloneSelect(*select.set_left);
+  if (select.set_right) out->set_right = CloneSelect(*select.set_right);
   for (const auto& row : select.values) {
     std::vector<ExprPtr> copy;
     for (const auto& value : row) copy.push_back(value->Clone());

@@ -346,6 +346,84 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
     body->ctes = std::move(ctes);
     return body;
   }
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> query, ParseSetExpression(0));
+  if (!Peek().IsKeyword("ORDER") && !Peek().IsKeyword("LIMIT") && !Peek().IsKeyword("OFFSET")) {
+    return query;
+  }
+  // ORDER BY / LIMIT of the whole query: a query that has its own, or VALUES, becomes
+  // SELECT * FROM (query).
+  std::unique_ptr<SelectStmt> select = std::move(query);
+  if (!select->values.empty() || !select->order_by.empty() || select->limit || select->offset) {
+    auto outer = std::make_unique<SelectStmt>();
+    SelectItem star;
+    star.star = true;
+    outer->items.push_back(std::move(star));
+    outer->from.kind = TableRef::Kind::kSubquery;
+    outer->from.subquery = std::move(select);
+    select = std::move(outer);
+  }
+  if (AcceptKeyword("ORDER")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+    do {
+      OrderItem item;
+      TARN_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+      if (AcceptKeyword("DESC")) {
+        item.descending = true;
+      } else {
+        AcceptKeyword("ASC");
+      }
+      if (AcceptKeyword("NULLS")) {
+        if (AcceptKeyword("FIRST")) {
+          item.nulls_first = true;
+        } else {
+          TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
+          item.nulls_first = false;
+        }
+      }
+      select->order_by.push_back(std::move(item));
+    } while (AcceptOperator(","));
+  }
+  for (int clause = 0; clause < 2; ++clause) {
+    if (!select->limit && AcceptKeyword("LIMIT")) {
+      TARN_ASSIGN_OR_RETURN(select->limit, ParseExpr());
+    } else if (!select->offset && AcceptKeyword("OFFSET")) {
+      TARN_ASSIGN_OR_RETURN(select->offset, ParseExpr());
+    }
+  }
+  return select;
+}
+
+// Set operations by precedence (INTERSECT binds tighter than UNION and EXCEPT), each operand
+// a SELECT, VALUES or a parenthesized query.
+Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetExpression(int min_precedence) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> left, ParseSetOperand());
+  while (true) {
+    SetOp op = SetOp::kNone;
+    if (Peek().IsKeyword("UNION")) op = SetOp::kUnion;
+    if (Peek().IsKeyword("EXCEPT")) op = SetOp::kExcept;
+    if (Peek().IsKeyword("INTERSECT")) op = SetOp::kIntersect;
+    const int precedence = op == SetOp::kIntersect ? 2 : 1;
+    if (op == SetOp::kNone || precedence < min_precedence) return left;
+    Advance();
+    auto combined = std::make_unique<SelectStmt>();
+    combined->set_op = op;
+    if (AcceptKeyword("ALL")) {
+      combined->set_all = true;
+    } else {
+      AcceptKeyword("DISTINCT");
+    }
+    if (Peek().IsKeyword("BY")) {
+      return Status::NotSupported(
+          FormatErrorAt(text_, "not yet supported: UNION BY NAME", Peek().offset));
+    }
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> right, ParseSetExpression(precedence + 1));
+    combined->set_left = std::move(left);
+    combined->set_right = std::move(right);
+    left = std::move(combined);
+  }
+}
+
+Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetOperand() {
   if (AcceptKeyword("VALUES")) {
     auto values = std::make_unique<SelectStmt>();
     do {
@@ -400,39 +478,9 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
   if (AcceptKeyword("HAVING")) {
     TARN_ASSIGN_OR_RETURN(select->having, ParseExpr());
   }
-  if (Peek().IsKeyword("UNION") || Peek().IsKeyword("EXCEPT") ||
-      Peek().IsKeyword("INTERSECT") || Peek().IsKeyword("WINDOW") ||
-      Peek().IsKeyword("QUALIFY")) {
+  if (Peek().IsKeyword("WINDOW") || Peek().IsKeyword("QUALIFY")) {
     return Status::NotSupported(FormatErrorAt(
         text_, "not yet supported: " + Upper(Peek().text), Peek().offset));
-  }
-  if (AcceptKeyword("ORDER")) {
-    TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
-    do {
-      OrderItem item;
-      TARN_ASSIGN_OR_RETURN(item.expr, ParseExpr());
-      if (AcceptKeyword("DESC")) {
-        item.descending = true;
-      } else {
-        AcceptKeyword("ASC");
-      }
-      if (AcceptKeyword("NULLS")) {
-        if (AcceptKeyword("FIRST")) {
-          item.nulls_first = true;
-        } else {
-          TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
-          item.nulls_first = false;
-        }
-      }
-      select->order_by.push_back(std::move(item));
-    } while (AcceptOperator(","));
-  }
-  for (int clause = 0; clause < 2; ++clause) {
-    if (!select->limit && AcceptKeyword("LIMIT")) {
-      TARN_ASSIGN_OR_RETURN(select->limit, ParseExpr());
-    } else if (!select->offset && AcceptKeyword("OFFSET")) {
-      TARN_ASSIGN_OR_RETURN(select->offset, ParseExpr());
-    }
   }
   return select;
 }

@@ -82,6 +82,8 @@ class StatementParser {
   // DESCRIBE SELECT ... | DESCRIBE FROM ... | DESCRIBE source
   Result<std::unique_ptr<SelectStmt>> ParseDescribeTarget();
   Result<std::unique_ptr<SelectStmt>> ParseQuery();
+  Result<std::unique_ptr<SelectStmt>> ParseSetExpression(int min_precedence);
+  Result<std::unique_ptr<SelectStmt>> ParseSetOperand();
   Status ParseSelectList(SelectStmt* select);
   // [AS] name, or nothing.
   Result<std::string> ParseAlias();

@@ -11,6 +11,7 @@
 #include "sql/plan/common_table.h"
 #include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
+#include "sql/plan/set_query.h"
 #include "sql/plan/subquery_rewrite.h"
 #include "sql/plan/source.h"
 
@@ -496,6 +497,7 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     scopes[i].cte = &select.ctes[i];
     inner.ctes = &scopes[i];
   }
+  if (select.set_op != SetOp::kNone) return PlanSetQuery(select, sql_text, inner);
   if (HasSubqueries(select)) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSubqueries(select, inner));
     return PlanScoped(*rewritten, sql_text, inner);

@@ -1,0 +1,125 @@
+#include "sql/plan/set_query.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "expr/binder.h"
+#include "expr/bound.h"
+#include "expr/cast.h"
+#include "sql/exec/set_operation.h"
+#include "sql/parse/statement_clone.h"
+#include "sql/plan/planner.h"
+
+namespace tarn::sql {
+namespace {
+
+const char* SetOpName(SetOp op) {
+  switch (op) {
+    case SetOp::kUnion: return "UNION";
+    case SetOp::kIntersect: return "INTERSECT";
+    case SetOp::kExcept: return "EXCEPT";
+    case SetOp::kNone: break;
+  }
+  return "?";
+}
+
+// The type column `index` of both sides converts to.
+Result<DataType> CommonType(const DataType& left, const DataType& right, SetOp op, int index) {
+  if (left == right || right.id == TypeId::kNull) return left;
+  if (left.id == TypeId::kNull) return right;
+  // DuckDB: a VARCHAR side makes the column VARCHAR (1 UNION '2', DATE UNION VARCHAR).
+  if (left.id == TypeId::kVarchar) return left;
+  if (right.id == TypeId::kVarchar) return right;
+  std::optional<DataType> common = expr::MaxType(left, right);
+  if (common) return *common;
+  return Status::InvalidArgument("Binder Error: Cannot mix values of type ", left.ToString(),
+                                 " and ", right.ToString(), " in ", SetOpName(op), " column ",
+                                 index + 1);
+}
+
+// `input`'s columns cast to `types`, named `names`; `input` itself when nothing changes.
+Result<std::unique_ptr<Operator>> CastColumns(std::unique_ptr<Operator> input,
+                                              const std::vector<DataType>& types,
+                                              const std::vector<std::string>& names) {
+  const Schema& schema = *input->schema();
+  bool same = true;
+  for (int c = 0; c < schema.num_fields(); ++c) {
+    same = same && schema.field(c).type == types[static_cast<size_t>(c)] &&
+           schema.field(c).name == names[static_cast<size_t>(c)];
+  }
+  if (same) return input;
+  std::vector<std::unique_ptr<BoundExpr>> columns;
+  for (int c = 0; c < schema.num_fields(); ++c) {
+    auto node = std::make_unique<expr::BoundNode>();
+    node->kind = expr::BoundKind::kColumn;
+    node->type = schema.field(c).type;
+    node->column_index = c;
+    node->name = schema.field(c).name;
+    TARN_ASSIGN_OR_RETURN(auto cast, expr::CastTo(std::move(node), types[static_cast<size_t>(c)]));
+    columns.push_back(std::make_unique<BoundExpr>(std::move(cast)));
+  }
+  return MakeProjection(std::move(input), std::move(columns), names);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Operator>> PlanSetQuery(const SelectStmt& select, std::string_view sql_text,
+                                               const ExecContext& context) {
+  if (!select.order_by.empty() || select.limit || select.offset) {
+    // SELECT * FROM (the set operation) ORDER BY ... LIMIT ...
+    SelectStmt outer;
+    SelectItem star;
+    star.star = true;
+    outer.items.push_back(std::move(star));
+    outer.from.kind = TableRef::Kind::kSubquery;
+    outer.from.subquery = std::make_unique<SelectStmt>();
+    outer.from.subquery->set_op = select.set_op;
+    outer.from.subquery->set_all = select.set_all;
+    outer.from.subquery->set_left = CloneSelect(*select.set_left);
+    outer.from.subquery->set_right = CloneSelect(*select.set_right);
+    outer.order_by.reserve(select.order_by.size());
+    for (const OrderItem& item : select.order_by) {
+      OrderItem copy;
+      copy.expr = item.expr->Clone();
+      copy.descending = item.descending;
+      copy.nulls_first = item.nulls_first;
+      outer.order_by.push_back(std::move(copy));
+    }
+    if (select.limit) outer.limit = select.limit->Clone();
+    if (select.offset) outer.offset = select.offset->Clone();
+    return PlanSelect(outer, sql_text, context);
+  }
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> left,
+                        PlanSelect(*select.set_left, sql_text, context));
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> right,
+                        PlanSelect(*select.set_right, sql_text, context));
+  const Schema& left_schema = *left->schema();
+  const Schema& right_schema = *right->schema();
+  if (left_schema.num_fields() != right_schema.num_fields()) {
+    return Status::InvalidArgument(
+        "Binder Error: Set operations can only apply to expressions with the same number of "
+        "result columns");
+  }
+  std::vector<DataType> types;
+  std::vector<std::string> names;
+  for (int c = 0; c < left_schema.num_fields(); ++c) {
+    TARN_ASSIGN_OR_RETURN(DataType type, CommonType(left_schema.field(c).type,
+                                                    right_schema.field(c).type, select.set_op, c));
+    // A column of NULLs only on both sides is INTEGER, as in DuckDB.
+    types.push_back(type.id == TypeId::kNull ? DataType(TypeId::kInt32) : type);
+    names.push_back(left_schema.field(c).name);
+  }
+  TARN_ASSIGN_OR_RETURN(left, CastColumns(std::move(left), types, names));
+  TARN_ASSIGN_OR_RETURN(right, CastColumns(std::move(right), types, names));
+  // Each side's filters and projections run on every thread.
+  left = MakeGather(std::move(left), context);
+  right = MakeGather(std::move(right), context);
+  SetOperationKind kind = SetOperationKind::kUnion;
+  if (select.set_op == SetOp::kIntersect) kind = SetOperationKind::kIntersect;
+  if (select.set_op == SetOp::kExcept) kind = SetOperationKind::kExcept;
+  return MakeSetOperation(kind, select.set_all, std::move(left), std::move(right),
+                          context.memory_limit);
+}
+
+}  // namespace tarn::sql
