@@ -127,7 +127,7 @@ std::string RandomSubqueryQuery(std::mt19937* rng, const Tables& tables) {
   std::string from = table() + " a";
   if (pick(4) == 0) from += " JOIN " + table() + " c ON c.k = a.k";
   const std::string b = table() + " b";
-  const int shape = pick(6);
+  const int shape = pick(7);
   std::string predicate;
   std::string extra;
   if (shape == 0) {
@@ -143,6 +143,16 @@ std::string RandomSubqueryQuery(std::mt19937* rng, const Tables& tables) {
     const std::string op = kComparisons[pick(6)];
     predicate = pick(2) == 0 ? "a.n " + op + " " + subquery : subquery + " " + op + " a.n";
     if (pick(3) == 0) predicate += pick(2) == 0 ? " AND a.s <> 'v2'" : " OR a.k = 1";
+  } else if (shape == 5) {
+    // IN (uncorrelated subquery) inside an expression: in the select list, or under OR.
+    const std::string in = std::string("a.k ") + (pick(2) == 0 ? "" : "NOT ") +
+                           "IN (SELECT b.k FROM " + b +
+                           (inner_filter.empty() ? "" : " WHERE true" + inner_filter) + ")";
+    if (pick(2) == 0) {
+      extra = ", " + in + " AS c4";
+    } else {
+      predicate = in + " OR a.n = 3";
+    }
   } else {
     // A correlated scalar subquery in the select list (integer aggregates: exact text).
     static const char* kListed[] = {"min(b.n)", "max(b.s)", "sum(b.n)", "count(*)",

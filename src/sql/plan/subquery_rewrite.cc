@@ -193,13 +193,43 @@ class SubqueryRewriter {
     }
     if (e.kind == ExprKind::kIn && e.children.size() == 2 &&
         IsSubquery(*e.children[1], "#subquery")) {
-      return Status::NotSupported("not yet supported: IN (subquery) outside a WHERE conjunct");
+      return ReplaceInSubquery(expr, select, may_join);
     }
     for (auto& child : e.children) {
       TARN_RETURN_NOT_OK(ReplaceSubqueries(&child, select, may_join));
     }
     return Status::OK();
   }
+
+  // x [NOT] IN (uncorrelated subquery) outside a WHERE conjunct: an IN list of the subquery's
+  // values, which has IN's NULL rules (no match and a NULL in the list: NULL); an empty
+  // subquery makes IN false and NOT IN true, even for a NULL x.
+  Status ReplaceInSubquery(ExprPtr* expr, SelectStmt* select, bool may_join) {
+    Expr& e = **expr;
+    TARN_RETURN_NOT_OK(ReplaceSubqueries(&e.children[0], select, may_join));
+    TARN_ASSIGN_OR_RETURN(auto batch, RunSubquery(*e.children[1], context_));
+    if (batch->schema->num_fields() != 1) {
+      return Status::InvalidArgument("Binder Error: Subquery returns ",
+                                     batch->schema->num_fields(), " columns - expected 1");
+    }
+    if (batch->num_rows == 0) {
+      *expr = BoolLiteral(e.negated);
+      return Status::OK();
+    }
+    if (batch->num_rows > kMaxInListRows) {
+      return Status::NotSupported("not yet supported: IN (subquery) of more than ",
+                                  kMaxInListRows, " rows outside a WHERE conjunct");
+    }
+    e.children.pop_back();
+    for (int64_t row = 0; row < batch->num_rows; ++row) {
+      e.children.push_back(CastLiteral(batch->column(0).GetValue(row)));
+    }
+    return Status::OK();
+  }
+
+  // The most rows an IN (subquery) outside a WHERE conjunct becomes an IN list of (it is
+  // evaluated per row against every value).
+  static constexpr int64_t kMaxInListRows = 1000;
 
   std::string NextName() { return "#subquery" + std::to_string(++count_); }
 

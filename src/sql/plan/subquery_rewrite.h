@@ -16,7 +16,8 @@
 //     in WHERE and, in a query without aggregation, in the select list; the derived table
 //     (alias "#subqueryN") adds no columns to `*`;
 //   - any other uncorrelated subquery is run now: a scalar subquery becomes its value (NULL
-//     for no row; more than one row is DuckDB's error), EXISTS true or false.
+//     for no row; more than one row is DuckDB's error), EXISTS true or false, x IN (subquery)
+//     an IN list of its values (up to 1,000; IN is false for an empty subquery).
 // What remains (a correlated subquery in GROUP BY, HAVING or ORDER BY, of another shape than
 // decorrelate.h takes, IN or EXISTS under OR with correlation) fails as not yet supported.
 //
