@@ -366,7 +366,15 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
     TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
     do {
       OrderItem item;
-      TARN_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+      if (select->order_by.empty() && Peek().IsKeyword("ALL") &&
+          !Peek(1).IsOperator(",") && !Peek(1).IsOperator(".") && !Peek(1).IsOperator("(")) {
+        // ORDER BY ALL: every select-list column, left to right (the planner expands the
+        // marker, see kOrderByAll in planner.cc).
+        Advance();
+        item.expr = ast::MakeColumnRef({"#order_by_all"});
+      } else {
+        TARN_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+      }
       if (AcceptKeyword("DESC")) {
         item.descending = true;
       } else {

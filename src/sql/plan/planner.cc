@@ -7,6 +7,7 @@
 #include "expr/cast.h"
 #include "sql/exec/aggregate.h"
 #include "sql/exec/sort.h"
+#include "sql/parse/statement_clone.h"
 #include "sql/plan/aggregate_rewrite.h"
 #include "sql/plan/common_table.h"
 #include "sql/plan/join_source.h"
@@ -484,10 +485,49 @@ Result<std::unique_ptr<Operator>> PlanScoped(const SelectStmt& select, std::stri
   return PlanSelectFrom(select, nullptr, sql_text, context);
 }
 
+// The statement parser's marker for ORDER BY ALL (the only ORDER BY item when present).
+constexpr const char* kOrderByAll = "#order_by_all";
+
+bool IsOrderByAll(const SelectStmt& select) {
+  return select.order_by.size() == 1 && select.order_by[0].expr->kind == ExprKind::kColumnRef &&
+         select.order_by[0].expr->names.size() == 1 &&
+         select.order_by[0].expr->names[0] == kOrderByAll;
+}
+
+// ORDER BY ALL: SELECT * FROM (the query without ORDER BY / LIMIT / OFFSET) ORDER BY 1, ..., n
+// (each with ALL's direction and NULLS), then the LIMIT / OFFSET.
+Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
+                                                 std::string_view sql_text,
+                                                 const ExecContext& context) {
+  std::unique_ptr<SelectStmt> inner = CloneSelect(select);
+  inner->order_by.clear();
+  inner->limit = nullptr;
+  inner->offset = nullptr;
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> probe, PlanSelect(*inner, sql_text, context));
+  const int width = probe->schema()->num_fields();
+  SelectStmt outer;
+  SelectItem star;
+  star.star = true;
+  outer.items.push_back(std::move(star));
+  outer.from.kind = TableRef::Kind::kSubquery;
+  outer.from.subquery = std::move(inner);
+  for (int c = 0; c < width; ++c) {
+    OrderItem item;
+    item.expr = ast::MakeLiteral(ast::LiteralKind::kInteger, std::to_string(c + 1));
+    item.descending = select.order_by[0].descending;
+    item.nulls_first = select.order_by[0].nulls_first;
+    outer.order_by.push_back(std::move(item));
+  }
+  if (select.limit) outer.limit = select.limit->Clone();
+  if (select.offset) outer.offset = select.offset->Clone();
+  return PlanSelect(outer, sql_text, context);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
                                              const ExecContext& context) {
+  if (IsOrderByAll(select)) return PlanOrderByAll(select, sql_text, context);
   if (!select.values.empty()) return PlanValues(select);
   // Each CTE sees the ones before it; the query sees them all.
   std::vector<CteScope> scopes(select.ctes.size());
