@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
-# Builds and runs tarn's Parquet libFuzzer target (tests/fuzz/parquet_fuzzer.cc) with Debian's
-# clang-14 and libFuzzer, under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Builds and runs one of tarn's libFuzzer targets with Debian's clang-14 and libFuzzer, under
+# AddressSanitizer + UndefinedBehaviorSanitizer:
+#   parquet  tests/fuzz/parquet_fuzzer.cc, Parquet decoding, corpus tests/fuzz/corpus
+#   sql      tests/fuzz/sql_fuzzer.cc, the SQL lexer, parsers and binder, corpus tests/fuzz/corpus_sql
 #
-#   scripts/fuzz.sh [SECONDS] [BUILD_DIR]     default: 300 seconds, build-fuzz
+#   scripts/fuzz.sh [SECONDS] [BUILD_DIR] [TARGET]     default: 300 seconds, build-fuzz, parquet
 #
 # Installs clang-14 and libfuzzer-14-dev with apt-get when they are missing. The library sources
 # the target needs (src/{parquet,columnar,io,util,expr,format}) are compiled with coverage
-# instrumentation into BUILD_DIR; the normal CMake build is not involved. New inputs go to BUILD_DIR/corpus,
-# seeded from tests/fuzz/corpus; crashes are written to BUILD_DIR/crash-*. Keep the inputs that
-# once failed in tests/fuzz/corpus (small files), where corpus_replay_test.cc replays them.
+# instrumentation into BUILD_DIR; the normal CMake build is not involved. New inputs go to
+# BUILD_DIR/corpus (parquet) or BUILD_DIR/corpus_sql (sql), seeded from the target's corpus in
+# tests/fuzz; crashes are written to BUILD_DIR/crash-*. Keep the inputs that once failed in the
+# target's corpus (small files), where corpus_replay_test.cc replays them.
 set -euo pipefail
 
 SECONDS_TO_RUN="${1:-300}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${2:-$ROOT/build-fuzz}"
+TARGET="${3:-parquet}"
+case "$TARGET" in
+  parquet) CORPUS=corpus; MAX_LEN=65536 ;;
+  sql) CORPUS=corpus_sql; MAX_LEN=65536 ;;
+  *) echo "usage: scripts/fuzz.sh [SECONDS] [BUILD_DIR] [parquet|sql]" >&2; exit 2 ;;
+esac
 case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
 
 if ! command -v clang++-14 >/dev/null ||
@@ -26,7 +35,7 @@ if ! command -v clang++-14 >/dev/null ||
 fi
 
 CXX=clang++-14
-mkdir -p "$BUILD/obj" "$BUILD/corpus"
+mkdir -p "$BUILD/obj" "$BUILD/$CORPUS"
 
 # clang 14 with libstdc++ 12 instantiates std::vector<Field>'s constexpr destructor inside
 # DataType's inline constructor, where Field is still incomplete (g++ does not). The fuzz build
@@ -55,8 +64,10 @@ FLAGS=(-std=gnu++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
 
 # Compile each library source whose object is older than it (headers: delete BUILD/obj).
 # (expr and format: a scan evaluates pushed-down WHERE clauses while decoding.)
+# (sql: the statement parser too, which needs nothing but expr.)
 mapfile -t SOURCES < <(cd "$ROOT" && ls src/parquet/*.cc src/columnar/*.cc src/io/*.cc src/util/*.cc \
-                       src/expr/*.cc src/format/*.cc | grep -v '_test\.cc$')
+                       src/expr/*.cc src/format/*.cc src/sql/statement_parser*.cc \
+                       src/sql/parse/*.cc 2>/dev/null | grep -v '_test\.cc$')
 # Recompile a source when it or any header is newer than its object.
 HEADER_STAMP="$(find "$BUILD/include" "$ROOT/src" -name '*.h' -printf '%T@\n' | sort -n | tail -1)"
 HEADER_STAMP="${HEADER_STAMP%.*}"
@@ -73,12 +84,12 @@ export FLAGS_STRING="${FLAGS[*]}"
 for source in "${SOURCES[@]}"; do echo "$source"; done |
   xargs -P 2 -I{} bash -c 'FLAGS=($FLAGS_STRING); compile "$@"' _ {}
 
-$CXX "${FLAGS[@]}" -fsanitize=fuzzer "$ROOT/tests/fuzz/parquet_fuzzer.cc" "$BUILD/clang_compat.cc" \
+$CXX "${FLAGS[@]}" -fsanitize=fuzzer "$ROOT/tests/fuzz/${TARGET}_fuzzer.cc" "$BUILD/clang_compat.cc" \
   "$BUILD"/obj/*.o \
-  -lzstd -llz4 -lbrotlienc -lbrotlidec -lsnappy -lz -lpthread -o "$BUILD/parquet_fuzzer"
+  -lzstd -llz4 -lbrotlienc -lbrotlidec -lsnappy -lz -lutf8proc -lpthread -o "$BUILD/${TARGET}_fuzzer"
 
 cd "$BUILD"
 # -malloc_limit_mb: a single allocation past this is a finding (inputs are at most 64 KiB).
-exec ./parquet_fuzzer -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=30 \
+exec "./${TARGET}_fuzzer" -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=30 \
   -rss_limit_mb=3072 -malloc_limit_mb=512 -print_final_stats=1 \
-  corpus "$ROOT/tests/fuzz/corpus"
+  "$CORPUS" "$ROOT/tests/fuzz/$CORPUS"

@@ -98,7 +98,11 @@ class SqlTypeParser {
   static constexpr int kMaxDepth = 64;
 
   Status Error(std::string_view what) const {
-    return Status::InvalidArgument(what, " at offset ", pos_, " in type '", text_, "'");
+    // A hostile type name can be megabytes long: show its start only.
+    constexpr size_t kShown = 200;
+    std::string_view shown = text_.substr(0, kShown);
+    return Status::InvalidArgument(what, " at offset ", pos_, " in type '", shown,
+                                   text_.size() > kShown ? "...'" : "'");
   }
   void SkipSpace() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -172,8 +176,10 @@ class SqlTypeParser {
   Result<DataType> ParseType(int depth) {
     if (depth > kMaxDepth) return Error("type nested too deeply");
     TARN_ASSIGN_OR_RETURN(DataType type, ParseBase(depth));
-    // Postfix list markers: T[], T[][]. Fixed-size arrays (T[3]) are not supported.
+    // Postfix list markers: T[], T[][]. Fixed-size arrays (T[3]) are not supported. Each
+    // marker is one more level of nesting.
     while (Consume('[')) {
+      if (++depth > kMaxDepth) return Error("type nested too deeply");
       if (!Consume(']')) return Error("fixed-size ARRAY types are not supported; expected ']'");
       type = DataType::List(std::move(type));
     }

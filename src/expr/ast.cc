@@ -1,5 +1,6 @@
 #include "expr/ast.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -244,6 +245,7 @@ std::unique_ptr<Expr> Expr::Clone() const {
   copy->type_name = type_name;
   copy->names = names;
   copy->range = range;
+  copy->height = height;
   for (const auto& child : children) copy->children.push_back(child->Clone());
   return copy;
 }
@@ -270,6 +272,12 @@ bool Expr::Equals(const Expr& other) const {
   return true;
 }
 
+void UpdateHeight(Expr* e) {
+  int32_t tallest = 0;
+  for (const auto& child : e->children) tallest = std::max(tallest, child->height);
+  e->height = tallest + 1;
+}
+
 std::unique_ptr<Expr> MakeLiteral(LiteralKind literal_kind, std::string text) {
   auto e = std::make_unique<Expr>();
   e->kind = ExprKind::kLiteral;
@@ -290,6 +298,7 @@ std::unique_ptr<Expr> MakeUnary(Op op, std::unique_ptr<Expr> operand) {
   e->kind = ExprKind::kUnary;
   e->op = op;
   e->children.push_back(std::move(operand));
+  UpdateHeight(e.get());
   return e;
 }
 
@@ -299,6 +308,7 @@ std::unique_ptr<Expr> MakeBinary(Op op, std::unique_ptr<Expr> left, std::unique_
   e->op = op;
   e->children.push_back(std::move(left));
   e->children.push_back(std::move(right));
+  UpdateHeight(e.get());
   return e;
 }
 
@@ -307,6 +317,7 @@ std::unique_ptr<Expr> MakeFunction(std::string name, std::vector<std::unique_ptr
   e->kind = ExprKind::kFunction;
   e->names.push_back(std::move(name));
   e->children = std::move(args);
+  UpdateHeight(e.get());
   return e;
 }
 

@@ -74,6 +74,11 @@ struct Expr {
   std::vector<std::string> names;
   std::vector<std::unique_ptr<Expr>> children;
   SourceRange range;
+  // Nodes on the longest path from this one down to a leaf (1 for a leaf), as set by the
+  // builders below and the parser (UpdateHeight); the parser refuses trees taller than its
+  // limit, which keeps every recursive walk of a tree (binding, printing, destruction) within
+  // the stack. Code that edits children afterwards need not maintain it.
+  int32_t height = 1;
 
   Expr() = default;
   Expr(const Expr&) = delete;
@@ -91,7 +96,10 @@ const char* OpName(Op op);
 // Binding strength, higher binds tighter (DuckDB's PostgreSQL-derived order).
 int Precedence(const Expr& expr);
 
-// Builders used by the parser and by code that synthesizes expressions.
+// Sets e->height from its children's heights.
+void UpdateHeight(Expr* e);
+
+// Builders used by the parser and by code that synthesizes expressions (heights set).
 std::unique_ptr<Expr> MakeLiteral(LiteralKind kind, std::string text);
 std::unique_ptr<Expr> MakeColumnRef(std::vector<std::string> names);
 std::unique_ptr<Expr> MakeUnary(Op op, std::unique_ptr<Expr> operand);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "expr/cast.h"
 
@@ -96,8 +97,81 @@ bool FitsType(const Value& v, const DataType& type) {
   return x >= lo && x <= hi;
 }
 
+// Where operands meet, for DuckDB's messages and for its rule that a VARCHAR expression (not a
+// string literal) converts implicitly to the other operand's type only in an equality.
+enum class Mix : uint8_t {
+  kEquality,  // =, <>, IS [NOT] DISTINCT FROM, IN, CASE x WHEN y: VARCHAR takes the other type
+  kOrdering,  // <, <=, >, >=
+  kArithmetic,
+  kBetween,
+  kCase,
+  kCoalesce,
+  kCombine,  // greatest, least
+  kList,     // [a, b, ...]
+};
+
+// How DuckDB names an operand's type in a message: literals are INTEGER_LITERAL and
+// STRING_LITERAL until they adapt.
+std::string OperandTypeName(const BoundNode& node) {
+  if (node.integer_literal) return "INTEGER_LITERAL";
+  if (node.string_literal) return "STRING_LITERAL";
+  return node.type.ToString();
+}
+
+Status MixError(const Expr& expr, Mix mix, const std::string& first, const std::string& second) {
+  const std::string cast = " - an explicit cast is required";
+  switch (mix) {
+    case Mix::kEquality:
+    case Mix::kOrdering:
+    case Mix::kArithmetic:
+      return TypeError(expr, StrCat("Cannot compare values of type ", first, " and type ", second,
+                                    cast));
+    case Mix::kBetween:
+      return TypeError(expr, StrCat("Cannot mix values of type ", first, " and ", second,
+                                    " in BETWEEN clause", cast));
+    case Mix::kCase:
+      return TypeError(expr, StrCat("Cannot mix values of type ", first, " and ", second,
+                                    " in CASE expression", cast));
+    case Mix::kCoalesce:
+      return TypeError(expr, StrCat("Cannot mix values of type ", first, " and ", second,
+                                    " in COALESCE operator", cast));
+    case Mix::kCombine:
+      return TypeError(expr, StrCat("Cannot combine types of ", first, " and ", second, cast));
+    case Mix::kList:
+      return TypeError(expr, StrCat("Cannot deduce template type 'T' in function: "
+                                    "'list_value(T, [T...]) -> T[]'\nType 'T' was inferred to "
+                                    "be:\n - '", first, "', from first occurrence\n - '", second,
+                                    "', which is incompatible with previously inferred type!"));
+  }
+  return Status::Internal("unknown operand mix");
+}
+
 // DuckDB's common type of several operands, literals adapting last.
-Result<DataType> CommonType(const Expr& expr, const std::vector<const BoundNode*>& nodes) {
+Result<DataType> CommonType(const Expr& expr, const std::vector<const BoundNode*>& nodes,
+                            Mix mix) {
+  auto is_null = [](const BoundNode* node) {
+    return node->kind == BoundKind::kConstant && node->type.id == TypeId::kNull;
+  };
+  if (mix != Mix::kEquality) {
+    // A VARCHAR expression beside an operand of another type (an integer literal included)
+    // needs a cast; the operands are named in the order written.
+    const BoundNode* first = nullptr;
+    for (const BoundNode* node : nodes) {
+      if (is_null(node) || node->string_literal) continue;
+      if (first == nullptr) {
+        first = node;
+        continue;
+      }
+      auto is_text = [](const BoundNode* n) {
+        return n->type.id == TypeId::kVarchar || n->type.id == TypeId::kJson;
+      };
+      const bool first_text = is_text(first);
+      const bool node_text = is_text(node);
+      if (first_text != node_text) {
+        return MixError(expr, mix, OperandTypeName(*first), OperandTypeName(*node));
+      }
+    }
+  }
   std::optional<DataType> base;
   auto merge = [&](const DataType& t) -> Status {
     if (!base) {
@@ -105,16 +179,12 @@ Result<DataType> CommonType(const Expr& expr, const std::vector<const BoundNode*
       return Status::OK();
     }
     auto max = MaxType(*base, t);
-    if (!max) {
-      return TypeError(expr, StrCat("Cannot mix values of type ", base->ToString(), " and ",
-                                    t.ToString()));
-    }
+    if (!max) return MixError(expr, mix, base->ToString(), t.ToString());
     base = *max;
     return Status::OK();
   };
   for (const BoundNode* node : nodes) {
-    bool literal = node->integer_literal || node->string_literal ||
-                   (node->kind == BoundKind::kConstant && node->type.id == TypeId::kNull);
+    bool literal = node->integer_literal || node->string_literal || is_null(node);
     if (!literal) TARN_RETURN_NOT_OK(merge(node->type));
   }
   for (const BoundNode* node : nodes) {
@@ -184,6 +254,12 @@ class Binder {
   // Binds and then folds operators over a NULL constant to NULL, as DuckDB's optimizer does
   // (so `x % NULL` is NULL without evaluating x).
   Result<NodePtr> Bind(const Expr& expr) {
+    // BETWEEN, CASE x WHEN ... and nullif bind an operand more than once, so nesting them
+    // multiplies the work: a budget keeps a hostile expression from binding for ever.
+    if (++binds_ > kMaxBinds) {
+      return Status::InvalidArgument("Binder Error: expression too complex: binding it takes "
+                                     "more than ", kMaxBinds, " steps");
+    }
     TARN_ASSIGN_OR_RETURN(NodePtr node, BindInner(expr));
     bool propagates = node->kind == BoundKind::kArith || node->kind == BoundKind::kNegate ||
                       node->kind == BoundKind::kLike ||
@@ -272,7 +348,7 @@ class Binder {
   // [a, b, ...]: the elements' common type (literals adapting, as in CASE); [] is "NULL"[].
   Result<NodePtr> BindListValue(const Expr& expr, std::vector<NodePtr> items) {
     DataType element(TypeId::kNull);
-    if (!items.empty()) TARN_RETURN_NOT_OK(Unify(expr, &items, &element));
+    if (!items.empty()) TARN_RETURN_NOT_OK(Unify(expr, Mix::kList, &items, &element));
     auto node = MakeNode(BoundKind::kFunction, DataType::List(element));
     node->function = FunctionId::kListValue;
     node->name = "list_value";
@@ -380,12 +456,16 @@ class Binder {
     }
     if (expr.op == Op::kPlus) return child;
     if (child->kind == BoundKind::kConstant && child->integer_literal) {
-      // A negative integer literal stays a literal of its type.
-      __int128 lo, hi;
-      IntegerRange(child->type.id, &lo, &hi);
+      // A negated integer literal is a literal of the negated value, as DuckDB folds the sign
+      // into the number: an INTEGER stays INTEGER; a wider one takes the narrowest of BIGINT
+      // and HUGEINT holding the value (-9223372036854775808 is a BIGINT).
       __int128 v = AsInt128(child->constant);
-      if (-v >= lo) {
-        auto node = MakeConstant(MakeInteger(child->type, -v));
+      if (v != std::numeric_limits<__int128>::min()) {
+        __int128 negated = -v;
+        TypeId id = child->type.id == TypeId::kInt32 ? TypeId::kInt32
+                    : negated >= INT64_MIN && negated <= INT64_MAX ? TypeId::kInt64
+                                                                   : TypeId::kInt128;
+        auto node = MakeConstant(MakeInteger(DataType(id), negated));
         node->integer_literal = true;
         return node;
       }
@@ -396,10 +476,10 @@ class Binder {
   }
 
   // Casts every node in `nodes` to one common type.
-  Status Unify(const Expr& expr, std::vector<NodePtr>* nodes, DataType* type) {
+  Status Unify(const Expr& expr, Mix mix, std::vector<NodePtr>* nodes, DataType* type) {
     std::vector<const BoundNode*> raw;
     for (const auto& node : *nodes) raw.push_back(node.get());
-    TARN_ASSIGN_OR_RETURN(*type, CommonType(expr, raw));
+    TARN_ASSIGN_OR_RETURN(*type, CommonType(expr, raw, mix));
     for (auto& node : *nodes) {
       Result<NodePtr> cast = CastTo(std::move(node), *type);
       if (!cast.ok()) return TypeError(expr, cast.status().message());
@@ -413,7 +493,9 @@ class Binder {
     nodes.push_back(std::move(left));
     nodes.push_back(std::move(right));
     DataType type;
-    TARN_RETURN_NOT_OK(Unify(expr, &nodes, &type));
+    const bool ordering = op == Op::kLess || op == Op::kLessEqual || op == Op::kGreater ||
+                          op == Op::kGreaterEqual;
+    TARN_RETURN_NOT_OK(Unify(expr, ordering ? Mix::kOrdering : Mix::kEquality, &nodes, &type));
     auto node = MakeNode(BoundKind::kCompare, kBool);
     node->op = op;
     node->children = std::move(nodes);
@@ -460,7 +542,10 @@ class Binder {
     return node;
   }
 
-  Result<NodePtr> BindArithmetic(const Expr& expr, NodePtr left, NodePtr right) {
+  // `swapped`: the operands come in the other order than written (INTEGER + DATE is bound as
+  // DATE + INTEGER); error messages name them as written.
+  Result<NodePtr> BindArithmetic(const Expr& expr, NodePtr left, NodePtr right,
+                                 bool swapped = false) {
     Op op = expr.op;
     // NULL operands take the other side's type (an INTEGER offset beside a DATE, an
     // INTERVAL beside a TIMESTAMP); string literals beside a date or timestamp convert to it.
@@ -487,15 +572,32 @@ class Binder {
       TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), left->type));
     }
     const DataType lt = left->type, rt = right->type;
+    // DuckDB's words, literals named as such, the operands in the order written.
+    auto argument_type = [](const NodePtr& node) {
+      if (node->integer_literal) return std::string("INTEGER_LITERAL");
+      if (node->string_literal) return std::string("STRING_LITERAL");
+      return node->type.ToString();
+    };
+    const std::string left_name = argument_type(swapped ? right : left);
+    const std::string right_name = argument_type(swapped ? left : right);
     auto mismatch = [&]() {
-      return TypeError(expr, StrCat("cannot apply ", ast::OpName(op), " to ", lt.ToString(),
-                                    " and ", rt.ToString()));
+      return TypeError(expr, StrCat("No function matches the given name and argument types '",
+                                    ast::OpName(op), "(", left_name, ", ", right_name,
+                                    ")'. You might need to add explicit type casts."));
+    };
+    // DATE +- n takes an INTEGER: a narrower integer type, or an integer literal that fits;
+    // DuckDB has no DATE + BIGINT.
+    auto day_count = [](const NodePtr& node) {
+      if (node->integer_literal) return FitsType(node->constant, DataType(TypeId::kInt32));
+      return ImplicitlyCastable(node->type, DataType(TypeId::kInt32));
     };
     // Temporal arithmetic.
     bool l_point = IsTemporalPoint(lt.id), r_point = IsTemporalPoint(rt.id);
     if (l_point || r_point || lt.id == TypeId::kInterval || rt.id == TypeId::kInterval) {
       const DataType ts(TypeId::kTimestamp), date(TypeId::kDate), interval(TypeId::kInterval);
-      if (op == Op::kAdd && r_point && !l_point) return BindArithmetic2(expr, std::move(right), std::move(left));
+      if (op == Op::kAdd && r_point && !l_point) {
+        return BindArithmetic(expr, std::move(right), std::move(left), /*swapped=*/true);
+      }
       // TIME +- INTERVAL wraps around midnight; INTERVAL + TIME is the same.
       if (lt.id == TypeId::kTime && rt.id == TypeId::kInterval &&
           (op == Op::kAdd || op == Op::kSubtract)) {
@@ -504,7 +606,8 @@ class Binder {
       if (lt.id == TypeId::kInterval && rt.id == TypeId::kTime && op == Op::kAdd) {
         return Arith(op, rt, std::move(right), std::move(left));
       }
-      if (lt.id == TypeId::kDate && rt.IsInteger() && (op == Op::kAdd || op == Op::kSubtract)) {
+      if (lt.id == TypeId::kDate && rt.IsInteger() && day_count(right) &&
+          (op == Op::kAdd || op == Op::kSubtract)) {
         TARN_ASSIGN_OR_RETURN(right, CastTo(std::move(right), DataType(TypeId::kInt32)));
         return Arith(op, date, std::move(left), std::move(right));
       }
@@ -546,7 +649,7 @@ class Binder {
     nodes.push_back(std::move(left));
     nodes.push_back(std::move(right));
     std::vector<const BoundNode*> raw = {nodes[0].get(), nodes[1].get()};
-    TARN_ASSIGN_OR_RETURN(DataType common, CommonType(expr, raw));
+    TARN_ASSIGN_OR_RETURN(DataType common, CommonType(expr, raw, Mix::kArithmetic));
     if (op == Op::kDivide || (op == Op::kIntDivide && !common.IsInteger())) {
       // `/` always divides as floating point; `//` on non-integers too, but by zero is NULL.
       if (common.id != TypeId::kFloat32) common = DataType(TypeId::kFloat64);
@@ -580,11 +683,6 @@ class Binder {
     return Arith(op, result, std::move(nodes[0]), std::move(nodes[1]));
   }
 
-  // Re-dispatch with swapped operands (INTEGER + DATE == DATE + INTEGER).
-  Result<NodePtr> BindArithmetic2(const Expr& expr, NodePtr left, NodePtr right) {
-    return BindArithmetic(expr, std::move(left), std::move(right));
-  }
-
   Result<NodePtr> BindIn(const Expr& expr) {
     std::vector<NodePtr> nodes;
     for (const auto& child : expr.children) {
@@ -592,7 +690,7 @@ class Binder {
       nodes.push_back(std::move(node));
     }
     DataType type;
-    TARN_RETURN_NOT_OK(Unify(expr, &nodes, &type));
+    TARN_RETURN_NOT_OK(Unify(expr, Mix::kEquality, &nodes, &type));
     auto node = MakeNode(BoundKind::kIn, kBool);
     node->negated = expr.negated;
     node->children = std::move(nodes);
@@ -611,7 +709,7 @@ class Binder {
     nodes.push_back(std::move(high));
     nodes.push_back(std::move(value_high));
     DataType type;
-    TARN_RETURN_NOT_OK(Unify(expr, &nodes, &type));
+    TARN_RETURN_NOT_OK(Unify(expr, Mix::kBetween, &nodes, &type));
     auto both = MakeNode(BoundKind::kAnd, kBool);
     auto ge = MakeNode(BoundKind::kCompare, kBool);
     ge->op = Op::kGreaterEqual;
@@ -669,7 +767,10 @@ class Binder {
       results.push_back(MakeConstant(Value()));
     }
     DataType type;
-    TARN_RETURN_NOT_OK(Unify(expr, &results, &type));
+    // DuckDB meets the ELSE value first, then each THEN in order.
+    std::rotate(results.begin(), results.end() - 1, results.end());
+    TARN_RETURN_NOT_OK(Unify(expr, Mix::kCase, &results, &type));
+    std::rotate(results.begin(), results.begin() + 1, results.end());
     auto node = MakeNode(BoundKind::kCase, type);
     for (size_t k = 0; k < conditions.size(); ++k) {
       node->children.push_back(std::move(conditions[k]));
@@ -712,10 +813,15 @@ class Binder {
       args.push_back(std::move(node));
     }
     if (expr.distinct) return TypeError(expr, "DISTINCT is only allowed in aggregates");
+    if (name == "typeof") {
+      // The argument's type as DuckDB names it: a constant, whatever the rows hold.
+      if (args.size() != 1) return TypeError(expr, "typeof takes exactly one argument");
+      return MakeConstant(Value::Varchar(args[0]->type.ToString()));
+    }
     if (name == "coalesce" || name == "ifnull") {
       if (args.empty()) return TypeError(expr, "coalesce needs at least one argument");
       DataType type;
-      TARN_RETURN_NOT_OK(Unify(expr, &args, &type));
+      TARN_RETURN_NOT_OK(Unify(expr, Mix::kCoalesce, &args, &type));
       auto node = MakeNode(BoundKind::kCoalesce, type);
       node->children = std::move(args);
       return node;
@@ -733,7 +839,7 @@ class Binder {
                                         "strpos", "left", "right", "isnan", "isinf", "date_part",
                                         "date_trunc", "year", "month", "day", "coalesce", "nullif",
                                         "map", "range", "md5", "to_timestamp", "trunc",
-                                        "list_value", "to_seconds"};
+                                        "list_value", "to_seconds", "typeof"};
       return NotFound("function", expr.names[0], known);
     }
     if (id == FunctionId::kNullIf) {
@@ -750,12 +856,14 @@ class Binder {
     if (id == FunctionId::kGreatest || id == FunctionId::kLeast) {
       if (args.empty()) return TypeError(expr, StrCat(name, " needs arguments"));
       DataType type;
-      TARN_RETURN_NOT_OK(Unify(expr, &args, &type));
+      TARN_RETURN_NOT_OK(Unify(expr, Mix::kCombine, &args, &type));
     }
     return MakeCall(expr, id, name, std::move(args));
   }
 
+  static constexpr int64_t kMaxBinds = int64_t{1} << 20;
   const Schema& schema_;
+  int64_t binds_ = 0;  // Bind calls so far, at most kMaxBinds
 };
 
 }  // namespace

@@ -3,8 +3,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "expr/datetime.h"
+#include "format/scalar_text.h"
+#include "format/text_parse.h"
 #include "tarn/format.h"
 
 namespace tarn::expr {
@@ -131,31 +134,90 @@ Status CouldNotConvert(const Value& v, const DataType& to) {
                                  "' to ", to.ToString());
 }
 
+// DuckDB's infinite dates and timestamps: the largest value of the storage type and its
+// negation (for every timestamp unit alike).
+constexpr int64_t kDateInfinity = std::numeric_limits<int32_t>::max();
+constexpr int64_t kTimestampInfinity = std::numeric_limits<int64_t>::max();
+
+bool IsTimestampId(TypeId id) {
+  return id == TypeId::kTimestamp || id == TypeId::kTimestampS || id == TypeId::kTimestampMs ||
+         id == TypeId::kTimestampNs || id == TypeId::kTimestampTz;
+}
+
+bool EqualsIgnoringCase(std::string_view text, std::string_view lower_word) {
+  if (text.size() != lower_word.size()) return false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) != lower_word[i]) return false;
+  }
+  return true;
+}
+
+// +1 for infinity, -1 for -infinity, 0 for a finite (or non-temporal) value.
+int InfinitySign(const Value& v) {
+  const TypeId id = v.type().id;
+  if (id != TypeId::kDate && !IsTimestampId(id)) return 0;
+  const int64_t limit = id == TypeId::kDate ? kDateInfinity : kTimestampInfinity;
+  const int64_t raw = v.GetInt64();
+  return raw == limit ? 1 : raw == -limit ? -1 : 0;
+}
+
+Value Infinite(const DataType& to, int sign) {
+  return Value::Int(to, sign * (to.id == TypeId::kDate ? kDateInfinity : kTimestampInfinity));
+}
+
+// "infinity"/"inf" and "-infinity"/"-inf" in any case, the words DuckDB reads as the infinite
+// DATE and TIMESTAMP values: +1 or -1, and 0 for any other text.
+int InfinityWord(std::string_view trimmed) {
+  int sign = 1;
+  if (!trimmed.empty() && trimmed.front() == '-') {
+    sign = -1;
+    trimmed.remove_prefix(1);
+  }
+  return EqualsIgnoringCase(trimmed, "infinity") || EqualsIgnoringCase(trimmed, "inf") ? sign : 0;
+}
+
+// `value` divided by `unit`, rounded to the nearest, halves away from zero (DuckDB's rounding
+// when a timestamp moves to a coarser unit).
+int64_t DivideRounded(int64_t value, int64_t unit) {
+  int64_t quotient = value / unit;
+  int64_t remainder = value % unit;
+  if (remainder * 2 >= unit) ++quotient;
+  if (remainder * 2 <= -unit) --quotient;
+  return quotient;
+}
+
+// A timestamp of any unit in microseconds (nanoseconds truncate toward zero, as in DuckDB).
+// REQUIRES: finite (InfinitySign(v) == 0).
 int64_t TimestampMicros(const Value& v) {
   int64_t raw = v.GetInt64();
   switch (v.type().id) {
     case TypeId::kTimestampS: return raw * kMicrosPerSecond;
     case TypeId::kTimestampMs: return raw * 1000;
-    case TypeId::kTimestampNs: return raw >= 0 ? raw / 1000 : -((-raw + 999) / 1000);
+    case TypeId::kTimestampNs: return raw / 1000;
     default: return raw;
   }
 }
 
-Value FromMicros(const DataType& to, int64_t micros) {
+// Microseconds as a timestamp of unit `to`: coarser units round (DivideRounded), nanoseconds
+// fail outside their range (years 1677..2262).
+Result<Value> FromMicros(const DataType& to, int64_t micros) {
   switch (to.id) {
-    case TypeId::kTimestampS:
-      return Value::Int(to, micros >= 0 ? micros / kMicrosPerSecond
-                                        : -((-micros + kMicrosPerSecond - 1) / kMicrosPerSecond));
-    case TypeId::kTimestampMs: return Value::Int(to, micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000));
-    case TypeId::kTimestampNs: return Value::Int(to, micros * 1000);
+    case TypeId::kTimestampS: return Value::Int(to, DivideRounded(micros, kMicrosPerSecond));
+    case TypeId::kTimestampMs: return Value::Int(to, DivideRounded(micros, 1000));
+    case TypeId::kTimestampNs: {
+      int64_t nanos = 0;
+      if (__builtin_mul_overflow(micros, 1000, &nanos) || nanos == kTimestampInfinity ||
+          nanos == -kTimestampInfinity) {
+        return Status::InvalidArgument("Conversion Error: Could not convert timestamp ",
+                                       FormatTimestampMicros(micros), " to TIMESTAMP_NS");
+      }
+      return Value::Int(to, nanos);
+    }
     default: return Value::Int(to, micros);
   }
 }
 
-bool IsTimestamp(TypeId id) {
-  return id == TypeId::kTimestamp || id == TypeId::kTimestampS || id == TypeId::kTimestampMs ||
-         id == TypeId::kTimestampNs || id == TypeId::kTimestampTz;
-}
+bool IsTimestamp(TypeId id) { return IsTimestampId(id); }
 
 int IntegerRank(TypeId id) {  // width rank for widening
   switch (id) {
@@ -312,8 +374,12 @@ Result<Value> CastFromText(const Value& v, const DataType& to) {
       return Value::Int128(to, parsed);
     }
     case TypeId::kDate: {
+      if (int sign = InfinityWord(trimmed)) return Infinite(to, sign);
+      if (EqualsIgnoringCase(trimmed, "epoch")) return Value::Int(to, 0);
       auto days = ParseDate(trimmed);
-      if (!days) return CouldNotConvert(v, to);
+      if (!days || *days == kDateInfinity || *days == -kDateInfinity) {
+        return CouldNotConvert(v, to);
+      }
       return Value::Int(to, *days);
     }
     case TypeId::kTime: {
@@ -326,7 +392,12 @@ Result<Value> CastFromText(const Value& v, const DataType& to) {
       if (!interval) return CouldNotConvert(v, to);
       return Value::MakeInterval(*interval);
     }
-    case TypeId::kVarchar: case TypeId::kBlob: case TypeId::kJson:
+    case TypeId::kBlob: {
+      if (v.type().id == TypeId::kBlob) return v;
+      TARN_ASSIGN_OR_RETURN(std::string bytes, format::ParseBlob(text));
+      return Value::Bytes(to, std::move(bytes));
+    }
+    case TypeId::kVarchar: case TypeId::kJson:
       return Value::Bytes(to, v.GetBytes());
     case TypeId::kUuid: {
       std::string bytes;
@@ -339,6 +410,15 @@ Result<Value> CastFromText(const Value& v, const DataType& to) {
     }
     default:
       if (IsTimestamp(to.id)) {
+        if (int sign = InfinityWord(trimmed)) return Infinite(to, sign);
+        if (EqualsIgnoringCase(trimmed, "epoch")) return Value::Int(to, 0);
+        if (to.id == TypeId::kTimestampNs) {
+          auto nanos = ParseTimestampNanos(trimmed);
+          if (!nanos || *nanos == kTimestampInfinity || *nanos == -kTimestampInfinity) {
+            return CouldNotConvert(v, to);
+          }
+          return Value::Int(to, *nanos);
+        }
         auto micros = ParseTimestampMicros(trimmed);
         if (!micros) return CouldNotConvert(v, to);
         return FromMicros(to, *micros);
@@ -532,17 +612,41 @@ std::string ValueToText(const Value& v) {
     case TypeId::kFloat32: return FormatDouble(v.GetDouble(), true);
     case TypeId::kFloat64: return FormatDouble(v.GetDouble(), false);
     case TypeId::kDecimal: return DecimalToString(v.GetInt128(), type.scale);
-    case TypeId::kDate: return FormatDate(v.GetInt64());
     case TypeId::kTime: return FormatTimeMicros(v.GetInt64());
-    case TypeId::kTimeNs: return FormatTimeMicros(v.GetInt64() / 1000);
     case TypeId::kInterval: return FormatInterval(v.GetInterval());
-    case TypeId::kTimestampTz: return FormatTimestampMicros(v.GetInt64()) + "+00";
-    case TypeId::kVarchar: case TypeId::kJson: case TypeId::kBlob:
+    // Dates, times in nanoseconds and timestamps in every unit print as DuckDB prints them,
+    // at their own precision and with infinity.
+    case TypeId::kDate: {
+      std::string text;
+      format::AppendDate(static_cast<int32_t>(v.GetInt64()), &text);
+      return text;
+    }
+    case TypeId::kTimeNs: {
+      std::string text;
+      format::AppendTimeOfDay(v.GetInt64(), 1000000000, &text);
+      return text;
+    }
+    case TypeId::kTimestampS: case TypeId::kTimestampMs: case TypeId::kTimestamp:
+    case TypeId::kTimestampNs: case TypeId::kTimestampTz: {
+      const int64_t units_per_second = type.id == TypeId::kTimestampS    ? 1
+                                       : type.id == TypeId::kTimestampMs ? 1000
+                                       : type.id == TypeId::kTimestampNs ? 1000000000
+                                                                         : 1000000;
+      std::string text;
+      format::AppendTimestamp(v.GetInt64(), units_per_second,
+                              /*utc_suffix=*/type.id == TypeId::kTimestampTz, &text);
+      return text;
+    }
+    case TypeId::kVarchar: case TypeId::kJson:
       return v.GetBytes();
+    case TypeId::kBlob: {
+      std::string text;
+      format::AppendBlob(v.GetBytes(), &text);
+      return text;
+    }
     default:
       break;
   }
-  if (IsTimestamp(type.id)) return FormatTimestampMicros(TimestampMicros(v));
   if (type.IsInteger()) return Int128ToString(AsInt128(v));
   if (type.IsNested()) return FormatValue(v);
   return v.ToString();
@@ -618,6 +722,13 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
         if (!std::isfinite(d) || scaled >= limit || scaled <= -limit) return OutOfRange(v, to);
         return Value::Int128(to, static_cast<__int128>(scaled));
       }
+    }
+    if (int sign = InfinitySign(v)) {
+      // An infinite date or timestamp stays infinite as another of them; TIME has no infinity.
+      if (to.id == TypeId::kDate || IsTimestamp(to.id)) return Infinite(to, sign);
+      return Status::InvalidArgument("Invalid Input Error: Type INT64 with value ",
+                                     sign > 0 ? "infinity" : "-infinity",
+                                     " can't be cast to the destination type ", to.ToString());
     }
     if (from.id == TypeId::kDate) {
       if (IsTimestamp(to.id)) return FromMicros(to, v.GetInt64() * kMicrosPerDay);

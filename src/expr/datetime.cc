@@ -33,8 +33,9 @@ int DaysInMonth(int64_t year, int64_t month) {
   return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
-// Parses "HH:MM[:SS[.ffffff]]" at *pos into micros since midnight.
-bool ReadClock(std::string_view s, size_t* pos, int64_t* micros) {
+// Parses "HH:MM[:SS[.fffffffff]]" at *pos into nanoseconds since midnight (fraction digits
+// past nine are dropped).
+bool ReadClock(std::string_view s, size_t* pos, int64_t* nanos) {
   int64_t hour = 0, minute = 0, second = 0, fraction = 0;
   if (!ReadNumber(s, pos, 2, &hour) || *pos >= s.size() || s[*pos] != ':') return false;
   ++*pos;
@@ -46,17 +47,17 @@ bool ReadClock(std::string_view s, size_t* pos, int64_t* micros) {
       ++*pos;
       int digits = 0;
       while (*pos < s.size() && std::isdigit(static_cast<unsigned char>(s[*pos]))) {
-        if (digits < 6) {
+        if (digits < 9) {
           fraction = fraction * 10 + (s[*pos] - '0');
           ++digits;
         }
         ++*pos;
       }
-      while (digits++ < 6) fraction *= 10;
+      while (digits++ < 9) fraction *= 10;
     }
   }
   if (hour > 24 || minute > 59 || second > 59) return false;
-  *micros = ((hour * 60 + minute) * 60 + second) * kMicrosPerSecond + fraction;
+  *nanos = ((hour * 60 + minute) * 60 + second) * 1000000000LL + fraction;
   return true;
 }
 
@@ -117,19 +118,28 @@ std::optional<int32_t> ParseDate(std::string_view text) {
 std::optional<int64_t> ParseTimeMicros(std::string_view text) {
   std::string_view s = Trim(text);
   size_t pos = 0;
-  int64_t micros = 0;
-  if (!ReadClock(s, &pos, &micros) || pos != s.size()) return std::nullopt;
-  return micros;
+  int64_t nanos = 0;
+  if (!ReadClock(s, &pos, &nanos) || pos != s.size()) return std::nullopt;
+  return nanos / 1000;
 }
 
-std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
+namespace {
+
+// The parts of a timestamp's text: its date, the time of day, and the UTC offset it names.
+struct TimestampParts {
+  int64_t days = 0;
+  int64_t nanos_of_day = 0;
+  int64_t offset_minutes = 0;
+};
+
+std::optional<TimestampParts> ReadTimestamp(std::string_view text) {
   std::string_view s = Trim(text);
   size_t pos = 0;
-  int64_t days = 0, micros = 0;
-  if (!ReadDate(s, &pos, &days)) return std::nullopt;
+  TimestampParts parts;
+  if (!ReadDate(s, &pos, &parts.days)) return std::nullopt;
   if (pos < s.size() && (s[pos] == ' ' || s[pos] == 'T')) {
     ++pos;
-    if (!ReadClock(s, &pos, &micros)) return std::nullopt;
+    if (!ReadClock(s, &pos, &parts.nanos_of_day)) return std::nullopt;
   }
   while (pos < s.size() && s[pos] == ' ') ++pos;
   if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
@@ -141,10 +151,31 @@ std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
     if (!ReadNumber(s, &pos, 2, &hours)) return std::nullopt;
     if (pos < s.size() && s[pos] == ':') ++pos;
     ReadNumber(s, &pos, 2, &minutes);
-    micros -= sign * (hours * 60 + minutes) * 60 * kMicrosPerSecond;
+    parts.offset_minutes = sign * (hours * 60 + minutes);
   }
   if (pos != s.size()) return std::nullopt;
-  return days * kMicrosPerDay + micros;
+  return parts;
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
+  auto parts = ReadTimestamp(text);
+  if (!parts) return std::nullopt;
+  return parts->days * kMicrosPerDay + parts->nanos_of_day / 1000 -
+         parts->offset_minutes * 60 * kMicrosPerSecond;
+}
+
+std::optional<int64_t> ParseTimestampNanos(std::string_view text) {
+  auto parts = ReadTimestamp(text);
+  if (!parts) return std::nullopt;
+  int64_t nanos = 0;
+  if (__builtin_mul_overflow(parts->days, 86400LL * 1000000000LL, &nanos) ||
+      __builtin_add_overflow(nanos, parts->nanos_of_day - parts->offset_minutes * 60000000000LL,
+                             &nanos)) {
+    return std::nullopt;
+  }
+  return nanos;
 }
 
 std::optional<Interval> ParseInterval(std::string_view text) {

@@ -27,6 +27,8 @@ std::optional<int32_t> ParseDate(std::string_view text);
 // "2020-01-31 10:20:30.123456", "T" separator, optional seconds/fraction, optional "+00" or
 // "Z" offset (converted to UTC), a bare date = midnight.
 std::optional<int64_t> ParseTimestampMicros(std::string_view text);
+// The same in nanoseconds (nine fraction digits kept); nullopt also outside int64's range.
+std::optional<int64_t> ParseTimestampNanos(std::string_view text);
 std::optional<int64_t> ParseTimeMicros(std::string_view text);
 // "1 day", "2 hours 30 minutes", "1 year 2 months", "-3 days", "10:00:00", "1 day 02:00:00".
 std::optional<Interval> ParseInterval(std::string_view text);

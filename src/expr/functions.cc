@@ -6,6 +6,7 @@
 #include <string>
 
 #include "expr/cast.h"
+#include "expr/case_mapping.h"
 #include "expr/conversion_functions.h"
 #include "expr/datetime.h"
 #include "expr/nested_functions.h"
@@ -462,14 +463,10 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       }
       return args[0];
     case FunctionId::kLength: return Value::Int64(CodePointCount(args[0].GetBytes()));
-    case FunctionId::kLower: case FunctionId::kUpper: {
-      std::string s = args[0].GetBytes();
-      for (char& c : s) {
-        c = static_cast<char>(id == FunctionId::kLower ? std::tolower(static_cast<unsigned char>(c))
-                                                       : std::toupper(static_cast<unsigned char>(c)));
-      }
-      return Value::Varchar(std::move(s));
-    }
+    case FunctionId::kLower:
+      return Value::Varchar(LowerUtf8(args[0].GetBytes()));
+    case FunctionId::kUpper:
+      return Value::Varchar(UpperUtf8(args[0].GetBytes()));
     case FunctionId::kTrim: case FunctionId::kLTrim: case FunctionId::kRTrim: {
       std::string_view chars = args.size() > 1 ? std::string_view(args[1].GetBytes()) : " ";
       return Value::Varchar(TrimChars(args[0].GetBytes(), chars, id != FunctionId::kRTrim,

@@ -1,5 +1,6 @@
 #include "expr/lexer.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace tarn::sql {
@@ -8,30 +9,21 @@ namespace {
 bool IsIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool IsIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
 
-// Line and column (1-based) of a byte offset.
-void LineColumn(std::string_view text, int32_t offset, int32_t* line, int32_t* column) {
-  *line = 1;
-  int32_t line_start = 0;
-  for (int32_t pos = 0; pos < offset && pos < static_cast<int32_t>(text.size()); ++pos) {
-    if (text[pos] == '\n') {
-      ++*line;
-      line_start = pos + 1;
-    }
-  }
-  *column = offset - line_start + 1;
-}
-
 class Lexer {
  public:
   explicit Lexer(std::string_view text) : text_(text) {}
 
   Result<std::vector<Token>> Run() {
+    if (text_.size() > kMaxSqlTextBytes) {
+      return Status::InvalidArgument("SQL text of ", text_.size(),
+                                     " bytes is longer than the limit of ", kMaxSqlTextBytes,
+                                     " bytes");
+    }
     std::vector<Token> tokens;
     while (true) {
       TARN_RETURN_NOT_OK(SkipSpaceAndComments());
       Token token;
       token.offset = static_cast<int32_t>(pos_);
-      LineColumn(text_, token.offset, &token.line, &token.column);
       if (pos_ >= text_.size()) {
         tokens.push_back(std::move(token));
         return tokens;
@@ -74,19 +66,15 @@ class Lexer {
     ++pos_;
     std::string value;
     while (true) {
-      if (pos_ >= text_.size()) {
+      size_t end = text_.find(quote, pos_);
+      if (end == std::string_view::npos) {
         return Status::InvalidArgument(FormatErrorAt(text_, what, token->offset));
       }
-      char c = text_[pos_++];
-      if (c == quote) {
-        if (Peek() == quote) {
-          value.push_back(quote);
-          ++pos_;
-          continue;
-        }
-        break;
-      }
-      value.push_back(c);
+      value.append(text_.substr(pos_, end - pos_));
+      pos_ = end + 1;
+      if (Peek() != quote) break;
+      value.push_back(quote);
+      ++pos_;
     }
     token->text = std::move(value);
     return Status::OK();
@@ -192,19 +180,52 @@ bool Token::IsKeyword(std::string_view keyword) const {
 
 Result<std::vector<Token>> Tokenize(std::string_view text) { return Lexer(text).Run(); }
 
+LineColumn LineColumnOf(std::string_view text, int32_t offset) {
+  LineColumn position;
+  size_t end = std::min(static_cast<size_t>(std::max(offset, 0)), text.size());
+  size_t line_start = 0;
+  for (size_t pos = text.find('\n'); pos != std::string_view::npos && pos < end;
+       pos = text.find('\n', pos + 1)) {
+    ++position.line;
+    line_start = pos + 1;
+  }
+  position.column = static_cast<int32_t>(end - line_start) + 1;
+  return position;
+}
+
 std::string FormatErrorAt(std::string_view text, std::string_view what, int32_t offset) {
-  int32_t line = 1, column = 1;
-  LineColumn(text, offset, &line, &column);
-  size_t line_start = static_cast<size_t>(offset - (column - 1));
+  const LineColumn position = LineColumnOf(text, offset);
+  size_t caret_at = static_cast<size_t>(position.column - 1);
+  size_t line_start = std::min(static_cast<size_t>(std::max(offset, 0)), text.size()) - caret_at;
   size_t line_end = text.find('\n', line_start);
   if (line_end == std::string_view::npos) line_end = text.size();
   std::string_view source_line = text.substr(line_start, line_end - line_start);
-  std::string caret(static_cast<size_t>(column - 1), ' ');
+  // A long line (a generated statement, a large VALUES list) is cut to the part around the
+  // caret, on UTF-8 character boundaries.
+  constexpr size_t kShownBytes = 120;
+  std::string shown;
+  if (source_line.size() > kShownBytes) {
+    auto is_continuation = [&](size_t at) {
+      return at < source_line.size() &&
+             (static_cast<unsigned char>(source_line[at]) & 0xC0) == 0x80;
+    };
+    size_t from = caret_at > kShownBytes / 2 ? caret_at - kShownBytes / 2 : 0;
+    while (from > 0 && is_continuation(from)) --from;
+    size_t to = std::min(source_line.size(), from + kShownBytes);
+    while (to < source_line.size() && is_continuation(to)) ++to;
+    std::string_view window = source_line.substr(from, to - from);
+    std::string_view lead = from > 0 ? "..." : "";
+    shown = StrCat(lead, window, to < source_line.size() ? "..." : "");
+    caret_at = caret_at - from + lead.size();
+    source_line = shown;
+  }
+  std::string caret(caret_at, ' ');
   // Keep tabs so the caret lines up under the token in a terminal.
   for (size_t i = 0; i < caret.size() && i < source_line.size(); ++i) {
     if (source_line[i] == '\t') caret[i] = '\t';
   }
-  return StrCat(what, " (line ", line, ", column ", column, ")\n", source_line, "\n", caret, "^");
+  return StrCat(what, " (line ", position.line, ", column ", position.column, ")\n",
+                source_line, "\n", caret, "^");
 }
 
 std::string FormatSyntaxError(std::string_view text, const Token& token) {

@@ -1,4 +1,8 @@
-// The SQL tokenizer: turns SQL text into tokens with byte offsets, lines and columns.
+// The SQL tokenizer: turns SQL text into tokens with byte offsets.
+//
+// Tokenizing is linear in the text: a token records only its byte offset and length, and the
+// line and column of an offset are computed when an error is reported (LineColumnOf), never
+// per token.
 //
 // Shared by the expression parser and the SQL statement parser. Keywords are not a separate
 // token kind: a bare word is an kIdentifier and parsers compare its text case-insensitively
@@ -34,8 +38,6 @@ struct Token {
   std::string text;   // the token's value: unescaped for strings and quoted identifiers
   int32_t offset = 0; // byte offset of the first character in the source
   int32_t length = 0; // bytes in the source (including quotes)
-  int32_t line = 1;   // 1-based
-  int32_t column = 1; // 1-based, in bytes
 
   bool Is(TokenKind k, std::string_view t) const { return kind == k && text == t; }
   bool IsOperator(std::string_view op) const { return Is(TokenKind::kOperator, op); }
@@ -43,13 +45,26 @@ struct Token {
   bool IsKeyword(std::string_view keyword) const;
 };
 
+// The largest SQL text tarn tokenizes (token offsets are 32-bit): 2 GiB - 1 bytes.
+constexpr size_t kMaxSqlTextBytes = 0x7fffffff;
+
 // Splits `text` into tokens, skipping whitespace and comments (-- to end of line, /* */).
-// Fails on an unterminated string, quoted identifier or comment, and on characters that
-// start no token, with the line/column message of FormatSyntaxError.
+// Fails on an unterminated string, quoted identifier or comment, on characters that start no
+// token, with the line/column message of FormatSyntaxError, and on a text longer than
+// kMaxSqlTextBytes. Time and memory are linear in the text.
 Result<std::vector<Token>> Tokenize(std::string_view text);
 
+struct LineColumn {
+  int32_t line = 1;    // 1-based
+  int32_t column = 1;  // 1-based, in bytes
+};
+// The line and column of byte `offset` of `text` (offsets past the end count as the end).
+// Linear in `offset`: for error messages, not for every token.
+LineColumn LineColumnOf(std::string_view text, int32_t offset);
+
 // "syntax error at or near "FROM" (line 1, column 12)" followed by the source line and a caret
-// under the token: the message every SQL syntax error carries.
+// under the token: the message every SQL syntax error carries. A source line longer than 120
+// bytes is shown as the part around the caret, marked "..." where it was cut.
 std::string FormatSyntaxError(std::string_view text, const Token& token);
 // The same with a custom lead, e.g. "unterminated quoted string".
 std::string FormatErrorAt(std::string_view text, std::string_view what, int32_t offset);

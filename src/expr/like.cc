@@ -1,15 +1,12 @@
 #include "expr/like.h"
 
-#include <cctype>
+#include "expr/case_mapping.h"
 
 namespace tarn::expr {
 namespace {
 
-std::string Fold(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+// ILIKE compares both sides lowercased, code point by code point (DuckDB's rule).
+std::string Fold(std::string_view s) { return LowerUtf8(s); }
 
 size_t CodePointLength(unsigned char lead) {
   if (lead < 0x80) return 1;

@@ -1,5 +1,6 @@
 // SQL LIKE / ILIKE matching: % matches any run of characters, _ exactly one code point, and an
-// optional escape character makes the next pattern character literal. ILIKE folds ASCII case.
+// optional escape character makes the next pattern character literal. ILIKE lowercases both
+// sides with Unicode case mapping (case_mapping.h).
 //
 // Thread-safety: a LikeMatcher is immutable after Compile.
 #pragma once

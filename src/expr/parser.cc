@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "tarn/type.h"
+
 namespace tarn::sql {
 namespace {
 
@@ -14,11 +16,6 @@ enum Level : int {
   kOr = 1, kAnd, kNot, kIs, kCompare, kLikeInBetween, kOther, kAdditive, kMultiplicative,
   kPower, kUnaryMinus, kPostfix,
 };
-
-// Nesting limits keep every recursive walk (binder, printer, destructor) within the stack,
-// sanitizer builds included.
-constexpr int kMaxDepth = 64;
-constexpr int kMaxChain = 500;
 
 constexpr std::string_view kStopWords[] = {
     "AND", "AS", "ASC", "BETWEEN", "BY", "CASE", "DESC", "ELSE", "END", "ESCAPE", "EXCEPT",
@@ -37,10 +34,26 @@ bool IsStopWord(const Token& token) {
 std::unique_ptr<Expr> Located(std::unique_ptr<Expr> e, const Token& first, const Token& last) {
   e->range.offset = first.offset;
   e->range.length = last.offset + last.length - first.offset;
+  ast::UpdateHeight(e.get());
   return e;
 }
 
 }  // namespace
+
+Status ExprParser::NestedTooDeeply(const Token& at) const {
+  return Status::InvalidArgument(FormatErrorAt(
+      text_, StrCat("expression nested too deeply (more than ", kMaxExpressionDepth, " levels)"),
+      at.offset));
+}
+
+Status ExprParser::CheckHeight(const Expr& expr, const Token& at) const {
+  if (expr.height <= kMaxExpressionHeight) return Status::OK();
+  return Status::InvalidArgument(FormatErrorAt(
+      text_,
+      StrCat("expression nested too deeply (more than ", kMaxExpressionHeight,
+             " operators, calls or casts on one path)"),
+      at.offset));
+}
 
 const Token& ExprParser::Peek(size_t ahead) const {
   size_t index = pos_ + ahead;
@@ -73,10 +86,11 @@ Status ExprParser::ExpectOperator(std::string_view op) {
 }
 
 Result<std::unique_ptr<Expr>> ExprParser::ParseExpr() {
-  if (++depth_ > kMaxDepth) {
-    return Status::InvalidArgument(
-        FormatErrorAt(text_, "expression nested too deeply", Peek().offset));
+  // The top level is depth 1; a nested level is named by the token that opened it.
+  if (depth_ > kMaxExpressionDepth) {
+    return NestedTooDeeply(pos_ > 0 ? tokens_[pos_ - 1] : Peek());
   }
+  ++depth_;
   auto result = ParseLevel(kOr);
   --depth_;
   return result;
@@ -90,11 +104,9 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
   }
   const Token& first = Peek();
   TARN_ASSIGN_OR_RETURN(auto left, ParseLevel(level + 1));
-  for (int chain = 0;; ++chain) {
-    if (chain > kMaxChain) {
-      return Status::InvalidArgument(
-          FormatErrorAt(text_, "expression nested too deeply", Peek().offset));
-    }
+  while (true) {
+    // Each pass puts one node above `left`: a long chain (a + b + c ...) is a tall tree.
+    TARN_RETURN_NOT_OK(CheckHeight(*left, Peek()));
     const Token& token = Peek();
     Op op = Op::kNone;
     switch (level) {
@@ -243,10 +255,8 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrefix(int level) {
   if (level == kUnaryMinus && first.IsOperator("+")) op = Op::kPlus;
   if (op == Op::kNone) return ParseLevel(level + 1);
   Advance();
-  if (++depth_ > kMaxDepth) {
-    return Status::InvalidArgument(
-        FormatErrorAt(text_, "expression nested too deeply", first.offset));
-  }
+  if (depth_ > kMaxExpressionDepth) return NestedTooDeeply(first);
+  ++depth_;
   auto operand = ParseLevel(level);
   --depth_;
   if (!operand.ok()) return operand.status();
@@ -257,6 +267,8 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePostfix(std::unique_ptr<Expr> exp
   const Token first = Peek();
   int32_t start = expr->range.offset;
   while (true) {
+    // Each pass puts one node above `expr`: x[1][1]... and x::T::T... are tall trees.
+    TARN_RETURN_NOT_OK(CheckHeight(*expr, Peek()));
     if (AcceptOperator("::")) {
       TARN_ASSIGN_OR_RETURN(std::string type_name, ParseTypeName());
       auto e = std::make_unique<Expr>();
@@ -292,6 +304,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePostfix(std::unique_ptr<Expr> exp
     const Token& last = tokens_[pos_ - 1];
     expr->range.offset = start;
     expr->range.length = last.offset + last.length - start;
+    ast::UpdateHeight(expr.get());
   }
 }
 
@@ -312,16 +325,22 @@ Result<std::string> ExprParser::ParseTypeName() {
       break;
     }
   }
+  auto too_deep = [&] {
+    return Status::InvalidArgument(FormatErrorAt(
+        text_, StrCat("type nested too deeply (more than ", kMaxTypeDepth, " levels)"),
+        Peek().offset));
+  };
   if (Peek().IsOperator("(")) {
     int depth = 0;
     do {
       if (Peek().kind == TokenKind::kEnd) return SyntaxError();
-      if (Peek().IsOperator("(")) ++depth;
+      if (Peek().IsOperator("(") && ++depth > kMaxTypeDepth) return too_deep();
       if (Peek().IsOperator(")")) --depth;
       Advance();
     } while (depth > 0);
   }
-  while (Peek().IsOperator("[")) {
+  for (int suffixes = 0; Peek().IsOperator("["); ++suffixes) {
+    if (suffixes >= kMaxTypeDepth) return too_deep();
     Advance();
     if (Peek().kind == TokenKind::kInteger) Advance();
     TARN_RETURN_NOT_OK(ExpectOperator("]"));
@@ -485,25 +504,24 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
   }
   if (token.IsKeyword("MAP") && Peek(1).IsOperator("{")) return ParseMapLiteral();
   if (token.IsKeyword("INTERVAL") && Peek(1).IsOperator("(")) return ParseIntervalExpr();
-  // Typed literals: DATE '2020-01-01', INTERVAL '1 day', INTERVAL 2 DAYS.
-  static constexpr std::string_view kLiteralTypes[] = {"DATE", "TIME", "TIMESTAMP",
-                                                       "TIMESTAMPTZ", "INTERVAL"};
-  for (std::string_view type : kLiteralTypes) {
-    if (!token.IsKeyword(type)) continue;
+  // INTERVAL '1 day', INTERVAL 2 DAYS.
+  if (token.IsKeyword("INTERVAL")) {
     const Token& next = Peek(1);
-    bool interval_units = type == "INTERVAL" &&
-                          (next.kind == TokenKind::kInteger || next.kind == TokenKind::kDecimal ||
+    bool interval_units = (next.kind == TokenKind::kInteger || next.kind == TokenKind::kDecimal ||
                            next.kind == TokenKind::kString) &&
                           Peek(2).kind == TokenKind::kIdentifier && !IsStopWord(Peek(2));
-    if (next.kind != TokenKind::kString && !interval_units) break;
-    pos_ += 2;
-    auto e = ast::MakeLiteral(ast::LiteralKind::kTyped, next.text);
-    e->type_name = std::string(type);
-    if (interval_units) {
-      e->text += " " + Advance().text;
+    if (next.kind == TokenKind::kString || interval_units) {
+      pos_ += 2;
+      auto e = ast::MakeLiteral(ast::LiteralKind::kTyped, next.text);
+      e->type_name = "INTERVAL";
+      if (interval_units) e->text += " " + Advance().text;
+      return Located(std::move(e), token, tokens_[pos_ - 1]);
     }
-    return Located(std::move(e), token, tokens_[pos_ - 1]);
   }
+  // Any other type name followed by a string is a typed literal, as in DuckDB: DATE '2020-01-01',
+  // TIMESTAMP_NS '...', TIMESTAMP WITH TIME ZONE '...', DECIMAL(10, 2) '1.5', BLOB '\xAA'.
+  TARN_ASSIGN_OR_RETURN(auto typed, ParseTypedLiteral());
+  if (typed) return typed;
   if (Peek(1).IsOperator("(") && !IsStopWord(token)) {
     Advance();
     return ParseFunctionCall(token.text);
@@ -511,6 +529,30 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
   if (IsStopWord(token) || token.IsKeyword("NULL")) return SyntaxError();
   Advance();
   return Located(ast::MakeColumnRef({token.text}), token, token);
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseTypedLiteral() {
+  const Token& first = Peek();
+  const Token& next = Peek(1);
+  if (first.kind != TokenKind::kIdentifier || IsStopWord(first)) {
+    return std::unique_ptr<Expr>();
+  }
+  // Cheap checks first: most names are not followed by what a type name continues with.
+  if (next.kind != TokenKind::kString && !next.IsOperator("(") && !next.IsKeyword("WITH") &&
+      !next.IsKeyword("WITHOUT") && !next.IsKeyword("PRECISION") && !next.IsKeyword("VARYING")) {
+    return std::unique_ptr<Expr>();
+  }
+  if (!ParseSqlType(first.text).ok()) return std::unique_ptr<Expr>();
+  const size_t start = pos_;
+  Result<std::string> type_name = ParseTypeName();
+  if (!type_name.ok() || Peek().kind != TokenKind::kString || !ParseSqlType(*type_name).ok()) {
+    pos_ = start;  // a call such as decimal(x), or a name
+    return std::unique_ptr<Expr>();
+  }
+  const Token& value = Advance();
+  auto e = ast::MakeLiteral(ast::LiteralKind::kTyped, value.text);
+  e->type_name = std::move(type_name).value();
+  return Located(std::move(e), first, value);
 }
 
 Result<std::unique_ptr<ast::Expr>> ParseExpressionText(std::string_view text) {

@@ -21,6 +21,19 @@
 
 namespace tarn::sql {
 
+// Nesting limits. They keep the parser's recursion, and every recursive walk of the trees it
+// builds (binding, evaluation, printing, destruction), well within a thread's stack in every
+// build, sanitizers and -O0 included; a deeper input is refused with "nested too deeply" and
+// the position where the limit was passed.
+//
+// Parentheses, calls, CASE, casts, list/struct/map literals and prefix operators nested
+// inside one another:
+constexpr int kMaxExpressionDepth = 64;
+// Nodes on one path of the tree, which also counts chains such as a + b + c ... or x[1][1]...:
+constexpr int kMaxExpressionHeight = 1000;
+// Nested types in a type name (STRUCT(a STRUCT(...)), MAP(K, V), LIST(T), T[]):
+constexpr int kMaxTypeDepth = 64;
+
 class ExprParser {
  public:
   // `text` and `tokens` (ending in kEnd) must outlive the parser.
@@ -37,6 +50,11 @@ class ExprParser {
   void set_subquery_hook(const SubqueryHook* hook) { subquery_hook_ = hook; }
 
   size_t position() const { return pos_; }
+  // The expression nesting already open around this parser (a subquery's expressions continue
+  // the count of the expression that holds the subquery), so that kMaxExpressionDepth bounds
+  // the whole statement. Default: 0.
+  void set_depth(int depth) { depth_ = depth; }
+  int depth() const { return depth_; }
   const Token& Peek(size_t ahead = 0) const;
   // A syntax error at the current token (or at `token`).
   Status SyntaxError() const;
@@ -49,6 +67,9 @@ class ExprParser {
   Status ExpectKeyword(std::string_view keyword);
   Status ExpectOperator(std::string_view op);
 
+  Status NestedTooDeeply(const Token& at) const;
+  // An error at `at` when `expr` is taller than kMaxExpressionHeight.
+  Status CheckHeight(const ast::Expr& expr, const Token& at) const;
   Result<std::unique_ptr<ast::Expr>> ParseLevel(int level);
   Result<std::unique_ptr<ast::Expr>> ParsePrefix(int level);
   Result<std::unique_ptr<ast::Expr>> ParsePostfix(std::unique_ptr<ast::Expr> expr);
@@ -61,7 +82,11 @@ class ExprParser {
   Result<std::unique_ptr<ast::Expr>> ParseStructLiteral();
   Result<std::unique_ptr<ast::Expr>> ParseMapLiteral();
   Result<std::unique_ptr<ast::Expr>> ParseIntervalExpr();
-  // A type name: words, optional (p, s), optional [] suffixes; returns its text.
+  // A type name followed by a string (TIMESTAMP_NS '...'), or null (position unchanged) when
+  // the current tokens are not one.
+  Result<std::unique_ptr<ast::Expr>> ParseTypedLiteral();
+  // A type name: words, optional (p, s), optional [] suffixes; returns its text. Refuses more
+  // than kMaxTypeDepth nested parentheses or [] suffixes.
   Result<std::string> ParseTypeName();
   // ( subquery ) through the hook; REQUIRES: AtSubquery().
   Result<std::unique_ptr<ast::Expr>> ParseSubquery();
@@ -72,7 +97,7 @@ class ExprParser {
   std::string_view text_;
   const std::vector<Token>& tokens_;
   size_t pos_;
-  int depth_ = 0;  // guards the recursion against hostile input
+  int depth_ = 0;  // ParseExpr/prefix recursion, at most kMaxExpressionDepth
   const SubqueryHook* subquery_hook_ = nullptr;
 };
 

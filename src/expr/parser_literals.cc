@@ -17,6 +17,7 @@ using ast::ExprKind;
 std::unique_ptr<Expr> Located(std::unique_ptr<Expr> e, const Token& first, const Token& last) {
   e->range.offset = first.offset;
   e->range.length = last.offset + last.length - first.offset;
+  ast::UpdateHeight(e.get());
   return e;
 }
 
@@ -25,6 +26,7 @@ std::unique_ptr<Expr> MakeCast(std::unique_ptr<Expr> operand, std::string type_n
   e->kind = ExprKind::kCast;
   e->type_name = std::move(type_name);
   e->children.push_back(std::move(operand));
+  ast::UpdateHeight(e.get());
   return e;
 }
 
@@ -105,6 +107,8 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseMapLiteral() {
     } while (AcceptOperator(","));
   }
   TARN_RETURN_NOT_OK(ExpectOperator("}"));
+  ast::UpdateHeight(keys.get());
+  ast::UpdateHeight(values.get());
   std::vector<std::unique_ptr<Expr>> args;
   args.push_back(std::move(keys));
   args.push_back(std::move(values));

@@ -226,14 +226,61 @@ bool ParseDecimal(std::string_view text, int precision, int scale, __int128* uns
   return true;
 }
 
+namespace {
+
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Result<std::string> ParseBlob(std::string_view text) {
+  std::string bytes;
+  bytes.reserve(text.size());
+  for (size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c == '\\') {
+      // An escape is four bytes, \xAB; DuckDB calls any shorter rest of the text unterminated.
+      if (text.size() - at < 4) {
+        return Status::InvalidArgument(
+            "Conversion Error: Invalid hex escape code encountered in string -> blob "
+            "conversion of string \"", text, "\": unterminated escape code at end of blob");
+      }
+      const int high = HexDigitValue(text[at + 2]);
+      const int low = HexDigitValue(text[at + 3]);
+      if (text[at + 1] != 'x' || high < 0 || low < 0) {
+        return Status::InvalidArgument(
+            "Conversion Error: Invalid hex escape code encountered in string -> blob "
+            "conversion of string \"", text, "\": ", text.substr(at, 4));
+      }
+      bytes.push_back(static_cast<char>(high * 16 + low));
+      at += 3;
+    } else if (static_cast<unsigned char>(c) < 0x80) {
+      bytes.push_back(c);
+    } else {
+      return Status::InvalidArgument(
+          "Conversion Error: Invalid byte encountered in STRING -> BLOB conversion of string \"",
+          text, "\". All non-ascii characters must be escaped with hex codes (e.g. \\xAA)");
+    }
+  }
+  return bytes;
+}
+
 Status AppendParsed(std::string_view text, const DataType& type, ColumnBuilder* builder) {
   auto fail = [&] { return Status::InvalidArgument("cannot parse '", text, "' as ", type.ToString()); };
   switch (type.id) {
     case TypeId::kVarchar:
     case TypeId::kJson:
-    case TypeId::kBlob:
       builder->AppendBytes(text);
       return Status::OK();
+    case TypeId::kBlob: {
+      TARN_ASSIGN_OR_RETURN(std::string bytes, ParseBlob(text));
+      builder->AppendBytes(bytes);
+      return Status::OK();
+    }
     case TypeId::kBoolean: {
       bool v;
       if (!ParseBoolean(text, &v)) return fail();

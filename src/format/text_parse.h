@@ -29,11 +29,16 @@ bool ParseTimeMicros(std::string_view text, int64_t* micros);
 // more fractional digits than the scale or the value exceeds `precision` digits.
 bool ParseDecimal(std::string_view text, int precision, int scale, __int128* unscaled);
 
+// DuckDB's text form of a BLOB as its bytes: "\xAB" (two hex digits of either case) is one
+// byte and every other byte stands for itself, which must then be ASCII. Fails with DuckDB's
+// Conversion Error naming the text (an unterminated or invalid escape, a non-ASCII byte).
+Result<std::string> ParseBlob(std::string_view text);
+
 // Days since 1970-01-01 of a proleptic Gregorian date; false for an impossible date.
 bool DaysFromCivil(int64_t year, int month, int day, int64_t* days);
 
 // Parses `text` as a value of `type` and appends it to `builder`. Supports the integer,
-// floating, decimal, boolean, date, time, timestamp, varchar, JSON and blob (raw bytes) types.
+// floating, decimal, boolean, date, time, timestamp, varchar, JSON and blob (ParseBlob) types.
 Status AppendParsed(std::string_view text, const DataType& type, ColumnBuilder* builder);
 
 }  // namespace tarn::format

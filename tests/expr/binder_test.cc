@@ -37,12 +37,14 @@ TEST(BinderTest, UnknownNamesSuggestClosest) {
 
 TEST(BinderTest, TypeErrorsNameTheExpression) {
   EXPECT_EQ(BindError("flag + 1"),
-            "Binder Error: cannot apply + to BOOLEAN and INTEGER in expression \"flag + 1\"");
+            "Binder Error: No function matches the given name and argument types "
+            "'+(BOOLEAN, INTEGER_LITERAL)'. You might need to add explicit type casts. in "
+            "expression \"flag + 1\"");
   EXPECT_EQ(BindError("id AND flag"),
             "Binder Error: argument of AND must be BOOLEAN, not BIGINT in expression \"id AND flag\"");
   EXPECT_EQ(BindError("flag = s"),
-            "Binder Error: Cannot mix values of type BOOLEAN and STRUCT(x INTEGER) in expression "
-            "\"flag = s\"");
+            "Binder Error: Cannot compare values of type BOOLEAN and type STRUCT(x INTEGER) - an "
+            "explicit cast is required in expression \"flag = s\"");
   EXPECT_EQ(BindError("abs(name)"),
             "Binder Error: Binder Error: No function matches the given name and argument types "
             "'abs(VARCHAR)' in expression \"abs(name)\"");

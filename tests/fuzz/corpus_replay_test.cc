@@ -1,7 +1,7 @@
-// Replays tests/fuzz/corpus (the seed inputs and every input the fuzzer once failed on)
-// through the fuzz target's entry point. Under the ASan/UBSan build a regression is a sanitizer
-// report; in any build it is a crash or a hang. The corpus is small enough to replay in well
-// under a minute.
+// Replays tests/fuzz/corpus (Parquet) and tests/fuzz/corpus_sql (SQL text: seeds, depth and
+// size cases, and every input the fuzzers once failed on) through the fuzz targets' entry
+// points. Under the ASan/UBSan build a regression is a sanitizer report; in any build it is a
+// crash or a hang. Each corpus is small enough to replay in well under a minute.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
@@ -14,13 +14,14 @@
 #include <vector>
 
 #include "fuzz/parquet_fuzz_entry.h"
+#include "fuzz/sql_fuzz_entry.h"
 #include "support/test_util.h"
 
 namespace tarn {
 namespace {
 
-std::vector<std::string> CorpusFiles() {
-  const std::string dir = tarn::testing::SourceDir() + "/tests/fuzz/corpus";
+std::vector<std::string> CorpusFiles(const std::string& folder = "corpus") {
+  const std::string dir = tarn::testing::SourceDir() + "/tests/fuzz/" + folder;
   std::vector<std::string> files;
   DIR* handle = opendir(dir.c_str());
   if (handle == nullptr) return files;
@@ -47,6 +48,25 @@ TEST(CorpusReplayTest, EveryInputDecodesWithoutCrashing) {
     const std::string input = bytes.str();
     EXPECT_LE(input.size(), 65536u) << "corpus files stay small";
     fuzz::FuzzParquetBytes(reinterpret_cast<const uint8_t*>(input.data()), input.size());
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 60.0) << files.size() << " inputs";
+}
+
+TEST(CorpusReplayTest, EverySqlInputParsesWithoutCrashing) {
+  const std::vector<std::string> files = CorpusFiles("corpus_sql");
+  ASSERT_GE(files.size(), 40u) << "tests/fuzz/corpus_sql is missing or nearly empty";
+  const auto start = std::chrono::steady_clock::now();
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    std::ifstream in(file, std::ios::binary);
+    ASSERT_TRUE(in.good());
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const std::string input = bytes.str();
+    EXPECT_LE(input.size(), 65536u) << "corpus files stay small";
+    fuzz::FuzzSqlText(reinterpret_cast<const uint8_t*>(input.data()), input.size());
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -54,17 +54,32 @@ Result<std::vector<std::unique_ptr<Statement>>> StatementParser::ParseAll() {
   return statements;
 }
 
+Result<StatementParser::Nesting> StatementParser::Nest() {
+  if (depth_ >= kMaxQueryDepth) {
+    // Named by the token that opened the level: the '(' of a subquery, an EXPLAIN.
+    const Token& at = pos_ > 0 ? tokens_[pos_ - 1] : Peek();
+    return Status::InvalidArgument(FormatErrorAt(
+        text_, StrCat("query nested too deeply (more than ", kMaxQueryDepth, " levels)"),
+        at.offset));
+  }
+  return Nesting(&depth_);
+}
+
 Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr() {
   ExprParser parser(text_, tokens_, pos_);
+  parser.set_depth(expression_depth_);
   // A subquery in an expression is parsed here (so its syntax errors show now) and kept as
   // its text in a "#subquery" call node, which the planner parses again and rewrites
   // (plan/subquery_rewrite.h).
   const ExprParser::SubqueryHook hook =
-      [this](size_t* position) -> Result<std::unique_ptr<ast::Expr>> {
+      [this, &parser](size_t* position) -> Result<std::unique_ptr<ast::Expr>> {
     pos_ = *position;
     const size_t start = pos_;
-    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> query, ParseQuery());
-    (void)query;
+    const int outer_depth = expression_depth_;
+    expression_depth_ = parser.depth();
+    Result<std::unique_ptr<SelectStmt>> query = ParseQuery();
+    expression_depth_ = outer_depth;
+    TARN_RETURN_NOT_OK(query.status());
     *position = pos_;
     auto node = ast::MakeFunction("#subquery", {});
     node->text = TextFrom(start);
@@ -96,6 +111,7 @@ std::string StatementParser::TextFrom(size_t first) const {
 }
 
 Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
+  TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // EXPLAIN EXPLAIN ...
   auto statement = std::make_unique<Statement>();
   const Token& first = Peek();
   if (first.IsKeyword("SELECT") || first.IsKeyword("FROM") || first.IsOperator("(") ||
@@ -313,6 +329,7 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseDescribeTarget() {
 }
 
 Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
+  TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // subqueries, parenthesized queries
   if (AcceptKeyword("WITH")) {
     if (Peek().IsKeyword("RECURSIVE")) {
       return Status::NotSupported(

@@ -23,6 +23,12 @@
 
 namespace tarn::sql::parser_internal {
 
+// Levels of queries inside queries (subqueries in FROM, parenthesized queries, EXPLAIN of
+// EXPLAIN) a statement may nest: enough for any hand-written or generated query, and shallow
+// enough that parsing, planning and running the deepest one stays well within a thread's
+// stack in every build (sanitizers and -O0 included).
+constexpr int kMaxQueryDepth = 64;
+
 class StatementParser {
  public:
   // REQUIRES: `tokens` is Tokenize(text), ending with a kEnd token; both outlive the parser.
@@ -56,6 +62,25 @@ class StatementParser {
     return AcceptOperator(op) ? Status::OK() : SyntaxError();
   }
   Status SyntaxError() const { return Status::InvalidArgument(FormatSyntaxError(text_, Peek())); }
+
+  // One open level of a recursive rule; it closes when destroyed.
+  class Nesting {
+   public:
+    explicit Nesting(int* depth) : depth_(depth) { ++*depth_; }
+    Nesting(Nesting&& other) noexcept : depth_(other.depth_) { other.depth_ = nullptr; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    Nesting& operator=(Nesting&&) = delete;
+    ~Nesting() {
+      if (depth_ != nullptr) --*depth_;
+    }
+
+   private:
+    int* depth_;
+  };
+  // Opens one level at the current token: "query nested too deeply", naming the position,
+  // when kMaxQueryDepth levels are open already.
+  Result<Nesting> Nest();
   static std::string Upper(std::string text);
 
   // --- shared pieces (statement_parser.cc) ---
@@ -132,6 +157,8 @@ class StatementParser {
   std::string_view text_;
   const std::vector<Token>& tokens_;
   size_t pos_ = 0;
+  int depth_ = 0;  // open Nesting levels
+  int expression_depth_ = 0;  // expression levels open around the current subquery
 };
 
 }  // namespace tarn::sql::parser_internal

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "expr/parser.h"
 #include "sql/parse/statement_parser_internal.h"
 
 namespace tarn::sql::parser_internal {
@@ -41,7 +42,19 @@ bool StatementParser::AcceptIfNotExists() {
 Result<std::string> StatementParser::ParseTypeText() {
   size_t first = pos_;
   int depth = 0;
+  int suffixes = 0;  // consecutive [] markers: each is one more level of nesting
   while (Peek().kind != TokenKind::kEnd && !Peek().IsOperator(";")) {
+    const bool suffix = Peek().IsOperator("[") && Peek(1).IsOperator("]");
+    if (suffix) {
+      ++suffixes;
+    } else {
+      suffixes = 0;
+    }
+    if (depth + suffixes > kMaxTypeDepth) {
+      return Status::InvalidArgument(FormatErrorAt(
+          text_, StrCat("type nested too deeply (more than ", kMaxTypeDepth, " levels)"),
+          Peek().offset));
+    }
     const Token& token = Peek();
     if (depth == 0 && (token.IsOperator(",") || token.IsOperator(")") ||
                        token.IsKeyword("NOT") || token.IsKeyword("NULL") ||
@@ -50,6 +63,11 @@ Result<std::string> StatementParser::ParseTypeText() {
                        token.IsKeyword("REFERENCES") || token.IsKeyword("COLLATE") ||
                        token.IsKeyword("USING") || token.IsKeyword("GENERATED"))) {
       break;
+    }
+    if (suffix) {
+      Advance();
+      Advance();
+      continue;
     }
     if (token.IsOperator("(") || token.IsOperator("[")) ++depth;
     if (token.IsOperator(")") || token.IsOperator("]")) --depth;

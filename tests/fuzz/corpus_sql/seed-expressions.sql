@@ -1,0 +1,1 @@
+CASE WHEN i BETWEEN 1 AND 10 THEN [1, 2, 3][i] ELSE {'a': 1, 'b': 'x'}.a END + CAST(s AS INTEGER) * -d // 2 % 3 ^ 2 IS NOT DISTINCT FROM coalesce(NULL, b)

@@ -1,0 +1,1 @@
+EXPLAIN ANALYZE FROM range(10) SELECT range * 2; DESCRIBE SELECT 1; SHOW ALL TABLES; SET threads = 2; RESET threads; CALL ducklake_expire_snapshots('lake', older_than => now()); COPY (SELECT 1) TO 'x.csv' (FORMAT csv, HEADER); SELECT * FROM t AT (VERSION => 3) AS x(a, b); ATTACH 'x' AS y; /* comment */ -- end

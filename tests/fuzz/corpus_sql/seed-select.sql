@@ -1,0 +1,1 @@
+SELECT a, b + 1 AS c, count(*) FROM 'x.parquet' WHERE a > 3 AND b LIKE 'x%' GROUP BY 1, 2 HAVING count(*) > 1 ORDER BY 1 DESC NULLS FIRST LIMIT 10 OFFSET 2;

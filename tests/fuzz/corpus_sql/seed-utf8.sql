@@ -1,0 +1,1 @@
+SELECT lower('ÉCOLE'), upper('straße') ILIKE 'STRA%', 'ΣΑΣ', "naïve" FROM "tábla"

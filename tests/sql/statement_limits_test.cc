@@ -1,0 +1,252 @@
+// The statement grammar's limits and its cost on large inputs: every recursive rule stops at
+// its nesting limit with "nested too deeply" and the position (a statement at the limit still
+// plans and runs), and lexing, parsing and running large scripts and INSERTs takes time linear
+// in their size. Runs under AddressSanitizer in CI, whose larger frames are the tight case for
+// the stack.
+#include <gtest/gtest.h>
+#include <pthread.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "expr/lexer.h"
+#include "expr/parser.h"
+#include "sql/parse/statement_parser.h"
+#include "sql/parse/statement_parser_internal.h"
+#include "support/fixture_lake.h"
+#include "support/sql_test_util.h"
+#include "support/test_util.h"
+#include "tarn/sql.h"
+
+namespace tarn {
+namespace {
+
+using sql::parser_internal::kMaxQueryDepth;
+
+std::string Repeat(std::string_view piece, int times) {
+  std::string out;
+  out.reserve(piece.size() * static_cast<size_t>(times));
+  for (int i = 0; i < times; ++i) out += piece;
+  return out;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs `work` on a thread with `stack_bytes` of stack.
+Status RunWithStack(size_t stack_bytes, const std::function<Status()>& work) {
+  struct Call {
+    const std::function<Status()>* work;
+    Status status;
+  } call{&work, Status::OK()};
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, stack_bytes);
+  pthread_t thread;
+  auto body = [](void* argument) -> void* {
+    auto* c = static_cast<Call*>(argument);
+    c->status = (*c->work)();
+    return nullptr;
+  };
+  if (pthread_create(&thread, &attributes, body, &call) != 0) {
+    pthread_attr_destroy(&attributes);
+    return Status::Internal("pthread_create failed");
+  }
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attributes);
+  return call.status;
+}
+
+// SELECT * FROM (SELECT * FROM (... range(3) ...)) with `levels` subqueries. The statement and
+// its outer query are two levels of nesting, each subquery one more.
+std::string NestedSubqueries(int levels) {
+  return "SELECT * FROM " + Repeat("(SELECT * FROM ", levels) + "range(3)" + Repeat(")", levels);
+}
+
+TEST(StatementLimitsTest, SubqueriesAtTheLimitRun) {
+  const std::string sql = NestedSubqueries(kMaxQueryDepth - 2);
+  // A quarter of a thread's usual 8 MiB: the margin for builds with larger frames.
+  Status status = RunWithStack(2 << 20, [&]() -> Status {
+    Session session;
+    TARN_ASSIGN_OR_RETURN(std::string csv, testing::TarnCsv(&session, sql));
+    if (csv != "range\n0\n1\n2\n") return Status::Internal("unexpected rows: ", csv);
+    return Status::OK();
+  });
+  EXPECT_TRUE(status.ok()) << status.ToString();
+}
+
+TEST(StatementLimitsTest, DeeperQueriesAreRefusedWithThePosition) {
+  for (int levels : {kMaxQueryDepth - 1, kMaxQueryDepth * 2, 8000}) {
+    SCOPED_TRACE(levels);
+    auto parsed = sql::ParseStatements(NestedSubqueries(levels));
+    ASSERT_FALSE(parsed.ok());
+    const std::string message = parsed.status().message();
+    EXPECT_EQ(message.find("query nested too deeply (more than " +
+                           std::to_string(kMaxQueryDepth) + " levels) (line 1, column "),
+              0u)
+        << message.substr(0, 400);
+    EXPECT_LT(message.size(), 400u);
+  }
+  // The first refused level is the subquery that opens level kMaxQueryDepth + 1: its '('.
+  auto parsed = sql::ParseStatements(NestedSubqueries(kMaxQueryDepth - 1));
+  ASSERT_FALSE(parsed.ok());
+  const size_t paren = std::string("SELECT * FROM ").size() +
+                       std::string("(SELECT * FROM ").size() * (kMaxQueryDepth - 2);
+  EXPECT_NE(parsed.status().message().find("column " + std::to_string(paren + 1) + ")"),
+            std::string::npos)
+      << parsed.status().message().substr(0, 200);
+}
+
+// Subqueries inside expressions inside subqueries: the expression levels of a subquery count
+// on from the expression that holds it, so the whole statement stays within the limits
+// (8,000 alternations overflowed the stack before).
+TEST(StatementLimitsTest, SubqueriesInExpressionsAreBoundedTogether) {
+  auto alternating = [](int levels) {
+    return "SELECT " + Repeat("((SELECT 1 + ", levels) + "1" + Repeat("))", levels);
+  };
+  for (int levels : {40, 8000}) {
+    auto parsed = sql::ParseStatements(alternating(levels));
+    ASSERT_FALSE(parsed.ok()) << levels;
+    EXPECT_NE(parsed.status().message().find("nested too deeply"), std::string::npos)
+        << parsed.status().message().substr(0, 400);
+  }
+  Status status = RunWithStack(4 << 20, [&]() -> Status {
+    Session session;
+    TARN_ASSIGN_OR_RETURN(std::string csv, testing::TarnCsv(&session, alternating(10) + " AS a"));
+    if (csv != "a\n11\n") return Status::Internal("unexpected rows: ", csv);
+    return Status::OK();
+  });
+  EXPECT_TRUE(status.ok()) << status.ToString();
+}
+
+TEST(StatementLimitsTest, ParenthesizedQueriesAndExplainAreBounded) {
+  Session session;
+  const int open = kMaxQueryDepth - 2;  // the statement and the innermost SELECT are levels too
+  auto ok = testing::TarnCsv(&session, Repeat("(", open) + "SELECT 42 AS a" + Repeat(")", open));
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(*ok, "a\n42\n");
+  for (const std::string& sql :
+       {Repeat("(", 100000) + "SELECT 1" + Repeat(")", 100000), Repeat("EXPLAIN ", 100000) + "SELECT 1",
+        "COPY (" + NestedSubqueries(100000) + ") TO '/dev/null'",
+        "CREATE TABLE t AS " + NestedSubqueries(100000),
+        "INSERT INTO t " + NestedSubqueries(100000)}) {
+    auto parsed = sql::ParseStatements(sql);
+    ASSERT_FALSE(parsed.ok()) << sql.substr(0, 60);
+    EXPECT_NE(parsed.status().message().find("query nested too deeply"), std::string::npos)
+        << parsed.status().message().substr(0, 400);
+  }
+}
+
+TEST(StatementLimitsTest, ExpressionsAndTypesInStatementsAreBounded) {
+  auto deep_expression = sql::ParseStatements(
+      "SELECT " + Repeat("(", 100000) + "1" + Repeat(")", 100000) + " FROM range(1)");
+  ASSERT_FALSE(deep_expression.ok());
+  EXPECT_NE(deep_expression.status().message().find("expression nested too deeply"),
+            std::string::npos);
+  auto values = sql::ParseStatements("INSERT INTO t VALUES (" + Repeat("[", 100000) + ")");
+  ASSERT_FALSE(values.ok());
+  EXPECT_NE(values.status().message().find("expression nested too deeply"), std::string::npos);
+  for (const std::string& type :
+       {"INTEGER" + Repeat("[]", 100000), Repeat("STRUCT(a ", 100000) + "INTEGER"}) {
+    auto parsed = sql::ParseStatements("CREATE TABLE t (a " + type + ")");
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.status().message().find("type nested too deeply (more than " +
+                                             std::to_string(sql::kMaxTypeDepth) + " levels)"),
+              std::string::npos)
+        << parsed.status().message().substr(0, 400);
+  }
+  auto at_limit = sql::ParseStatements("CREATE TABLE t (a INTEGER" +
+                                       Repeat("[]", sql::kMaxTypeDepth) + ", b VARCHAR)");
+  EXPECT_TRUE(at_limit.ok()) << at_limit.status().ToString();
+}
+
+TEST(StatementLimitsTest, ErrorsInLongLinesShowThePartAroundTheCaret) {
+  const std::string sql = "SELECT " + Repeat("1, ", 100000) + "FROM range(1)";
+  auto parsed = sql::ParseStatements(sql);
+  ASSERT_FALSE(parsed.ok());
+  const std::string message = parsed.status().message();
+  EXPECT_EQ(message.find("syntax error at or near \"FROM\" (line 1, column 300008)\n..."), 0u)
+      << message.substr(0, 300);
+  EXPECT_LT(message.size(), 400u);
+  // The caret stands under the token in the shortened line.
+  const size_t line_start = message.find('\n') + 1;
+  const size_t caret_line = message.find('\n', line_start) + 1;
+  const size_t column = message.size() - caret_line - 1;
+  EXPECT_EQ(message.substr(line_start + column, 4), "FROM");
+}
+
+// Positions are computed for errors only: lexing and parsing a large script is linear.
+TEST(StatementLimitsTest, LargeScriptsLexAndParseInLinearTime) {
+  std::string script;
+  for (int i = 0; script.size() < (4 << 20); ++i) {
+    script += "SELECT " + std::to_string(i) + " AS a, 'text " + std::to_string(i) +
+              "' AS b FROM range(2) WHERE range > 0;\n";
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto tokens = sql::Tokenize(script);
+  ASSERT_TRUE(tokens.ok());
+  auto statements = sql::ParseStatements(script);
+  ASSERT_TRUE(statements.ok()) << statements.status().ToString();
+  EXPECT_GT(statements->size(), 50000u);
+  // Quadratic position tracking took minutes on this script; linear work takes well under a
+  // second in a release build.
+  EXPECT_LT(SecondsSince(start), 30.0);
+  // An error near the end still names its line.
+  script += "SELECT FROM;";
+  auto error = sql::ParseStatements(script);
+  ASSERT_FALSE(error.ok());
+  EXPECT_NE(error.status().message().find("(line " + std::to_string(statements->size() + 1) +
+                                          ", column 8)"),
+            std::string::npos)
+      << error.status().message();
+}
+
+TEST(StatementLimitsTest, ScriptOfOneMegabyteRuns) {
+  std::string script;
+  int statements = 0;
+  while (script.size() < (1 << 20)) {
+    script += "SELECT " + std::to_string(statements) + " AS n, '" + std::string(200, 'x') +
+              "' AS padding;\n";
+    ++statements;
+  }
+  Session session;
+  int results = 0;
+  const auto start = std::chrono::steady_clock::now();
+  Status status = session.ExecuteScript(script, [&](QueryResult& result) -> Status {
+    ++results;
+    return ReadAllBatches(result.reader.get()).status();
+  });
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(results, statements);
+  EXPECT_LT(SecondsSince(start), 60.0);
+}
+
+// 200,000 rows in one 4 MB INSERT ... VALUES: lexing, parsing, binding and writing are linear.
+TEST(StatementLimitsTest, InsertOfTwoHundredThousandRowsRuns) {
+  testing::TempDir dir;
+  const std::string catalog = testing::CopyFixtureCatalog("basic", dir);
+  AttachOptions options;
+  options.data_path = testing::CopyFixtureData("basic", dir);
+  Session session;
+  ASSERT_TRUE(session.Attach("ducklake:sqlite:" + catalog, options).ok());
+  ASSERT_TRUE(testing::TarnCsv(&session, "CREATE TABLE big (a INTEGER, b VARCHAR)").ok());
+  std::string insert = "INSERT INTO big VALUES ";
+  constexpr int kRows = 200000;
+  for (int row = 0; row < kRows; ++row) {
+    if (row > 0) insert += ",";
+    insert += "(" + std::to_string(row) + ",'value-" + std::to_string(row % 1000) + "')";
+  }
+  ASSERT_GT(insert.size(), 3u << 20);
+  const auto start = std::chrono::steady_clock::now();
+  auto inserted = testing::TarnCsv(&session, insert);
+  ASSERT_TRUE(inserted.ok()) << inserted.status().ToString();
+  EXPECT_LT(SecondsSince(start), 120.0);
+  auto summary = testing::TarnCsv(&session, "SELECT count(*) AS n, sum(a) AS s, max(b) AS m FROM big");
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  EXPECT_EQ(*summary, "n,s,m\n200000,19999900000,value-999\n");
+}
+
+}  // namespace
+}  // namespace tarn
