@@ -40,7 +40,7 @@ Status TypeError(const Expr& expr, const std::string& what) {
   return Status::InvalidArgument("Binder Error: ", what, " in expression \"", expr.ToString(), "\"");
 }
 
-Result<NodePtr> BindLiteral(const Expr& expr) {
+[[gnu::noinline]] Result<NodePtr> BindLiteral(const Expr& expr) {
   switch (expr.literal_kind) {
     case ast::LiteralKind::kNull: {
       auto node = MakeConstant(Value());
@@ -118,7 +118,7 @@ std::string OperandTypeName(const BoundNode& node) {
   return node.type.ToString();
 }
 
-Status MixError(const Expr& expr, Mix mix, const std::string& first, const std::string& second) {
+[[gnu::noinline]] Status MixError(const Expr& expr, Mix mix, const std::string& first, const std::string& second) {
   const std::string cast = " - an explicit cast is required";
   switch (mix) {
     case Mix::kEquality:
@@ -275,6 +275,8 @@ class Binder {
     return node;
   }
 
+  // Each kind binds in a function of its own, kept out of line: Bind and BindInner are on
+  // the stack once per level of nesting, so their frames must stay small in every build.
   Result<NodePtr> BindInner(const Expr& expr) {
     switch (expr.kind) {
       case ExprKind::kLiteral: return BindLiteral(expr);
@@ -284,69 +286,79 @@ class Binder {
         return Status::NotSupported("Binder Error: parameter ", expr.text, " has no value");
       case ExprKind::kUnary: return BindUnary(expr);
       case ExprKind::kBinary: return BindBinary(expr);
-      case ExprKind::kIsNull: {
-        TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
-        if (child->type.id == TypeId::kNull) {
-          TARN_ASSIGN_OR_RETURN(child, CastTo(std::move(child), DataType(TypeId::kInt32)));
-        }
-        auto node = MakeNode(BoundKind::kIsNull, kBool);
-        node->negated = expr.negated;
-        node->children.push_back(std::move(child));
-        return node;
-      }
+      case ExprKind::kIsNull: return BindIsNull(expr);
       case ExprKind::kIn: return BindIn(expr);
       case ExprKind::kBetween: return BindBetween(expr);
       case ExprKind::kLike: return BindLike(expr);
       case ExprKind::kCase: return BindCase(expr);
-      case ExprKind::kCast: {
-        TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
-        Result<DataType> type = ParseSqlType(expr.type_name);
-        if (!type.ok()) return TypeError(expr, type.status().message());
-        if (child->kind == BoundKind::kConstant) {
-          Result<Value> v = CastValue(child->constant, *type, expr.try_cast);
-          if (!v.ok()) return TypeError(expr, v.status().message());
-          return MakeConstant(std::move(v).value());
-        }
-        if (child->type == *type) return child;
-        auto node = MakeNode(BoundKind::kCast, *type);
-        node->try_cast = expr.try_cast;
-        node->children.push_back(std::move(child));
-        return node;
-      }
+      case ExprKind::kCast: return BindCast(expr);
       case ExprKind::kFunction: return BindFunction(expr);
-      case ExprKind::kSubscript: {
-        TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
-        TARN_ASSIGN_OR_RETURN(auto index, Bind(*expr.children[1]));
-        if (base->type.id != TypeId::kList) {
-          return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
-        }
-        if (!index->type.IsInteger()) return TypeError(expr, "a list index must be an integer");
-        TARN_ASSIGN_OR_RETURN(index, CastTo(std::move(index), DataType(TypeId::kInt64)));
-        auto node = MakeNode(BoundKind::kListIndex, base->type.children[0].type);
-        node->children.push_back(std::move(base));
-        node->children.push_back(std::move(index));
-        return node;
-      }
-      case ExprKind::kField: {
-        TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
-        return FieldAccess(expr, std::move(base), expr.names[0]);
-      }
-      case ExprKind::kList: {
-        std::vector<NodePtr> items;
-        for (const auto& child : expr.children) {
-          TARN_ASSIGN_OR_RETURN(auto item, Bind(*child));
-          items.push_back(std::move(item));
-        }
-        return BindListValue(expr, std::move(items));
-      }
+      case ExprKind::kSubscript: return BindSubscript(expr);
+      case ExprKind::kField: return BindField(expr);
+      case ExprKind::kList: return BindList(expr);
       case ExprKind::kStruct: return BindStructPack(expr);
     }
     return Status::Internal("unknown expression kind");
   }
 
  private:
+  [[gnu::noinline]] Result<NodePtr> BindIsNull(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
+    if (child->type.id == TypeId::kNull) {
+      TARN_ASSIGN_OR_RETURN(child, CastTo(std::move(child), DataType(TypeId::kInt32)));
+    }
+    auto node = MakeNode(BoundKind::kIsNull, kBool);
+    node->negated = expr.negated;
+    node->children.push_back(std::move(child));
+    return node;
+  }
+
+  [[gnu::noinline]] Result<NodePtr> BindCast(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
+    Result<DataType> type = ParseSqlType(expr.type_name);
+    if (!type.ok()) return TypeError(expr, type.status().message());
+    if (child->kind == BoundKind::kConstant) {
+      Result<Value> v = CastValue(child->constant, *type, expr.try_cast);
+      if (!v.ok()) return TypeError(expr, v.status().message());
+      return MakeConstant(std::move(v).value());
+    }
+    if (child->type == *type) return child;
+    auto node = MakeNode(BoundKind::kCast, *type);
+    node->try_cast = expr.try_cast;
+    node->children.push_back(std::move(child));
+    return node;
+  }
+
+  [[gnu::noinline]] Result<NodePtr> BindSubscript(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
+    TARN_ASSIGN_OR_RETURN(auto index, Bind(*expr.children[1]));
+    if (base->type.id != TypeId::kList) {
+      return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
+    }
+    if (!index->type.IsInteger()) return TypeError(expr, "a list index must be an integer");
+    TARN_ASSIGN_OR_RETURN(index, CastTo(std::move(index), DataType(TypeId::kInt64)));
+    auto node = MakeNode(BoundKind::kListIndex, base->type.children[0].type);
+    node->children.push_back(std::move(base));
+    node->children.push_back(std::move(index));
+    return node;
+  }
+
+  [[gnu::noinline]] Result<NodePtr> BindField(const Expr& expr) {
+    TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
+    return FieldAccess(expr, std::move(base), expr.names[0]);
+  }
+
+  [[gnu::noinline]] Result<NodePtr> BindList(const Expr& expr) {
+    std::vector<NodePtr> items;
+    for (const auto& child : expr.children) {
+      TARN_ASSIGN_OR_RETURN(auto item, Bind(*child));
+      items.push_back(std::move(item));
+    }
+    return BindListValue(expr, std::move(items));
+  }
+
   // [a, b, ...]: the elements' common type (literals adapting, as in CASE); [] is "NULL"[].
-  Result<NodePtr> BindListValue(const Expr& expr, std::vector<NodePtr> items) {
+  [[gnu::noinline]] Result<NodePtr> BindListValue(const Expr& expr, std::vector<NodePtr> items) {
     DataType element(TypeId::kNull);
     if (!items.empty()) TARN_RETURN_NOT_OK(Unify(expr, Mix::kList, &items, &element));
     auto node = MakeNode(BoundKind::kFunction, DataType::List(element));
@@ -357,7 +369,7 @@ class Binder {
   }
 
   // {'a': x, 'b': y}: a struct of the values' own types; names are unique ignoring case.
-  Result<NodePtr> BindStructPack(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindStructPack(const Expr& expr) {
     std::vector<Field> fields;
     auto node = MakeNode(BoundKind::kFunction, DataType());
     for (size_t i = 0; i < expr.children.size(); ++i) {
@@ -412,7 +424,7 @@ class Binder {
     return Status::NotFound(message);
   }
 
-  Result<NodePtr> BindColumn(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindColumn(const Expr& expr) {
     int index = schema_.FindField(expr.names[0]);
     if (index < 0) {
       std::vector<std::string> names;
@@ -439,7 +451,7 @@ class Binder {
                                   node->type.ToString()));
   }
 
-  Result<NodePtr> BindUnary(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindUnary(const Expr& expr) {
     TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
     if (expr.op == Op::kNot) {
       TARN_ASSIGN_OR_RETURN(child, ToBoolean(expr, std::move(child), "NOT"));
@@ -502,7 +514,7 @@ class Binder {
     return node;
   }
 
-  Result<NodePtr> BindBinary(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindBinary(const Expr& expr) {
     TARN_ASSIGN_OR_RETURN(auto left, Bind(*expr.children[0]));
     TARN_ASSIGN_OR_RETURN(auto right, Bind(*expr.children[1]));
     switch (expr.op) {
@@ -544,7 +556,7 @@ class Binder {
 
   // `swapped`: the operands come in the other order than written (INTEGER + DATE is bound as
   // DATE + INTEGER); error messages name them as written.
-  Result<NodePtr> BindArithmetic(const Expr& expr, NodePtr left, NodePtr right,
+  [[gnu::noinline]] Result<NodePtr> BindArithmetic(const Expr& expr, NodePtr left, NodePtr right,
                                  bool swapped = false) {
     Op op = expr.op;
     // NULL operands take the other side's type (an INTEGER offset beside a DATE, an
@@ -683,7 +695,7 @@ class Binder {
     return Arith(op, result, std::move(nodes[0]), std::move(nodes[1]));
   }
 
-  Result<NodePtr> BindIn(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindIn(const Expr& expr) {
     std::vector<NodePtr> nodes;
     for (const auto& child : expr.children) {
       TARN_ASSIGN_OR_RETURN(auto node, Bind(*child));
@@ -697,7 +709,7 @@ class Binder {
     return node;
   }
 
-  Result<NodePtr> BindBetween(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindBetween(const Expr& expr) {
     TARN_ASSIGN_OR_RETURN(auto value_low, Bind(*expr.children[0]));
     TARN_ASSIGN_OR_RETURN(auto value_high, Bind(*expr.children[0]));
     TARN_ASSIGN_OR_RETURN(auto low, Bind(*expr.children[1]));
@@ -727,7 +739,7 @@ class Binder {
     return negation;
   }
 
-  Result<NodePtr> BindLike(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindLike(const Expr& expr) {
     auto node = MakeNode(BoundKind::kLike, kBool);
     node->op = expr.op;
     node->negated = expr.negated;
@@ -743,7 +755,7 @@ class Binder {
     return node;
   }
 
-  Result<NodePtr> BindCase(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindCase(const Expr& expr) {
     size_t i = 0;
     const Expr* operand = expr.has_operand ? expr.children[i++].get() : nullptr;
     size_t end = expr.children.size() - (expr.has_else ? 1 : 0);
@@ -804,7 +816,7 @@ class Binder {
     return node;
   }
 
-  Result<NodePtr> BindFunction(const Expr& expr) {
+  [[gnu::noinline]] Result<NodePtr> BindFunction(const Expr& expr) {
     std::string name = expr.names[0];
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     std::vector<NodePtr> args;

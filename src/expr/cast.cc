@@ -30,17 +30,6 @@ std::string Int128ToString(__int128 v) {
   return std::string(digits.rbegin(), digits.rend());
 }
 
-std::string DecimalToString(__int128 unscaled, int scale) {
-  if (scale == 0) return Int128ToString(unscaled);
-  bool negative = unscaled < 0;
-  std::string digits = Int128ToString(negative ? -unscaled : unscaled);
-  if (static_cast<int>(digits.size()) <= scale) {
-    digits.insert(0, static_cast<size_t>(scale + 1 - static_cast<int>(digits.size())), '0');
-  }
-  digits.insert(digits.size() - static_cast<size_t>(scale), ".");
-  return negative ? "-" + digits : digits;
-}
-
 std::string_view TrimSpaces(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -611,7 +600,11 @@ std::string ValueToText(const Value& v) {
     case TypeId::kBoolean: return v.GetBool() ? "true" : "false";
     case TypeId::kFloat32: return FormatDouble(v.GetDouble(), true);
     case TypeId::kFloat64: return FormatDouble(v.GetDouble(), false);
-    case TypeId::kDecimal: return DecimalToString(v.GetInt128(), type.scale);
+    case TypeId::kDecimal: {
+      std::string out;
+      format::AppendDecimal(v.GetInt128(), type.precision, type.scale, &out);
+      return out;
+    }
     case TypeId::kTime: return FormatTimeMicros(v.GetInt64());
     case TypeId::kInterval: return FormatInterval(v.GetInterval());
     // Dates, times in nanoseconds and timestamps in every unit print as DuckDB prints them,

@@ -51,37 +51,45 @@ class Evaluator {
  public:
   explicit Evaluator(const Batch& batch) : batch_(batch), rows_(batch.num_rows) {}
 
+  // Eval is on the stack once per level of the tree, so it only recurses; what each kind does
+  // with its children's values is in functions of its own, kept out of line so that this
+  // frame stays small in every build.
   Result<Vec> Eval(const BoundNode& node) {
     switch (node.kind) {
       case BoundKind::kConstant: return ConstantVec(node.constant, node.type);
-      case BoundKind::kColumn: {
-        if (node.column_index >= batch_.num_columns() || !batch_.columns[node.column_index]) {
-          return Status::InvalidArgument("expression reads column ", node.column_index,
-                                         " but the batch has ", batch_.num_columns());
-        }
-        const auto& column = batch_.columns[node.column_index];
-        if (column->type != node.type) {
-          return Status::InvalidArgument("column \"", node.name, "\" is ",
-                                         column->type.ToString(), " in the batch but was bound as ",
-                                         node.type.ToString());
-        }
-        return Vec{column, false};
-      }
-      case BoundKind::kAnd: case BoundKind::kOr: {
-        TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
+      case BoundKind::kColumn: return ColumnVec(node);
+      case BoundKind::kIn: return EvalIn(node);
+      case BoundKind::kLike: return EvalLike(node);
+      case BoundKind::kCase: case BoundKind::kCoalesce: return EvalBranches(node);
+      default: break;
+    }
+    TARN_ASSIGN_OR_RETURN(std::vector<Vec> inputs, EvalChildren(node));
+    return Apply(node, inputs);
+  }
+
+ private:
+  [[gnu::noinline]] Result<Vec> ColumnVec(const BoundNode& node) {
+    if (node.column_index >= batch_.num_columns() || !batch_.columns[node.column_index]) {
+      return Status::InvalidArgument("expression reads column ", node.column_index,
+                                     " but the batch has ", batch_.num_columns());
+    }
+    const auto& column = batch_.columns[node.column_index];
+    if (column->type != node.type) {
+      return Status::InvalidArgument("column \"", node.name, "\" is ", column->type.ToString(),
+                                     " in the batch but was bound as ", node.type.ToString());
+    }
+    return Vec{column, false};
+  }
+
+  // The value of `node` from its children's values.
+  [[gnu::noinline]] Result<Vec> Apply(const BoundNode& node, std::vector<Vec>& inputs) {
+    switch (node.kind) {
+      case BoundKind::kAnd: case BoundKind::kOr:
         return LogicKernel(node.kind == BoundKind::kAnd, inputs, rows_);
-      }
-      case BoundKind::kNot: {
-        TARN_ASSIGN_OR_RETURN(Vec input, Eval(*node.children[0]));
-        return NotKernel(input, rows_);
-      }
-      case BoundKind::kIsNull: {
-        TARN_ASSIGN_OR_RETURN(Vec input, Eval(*node.children[0]));
-        return IsNullKernel(input, node.negated, rows_);
-      }
-      case BoundKind::kCompare: return EvalCompare(node);
+      case BoundKind::kNot: return NotKernel(inputs[0], rows_);
+      case BoundKind::kIsNull: return IsNullKernel(inputs[0], node.negated, rows_);
+      case BoundKind::kCompare: return Compare(node, inputs);
       case BoundKind::kArith: {
-        TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
         TARN_ASSIGN_OR_RETURN(Vec fast, ArithmeticKernel(node, inputs[0], inputs[1], rows_));
         if (fast.column) return fast;
         return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) {
@@ -89,32 +97,24 @@ class Evaluator {
         });
       }
       case BoundKind::kNegate: {
-        TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
         TARN_ASSIGN_OR_RETURN(Vec fast, NegateKernel(node, inputs[0], rows_));
         if (fast.column) return fast;
         return RowWise(node.type, inputs, rows_, true,
                        [&](std::vector<Value>& args) { return NegateValue(args[0]); });
       }
       case BoundKind::kCast: {
-        TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
         TARN_ASSIGN_OR_RETURN(Vec fast, CastKernel(node, inputs[0], rows_));
         if (fast.column) return fast;
         return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) {
           return CastValue(args[0], node.type, node.try_cast);
         });
       }
-      case BoundKind::kIn: return EvalIn(node);
-      case BoundKind::kLike: return EvalLike(node);
-      case BoundKind::kCase: case BoundKind::kCoalesce: return EvalBranches(node);
-      case BoundKind::kFunction: {
-        TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
+      case BoundKind::kFunction:
         return RowWise(node.type, inputs, rows_, PropagatesNull(node.function),
                        [&](std::vector<Value>& args) {
                          return InvokeFunction(node.function, args, node.type);
                        });
-      }
       case BoundKind::kField: {
-        TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
         const Column& parent = *inputs[0].column;
         if (parent.null_count == 0 && !inputs[0].constant) {
           return Vec{parent.children[node.field_index], false};
@@ -123,8 +123,7 @@ class Evaluator {
           return args[0].children()[node.field_index];
         });
       }
-      case BoundKind::kListIndex: {
-        TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
+      case BoundKind::kListIndex:
         return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) -> Result<Value> {
           const auto& elements = args[0].children();
           int64_t index = args[1].GetInt64();
@@ -133,12 +132,11 @@ class Evaluator {
           if (index < 1 || index > size) return Value::Null(node.type);
           return elements[index - 1];
         });
-      }
+      default: break;
     }
     return Status::Internal("unknown bound node");
   }
 
- private:
   Result<std::vector<Vec>> EvalChildren(const BoundNode& node) {
     std::vector<Vec> out;
     out.reserve(node.children.size());
@@ -149,8 +147,7 @@ class Evaluator {
     return out;
   }
 
-  Result<Vec> EvalCompare(const BoundNode& node) {
-    TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
+  Result<Vec> Compare(const BoundNode& node, std::vector<Vec>& inputs) {
     TARN_ASSIGN_OR_RETURN(Vec fast, CompareKernel(node.op, inputs[0], inputs[1], rows_));
     if (fast.column) return fast;
     bool distinct = node.op == ast::Op::kIsDistinctFrom || node.op == ast::Op::kIsNotDistinctFrom;
@@ -172,7 +169,7 @@ class Evaluator {
     });
   }
 
-  Result<Vec> EvalIn(const BoundNode& node) {
+  [[gnu::noinline]] Result<Vec> EvalIn(const BoundNode& node) {
     bool all_constant = true;
     for (size_t i = 1; i < node.children.size(); ++i) {
       all_constant = all_constant && node.children[i]->kind == BoundKind::kConstant;
@@ -200,7 +197,7 @@ class Evaluator {
     });
   }
 
-  Result<Vec> EvalLike(const BoundNode& node) {
+  [[gnu::noinline]] Result<Vec> EvalLike(const BoundNode& node) {
     TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
     bool insensitive = node.op == ast::Op::kILike;
     bool pattern_constant = true;
@@ -258,7 +255,7 @@ class Evaluator {
   }
 
   // CASE and COALESCE: each branch sees only the rows still undecided.
-  Result<Vec> EvalBranches(const BoundNode& node) {
+  [[gnu::noinline]] Result<Vec> EvalBranches(const BoundNode& node) {
     std::vector<int64_t> remaining(static_cast<size_t>(rows_));
     for (int64_t i = 0; i < rows_; ++i) remaining[static_cast<size_t>(i)] = i;
     std::vector<Value> results(static_cast<size_t>(rows_), Value::Null(node.type));

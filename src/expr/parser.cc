@@ -141,99 +141,13 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
         if (token.IsOperator("^") || token.IsOperator("**")) op = Op::kPower;
         break;
       case kIs: {
-        if (token.IsKeyword("ISNULL") || token.IsKeyword("NOTNULL")) {
-          Advance();
-          auto e = std::make_unique<Expr>();
-          e->kind = ExprKind::kIsNull;
-          e->negated = token.IsKeyword("NOTNULL");
-          e->children.push_back(std::move(left));
-          left = Located(std::move(e), first, token);
-          continue;
-        }
-        if (!token.IsKeyword("IS")) break;
-        Advance();
-        bool negated = AcceptKeyword("NOT");
-        if (AcceptKeyword("NULL")) {
-          auto e = std::make_unique<Expr>();
-          e->kind = ExprKind::kIsNull;
-          e->negated = negated;
-          e->children.push_back(std::move(left));
-          left = Located(std::move(e), first, tokens_[pos_ - 1]);
-          continue;
-        }
-        if (AcceptKeyword("TRUE") || AcceptKeyword("FALSE")) {
-          // x IS [NOT] TRUE  ==  x IS [NOT] DISTINCT FROM TRUE, negated.
-          bool is_true = tokens_[pos_ - 1].IsKeyword("TRUE");
-          left = ast::MakeBinary(negated ? Op::kIsDistinctFrom : Op::kIsNotDistinctFrom,
-                                 std::move(left),
-                                 ast::MakeLiteral(is_true ? ast::LiteralKind::kTrue
-                                                          : ast::LiteralKind::kFalse, ""));
-          left = Located(std::move(left), first, tokens_[pos_ - 1]);
-          continue;
-        }
-        TARN_RETURN_NOT_OK(ExpectKeyword("DISTINCT"));
-        TARN_RETURN_NOT_OK(ExpectKeyword("FROM"));
-        TARN_ASSIGN_OR_RETURN(auto right, ParseLevel(kCompare));
-        left = ast::MakeBinary(negated ? Op::kIsNotDistinctFrom : Op::kIsDistinctFrom,
-                               std::move(left), std::move(right));
-        left = Located(std::move(left), first, tokens_[pos_ - 1]);
-        continue;
+        TARN_ASSIGN_OR_RETURN(bool applied, ParseIsSuffix(first, &left));
+        if (applied) continue;
+        break;
       }
       case kLikeInBetween: {
-        size_t ahead = token.IsKeyword("NOT") ? 1 : 0;
-        const Token& word = Peek(ahead);
-        bool negated = ahead == 1;
-        if (word.IsKeyword("IN")) {
-          pos_ += ahead + 1;
-          auto e = std::make_unique<Expr>();
-          e->kind = ExprKind::kIn;
-          e->negated = negated;
-          e->children.push_back(std::move(left));
-          if (AtSubquery()) {  // x IN (SELECT ...)
-            TARN_ASSIGN_OR_RETURN(auto subquery, ParseSubquery());
-            e->children.push_back(std::move(subquery));
-            left = Located(std::move(e), first, tokens_[pos_ - 1]);
-            continue;
-          }
-          TARN_RETURN_NOT_OK(ExpectOperator("("));
-          do {
-            TARN_ASSIGN_OR_RETURN(auto item, ParseExpr());
-            e->children.push_back(std::move(item));
-          } while (AcceptOperator(","));
-          TARN_RETURN_NOT_OK(ExpectOperator(")"));
-          left = Located(std::move(e), first, tokens_[pos_ - 1]);
-          continue;
-        }
-        if (word.IsKeyword("BETWEEN")) {
-          pos_ += ahead + 1;
-          auto e = std::make_unique<Expr>();
-          e->kind = ExprKind::kBetween;
-          e->negated = negated;
-          e->children.push_back(std::move(left));
-          TARN_ASSIGN_OR_RETURN(auto low, ParseLevel(kOther));
-          TARN_RETURN_NOT_OK(ExpectKeyword("AND"));
-          TARN_ASSIGN_OR_RETURN(auto high, ParseLevel(kOther));
-          e->children.push_back(std::move(low));
-          e->children.push_back(std::move(high));
-          left = Located(std::move(e), first, tokens_[pos_ - 1]);
-          continue;
-        }
-        if (word.IsKeyword("LIKE") || word.IsKeyword("ILIKE")) {
-          pos_ += ahead + 1;
-          auto e = std::make_unique<Expr>();
-          e->kind = ExprKind::kLike;
-          e->op = word.IsKeyword("LIKE") ? Op::kLike : Op::kILike;
-          e->negated = negated;
-          e->children.push_back(std::move(left));
-          TARN_ASSIGN_OR_RETURN(auto pattern, ParseLevel(kOther));
-          e->children.push_back(std::move(pattern));
-          if (AcceptKeyword("ESCAPE")) {
-            TARN_ASSIGN_OR_RETURN(auto escape, ParseLevel(kOther));
-            e->children.push_back(std::move(escape));
-          }
-          left = Located(std::move(e), first, tokens_[pos_ - 1]);
-          continue;
-        }
+        TARN_ASSIGN_OR_RETURN(bool applied, ParseMembershipSuffix(first, &left));
+        if (applied) continue;
         break;
       }
       default:
@@ -245,6 +159,107 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
     left = Located(ast::MakeBinary(op, std::move(left), std::move(right)), first,
                    tokens_[pos_ - 1]);
   }
+}
+
+Result<bool> ExprParser::ParseIsSuffix(const Token& first, std::unique_ptr<Expr>* left) {
+  const Token& token = Peek();
+  if (token.IsKeyword("ISNULL") || token.IsKeyword("NOTNULL")) {
+    Advance();
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kIsNull;
+    e->negated = token.IsKeyword("NOTNULL");
+    e->children.push_back(std::move(*left));
+    *left = Located(std::move(e), first, token);
+    return true;
+  }
+  if (!token.IsKeyword("IS")) return false;
+  Advance();
+  bool negated = AcceptKeyword("NOT");
+  if (AcceptKeyword("NULL")) {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kIsNull;
+    e->negated = negated;
+    e->children.push_back(std::move(*left));
+    *left = Located(std::move(e), first, tokens_[pos_ - 1]);
+    return true;
+  }
+  if (AcceptKeyword("TRUE") || AcceptKeyword("FALSE")) {
+    // x IS [NOT] TRUE  ==  x IS [NOT] DISTINCT FROM TRUE, negated.
+    bool is_true = tokens_[pos_ - 1].IsKeyword("TRUE");
+    *left = ast::MakeBinary(negated ? Op::kIsDistinctFrom : Op::kIsNotDistinctFrom,
+                           std::move(*left),
+                           ast::MakeLiteral(is_true ? ast::LiteralKind::kTrue
+                                                    : ast::LiteralKind::kFalse, ""));
+    *left = Located(std::move(*left), first, tokens_[pos_ - 1]);
+    return true;
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("DISTINCT"));
+  TARN_RETURN_NOT_OK(ExpectKeyword("FROM"));
+  TARN_ASSIGN_OR_RETURN(auto right, ParseLevel(kCompare));
+  *left = ast::MakeBinary(negated ? Op::kIsNotDistinctFrom : Op::kIsDistinctFrom,
+                         std::move(*left), std::move(right));
+  *left = Located(std::move(*left), first, tokens_[pos_ - 1]);
+  return true;
+}
+
+Result<bool> ExprParser::ParseMembershipSuffix(const Token& first,
+                                               std::unique_ptr<Expr>* left) {
+  const Token& token = Peek();
+  size_t ahead = token.IsKeyword("NOT") ? 1 : 0;
+  const Token& word = Peek(ahead);
+  bool negated = ahead == 1;
+  if (word.IsKeyword("IN")) {
+    pos_ += ahead + 1;
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kIn;
+    e->negated = negated;
+    e->children.push_back(std::move(*left));
+    if (AtSubquery()) {  // x IN (SELECT ...)
+      TARN_ASSIGN_OR_RETURN(auto subquery, ParseSubquery());
+      e->children.push_back(std::move(subquery));
+      *left = Located(std::move(e), first, tokens_[pos_ - 1]);
+      return true;
+    }
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    do {
+      TARN_ASSIGN_OR_RETURN(auto item, ParseExpr());
+      e->children.push_back(std::move(item));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    *left = Located(std::move(e), first, tokens_[pos_ - 1]);
+    return true;
+  }
+  if (word.IsKeyword("BETWEEN")) {
+    pos_ += ahead + 1;
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kBetween;
+    e->negated = negated;
+    e->children.push_back(std::move(*left));
+    TARN_ASSIGN_OR_RETURN(auto low, ParseLevel(kOther));
+    TARN_RETURN_NOT_OK(ExpectKeyword("AND"));
+    TARN_ASSIGN_OR_RETURN(auto high, ParseLevel(kOther));
+    e->children.push_back(std::move(low));
+    e->children.push_back(std::move(high));
+    *left = Located(std::move(e), first, tokens_[pos_ - 1]);
+    return true;
+  }
+  if (word.IsKeyword("LIKE") || word.IsKeyword("ILIKE")) {
+    pos_ += ahead + 1;
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kLike;
+    e->op = word.IsKeyword("LIKE") ? Op::kLike : Op::kILike;
+    e->negated = negated;
+    e->children.push_back(std::move(*left));
+    TARN_ASSIGN_OR_RETURN(auto pattern, ParseLevel(kOther));
+    e->children.push_back(std::move(pattern));
+    if (AcceptKeyword("ESCAPE")) {
+      TARN_ASSIGN_OR_RETURN(auto escape, ParseLevel(kOther));
+      e->children.push_back(std::move(escape));
+    }
+    *left = Located(std::move(e), first, tokens_[pos_ - 1]);
+    return true;
+  }
+  return false;
 }
 
 Result<std::unique_ptr<Expr>> ExprParser::ParsePrefix(int level) {

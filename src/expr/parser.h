@@ -71,6 +71,12 @@ class ExprParser {
   // An error at `at` when `expr` is taller than kMaxExpressionHeight.
   Status CheckHeight(const ast::Expr& expr, const Token& at) const;
   Result<std::unique_ptr<ast::Expr>> ParseLevel(int level);
+  // The suffix forms of the IS level (IS [NOT] NULL/TRUE/FALSE/DISTINCT FROM, ISNULL, NOTNULL)
+  // and of the LIKE/IN/BETWEEN level, applied to *left when the current token starts one;
+  // false when it does not. Apart from ParseLevel, so that its frame, one per level of every
+  // nesting, stays small.
+  Result<bool> ParseIsSuffix(const Token& first, std::unique_ptr<ast::Expr>* left);
+  Result<bool> ParseMembershipSuffix(const Token& first, std::unique_ptr<ast::Expr>* left);
   Result<std::unique_ptr<ast::Expr>> ParsePrefix(int level);
   Result<std::unique_ptr<ast::Expr>> ParsePostfix(std::unique_ptr<ast::Expr> expr);
   Result<std::unique_ptr<ast::Expr>> ParsePrimary();

@@ -164,21 +164,16 @@ const KnownDefect kKnownDefects[] = {
     {"float32", "CAST('3.4028235e38' AS FLOAT) (FLT_MAX) is refused by tarn's cast"},
     {"date", "CAST('-infinity' AS DATE) and BC dates ('5877642-06-25 (BC)') are refused by "
              "tarn's cast"},
-    {"timestamp_s", "CAST('-infinity' AS TIMESTAMP_S) is refused by tarn's cast; DuckDB's own "
-                    "COPY of the same rows fails converting TIMESTAMP_S to microseconds"},
+    {"timestamp_s", "±infinity TIMESTAMP_S values have no microsecond form, so the Parquet "
+                    "write of them fails, in tarn as in DuckDB's own COPY of the same rows"},
     {"timestamp_ms", "CAST('-infinity' AS TIMESTAMP_MS) is refused by tarn's cast"},
     {"timestamp", "CAST('-infinity' AS TIMESTAMP) and the largest TIMESTAMP "
                   "('294247-01-10 04:00:54.775806') are refused by tarn's cast"},
-    {"timestamp_ns", "CAST('… .123456789' AS TIMESTAMP_NS) keeps only microseconds in tarn's "
-                     "cast, so every path holds truncated values"},
-    {"timestamptz", "CAST('-infinity' AS TIMESTAMPTZ) is refused by tarn's cast"},
     {"timetz", "tarn has no cast from VARCHAR to TIMETZ"},
     {"interval", "negative intervals: DuckDB's Parquet writer refuses them, tarn's writes "
                  "their months/days/millis as unsigned 32-bit words"},
     {"varchar_long", "a 64 KiB max string: tarn stores no max bound, DuckDB's writer a 256-byte "
                      "truncated one with its last byte incremented"},
-    {"blob", "CAST('\\x00\\xFF' AS BLOB) keeps the backslashes in tarn's cast instead of "
-             "reading the escapes"},
     {"json", "inlined JSON inside a LIST/STRUCT/MAP loses its string quotes (\"é\" reads as é), "
              "and the flushed file then holds invalid JSON"},
     {"promote FLOAT->DOUBLE", "CAST('3.4028235e38' AS FLOAT) is refused by tarn's cast"},
@@ -408,7 +403,12 @@ class Matrix {
       AddLakeCheck(inlined_, "inlined INSERT", type, inlined, "", true);
     }
     Exec(files_, "CALL ducklake_merge_adjacent_files('lake')");
-    Exec(inlined_, "CALL ducklake_flush_inlined_data('lake')");
+    // One table at a time, so that a type whose flush fails (a known defect) fails alone.
+    for (const MatrixType& type : kTypes) {
+      Exec(inlined_, StrCat("CALL ducklake_flush_inlined_data('lake', table_name => 'b_", type.name,
+                            "')"),
+           type.name);
+    }
     for (const MatrixType& type : kTypes) {
       AddLakeCheck(files_, "ducklake_merge_adjacent_files", type, "a_" + type.name, "", false);
       AddLakeCheck(inlined_, "ducklake_flush_inlined_data", type, "b_" + type.name, "", false);
