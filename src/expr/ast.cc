@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <string_view>
 
 namespace tarn::ast {
@@ -129,6 +130,85 @@ std::string QuoteIdentifier(const std::string& name) {
   return out;
 }
 
+bool WindowSpec::operator==(const WindowSpec& other) const {
+  if (base != other.base || num_args != other.num_args ||
+      num_partitions != other.num_partitions || orders.size() != other.orders.size() ||
+      has_frame != other.has_frame || unit != other.unit || start != other.start ||
+      end != other.end || ignore_nulls != other.ignore_nulls) {
+    return false;
+  }
+  for (size_t i = 0; i < orders.size(); ++i) {
+    if (orders[i].descending != other.orders[i].descending ||
+        orders[i].nulls_first != other.orders[i].nulls_first) {
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+const char* FrameUnitName(FrameUnit unit) {
+  switch (unit) {
+    case FrameUnit::kRows: return "ROWS";
+    case FrameUnit::kRange: return "RANGE";
+    case FrameUnit::kGroups: return "GROUPS";
+  }
+  return "?";
+}
+
+std::string FrameBoundText(FrameBound bound, const Expr* offset) {
+  switch (bound) {
+    case FrameBound::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case FrameBound::kPreceding: return offset->ToString() + " PRECEDING";
+    case FrameBound::kCurrentRow: return "CURRENT ROW";
+    case FrameBound::kFollowing: return offset->ToString() + " FOLLOWING";
+    case FrameBound::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string WindowText(const Expr& expr, const std::function<std::string(const Expr&)>& show) {
+  const WindowSpec& w = *expr.window;
+  std::string out;
+  auto add = [&](const std::string& part) {
+    if (!out.empty()) out += " ";
+    out += part;
+  };
+  if (!w.base.empty()) add(QuoteIdentifier(w.base));
+  size_t index = static_cast<size_t>(w.num_args);
+  if (w.num_partitions > 0) {
+    std::string part = "PARTITION BY ";
+    for (int32_t i = 0; i < w.num_partitions; ++i) {
+      if (i > 0) part += ", ";
+      part += show(*expr.children[index++]);
+    }
+    add(part);
+  }
+  if (!w.orders.empty()) {
+    std::string part = "ORDER BY ";
+    for (size_t i = 0; i < w.orders.size(); ++i) {
+      if (i > 0) part += ", ";
+      part += show(*expr.children[index++]);
+      if (w.orders[i].descending) part += " DESC";
+      if (w.orders[i].nulls_first >= 0) {
+        if (!w.orders[i].descending) part += " ASC";
+        part += w.orders[i].nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      }
+    }
+    add(part);
+  }
+  if (w.has_frame) {
+    const Expr* start = HasOffset(w.start) ? expr.children[index++].get() : nullptr;
+    const Expr* end = HasOffset(w.end) ? expr.children[index++].get() : nullptr;
+    add(std::string(FrameUnitName(w.unit)) + " BETWEEN " + FrameBoundText(w.start, start) +
+        " AND " + FrameBoundText(w.end, end));
+  }
+  return out;
+}
+
 std::string Expr::ToString() const {
   switch (kind) {
     case ExprKind::kLiteral:
@@ -226,6 +306,19 @@ std::string Expr::ToString() const {
       }
       return out + "}";
     }
+    case ExprKind::kWindow: {
+      auto show = [](const Expr& e) { return e.ToString(); };
+      std::string spec = "(" + WindowText(*this, show) + ")";
+      if (names.empty()) return spec;
+      std::string out = names[0] + "(";
+      if (distinct) out += "DISTINCT ";
+      for (int32_t i = 0; i < window->num_args; ++i) {
+        if (i > 0) out += ", ";
+        out += children[static_cast<size_t>(i)]->ToString();
+      }
+      out += window->ignore_nulls ? " IGNORE NULLS)" : ")";
+      return out + " OVER " + spec;
+    }
   }
   return "?";
 }
@@ -247,6 +340,7 @@ std::unique_ptr<Expr> Expr::Clone() const {
   copy->range = range;
   copy->height = height;
   for (const auto& child : children) copy->children.push_back(child->Clone());
+  if (window) copy->window = std::make_unique<WindowSpec>(*window);
   return copy;
 }
 
@@ -259,6 +353,9 @@ bool Expr::Equals(const Expr& other) const {
     return false;
   }
   if (names.size() != other.names.size()) return false;
+  if ((window == nullptr) != (other.window == nullptr) || (window && !(*window == *other.window))) {
+    return false;
+  }
   for (size_t i = 0; i < names.size(); ++i) {
     // Function names are case-insensitive; column names keep their spelling.
     if (kind == ExprKind::kFunction ? Upper(names[i]) != Upper(other.names[i])

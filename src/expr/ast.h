@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ enum class ExprKind : uint8_t {
   kField,      // children[0] . names[0] (field access on a non-name expression)
   kList,       // [children...]: a list literal (DuckDB's list_value)
   kStruct,     // {'names[i]': children[i], ...}: a struct literal (DuckDB's struct_pack)
+  // f(args) OVER (...): names[0] = function name, distinct; `window` says how children split
+  // into the arguments, PARTITION BY and ORDER BY expressions and the frame offsets. A named
+  // window definition (WINDOW w AS (...)) is a kWindow without a function name.
+  kWindow,
 };
 
 enum class LiteralKind : uint8_t { kNull, kTrue, kFalse, kInteger, kDecimal, kFloat, kString, kTyped };
@@ -51,6 +56,41 @@ enum class Op : uint8_t {
   kAnd, kOr,
   // LIKE family
   kLike, kILike,
+};
+
+// A window frame: ROWS, RANGE or GROUPS BETWEEN start AND end, each bound UNBOUNDED
+// PRECEDING / FOLLOWING, CURRENT ROW or an offset PRECEDING / FOLLOWING.
+enum class FrameUnit : uint8_t { kRows, kRange, kGroups };
+enum class FrameBound : uint8_t {
+  kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing,
+};
+inline bool HasOffset(FrameBound bound) {
+  return bound == FrameBound::kPreceding || bound == FrameBound::kFollowing;
+}
+
+struct WindowOrder {
+  bool descending = false;
+  int8_t nulls_first = -1;  // -1: not written (NULLS LAST), 0: NULLS LAST, 1: NULLS FIRST
+};
+
+// What OVER (...) says besides its expressions. The kWindow node's children are, in order:
+// num_args arguments, num_partitions PARTITION BY expressions, one ORDER BY expression per
+// `orders` entry, then the start offset (when HasOffset(start)) and the end offset (when
+// HasOffset(end)).
+struct WindowSpec {
+  std::string base;  // OVER w / OVER (w ...): the named window this one extends; else empty
+  int32_t num_args = 0;
+  int32_t num_partitions = 0;
+  std::vector<WindowOrder> orders;
+  bool has_frame = false;  // false: DuckDB's default frame
+  FrameUnit unit = FrameUnit::kRange;
+  FrameBound start = FrameBound::kUnboundedPreceding;
+  FrameBound end = FrameBound::kCurrentRow;
+  bool ignore_nulls = false;  // lag(x IGNORE NULLS), first_value(...) IGNORE NULLS
+
+  size_t order_begin() const { return static_cast<size_t>(num_args + num_partitions); }
+  size_t offsets_begin() const { return order_begin() + orders.size(); }
+  bool operator==(const WindowSpec& other) const;
 };
 
 // Where a node came from in the source text (bytes), for error messages.
@@ -73,6 +113,7 @@ struct Expr {
   std::string type_name;  // kCast target, kTyped literal type (as written)
   std::vector<std::string> names;
   std::vector<std::unique_ptr<Expr>> children;
+  std::unique_ptr<WindowSpec> window;  // kWindow only
   SourceRange range;
   // Nodes on the longest path from this one down to a leaf (1 for a leaf), as set by the
   // builders below and the parser (UpdateHeight); the parser refuses trees taller than its
@@ -105,6 +146,10 @@ std::unique_ptr<Expr> MakeColumnRef(std::vector<std::string> names);
 std::unique_ptr<Expr> MakeUnary(Op op, std::unique_ptr<Expr> operand);
 std::unique_ptr<Expr> MakeBinary(Op op, std::unique_ptr<Expr> left, std::unique_ptr<Expr> right);
 std::unique_ptr<Expr> MakeFunction(std::string name, std::vector<std::unique_ptr<Expr>> args);
+
+// The inside of a kWindow node's OVER (...): "PARTITION BY a ORDER BY b DESC ROWS BETWEEN ...",
+// each expression printed by `show`.
+std::string WindowText(const Expr& expr, const std::function<std::string(const Expr&)>& show);
 
 // Quotes an identifier when it is not a plain lower-case word or is a reserved word.
 std::string QuoteIdentifier(const std::string& name);

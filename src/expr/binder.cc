@@ -297,6 +297,10 @@ class Binder {
       case ExprKind::kField: return BindField(expr);
       case ExprKind::kList: return BindList(expr);
       case ExprKind::kStruct: return BindStructPack(expr);
+      case ExprKind::kWindow:
+        // The planner computes window functions before binding what holds them.
+        return Status::InvalidArgument("Binder Error: window functions are not allowed here: \"",
+                                       expr.ToString(), "\"");
     }
     return Status::Internal("unknown expression kind");
   }

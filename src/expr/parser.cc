@@ -155,6 +155,16 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
     }
     if (op == Op::kNone) return left;
     Advance();
+    if (level == kCompare && (Peek().IsKeyword("ANY") || Peek().IsKeyword("SOME") ||
+                              Peek().IsKeyword("ALL")) && AtSubqueryAfter(1)) {
+      // x op ANY / SOME / ALL (subquery): the subquery node marked "#any" or "#all".
+      const bool all = Advance().IsKeyword("ALL");
+      TARN_ASSIGN_OR_RETURN(auto quantified, ParseSubquery());
+      quantified->names[0] = all ? "#all" : "#any";
+      left = Located(ast::MakeBinary(op, std::move(left), std::move(quantified)), first,
+                     tokens_[pos_ - 1]);
+      continue;
+    }
     TARN_ASSIGN_OR_RETURN(auto right, ParseLevel(level + 1));
     left = Located(ast::MakeBinary(op, std::move(left), std::move(right)), first,
                    tokens_[pos_ - 1]);
@@ -449,9 +459,23 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
       } while (AcceptOperator(","));
     }
   }
+  bool ignore_nulls = false;
+  if (Peek().IsKeyword("IGNORE") && Peek(1).IsKeyword("NULLS")) {
+    pos_ += 2;
+    ignore_nulls = true;
+  } else if (Peek().IsKeyword("RESPECT") && Peek(1).IsKeyword("NULLS")) {
+    pos_ += 2;
+  }
   TARN_RETURN_NOT_OK(ExpectOperator(")"));
   auto e = ast::MakeFunction(std::move(name), std::move(args));
   e->distinct = distinct;
+  if (Peek().IsKeyword("OVER")) {
+    Advance();
+    TARN_ASSIGN_OR_RETURN(e, ParseOver(std::move(e), ignore_nulls));
+  } else if (ignore_nulls) {
+    return Status::InvalidArgument(FormatErrorAt(
+        text_, "Parser Error: IGNORE NULLS is only allowed with window functions", first.offset));
+  }
   return Located(std::move(e), first, tokens_[pos_ - 1]);
 }
 

@@ -83,6 +83,15 @@ class ExprParser {
   Result<std::unique_ptr<ast::Expr>> ParseCase();
   Result<std::unique_ptr<ast::Expr>> ParseCastCall(bool try_cast);
   Result<std::unique_ptr<ast::Expr>> ParseFunctionCall(std::string name);
+ public:
+  // parser_window.cc. After OVER: `name` or ( [name] [PARTITION BY ...] [ORDER BY ...]
+  // [frame] ); turns the call into a kWindow node. With a null call, the definition of a
+  // WINDOW clause (a kWindow node without a function).
+  Result<std::unique_ptr<ast::Expr>> ParseOver(std::unique_ptr<ast::Expr> call,
+                                               bool ignore_nulls);
+
+ private:
+  Result<ast::FrameBound> ParseFrameBound(std::vector<std::unique_ptr<ast::Expr>>* offsets);
   // parser_literals.cc: [a, b], {'k': v}, MAP {k: v}, INTERVAL (expr) UNIT.
   Result<std::unique_ptr<ast::Expr>> ParseListLiteral();
   Result<std::unique_ptr<ast::Expr>> ParseStructLiteral();

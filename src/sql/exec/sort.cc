@@ -68,6 +68,8 @@ RowComparator::RowComparator(const Batch& batch, const std::vector<SortKey>& key
   }
 }
 
+RowComparator::~RowComparator() = default;
+
 int RowComparator::Compare(int64_t a, int64_t b) const {
   for (const Key& key : keys_) {
     bool a_null = key.column->IsNull(a);
@@ -145,6 +147,8 @@ bool NormalizeFirstKey(const Batch& batch, const SortKey& key, std::vector<uint6
   }
 }
 
+}  // namespace
+
 std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& keys,
                                int64_t keep) {
   // Filled by appending: a sized vector would be zeroed first, then overwritten.
@@ -182,6 +186,8 @@ std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& k
   if (first.capacity() > (size_t{1} << 20)) std::vector<uint64_t>().swap(first);
   return order;
 }
+
+namespace {
 
 // The per-batch half of a top-N: each batch shrinks to its own best N rows, in order. A row
 // of the overall top N is among the top N of its batch, and ties keep input order in both

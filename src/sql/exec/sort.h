@@ -71,10 +71,16 @@ std::unique_ptr<Operator> MakeTopNPerBatch(std::unique_ptr<Operator> input,
                                            std::vector<SortKey> keys, int64_t top_n,
                                            std::shared_ptr<TopNBound> bound = nullptr);
 
+// The row numbers of `batch` in the order of `keys` (ties in input order): the first `keep`
+// of them, or all when keep < 0.
+std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& keys,
+                               int64_t keep);
+
 // Compares rows of one batch by the keys: <0, 0, >0.
 class RowComparator {
  public:
   RowComparator(const Batch& batch, const std::vector<SortKey>& keys);
+  ~RowComparator();
   int Compare(int64_t a, int64_t b) const;
 
  private:

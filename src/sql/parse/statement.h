@@ -80,6 +80,14 @@ struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
   std::shared_ptr<const SelectStmt> query;
+  // WITH RECURSIVE: a UNION [ALL] query may read the CTE itself on its right side.
+  bool recursive = false;
+};
+
+// WINDOW name AS (spec): `spec` is a kWindow node without a function (expr/ast.h).
+struct NamedWindow {
+  std::string name;
+  std::unique_ptr<ast::Expr> spec;
 };
 
 // How a set operation query combines its two queries (set_operation.h).
@@ -94,6 +102,7 @@ struct SelectStmt {
   // left query's names).
   SetOp set_op = SetOp::kNone;
   bool set_all = false;
+  bool set_by_name = false;  // UNION [ALL] BY NAME: columns matched by name, not position
   std::unique_ptr<SelectStmt> set_left;
   std::unique_ptr<SelectStmt> set_right;
   // VALUES (a, b), (c, d): the rows of a query with no other clause (columns col0, col1...).
@@ -104,7 +113,14 @@ struct SelectStmt {
   std::unique_ptr<ast::Expr> where;
   std::vector<std::unique_ptr<ast::Expr>> group_by;
   bool group_by_all = false;
+  // GROUP BY GROUPING SETS (...) / ROLLUP (...) / CUBE (...), alone or crossed with other
+  // items: each grouping set as indices into group_by (which then holds every expression once).
+  // Empty: a plain GROUP BY.
+  std::vector<std::vector<int>> grouping_sets;
   std::unique_ptr<ast::Expr> having;
+  // WINDOW w AS (...), ...: the planner merges them into the OVER clauses that name them.
+  std::vector<NamedWindow> windows;
+  std::unique_ptr<ast::Expr> qualify;  // QUALIFY: a filter over the window functions' results
   std::vector<OrderItem> order_by;
   std::unique_ptr<ast::Expr> limit;
   std::unique_ptr<ast::Expr> offset;

@@ -49,6 +49,7 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
   out->ctes = select.ctes;
   out->set_op = select.set_op;
   out->set_all = select.set_all;
+  out->set_by_name = select.set_by_name;
   if (select.set_left) out->set_left = CloneSelect(*select.set_left);
   if (select.set_right) out->set_right = CloneSelect(*select.set_right);
   for (const auto& row : select.values) {
@@ -70,7 +71,12 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
   out->where = CloneOrNull(select.where);
   for (const auto& group : select.group_by) out->group_by.push_back(group->Clone());
   out->group_by_all = select.group_by_all;
+  out->grouping_sets = select.grouping_sets;
   out->having = CloneOrNull(select.having);
+  for (const NamedWindow& window : select.windows) {
+    out->windows.push_back(NamedWindow{window.name, window.spec->Clone()});
+  }
+  out->qualify = CloneOrNull(select.qualify);
   for (const OrderItem& item : select.order_by) {
     OrderItem copy;
     copy.expr = item.expr->Clone();

@@ -1,5 +1,6 @@
 #include "sql/parse/statement_parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <utility>
@@ -87,6 +88,151 @@ Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr() {
   };
   parser.set_subquery_hook(&hook);
   auto result = parser.ParseExpr();
+  pos_ = parser.position();
+  return result;
+}
+
+namespace {
+
+using GroupingSets = std::vector<std::vector<int>>;
+
+// Every set of `a` joined with every set of `b`.
+GroupingSets CrossSets(const GroupingSets& a, const GroupingSets& b) {
+  GroupingSets out;
+  for (const auto& left : a) {
+    for (const auto& right : b) {
+      std::vector<int> both = left;
+      for (int index : right) {
+        if (std::find(both.begin(), both.end(), index) == both.end()) both.push_back(index);
+      }
+      out.push_back(std::move(both));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// The index in select->group_by of an expression equal to `e`, added when new.
+int StatementParser::GroupIndex(SelectStmt* select, std::unique_ptr<ast::Expr> e) {
+  for (size_t i = 0; i < select->group_by.size(); ++i) {
+    if (select->group_by[i]->Equals(*e)) return static_cast<int>(i);
+  }
+  select->group_by.push_back(std::move(e));
+  return static_cast<int>(select->group_by.size() - 1);
+}
+
+// A GROUP BY element: its grouping sets.
+Result<std::vector<std::vector<int>>> StatementParser::ParseGroupElement(SelectStmt* select,
+                                                                         bool* plain) {
+  GroupingSets sets;
+  const bool rollup = Peek().IsKeyword("ROLLUP") && Peek(1).IsOperator("(");
+  const bool cube = Peek().IsKeyword("CUBE") && Peek(1).IsOperator("(");
+  const bool grouping_sets = Peek().IsKeyword("GROUPING") && Peek(1).IsKeyword("SETS");
+  if (!rollup && !cube && !grouping_sets) {
+    if (Peek().IsOperator("(") && Peek(1).IsOperator(")")) {
+      pos_ += 2;
+      *plain = false;
+      return GroupingSets{{}};
+    }
+    TARN_ASSIGN_OR_RETURN(auto e, ParseExpr());
+    return GroupingSets{{GroupIndex(select, std::move(e))}};
+  }
+  *plain = false;
+  Advance();
+  if (grouping_sets) Advance();
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  std::vector<std::vector<int>> parts;
+  do {
+    if (grouping_sets) {
+      // Each element is a set: (a, b), (), a, or a nested ROLLUP / CUBE / GROUPING SETS.
+      if (Peek().IsOperator("(") && !Peek(1).IsOperator(")")) {
+        // (a, b): a list of expressions grouped together.
+        size_t start = pos_;
+        Advance();
+        std::vector<int> set;
+        bool list = true;
+        do {
+          Result<std::unique_ptr<ast::Expr>> e = ParseExpr();
+          if (!e.ok()) {
+            list = false;
+            break;
+          }
+          set.push_back(GroupIndex(select, std::move(e).value()));
+        } while (AcceptOperator(","));
+        if (list && AcceptOperator(")") && (Peek().IsOperator(",") || Peek().IsOperator(")"))) {
+          sets.push_back(std::move(set));
+          continue;
+        }
+        pos_ = start;
+      }
+      bool inner_plain = true;
+      TARN_ASSIGN_OR_RETURN(GroupingSets inner, ParseGroupElement(select, &inner_plain));
+      for (auto& set : inner) sets.push_back(std::move(set));
+    } else {
+      std::vector<int> part;
+      if (Peek().IsOperator("(")) {
+        Advance();
+        if (!AcceptOperator(")")) {
+          do {
+            TARN_ASSIGN_OR_RETURN(auto e, ParseExpr());
+            part.push_back(GroupIndex(select, std::move(e)));
+          } while (AcceptOperator(","));
+          TARN_RETURN_NOT_OK(ExpectOperator(")"));
+        }
+      } else {
+        TARN_ASSIGN_OR_RETURN(auto e, ParseExpr());
+        part.push_back(GroupIndex(select, std::move(e)));
+      }
+      parts.push_back(std::move(part));
+    }
+  } while (AcceptOperator(","));
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  if (rollup) {
+    // (a, b, c), (a, b), (a), ()
+    for (size_t keep = parts.size() + 1; keep-- > 0;) {
+      std::vector<int> set;
+      for (size_t i = 0; i < keep; ++i) set.insert(set.end(), parts[i].begin(), parts[i].end());
+      sets.push_back(std::move(set));
+    }
+  } else if (cube) {
+    if (parts.size() > 12) {
+      return Status::InvalidArgument("Binder Error: CUBE of more than 12 elements");
+    }
+    // Every subset, the largest first, as DuckDB lists them.
+    for (size_t mask = (size_t{1} << parts.size()); mask-- > 0;) {
+      std::vector<int> set;
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (mask & (size_t{1} << (parts.size() - 1 - i))) {
+          set.insert(set.end(), parts[i].begin(), parts[i].end());
+        }
+      }
+      sets.push_back(std::move(set));
+    }
+  }
+  return sets;
+}
+
+// GROUP BY e, ... with GROUPING SETS, ROLLUP and CUBE elements: the cross product of each
+// element's sets. Plain expressions alone leave select->grouping_sets empty.
+Status StatementParser::ParseGroupByList(SelectStmt* select) {
+  GroupingSets sets = {{}};
+  bool plain = true;
+  do {
+    TARN_ASSIGN_OR_RETURN(GroupingSets element, ParseGroupElement(select, &plain));
+    sets = CrossSets(sets, element);
+    if (sets.size() > 4096) {
+      return Status::InvalidArgument("Binder Error: GROUP BY has more than 4096 grouping sets");
+    }
+  } while (AcceptOperator(","));
+  if (!plain) select->grouping_sets = std::move(sets);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<ast::Expr>> StatementParser::ParseWindowDefinition() {
+  ExprParser parser(text_, tokens_, pos_);
+  parser.set_depth(expression_depth_);
+  auto result = parser.ParseOver(nullptr, false);
   pos_ = parser.position();
   return result;
 }
@@ -331,13 +477,11 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseDescribeTarget() {
 Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
   TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // subqueries, parenthesized queries
   if (AcceptKeyword("WITH")) {
-    if (Peek().IsKeyword("RECURSIVE")) {
-      return Status::NotSupported(
-          FormatErrorAt(text_, "not yet supported: WITH RECURSIVE", Peek().offset));
-    }
+    const bool recursive = AcceptKeyword("RECURSIVE");
     std::vector<CommonTableExpr> ctes;
     do {
       CommonTableExpr cte;
+      cte.recursive = recursive;
       TARN_ASSIGN_OR_RETURN(cte.name, ParseName());
       if (AcceptOperator("(")) {
         do {
@@ -438,8 +582,9 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetExpression(int min_
       AcceptKeyword("DISTINCT");
     }
     if (Peek().IsKeyword("BY")) {
-      return Status::NotSupported(
-          FormatErrorAt(text_, "not yet supported: UNION BY NAME", Peek().offset));
+      if (op != SetOp::kUnion || !Peek(1).IsKeyword("NAME")) return SyntaxError();
+      pos_ += 2;
+      combined->set_by_name = true;
     }
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> right, ParseSetExpression(precedence + 1));
     combined->set_left = std::move(left);
@@ -494,18 +639,32 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetOperand() {
     if (AcceptKeyword("ALL")) {
       select->group_by_all = true;
     } else {
-      do {
-        TARN_ASSIGN_OR_RETURN(auto e, ParseExpr());
-        select->group_by.push_back(std::move(e));
-      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ParseGroupByList(select.get()));
     }
   }
   if (AcceptKeyword("HAVING")) {
     TARN_ASSIGN_OR_RETURN(select->having, ParseExpr());
   }
-  if (Peek().IsKeyword("WINDOW") || Peek().IsKeyword("QUALIFY")) {
-    return Status::NotSupported(FormatErrorAt(
-        text_, "not yet supported: " + Upper(Peek().text), Peek().offset));
+  if (AcceptKeyword("WINDOW")) {
+    do {
+      if (Peek().kind != TokenKind::kIdentifier && Peek().kind != TokenKind::kQuotedIdentifier) {
+        return SyntaxError();
+      }
+      const Token& name = Advance();
+      TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+      TARN_ASSIGN_OR_RETURN(auto spec, ParseWindowDefinition());
+      for (const NamedWindow& other : select->windows) {
+        if (Upper(other.name) == Upper(name.text)) {
+          return Status::InvalidArgument(FormatErrorAt(
+              text_, "Parser Error: window \"" + name.text + "\" is already defined",
+              name.offset));
+        }
+      }
+      select->windows.push_back(NamedWindow{name.text, std::move(spec)});
+    } while (AcceptOperator(","));
+  }
+  if (AcceptKeyword("QUALIFY")) {
+    TARN_ASSIGN_OR_RETURN(select->qualify, ParseExpr());
   }
   return select;
 }

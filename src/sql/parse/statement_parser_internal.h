@@ -85,6 +85,12 @@ class StatementParser {
 
   // --- shared pieces (statement_parser.cc) ---
   Result<std::unique_ptr<ast::Expr>> ParseExpr();
+  // GROUP BY items with GROUPING SETS / ROLLUP / CUBE (statement.h's grouping_sets).
+  Status ParseGroupByList(SelectStmt* select);
+  Result<std::vector<std::vector<int>>> ParseGroupElement(SelectStmt* select, bool* plain);
+  static int GroupIndex(SelectStmt* select, std::unique_ptr<ast::Expr> e);
+  // WINDOW name AS ( ... ): the part in parentheses, as a kWindow node without a function.
+  Result<std::unique_ptr<ast::Expr>> ParseWindowDefinition();
   Result<std::string> ParseName();
   bool AtStatementEnd() const;
   // The source text from token `first` to the token before the current one.

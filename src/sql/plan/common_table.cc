@@ -1,6 +1,8 @@
 #include "sql/plan/common_table.h"
 
 #include <optional>
+#include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "expr/binder.h"
@@ -22,12 +24,144 @@ const CteScope* FindCte(const ExecContext& context, const TableRef& ref) {
   return nullptr;
 }
 
+namespace {
+
+Result<std::unique_ptr<Operator>> Rename(std::unique_ptr<Operator> plan, const CteScope& scope);
+
+int64_t BatchBytes(const Batch& batch) {
+  int64_t bytes = 0;
+  for (const auto& column : batch.columns) {
+    if (column->values) bytes += column->values->size();
+    if (column->data) bytes += column->data->size();
+    if (column->validity) bytes += column->validity->size();
+  }
+  return bytes;
+}
+
+// A row as bytes that equal rows (NULL equal to NULL) share.
+std::string RowKey(const Batch& batch, int64_t row) {
+  std::string key;
+  for (const auto& column : batch.columns) {
+    if (column->IsNull(row)) {
+      key += '\0';
+      continue;
+    }
+    const std::string text = expr::ValueToText(column->GetValue(row));
+    key += '\1';
+    key += std::to_string(text.size());
+    key += ':';
+    key += text;
+  }
+  return key;
+}
+
+// `plan`'s columns cast to `schema`'s types and named by its names.
+Result<std::unique_ptr<Operator>> Conform(std::unique_ptr<Operator> plan, const Schema& schema,
+                                          const std::string& name) {
+  const Schema& input = *plan->schema();
+  if (input.num_fields() != schema.num_fields()) {
+    return Status::InvalidArgument(
+        "Binder Error: Set operations can only apply to expressions with the same number of "
+        "result columns (in the recursive CTE \"", name, "\")");
+  }
+  std::vector<std::unique_ptr<BoundExpr>> columns;
+  std::vector<std::string> names;
+  for (int c = 0; c < input.num_fields(); ++c) {
+    auto node = std::make_unique<expr::BoundNode>();
+    node->kind = expr::BoundKind::kColumn;
+    node->type = input.field(c).type;
+    node->column_index = c;
+    node->name = input.field(c).name;
+    TARN_ASSIGN_OR_RETURN(auto cast, expr::CastTo(std::move(node), schema.field(c).type));
+    columns.push_back(std::make_unique<BoundExpr>(std::move(cast)));
+    names.push_back(schema.field(c).name);
+  }
+  return MakeProjection(std::move(plan), std::move(columns), std::move(names));
+}
+
+Result<std::unique_ptr<Operator>> PlanRecursiveCte(const CteScope& scope,
+                                                   std::string_view sql_text,
+                                                   const ExecContext& context) {
+  const SelectStmt& query = *scope.cte->query;
+  if (!query.order_by.empty() || query.limit || query.offset) {
+    return Status::NotSupported("not yet supported: ORDER BY or LIMIT in the recursive CTE \"",
+                                scope.cte->name, "\"");
+  }
+  ExecContext outer = context;
+  outer.ctes = scope.parent;
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> anchor,
+                        PlanSelect(*query.set_left, sql_text, outer));
+  TARN_ASSIGN_OR_RETURN(anchor, Rename(std::move(anchor), scope));
+  auto schema = std::make_shared<Schema>(*anchor->schema());
+  for (Field& field : schema->fields) {
+    if (field.type.id == TypeId::kNull) field.type = DataType(TypeId::kInt32);
+  }
+  TARN_ASSIGN_OR_RETURN(anchor, Conform(std::move(anchor), *schema, scope.cte->name));
+  TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> working, ReadAllBatches(anchor.get()));
+  std::unordered_set<std::string> seen;
+  // UNION: only rows not seen before (in this run too).
+  auto keep_new = [&](std::shared_ptr<Batch> batch) -> std::shared_ptr<Batch> {
+    if (query.set_all || batch->num_rows == 0) return batch;
+    std::vector<uint8_t> keep(static_cast<size_t>((batch->num_rows + 7) / 8), 0);
+    int64_t kept = 0;
+    for (int64_t row = 0; row < batch->num_rows; ++row) {
+      if (seen.insert(RowKey(*batch, row)).second) {
+        keep[static_cast<size_t>(row >> 3)] |= static_cast<uint8_t>(1u << (row & 7));
+        ++kept;
+      }
+    }
+    if (kept == batch->num_rows) return batch;
+    return KeepRows(std::move(batch), keep, kept);
+  };
+  working = keep_new(std::move(working));
+  std::vector<std::shared_ptr<Batch>> result;
+  int64_t bytes = 0;
+  while (working->num_rows > 0) {
+    bytes += BatchBytes(*working);
+    if (bytes > context.memory_limit) {
+      return Status::ResourceExhausted("Out of Memory Error: RECURSIVE_CTE needs more than the "
+                                       "memory_limit of ", FormatMemorySize(context.memory_limit));
+    }
+    result.push_back(working);
+    CteScope self;
+    self.parent = scope.parent;
+    self.cte = scope.cte;
+    self.rows = working;
+    ExecContext step_context = context;
+    step_context.ctes = &self;
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> step,
+                          PlanSelect(*query.set_right, sql_text, step_context));
+    TARN_ASSIGN_OR_RETURN(step, Conform(std::move(step), *schema, scope.cte->name));
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> added, ReadAllBatches(step.get()));
+    working = keep_new(std::move(added));
+  }
+  auto all = std::make_shared<Batch>(
+      result.empty() ? *working : (result.size() == 1 ? *result[0] : *ConcatenateBatches(result)));
+  all->schema = schema;
+  return MakeValues("RECURSIVE_CTE", std::move(all));
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Operator>> PlanCte(const CteScope& scope, std::string_view sql_text,
                                           const ExecContext& context) {
+  if (scope.rows) {
+    auto rows = std::make_shared<Batch>(*scope.rows);
+    return MakeValues("RECURSIVE_CTE_SCAN", std::move(rows));
+  }
+  if (scope.cte->recursive && scope.cte->query->set_op == SetOp::kUnion) {
+    return PlanRecursiveCte(scope, sql_text, context);
+  }
   ExecContext inner = context;
   inner.ctes = scope.parent;
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> plan,
                         PlanSelect(*scope.cte->query, sql_text, inner));
+  return Rename(std::move(plan), scope);
+}
+
+namespace {
+
+Result<std::unique_ptr<Operator>> Rename(std::unique_ptr<Operator> plan, const CteScope& scope) {
   const std::vector<std::string>& aliases = scope.cte->column_aliases;
   if (aliases.empty()) return plan;
   const Schema& schema = *plan->schema();
@@ -50,6 +184,8 @@ Result<std::unique_ptr<Operator>> PlanCte(const CteScope& scope, std::string_vie
   }
   return MakeProjection(std::move(plan), std::move(columns), std::move(names));
 }
+
+}  // namespace
 
 Result<std::unique_ptr<Operator>> PlanValues(const SelectStmt& values) {
   const size_t width = values.values[0].size();

@@ -20,12 +20,21 @@ namespace tarn::sql {
 struct CteScope {
   const CteScope* parent = nullptr;
   const CommonTableExpr* cte = nullptr;
+  // While a recursive CTE's step runs: the rows the previous step added (its working table),
+  // which a reference to the CTE reads. Null otherwise.
+  std::shared_ptr<Batch> rows;
 };
 
 // The CTE `ref` names, or null.
 const CteScope* FindCte(const ExecContext& context, const TableRef& ref);
 
 // The operators of a CTE's query, its columns renamed by the CTE's column aliases.
+//
+// WITH RECURSIVE r AS (anchor UNION [ALL] step): the anchor runs, then the step runs again and
+// again with r naming the rows the previous run added, until a run adds none; UNION keeps only
+// rows not seen before. The rows are held (within memory_limit, else "Out of Memory Error:
+// RECURSIVE_CTE needs ...") and the reference reads them all. Columns are the anchor's, named
+// by the aliases; each step's columns are cast to their types.
 Result<std::unique_ptr<Operator>> PlanCte(const CteScope& scope, std::string_view sql_text,
                                           const ExecContext& context);
 

@@ -257,6 +257,7 @@ class JoinBinder {
     }
     out->group_by_all = select.group_by_all;
     TARN_RETURN_NOT_OK(rewrite(select.having, &out->having));
+    TARN_RETURN_NOT_OK(rewrite(select.qualify, &out->qualify));
     for (const OrderItem& item : select.order_by) {
       OrderItem rewritten;
       TARN_RETURN_NOT_OK(rewrite(item.expr, &rewritten.expr));

@@ -63,6 +63,31 @@ std::string Name(const ast::Expr& expr) {
       }
       return out + ")";
     }
+    case ExprKind::kWindow: {
+      // DuckDB's spelling: the call, then the window without its default frame.
+      const ast::WindowSpec& w = *expr.window;
+      std::string name = LowerAscii(expr.names[0]);
+      std::string out = name + "(";
+      if (expr.distinct) out += "DISTINCT ";
+      const bool star = w.num_args == 1 && expr.children[0]->kind == ExprKind::kStar;
+      for (int32_t i = 0; i < w.num_args && !star; ++i) {
+        if (i > 0) out += ", ";
+        out += Operand(*expr.children[static_cast<size_t>(i)]);
+      }
+      out += ") OVER (";
+      const bool default_frame = w.unit == ast::FrameUnit::kRange &&
+                                 w.start == ast::FrameBound::kUnboundedPreceding &&
+                                 w.end == ast::FrameBound::kCurrentRow;
+      if (!default_frame || !w.has_frame) {
+        return out + ast::WindowText(expr, [](const ast::Expr& e) { return Name(e); }) + ")";
+      }
+      ast::Expr copy;
+      copy.kind = ExprKind::kWindow;
+      copy.window = std::make_unique<ast::WindowSpec>(w);
+      copy.window->has_frame = false;
+      for (const auto& child : expr.children) copy.children.push_back(child->Clone());
+      return out + ast::WindowText(copy, [](const ast::Expr& e) { return Name(e); }) + ")";
+    }
     default: return expr.ToString();
   }
 }

@@ -1,5 +1,6 @@
 #include "sql/plan/planner.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 
@@ -10,11 +11,13 @@
 #include "sql/parse/statement_clone.h"
 #include "sql/plan/aggregate_rewrite.h"
 #include "sql/plan/common_table.h"
+#include "sql/plan/grouping_sets.h"
 #include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
 #include "sql/plan/set_query.h"
 #include "sql/plan/subquery_rewrite.h"
 #include "sql/plan/source.h"
+#include "sql/plan/window_rewrite.h"
 
 namespace tarn::sql {
 namespace {
@@ -210,17 +213,33 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
   TARN_RETURN_NOT_OK(ExpandSelectList(select, source_schema, visible, qualifier, &items));
   ExprPtr where = select.where ? Prepared(*select.where, qualifier) : nullptr;
   ExprPtr having = select.having ? Prepared(*select.having, qualifier) : nullptr;
+  ExprPtr qualify = select.qualify ? Prepared(*select.qualify, qualifier) : nullptr;
   std::vector<ExprPtr> order;
   for (const OrderItem& item : select.order_by) order.push_back(Prepared(*item.expr, qualifier));
   if (where) SubstituteAliases(&where, items, source_schema);
   if (having) SubstituteAliases(&having, items, source_schema);
+  if (qualify) SubstituteAliases(&qualify, items, source_schema);
   if (where && ContainsAggregate(*where)) {
     return Status::InvalidArgument("Binder Error: WHERE clause cannot contain aggregates");
+  }
+  if (where && ContainsWindow(*where)) {
+    return Status::InvalidArgument("Binder Error: WHERE clause cannot contain window functions!");
+  }
+  if (having && ContainsWindow(*having)) {
+    return Status::InvalidArgument("Binder Error: HAVING clause cannot contain window functions!");
+  }
+  bool windowed = qualify != nullptr && ContainsWindow(*qualify);
+  for (const auto& item : items) windowed = windowed || ContainsWindow(*item.expr);
+  if (qualify && !windowed) {
+    return Status::InvalidArgument(
+        "Binder Error: at least one window function must appear in the SELECT column or "
+        "QUALIFY clause");
   }
 
   bool aggregate = !select.group_by.empty() || select.group_by_all || having != nullptr;
   for (const auto& item : items) aggregate = aggregate || ContainsAggregate(*item.expr);
   for (const auto& e : order) aggregate = aggregate || ContainsAggregate(*e);
+  if (qualify) aggregate = aggregate || ContainsAggregate(*qualify);
 
   // GROUP BY items: expressions, 1-based positions, or select-list aliases.
   std::vector<ExprPtr> groups;
@@ -250,6 +269,10 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
     if (ContainsAggregate(*g)) {
       return Status::InvalidArgument("Binder Error: GROUP BY clause cannot contain aggregates");
     }
+    if (ContainsWindow(*g)) {
+      return Status::InvalidArgument(
+          "Binder Error: GROUP BY clause cannot contain window functions!");
+    }
     groups.push_back(std::move(g));
   }
 
@@ -263,6 +286,7 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
     for (const auto& e : order) CollectColumns(*e, source_schema, &needed);
     if (where) CollectColumns(*where, source_schema, &needed);
     if (having) CollectColumns(*having, source_schema, &needed);
+    if (qualify) CollectColumns(*qualify, source_schema, &needed);
     for (size_t i = 0; i < needed.size(); ++i) {
       if (!needed[i]) continue;
       columns.push_back(static_cast<int>(i));
@@ -351,6 +375,12 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
   if (having) {
     TARN_ASSIGN_OR_RETURN(having_rewritten, rewriter.Rewrite(*having));
   }
+  ExprPtr qualify_rewritten;
+  if (qualify && aggregate) {
+    TARN_ASSIGN_OR_RETURN(qualify_rewritten, rewriter.Rewrite(*qualify));
+  } else if (qualify) {
+    qualify_rewritten = qualify->Clone();
+  }
 
   Schema aggregate_schema;
   const Schema* bind_schema = &scan_schema;
@@ -396,6 +426,41 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
     if (having_rewritten) {
       TARN_ASSIGN_OR_RETURN(auto predicate,
                             BindPredicate(*having_rewritten, aggregate_schema, "HAVING clause"));
+      input = MakeFilter(std::move(input), std::move(predicate));
+    }
+  }
+
+  // Window functions: computed over the rows so far (the aggregate's groups when
+  // aggregating), appended as columns #w0, #w1, ...; QUALIFY filters on them.
+  Schema window_schema;
+  if (windowed || std::any_of(hidden.begin(), hidden.end(),
+                              [](const ExprPtr& e) { return ContainsWindow(*e); })) {
+    WindowExtractor extractor;
+    for (auto& e : outputs) TARN_RETURN_NOT_OK(extractor.Extract(&e));
+    for (auto& e : hidden) TARN_RETURN_NOT_OK(extractor.Extract(&e));
+    if (qualify_rewritten) TARN_RETURN_NOT_OK(extractor.Extract(&qualify_rewritten));
+    const Schema& over = *bind_schema;
+    const Schema* all = aggregate ? nullptr : &source_schema;
+    BindFn bind = [&over, all](const Expr& e) { return BindScanned(e, over, all); };
+    std::vector<WindowFunction> functions;
+    for (size_t w = 0; w < extractor.windows().size(); ++w) {
+      TARN_ASSIGN_OR_RETURN(WindowFunction function,
+                            BindWindow(*extractor.windows()[w], bind, WindowExtractor::Column(w)));
+      functions.push_back(std::move(function));
+    }
+    if (!aggregate) input = MakeGather(std::move(input), context);
+    TARN_ASSIGN_OR_RETURN(input, MakeWindow(std::move(input), std::move(functions), context));
+    // The names the rows so far are bound by (a source's own schema may name its columns
+    // otherwise: FROM range(3) t(x)), then the window columns.
+    window_schema = over;
+    const Schema& produced = *input->schema();
+    for (int c = over.num_fields(); c < produced.num_fields(); ++c) {
+      window_schema.fields.push_back(produced.field(c));
+    }
+    bind_schema = &window_schema;
+    if (qualify_rewritten) {
+      TARN_ASSIGN_OR_RETURN(auto predicate,
+                            BindPredicate(*qualify_rewritten, window_schema, "QUALIFY clause"));
       input = MakeFilter(std::move(input), std::move(predicate));
     }
   }
@@ -527,6 +592,15 @@ Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
 
 Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
                                              const ExecContext& context) {
+  if (!select.windows.empty()) {
+    std::unique_ptr<SelectStmt> resolved = CloneSelect(select);
+    TARN_RETURN_NOT_OK(ResolveNamedWindows(resolved.get()));
+    return PlanSelect(*resolved, sql_text, context);
+  }
+  if (!select.grouping_sets.empty()) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandGroupingSets(select));
+    return PlanSelect(*expanded, sql_text, context);
+  }
   if (IsOrderByAll(select)) return PlanOrderByAll(select, sql_text, context);
   if (!select.values.empty()) return PlanValues(select);
   // Each CTE sees the ones before it; the query sees them all.

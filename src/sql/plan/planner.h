@@ -1,8 +1,8 @@
 // The planner: a SelectStmt → a tree of operators, ready to pull batches from.
 //
 // Shape: source scan (projection and statistics predicate pushed into the reader) → FILTER
-// (WHERE) → [HASH_GROUP_BY → FILTER (HAVING)] → PROJECTION (select list plus hidden ORDER BY
-// keys) → [DISTINCT] → [ORDER_BY | TOP_N] → [LIMIT]. Names resolve case-insensitively;
+// (WHERE) → [HASH_GROUP_BY → FILTER (HAVING)] → [WINDOW → FILTER (QUALIFY)] → PROJECTION
+// (select list plus hidden ORDER BY keys) → [DISTINCT] → [ORDER_BY | TOP_N] → [LIMIT]. Names resolve case-insensitively;
 // ORDER BY and GROUP BY accept select-list aliases and 1-based positions as DuckDB does.
 //
 // Thread-safety: one thread at a time.

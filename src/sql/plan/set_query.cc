@@ -1,6 +1,8 @@
 #include "sql/plan/set_query.h"
 
+#include <cctype>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -62,6 +64,65 @@ Result<std::unique_ptr<Operator>> CastColumns(std::unique_ptr<Operator> input,
   return MakeProjection(std::move(input), std::move(columns), names);
 }
 
+bool SameName(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int FindName(const Schema& schema, const std::string& name) {
+  for (int c = 0; c < schema.num_fields(); ++c) {
+    if (SameName(schema.field(c).name, name)) return c;
+  }
+  return -1;
+}
+
+// UNION BY NAME: both sides projected to the left side's column names, then the right side's
+// other names, a side without a name giving NULL there.
+Status MatchByName(std::unique_ptr<Operator>* left, std::unique_ptr<Operator>* right) {
+  const Schema left_schema = *(*left)->schema();
+  const Schema right_schema = *(*right)->schema();
+  std::vector<std::string> names;
+  for (const Field& field : left_schema.fields) {
+    if (FindName(left_schema, field.name) < static_cast<int>(&field - left_schema.fields.data())) {
+      return Status::InvalidArgument("Binder Error: UNION BY NAME operand has duplicate column \"",
+                                     field.name, "\"");
+    }
+    names.push_back(field.name);
+  }
+  for (const Field& field : right_schema.fields) {
+    bool seen = false;
+    for (const std::string& name : names) seen = seen || SameName(name, field.name);
+    if (!seen) names.push_back(field.name);
+  }
+  for (std::unique_ptr<Operator>* side : {left, right}) {
+    const Schema& schema = *(*side)->schema();
+    std::vector<std::unique_ptr<BoundExpr>> columns;
+    for (const std::string& name : names) {
+      auto node = std::make_unique<expr::BoundNode>();
+      const int index = FindName(schema, name);
+      if (index >= 0) {
+        node->kind = expr::BoundKind::kColumn;
+        node->type = schema.field(index).type;
+        node->column_index = index;
+        node->name = schema.field(index).name;
+      } else {
+        node->kind = expr::BoundKind::kConstant;
+        node->type = DataType(TypeId::kNull);
+        node->constant = Value::Null(node->type);
+      }
+      columns.push_back(std::make_unique<BoundExpr>(std::move(node)));
+    }
+    *side = MakeProjection(std::move(*side), std::move(columns), names);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Operator>> PlanSetQuery(const SelectStmt& select, std::string_view sql_text,
@@ -76,6 +137,7 @@ Result<std::unique_ptr<Operator>> PlanSetQuery(const SelectStmt& select, std::st
     outer.from.subquery = std::make_unique<SelectStmt>();
     outer.from.subquery->set_op = select.set_op;
     outer.from.subquery->set_all = select.set_all;
+    outer.from.subquery->set_by_name = select.set_by_name;
     outer.from.subquery->set_left = CloneSelect(*select.set_left);
     outer.from.subquery->set_right = CloneSelect(*select.set_right);
     outer.order_by.reserve(select.order_by.size());
@@ -94,6 +156,9 @@ Result<std::unique_ptr<Operator>> PlanSetQuery(const SelectStmt& select, std::st
                         PlanSelect(*select.set_left, sql_text, context));
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> right,
                         PlanSelect(*select.set_right, sql_text, context));
+  if (select.set_by_name) {
+    TARN_RETURN_NOT_OK(MatchByName(&left, &right));
+  }
   const Schema& left_schema = *left->schema();
   const Schema& right_schema = *right->schema();
   if (left_schema.num_fields() != right_schema.num_fields()) {

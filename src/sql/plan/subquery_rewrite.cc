@@ -10,6 +10,7 @@
 #include "sql/plan/decorrelate.h"
 #include "sql/plan/join_tree.h"
 #include "sql/plan/planner.h"
+#include "sql/plan/window_rewrite.h"
 
 namespace tarn::sql {
 namespace {
@@ -23,7 +24,8 @@ bool IsSubquery(const Expr& expr, const char* which) {
 }
 
 bool IsAnySubquery(const Expr& expr) {
-  return IsSubquery(expr, "#subquery") || IsSubquery(expr, "#exists");
+  return IsSubquery(expr, "#subquery") || IsSubquery(expr, "#exists") ||
+         IsSubquery(expr, "#any") || IsSubquery(expr, "#all");
 }
 
 bool ContainsSubquery(const Expr& expr) {
@@ -110,9 +112,9 @@ bool IsFlattenable(const SelectStmt& select) {
     return false;
   }
   for (const SelectItem& item : select.items) {
-    if (item.expr && ContainsAggregate(*item.expr)) return false;
+    if (item.expr && (ContainsAggregate(*item.expr) || ContainsWindow(*item.expr))) return false;
   }
-  return true;
+  return !select.qualify;
 }
 
 class SubqueryRewriter {
@@ -195,6 +197,10 @@ class SubqueryRewriter {
         IsSubquery(*e.children[1], "#subquery")) {
       return ReplaceInSubquery(expr, select, may_join);
     }
+    if (e.kind == ExprKind::kBinary && e.children.size() == 2 &&
+        (IsSubquery(*e.children[1], "#any") || IsSubquery(*e.children[1], "#all"))) {
+      return ReplaceQuantified(expr, select, may_join);
+    }
     for (auto& child : e.children) {
       TARN_RETURN_NOT_OK(ReplaceSubqueries(&child, select, may_join));
     }
@@ -224,6 +230,42 @@ class SubqueryRewriter {
     for (int64_t row = 0; row < batch->num_rows; ++row) {
       e.children.push_back(CastLiteral(batch->column(0).GetValue(row)));
     }
+    return Status::OK();
+  }
+
+  // x op ANY (uncorrelated subquery): the OR of x op v over the subquery's values v (false
+  // when it has none); x op ALL: their AND (true when it has none). Three-valued logic gives
+  // DuckDB's NULL rules: no comparison true but one NULL makes ANY NULL, and so on.
+  Status ReplaceQuantified(ExprPtr* expr, SelectStmt* select, bool may_join) {
+    Expr& e = **expr;
+    const bool all = IsSubquery(*e.children[1], "#all");
+    TARN_RETURN_NOT_OK(ReplaceSubqueries(&e.children[0], select, may_join));
+    TARN_ASSIGN_OR_RETURN(auto batch, RunSubquery(*e.children[1], context_));
+    if (batch->schema->num_fields() != 1) {
+      return Status::InvalidArgument("Binder Error: Subquery returns ",
+                                     batch->schema->num_fields(), " columns - expected 1");
+    }
+    if (batch->num_rows > kMaxInListRows) {
+      return Status::NotSupported("not yet supported: ", all ? "ALL" : "ANY",
+                                  " (subquery) of more than ", kMaxInListRows, " rows");
+    }
+    std::vector<ExprPtr> terms;
+    for (int64_t row = 0; row < batch->num_rows; ++row) {
+      terms.push_back(ast::MakeBinary(e.op, e.children[0]->Clone(),
+                                      CastLiteral(batch->column(0).GetValue(row))));
+    }
+    if (terms.empty()) terms.push_back(BoolLiteral(all));
+    // Combined pairwise, so the tree stays shallow.
+    while (terms.size() > 1) {
+      std::vector<ExprPtr> next;
+      for (size_t i = 0; i + 1 < terms.size(); i += 2) {
+        next.push_back(ast::MakeBinary(all ? ast::Op::kAnd : ast::Op::kOr, std::move(terms[i]),
+                                       std::move(terms[i + 1])));
+      }
+      if (terms.size() % 2 == 1) next.push_back(std::move(terms.back()));
+      terms = std::move(next);
+    }
+    *expr = std::move(terms[0]);
     return Status::OK();
   }
 
