@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/oracle.h"
@@ -75,12 +76,21 @@ class QueryMaker {
     }
   }
 
+  // A frame whose end is not before its start: DuckDB gives inverted frames (3 FOLLOWING AND
+  // 1 FOLLOWING) negative counts, tarn empty frames.
   std::string Frame(const std::string& unit) {
     const int start = Pick(4);
     const int end = start + Pick(5 - start);
     const int end_kind = end == 0 ? 1 : end;
-    return " " + unit + " BETWEEN " + Bound(start, unit == "RANGE") + " AND " +
-           Bound(end_kind, unit == "RANGE");
+    std::string first = Bound(start, unit == "RANGE");
+    std::string second = Bound(end_kind, unit == "RANGE");
+    if (start == end_kind && (start == 1 || start == 3)) {
+      // Two offsets of one direction: the farther one first for PRECEDING, last for FOLLOWING.
+      const double a = std::stod(first);
+      const double b = std::stod(second);
+      if ((start == 1 && a < b) || (start == 3 && a > b)) std::swap(first, second);
+    }
+    return " " + unit + " BETWEEN " + first + " AND " + second;
   }
 
   std::string Direction() {
