@@ -148,8 +148,8 @@ Status Flush(CommitAttempt* a, const FlushInlinedChange& f) {
   return Status::OK();
 }
 
-// As the extension after a rewrite: the table-wide bounds of every column that has a
-// ducklake_table_column_stats row become those of the live files' statistics.
+// The table-wide bounds of every column that has a ducklake_table_column_stats row become
+// those of the live files' statistics.
 Status RecomputeColumnStats(CommitAttempt* a, int64_t table_id) {
   TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(table_id));
   TARN_ASSIGN_OR_RETURN(
@@ -194,6 +194,71 @@ Status RecomputeColumnStats(CommitAttempt* a, int64_t table_id) {
                              OptText(b.min_text), OptText(b.max_text),
                              CatalogDatum::Boolean(b.has_null)}));
   }
+  return Status::OK();
+}
+
+Result<int64_t> CountOf(CommitAttempt* a, const std::string& sql, int64_t table_id,
+                        const std::string& what) {
+  TARN_ASSIGN_OR_RETURN(CatalogResult result,
+                        RunQuery(a->store, sql, {CatalogDatum::Integer(table_id)}, {T::kBigint},
+                                 what));
+  RowReader row(*a->store, result, 0, what, {0});
+  return row.OptInt(0).value_or(0);
+}
+
+// As the extension after a rewrite (reference §3.10 "global stats are recomputed"): when no
+// live data file has deletions left, record_count becomes the rows of the live files plus the
+// live inlined rows, file_size_bytes the live files' bytes, and the column bounds those of
+// the live files' statistics; while deletions remain the stats stay as they were (they are
+// counts of rows ever inserted, which never fall below the live rows).
+Status RecomputeTableStats(CommitAttempt* a, int64_t table_id) {
+  TARN_ASSIGN_OR_RETURN(
+      int64_t gross,
+      CountOf(a, "SELECT SUM(record_count) FROM ducklake_data_file WHERE table_id = ?1 AND "
+                 "end_snapshot IS NULL", table_id, "ducklake_data_file"));
+  TARN_ASSIGN_OR_RETURN(
+      int64_t deleted,
+      CountOf(a, "SELECT SUM(d.delete_count) FROM ducklake_delete_file d JOIN ducklake_data_file "
+                 "f ON f.data_file_id = d.data_file_id WHERE d.table_id = ?1 AND d.end_snapshot "
+                 "IS NULL AND f.end_snapshot IS NULL", table_id, "ducklake_delete_file"));
+  const std::string inlined_deletes = StrCat("ducklake_inlined_delete_", table_id);
+  TARN_ASSIGN_OR_RETURN(bool has_inlined_deletes, a->store->TableExists(inlined_deletes));
+  if (has_inlined_deletes) {
+    TARN_ASSIGN_OR_RETURN(
+        int64_t inlined,
+        CountOf(a, StrCat("SELECT COUNT(*) FROM ", QuoteName(inlined_deletes), " i JOIN "
+                          "ducklake_data_file f ON f.data_file_id = i.file_id WHERE f.table_id = "
+                          "?1 AND f.end_snapshot IS NULL"), table_id, inlined_deletes));
+    deleted += inlined;
+  }
+  if (deleted != 0) return Status::OK();
+  TARN_ASSIGN_OR_RETURN(
+      int64_t bytes,
+      CountOf(a, "SELECT SUM(file_size_bytes) FROM ducklake_data_file WHERE table_id = ?1 AND "
+                 "end_snapshot IS NULL", table_id, "ducklake_data_file"));
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult registered,
+      RunQuery(a->store, "SELECT table_name FROM ducklake_inlined_data_tables WHERE table_id = ?1",
+               {CatalogDatum::Integer(table_id)}, {T::kVarchar}, "ducklake_inlined_data_tables"));
+  int64_t live_inlined = 0;
+  for (size_t i = 0; i < registered.rows.size(); ++i) {
+    RowReader row(*a->store, registered, i, "ducklake_inlined_data_tables", {0});
+    TARN_ASSIGN_OR_RETURN(std::string name, row.Text(0));
+    TARN_ASSIGN_OR_RETURN(bool exists, a->store->TableExists(name));
+    if (!exists) continue;
+    TARN_ASSIGN_OR_RETURN(
+        int64_t n, CountOf(a, StrCat("SELECT COUNT(*) FROM ", QuoteName(name),
+                                     " WHERE end_snapshot IS NULL AND ?1 IS NOT NULL"),
+                           table_id, name));
+    live_inlined += n;
+  }
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          "UPDATE ducklake_table_stats SET record_count = ?2, file_size_bytes = ?3 "
+                          "WHERE table_id = ?1",
+                          {CatalogDatum::Integer(table_id), CatalogDatum::Integer(gross + live_inlined),
+                           CatalogDatum::Integer(bytes)}));
+  // Inlined rows have no file statistics: their values keep the bounds that hold them.
+  if (live_inlined == 0) TARN_RETURN_NOT_OK(RecomputeColumnStats(a, table_id));
   return Status::OK();
 }
 
@@ -262,17 +327,7 @@ Status Compact(CommitAttempt* a, const CompactFilesChange& c) {
   if (c.output.has_value()) {
     TARN_RETURN_NOT_OK(AddMaintenanceDataFile(a, table_id, *c.output).status());
   }
-  if (!merge) {
-    // As the extension: the table's record_count becomes the live row count of its files.
-    TARN_RETURN_NOT_OK(Exec(
-        a->store,
-        "UPDATE ducklake_table_stats SET record_count = (SELECT COALESCE(SUM(record_count), 0) "
-        "FROM ducklake_data_file WHERE table_id = ?1 AND end_snapshot IS NULL) - (SELECT "
-        "COALESCE(SUM(d.delete_count), 0) FROM ducklake_delete_file d WHERE d.table_id = ?1 AND "
-        "d.end_snapshot IS NULL) WHERE table_id = ?1",
-        {CatalogDatum::Integer(table_id)}));
-  }
-  if (!merge) TARN_RETURN_NOT_OK(RecomputeColumnStats(a, table_id));
+  if (!merge) TARN_RETURN_NOT_OK(RecomputeTableStats(a, table_id));
   (merge ? a->tokens.merge_adjacent : a->tokens.rewrite_delete).insert(table_id);
   return Status::OK();
 }
