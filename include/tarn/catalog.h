@@ -481,9 +481,14 @@ struct TableMetadata {
 // =============================================================================================
 
 struct LakeOpenOptions {
-  // Replaces the catalog's data_path (a moved lake). Default: the catalog's data_path.
-  // A '/' is appended when missing.
+  // The lake's data path. Default: the catalog's data_path. A '/' is appended when missing.
   std::optional<std::string> data_path;
+  // What a data_path that differs from the catalog's means. true (the default for this API):
+  // it replaces the catalog's (a moved lake). false: the open is refused with both paths
+  // named, as the official extension refuses an ATTACH whose DATA_PATH differs from the
+  // catalog's without OVERRIDE_DATA_PATH: files written under the other path would be recorded
+  // relative to the catalog's and the new snapshots could not be read.
+  bool override_data_path = true;
   // Default: true. Opens the catalog database read-only.
   bool read_only = true;
 };

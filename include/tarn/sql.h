@@ -99,8 +99,11 @@ std::string FormatMemorySize(int64_t bytes);
 struct AttachOptions {
   // The catalog name in SQL (lake.s.t, ducklake_snapshots('lake')). Default: "lake".
   std::string name = "lake";
-  // Replaces the catalog's data_path (a moved lake). Default: the catalog's.
+  // The lake's data path (DATA_PATH). Default: the catalog's. On an existing lake it must
+  // equal the catalog's data_path unless override_data_path is set (OVERRIDE_DATA_PATH: the
+  // lake was moved); otherwise Attach fails naming both paths.
   std::optional<std::string> data_path;
+  bool override_data_path = false;
   // Refuses every write statement. Default: false (the catalog is opened writable).
   bool read_only = false;
   // When the catalog file does not exist, creates a new lake there (CreateLake) with

@@ -1,5 +1,6 @@
 // Lake: opening a DuckLake catalog, its metadata, and snapshot lookup.
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <utility>
 
@@ -139,6 +140,28 @@ Result<std::vector<MetadataEntry>> ReadMetadata(CatalogStore* store) {
 
 }  // namespace
 
+namespace {
+
+// A data path as one spelling: absolute and normalized for local paths (a relative one is
+// read from the current folder, as scans resolve it), ending in '/'. URLs are compared as
+// written.
+std::string DataPathKey(const std::string& path) {
+  std::string key = path;
+  if (key.find("://") == std::string::npos && !key.empty()) {
+    std::error_code error;
+    std::filesystem::path absolute = std::filesystem::absolute(key, error);
+    if (!error) key = absolute.lexically_normal().generic_string();
+  }
+  if (key.empty() || key.back() != '/') key += '/';
+  return key;
+}
+
+bool SameDataPath(const std::string& a, const std::string& b) {
+  return DataPathKey(a) == DataPathKey(b);
+}
+
+}  // namespace
+
 Status Lake::ReloadMetadata() {
   std::lock_guard<std::mutex> lock(mu_);
   TARN_ASSIGN_OR_RETURN(std::vector<MetadataEntry> entries, ReadMetadata(store_.get()));
@@ -183,6 +206,15 @@ Status Lake::Initialize(const LakeOpenOptions& options) {
   catalog_data_path_ = data_path.value_or("");
   if (options.data_path.has_value()) {
     data_path_ = *options.data_path;
+    if (!options.override_data_path && data_path.has_value() &&
+        !SameDataPath(*options.data_path, *data_path)) {
+      return Status::InvalidArgument(
+          "Invalid Input Error: DATA_PATH parameter \"", *options.data_path,
+          "\" does not match existing data path in the catalog \"", *data_path, "\" (",
+          StoreName(*store), "). If the lake was moved there, use OVERRIDE_DATA_PATH");
+    }
+    // The same folder spelled otherwise: read it as the catalog spells it.
+    if (!options.override_data_path && data_path.has_value()) data_path_ = *data_path;
   } else if (data_path.has_value()) {
     data_path_ = *data_path;
   } else {

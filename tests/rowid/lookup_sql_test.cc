@@ -57,6 +57,7 @@ class LookupSqlTest : public ::testing::Test {
     testing::CopyTree(*fs_, fixture + "/data/", data_);
     AttachOptions options;
     options.data_path = data_;
+    options.override_data_path = true;  // the fixture's files, copied here
     ASSERT_TRUE(session_.Attach("ducklake:sqlite:" + catalog_, options).ok());
     // The one data file at the latest snapshot (a merge output: embedded row ids).
     auto files = fs_->List(data_, /*recursive=*/true);

@@ -43,6 +43,7 @@ void Attach(testing::LogicTestRunner& runner, const std::string& arguments,
   runner.SetVariable("DATA", data_dir);
   AttachOptions options;
   options.data_path = data_dir;
+  options.override_data_path = true;  // the fixture's files (or a copy of them)
   options.read_only = mode == "read_only";
   Status attached = runner.session().Attach("ducklake:sqlite:" + copy, options);
   ASSERT_TRUE(attached.ok()) << where << ": " << attached.ToString();

@@ -37,6 +37,7 @@ Result<std::string> Csv(Session* session, const std::string& sql) {
 AttachOptions DataPath(const std::string& fixture) {
   AttachOptions options;
   options.data_path = FixtureLakePath(fixture) + "/data";
+  options.override_data_path = true;  // the catalog names the writer's folder
   return options;
 }
 
@@ -44,6 +45,7 @@ AttachOptions DataPath(const std::string& fixture) {
 AttachOptions CopiedData(const std::string& fixture, const testing::TempDir& dir) {
   AttachOptions options;
   options.data_path = testing::CopyFixtureData(fixture, dir);
+  options.override_data_path = true;
   return options;
 }
 
@@ -116,8 +118,9 @@ TEST(LakeSessionTest, RealColumnNamedRowidShadowsThePseudoColumn) {
   testing::TempDir dir;
   const std::string catalog = CopyFixtureCatalog("compacted", dir);
   // Column x (DOUBLE) becomes "rowid": the real column wins in SELECT and WHERE.
-  ASSERT_TRUE(EditCatalog(catalog, "UPDATE ducklake_column SET column_name = 'rowid' "
-                                   "WHERE column_name = 'x'")
+  ASSERT_TRUE(EditCatalog(catalog,
+                          "UPDATE ducklake_column SET column_name = 'rowid' "
+                          "WHERE column_name = 'x'")
                   .ok());
   Session session;
   ASSERT_TRUE(session.Attach(catalog, DataPath("compacted")).ok());
@@ -172,8 +175,8 @@ TEST(LakeSessionTest, TransactionIsInvisibleToOthersUntilCommit) {
   const AttachOptions data = CopiedData("basic", dir);
   ASSERT_TRUE(writer.Attach(catalog, data).ok());
   ASSERT_TRUE(reader.Attach(catalog, data).ok());
-  for (const char* sql : {"BEGIN", "DELETE FROM t WHERE id < 1000",
-                          "INSERT INTO t (id, s) VALUES (-1, 'new')"}) {
+  for (const char* sql :
+       {"BEGIN", "DELETE FROM t WHERE id < 1000", "INSERT INTO t (id, s) VALUES (-1, 'new')"}) {
     auto result = writer.Execute(sql);
     ASSERT_TRUE(result.ok()) << sql << ": " << result.status().ToString();
     while (true) {
@@ -200,6 +203,60 @@ TEST(LakeSessionTest, TransactionIsInvisibleToOthersUntilCommit) {
   auto snapshots = Csv(&reader, "SELECT count(*) AS n FROM ducklake_snapshots()");
   ASSERT_TRUE(snapshots.ok()) << snapshots.status().ToString();
   EXPECT_EQ(*snapshots, "n\n12\n");  // 0..10, then one for the whole transaction
+}
+
+// A DATA_PATH that is not the catalog's is refused, naming both, unless OVERRIDE_DATA_PATH
+// says the lake moved: files written under the other path would be recorded relative to the
+// catalog's data path, and the new snapshots could not be read.
+TEST(LakeSessionTest, DataPathMustMatchTheCatalogsUnlessOverridden) {
+  testing::TempDir dir;
+  const std::string catalog = dir.Join("lake.sqlite");
+  const std::string data = dir.Join("data") + "/";
+  {
+    Session session;
+    ASSERT_TRUE(
+        session.Execute("ATTACH 'ducklake:" + catalog + "' AS l (DATA_PATH '" + data + "')").ok());
+    ASSERT_TRUE(session.Execute("CREATE TABLE l.t AS SELECT range AS i FROM range(100)").ok());
+  }
+  const std::string other = dir.Join("elsewhere") + "/";
+  Session session;
+  auto refused =
+      session.Execute("ATTACH 'ducklake:" + catalog + "' AS l (DATA_PATH '" + other + "')");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument) << refused.status().ToString();
+  EXPECT_EQ(refused.status().message(),
+            "Invalid Input Error: DATA_PATH parameter \"" + other +
+                "\" does not match existing data path in the catalog \"" + data +
+                "\" (SQLite catalog '" + catalog +
+                "'). If the lake was moved there, use OVERRIDE_DATA_PATH");
+  // The same folder spelled otherwise: without its trailing '/', or with "." and "..".
+  for (const std::string& same : {dir.Join("data"), dir.Join("x/../data/."), dir.Join("./data/")}) {
+    Session again;
+    ASSERT_TRUE(
+        again.Execute("ATTACH 'ducklake:" + catalog + "' AS l (DATA_PATH '" + same + "')").ok())
+        << same;
+    auto rows = Csv(&again, "SELECT count(*) AS n FROM l.t");
+    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+    EXPECT_EQ(*rows, "n\n100\n");
+  }
+  // OVERRIDE_DATA_PATH: the files are read there (none are, so the scan names the file).
+  ASSERT_TRUE(session
+                  .Execute("ATTACH 'ducklake:" + catalog + "' AS l (DATA_PATH '" + other +
+                           "', OVERRIDE_DATA_PATH TRUE)")
+                  .ok());
+  auto moved = Csv(&session, "SELECT count(*) AS n FROM l.t");
+  ASSERT_FALSE(moved.ok());
+  EXPECT_NE(moved.status().message().find(other), std::string::npos) << moved.status().ToString();
+  // Through the API as well; without a DATA_PATH the catalog's is used.
+  Session api;
+  AttachOptions options;
+  options.data_path = other;
+  EXPECT_EQ(api.Attach(catalog, options).code(), StatusCode::kInvalidArgument);
+  options.data_path.reset();
+  ASSERT_TRUE(api.Attach(catalog, options).ok());
+  auto rows = Csv(&api, "SELECT sum(i) AS s FROM t");
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, "s\n4950\n");
 }
 
 }  // namespace

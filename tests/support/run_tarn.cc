@@ -20,9 +20,13 @@ std::string ShellQuote(const std::string& text) {
 
 }  // namespace
 
-RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
-                  const std::string* stdin_text) {
-  std::string command = ShellQuote(BinaryDir() + "/tarn");
+namespace {
+
+RunResult Run(const std::string* cwd, const std::vector<std::string>& args, const TempDir& dir,
+              const std::string* stdin_text) {
+  std::string command;
+  if (cwd != nullptr) command = "cd " + ShellQuote(*cwd) + " && ";
+  command += ShellQuote(BinaryDir() + "/tarn");
   for (const std::string& arg : args) command += " " + ShellQuote(arg);
   if (stdin_text != nullptr) {
     std::string in_path = dir.Join("stdin.sql");
@@ -47,6 +51,18 @@ RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
   err << std::ifstream(err_path).rdbuf();
   result.err = err.str();
   return result;
+}
+
+}  // namespace
+
+RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
+                  const std::string* stdin_text) {
+  return Run(nullptr, args, dir, stdin_text);
+}
+
+RunResult RunTarnIn(const std::string& cwd, const std::vector<std::string>& args,
+                    const TempDir& dir) {
+  return Run(&cwd, args, dir, nullptr);
 }
 
 }  // namespace tarn::testing

@@ -18,5 +18,8 @@ struct RunResult {
 // given, is fed on standard input (otherwise /dev/null). Scratch files go into `dir`.
 RunResult RunTarn(const std::vector<std::string>& args, const TempDir& dir,
                   const std::string* stdin_text = nullptr);
+// The same, run from the folder `cwd` (relative paths in `args` are read from there).
+RunResult RunTarnIn(const std::string& cwd, const std::vector<std::string>& args,
+                    const TempDir& dir);
 
 }  // namespace tarn::testing

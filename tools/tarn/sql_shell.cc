@@ -1,7 +1,7 @@
 // The program's SQL mode:
 //
-//   tarn [LAKE] [--data-path DIR] [--read-only] [-c SQL]... [-f FILE.sql]
-//        [--format table|csv|json|markdown|line]
+//   tarn [LAKE] [--data-path DIR [--override-data-path]] [--read-only] [-c SQL]...
+//        [-f FILE.sql] [--format table|csv|json|markdown|line]
 //
 // Runs each -c statement list in order, then the -f file; with neither, reads SQL from
 // standard input. Results of queries (SELECT, EXPLAIN, DESCRIBE, SHOW) are printed in the
@@ -26,8 +26,8 @@ namespace tarn::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "Usage: tarn [LAKE] [--data-path DIR] [--read-only] [-c SQL]... [-f FILE.sql]\n"
-    "            [--format table|csv|json|markdown|line]\n"
+    "Usage: tarn [LAKE] [--data-path DIR [--override-data-path]] [--read-only] [-c SQL]...\n"
+    "            [-f FILE.sql] [--format table|csv|json|markdown|line]\n"
     "       tarn parquet meta|cat|write ...   (see tarn parquet --help)\n"
     "\n"
     "Runs SQL (DuckDB's dialect) over a DuckLake lake and over files: read_parquet('x/*.parquet'),\n"
@@ -35,13 +35,17 @@ constexpr const char* kUsage =
     "\n"
     "LAKE is ducklake:sqlite:PATH (or a bare PATH.sqlite), attached as catalog \"lake\":\n"
     "  SELECT rowid, * FROM t AT (VERSION => 3); SHOW TABLES; CALL ducklake_snapshots('lake');\n"
-    "  --data-path DIR   the lake's data files are in DIR (a moved lake); when the catalog file\n"
-    "                    does not exist yet, a new lake is created there with DIR as data path\n"
+    "  --data-path DIR   the lake's data path; when the catalog file does not exist yet, a new\n"
+    "                    lake is created there with DIR as data path. On an existing lake DIR\n"
+    "                    must be the catalog's data path, unless --override-data-path is given\n"
+    "  --override-data-path\n"
+    "                    the lake's files were moved to DIR: read and write them there\n"
     "  --read-only       refuse every write statement\n";
 
 struct SqlArgs {
   std::string lake;
   std::string data_path;
+  bool override_data_path = false;
   bool read_only = false;
   std::vector<std::string> scripts;  // -c texts and -f file contents, in order
   std::string format = "table";
@@ -115,6 +119,8 @@ int ParseArgs(int argc, char** argv, SqlArgs* args) {
       }
     } else if (arg == "--data-path") {
       if (!value(&args->data_path)) return ReportError("--data-path needs a directory");
+    } else if (arg == "--override-data-path") {
+      args->override_data_path = true;
     } else if (arg == "--read-only") {
       args->read_only = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -128,6 +134,9 @@ int ParseArgs(int argc, char** argv, SqlArgs* args) {
   }
   if (args->lake.empty() && (!args->data_path.empty() || args->read_only)) {
     return ReportError("--data-path and --read-only need a LAKE argument");
+  }
+  if (args->override_data_path && args->data_path.empty()) {
+    return ReportError("--override-data-path needs --data-path DIR");
   }
   if (!any_sql) {
     args->scripts.emplace_back(std::istreambuf_iterator<char>(std::cin),
@@ -150,11 +159,17 @@ int RunSqlShell(int argc, char** argv) {
       std::filesystem::path absolute = std::filesystem::absolute(args.data_path, error);
       options.data_path = error ? args.data_path : absolute.lexically_normal().string();
     }
+    options.override_data_path = args.override_data_path;
     options.read_only = args.read_only;
     options.create_if_missing = true;
     Status attached = session.Attach(args.lake, options);
     if (!attached.ok()) {
-      return ReportError("cannot attach the lake \"" + args.lake + "\": " + attached.message());
+      std::string message = "cannot attach the lake \"" + args.lake + "\": " + attached.message();
+      if (attached.code() == StatusCode::kInvalidArgument &&
+          attached.message().find("does not match existing data path") != std::string::npos) {
+        message += " (tarn --override-data-path)";
+      }
+      return ReportError(message);
     }
   }
   for (const std::string& script : args.scripts) {

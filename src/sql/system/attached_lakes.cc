@@ -97,6 +97,7 @@ Status AttachedLakes::Attach(std::string_view locator, const AttachOptions& opti
   }
   LakeOpenOptions open_options;
   open_options.data_path = options.data_path;
+  open_options.override_data_path = options.override_data_path;
   open_options.read_only = options.read_only || options.snapshot_version.has_value() ||
                            options.snapshot_time.has_value();
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Lake> lake, Lake::Open(locator, open_options));
@@ -200,9 +201,10 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
       options.snapshot_version = version;
     } else if (option == "SNAPSHOT_TIME") {
       options.snapshot_time = OptionText(value);
-    } else if (option == "OVERRIDE_DATA_PATH" || option == "AUTOMATIC_MIGRATION") {
-      // OVERRIDE_DATA_PATH: a DATA_PATH replaces the catalog's. AUTOMATIC_MIGRATION: a 1.0
-      // catalog needs none; older ones are refused by Lake::Open, naming their version.
+    } else if (option == "OVERRIDE_DATA_PATH") {
+      TARN_ASSIGN_OR_RETURN(options.override_data_path, OptionBool(option, value));
+    } else if (option == "AUTOMATIC_MIGRATION") {
+      // A 1.0 catalog needs none; older ones are refused by Lake::Open, naming their version.
       TARN_RETURN_NOT_OK(OptionBool(option, value).status());
     } else if (option == "METADATA_CATALOG") {
       // The name under which the extension exposes the catalog database's own tables; tarn
