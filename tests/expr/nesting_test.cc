@@ -3,18 +3,19 @@
 // limits keep the parser, the binder and the evaluator within the stack (this suite runs under
 // AddressSanitizer, whose larger frames make it the tight case).
 #include <gtest/gtest.h>
-#include <pthread.h>
 
 #include <functional>
 #include <string>
 
 #include "expr/parser.h"
+#include "support/run_with_stack.h"
 #include "tarn/expr.h"
 
 namespace tarn {
 namespace {
 
 using sql::kMaxExpressionDepth;
+using testing::RunWithStack;
 using sql::kMaxExpressionHeight;
 using sql::kMaxTypeDepth;
 
@@ -76,30 +77,6 @@ std::vector<Rule> Rules() {
       {"|| chain",
        [](int n) { return "CAST(x AS VARCHAR)" + Repeat(" || 'a'", n - 2); }, height},
   };
-}
-
-// Runs `work` on a thread with `stack_bytes` of stack and returns what it returned.
-Status RunWithStack(size_t stack_bytes, const std::function<Status()>& work) {
-  struct Call {
-    const std::function<Status()>* work;
-    Status status;
-  } call{&work, Status::OK()};
-  pthread_attr_t attributes;
-  pthread_attr_init(&attributes);
-  pthread_attr_setstacksize(&attributes, stack_bytes);
-  pthread_t thread;
-  auto body = [](void* argument) -> void* {
-    auto* c = static_cast<Call*>(argument);
-    c->status = (*c->work)();
-    return nullptr;
-  };
-  if (pthread_create(&thread, &attributes, body, &call) != 0) {
-    pthread_attr_destroy(&attributes);
-    return Status::Internal("pthread_create failed");
-  }
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attributes);
-  return call.status;
 }
 
 TEST(NestingTest, EveryRuleAtItsLimitParsesBindsAndEvaluates) {

@@ -5,36 +5,18 @@
 // runs, so that the one that crashed can be kept in the corpus.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "fuzz/catalog_fuzz_entry.h"
+#include "fuzz/corpus_files.h"
 #include "support/test_util.h"
 
 namespace tarn {
 namespace {
-
-std::vector<std::string> CorpusFiles() {
-  const std::string dir = testing::SourceDir() + "/tests/fuzz/corpus_catalog";
-  std::vector<std::string> files;
-  DIR* handle = opendir(dir.c_str());
-  if (handle == nullptr) return files;
-  while (dirent* entry = readdir(handle)) {
-    const std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    files.push_back(dir + "/" + name);
-  }
-  closedir(handle);
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 void RunInput(const std::string& input) {
   fuzz::FuzzCatalogBytes(reinterpret_cast<const uint8_t*>(input.data()), input.size(),
@@ -54,16 +36,14 @@ std::string RandomInput(uint64_t seed) {
 
 TEST(CatalogFuzzTest, CorpusReplaysWithoutCrashing) {
   ASSERT_TRUE(testing::FileExists(testing::SharedPath("fixtures/ducklake/basic/catalog.sqlite")));
-  const std::vector<std::string> files = CorpusFiles();
+  const std::vector<std::string> files = fuzz::CorpusFiles("corpus_catalog");
   ASSERT_GE(files.size(), 10u) << "tests/fuzz/corpus_catalog is missing or nearly empty";
   for (const std::string& file : files) {
     SCOPED_TRACE(file);
-    std::ifstream in(file, std::ios::binary);
-    ASSERT_TRUE(in.good());
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    EXPECT_LE(bytes.str().size(), 2 + 5 * fuzz::kMaxCatalogMutations + 5);
-    RunInput(bytes.str());
+    std::string input;
+    ASSERT_TRUE(fuzz::ReadCorpusFile(file, &input));
+    EXPECT_LE(input.size(), 2 + 5 * fuzz::kMaxCatalogMutations + 5);
+    RunInput(input);
   }
 }
 

@@ -4,7 +4,6 @@
 // in their size. Runs under AddressSanitizer in CI, whose larger frames are the tight case for
 // the stack.
 #include <gtest/gtest.h>
-#include <pthread.h>
 
 #include <functional>
 #include <string>
@@ -14,6 +13,7 @@
 #include "sql/parse/statement_parser.h"
 #include "sql/parse/statement_parser_internal.h"
 #include "support/fixture_lake.h"
+#include "support/run_with_stack.h"
 #include "support/sql_test_util.h"
 #include "support/test_util.h"
 #include "tarn/sql.h"
@@ -22,36 +22,13 @@ namespace tarn {
 namespace {
 
 using sql::parser_internal::kMaxQueryDepth;
+using testing::RunWithStack;
 
 std::string Repeat(std::string_view piece, int times) {
   std::string out;
   out.reserve(piece.size() * static_cast<size_t>(times));
   for (int i = 0; i < times; ++i) out += piece;
   return out;
-}
-
-// Runs `work` on a thread with `stack_bytes` of stack.
-Status RunWithStack(size_t stack_bytes, const std::function<Status()>& work) {
-  struct Call {
-    const std::function<Status()>* work;
-    Status status;
-  } call{&work, Status::OK()};
-  pthread_attr_t attributes;
-  pthread_attr_init(&attributes);
-  pthread_attr_setstacksize(&attributes, stack_bytes);
-  pthread_t thread;
-  auto body = [](void* argument) -> void* {
-    auto* c = static_cast<Call*>(argument);
-    c->status = (*c->work)();
-    return nullptr;
-  };
-  if (pthread_create(&thread, &attributes, body, &call) != 0) {
-    pthread_attr_destroy(&attributes);
-    return Status::Internal("pthread_create failed");
-  }
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attributes);
-  return call.status;
 }
 
 // SELECT * FROM (SELECT * FROM (... range(3) ...)) with `levels` subqueries. The statement and
@@ -220,6 +197,7 @@ TEST(StatementLimitsTest, InsertOfTwoHundredThousandRowsRuns) {
   const std::string catalog = testing::CopyFixtureCatalog("basic", dir);
   AttachOptions options;
   options.data_path = testing::CopyFixtureData("basic", dir);
+  options.override_data_path = true;
   Session session;
   ASSERT_TRUE(session.Attach("ducklake:sqlite:" + catalog, options).ok());
   ASSERT_TRUE(testing::TarnCsv(&session, "CREATE TABLE big (a INTEGER, b VARCHAR)").ok());
