@@ -173,6 +173,77 @@ bool SplitList(std::string_view text, std::vector<Piece>* pieces) {
   return s.FinishAfterClose();
 }
 
+// A list of JSON prints its elements as they are, so its text is a JSON array, which DuckDB
+// reads back by parsing JSON: an element keeps its double quotes ("é" is the JSON string, not
+// é) and loses the spaces between its tokens. A bare NULL (not JSON, but what a SQL NULL
+// element prints as) is a NULL element; JSON's null is the JSON text null.
+bool SplitJsonArray(std::string_view text, std::vector<Piece>* pieces) {
+  size_t pos = 0;
+  while (pos < text.size() && IsSpace(text[pos])) ++pos;
+  if (pos == text.size() || text[pos] != '[') return false;
+  ++pos;
+  std::string element;
+  int depth = 0;
+  bool any = false;    // a token since the last top-level ','
+  bool space = false;  // spaces since the last character kept
+  // Two tokens side by side ("1 2", "\"a\" x") are not JSON: the spaces between them cannot go.
+  auto adjacent = [&]() {
+    if (!space || element.empty()) return false;
+    const char last = element.back();
+    return last != '[' && last != '{' && last != ':' && last != ',';
+  };
+  auto finish = [&]() {
+    Piece piece;
+    if (element.size() == 4 && EqualsIgnoreCase(element, "null") && element != "null") {
+      piece.is_null = true;
+    } else {
+      piece.text = std::move(element);
+    }
+    pieces->push_back(std::move(piece));
+    element.clear();
+    any = false;
+  };
+  for (; pos < text.size(); ++pos) {
+    const char c = text[pos];
+    if (!IsSpace(c) && c != ',' && c != ':' && c != ']' && c != '}' && adjacent()) return false;
+    space = IsSpace(c);
+    if (c == '"') {
+      const size_t start = pos;
+      for (++pos; pos < text.size() && text[pos] != '"'; ++pos) {
+        if (text[pos] == '\\') ++pos;
+      }
+      if (pos >= text.size()) return false;
+      element.append(text.substr(start, pos + 1 - start));
+      any = true;
+    } else if (IsSpace(c)) {
+      continue;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+      element += c;
+      any = true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+      element += c;
+    } else if (c == ']') {
+      if (any) {
+        finish();
+      } else if (!pieces->empty()) {
+        return false;  // "[1, ]"
+      }
+      ++pos;
+      while (pos < text.size() && IsSpace(text[pos])) ++pos;
+      return pos == text.size();
+    } else if (c == ',' && depth == 0) {
+      if (!any) return false;
+      finish();
+    } else {
+      element += c;
+      any = true;
+    }
+  }
+  return false;
+}
+
 // Named pieces of a struct; `positional` for the `(v1, v2)` form (names empty).
 bool SplitStruct(std::string_view text, std::vector<std::pair<std::string, Piece>>* pieces,
                  bool* positional) {
@@ -288,8 +359,10 @@ Result<Value> DecodeElement(const Piece& piece, const DataType& type) {
 
 Result<Value> DecodeList(std::string_view text, const DataType& type) {
   std::vector<Piece> pieces;
-  if (!SplitList(text, &pieces)) return NotAValue(text, type);
   const DataType& element_type = type.children[0].type;
+  const bool split = element_type.id == TypeId::kJson ? SplitJsonArray(text, &pieces)
+                                                      : SplitList(text, &pieces);
+  if (!split) return NotAValue(text, type);
   std::vector<Value> elements;
   elements.reserve(pieces.size());
   for (const Piece& piece : pieces) {

@@ -51,13 +51,16 @@ T LoadAt(const Column& column, int64_t row) {
   return v;
 }
 
-void AppendNestedChild(const Column& child, int64_t row, std::string* out) {
+// A list prints its JSON elements as they are, so the list's text is itself a JSON array (as
+// DuckDB prints it, and reads it back by parsing JSON); a struct's or a map's JSON value is
+// quoted like text when it needs to be ('"x"'), as DuckDB does.
+void AppendNestedChild(const Column& child, int64_t row, bool in_list, std::string* out) {
   if (child.IsNull(row)) {
     out->append("NULL");
   } else if (child.type.IsNested()) {
     AppendNonNullText(child, row, out);
-  } else if (child.type.id == TypeId::kJson) {
-    out->append(child.GetView(row));  // JSON text is never quoted
+  } else if (child.type.id == TypeId::kJson && in_list) {
+    out->append(child.GetView(row));
   } else {
     std::string text;
     AppendNonNullText(child, row, &text);
@@ -135,7 +138,7 @@ void AppendNonNullText(const Column& column, int64_t row, std::string* out) {
         if (field_idx > 0) out->append(", ");
         AppendQuotedNested(column.type.children[field_idx].name, out);
         out->append(": ");
-        AppendNestedChild(*column.children[field_idx], row, out);
+        AppendNestedChild(*column.children[field_idx], row, /*in_list=*/false, out);
       }
       out->push_back('}');
       return;
@@ -145,7 +148,7 @@ void AppendNonNullText(const Column& column, int64_t row, std::string* out) {
       out->push_back('[');
       for (int32_t element = offsets[row]; element < offsets[row + 1]; ++element) {
         if (element > offsets[row]) out->append(", ");
-        AppendNestedChild(*column.children[0], element, out);
+        AppendNestedChild(*column.children[0], element, /*in_list=*/true, out);
       }
       out->push_back(']');
       return;
@@ -156,9 +159,9 @@ void AppendNonNullText(const Column& column, int64_t row, std::string* out) {
       out->push_back('{');
       for (int32_t entry = offsets[row]; entry < offsets[row + 1]; ++entry) {
         if (entry > offsets[row]) out->append(", ");
-        AppendNestedChild(*entries.children[0], entry, out);
+        AppendNestedChild(*entries.children[0], entry, /*in_list=*/false, out);
         out->push_back('=');
-        AppendNestedChild(*entries.children[1], entry, out);
+        AppendNestedChild(*entries.children[1], entry, /*in_list=*/false, out);
       }
       out->push_back('}');
       return;

@@ -245,15 +245,34 @@ Status TypedChunkWriter<T>::Gather(const LeafLevels& levels) {
           out += 16;
         });
       } else {  // kInterval
+        // Parquet's INTERVAL is three unsigned words (months, days, milliseconds): a negative
+        // part is refused as DuckDB refuses it, and so is a time part past 2^32 ms (about 49.7
+        // days), which would otherwise wrap to another value.
         const Interval* src = leaf.values_as<Interval>();
+        const Interval* unwritable = nullptr;
         ForEachPresentRow(levels, [&](int64_t row) {
-          uint32_t parts[3] = {static_cast<uint32_t>(src[row].months),
-                               static_cast<uint32_t>(src[row].days),
-                               static_cast<uint32_t>(src[row].nanos / 1000000)};
+          const Interval& v = src[row];
+          const int64_t millis = v.nanos / 1000000;
+          if ((v.months < 0 || v.days < 0 || v.nanos < 0 || millis > 0xFFFFFFFFLL) &&
+              unwritable == nullptr) {
+            unwritable = &v;
+          }
+          uint32_t parts[3] = {static_cast<uint32_t>(v.months), static_cast<uint32_t>(v.days),
+                               static_cast<uint32_t>(millis)};
           std::memcpy(out, parts, 12);
           *dst++ = std::string_view(out, 12);
           out += 12;
         });
+        if (unwritable != nullptr) {
+          if (unwritable->months < 0 || unwritable->days < 0 || unwritable->nanos < 0) {
+            return Status::InvalidArgument("column '", leaf_.path[0],
+                                           "': Parquet files do not support negative intervals");
+          }
+          return Status::InvalidArgument("column '", leaf_.path[0],
+                                         "': an INTERVAL whose time part is 2^32 milliseconds "
+                                         "(about 49.7 days) or more does not fit Parquet's "
+                                         "INTERVAL");
+        }
       }
       arena_.push_back(std::move(bytes));
     }

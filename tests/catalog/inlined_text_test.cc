@@ -411,5 +411,23 @@ TEST(InlinedTextTest, DecodesRandomNestedValuesAsDuckDBPrintsThem) {
   EXPECT_GT(compared, kTypes * kRows * 8 / 10);
 }
 
+// A list of JSON is read as DuckDB reads it back: as a JSON array, each element its JSON text
+// (a string keeps its quotes) without the spaces between tokens; a bare NULL is a NULL
+// element. A struct's JSON value is unquoted like text.
+TEST(InlinedTextTest, JsonListsAreJsonArrays) {
+  const DataType json(TypeId::kJson);
+  auto j = [&](const char* text) { return Value::Bytes(json, text); };
+  const DataType list = DataType::List(json);
+  EXPECT_EQ(Decode("[\"é\", {\"k\":  1}, [1, 2], null, NULL, \"a, b\", \"q\\\"]\"]", list),
+            Value::Nested(list, {j("\"é\""), j("{\"k\":1}"), j("[1,2]"), j("null"),
+                                 Value::Null(json), j("\"a, b\""), j("\"q\\\"]\"")}));
+  EXPECT_EQ(Decode(" [ ] ", list), Value::Nested(list, {}));
+  for (const char* bad : {"[1, ]", "[\"x]", "[1 2", "[,1]", "x"}) {
+    EXPECT_FALSE(DecodeInlinedText(bad, list).ok()) << bad;
+  }
+  const DataType st = DataType::Struct({Field("a", json), Field("b", json)});
+  EXPECT_EQ(Decode("{'a': '\"x\"', 'b': 1}", st), Value::Nested(st, {j("\"x\""), j("1")}));
+}
+
 }  // namespace
 }  // namespace tarn

@@ -169,5 +169,28 @@ TEST(ValueTextTest, NestedQuoting) {
             "{'a\\\\b': 1, 'c\\'d': q}");
 }
 
+// DuckDB prints a list's JSON elements as they are (the list's text is a JSON array) and
+// quotes a struct's or a map's JSON value like text when it needs quotes.
+TEST(ValueTextTest, JsonInsideNestedValues) {
+  const DataType json(TypeId::kJson);
+  auto j = [&](const char* text) { return Value::Bytes(json, text); };
+  const DataType list = DataType::List(json);
+  EXPECT_EQ(FormatValue(Value::Nested(list, {j("\"é\""), j("{\"k\":  1}"), j("null"),
+                                             Value::Null(json), j("\"a b\"")})),
+            "[\"é\", {\"k\":  1}, null, NULL, \"a b\"]");
+  const DataType st = DataType::Struct({Field("a", json), Field("b", json), Field("c", json),
+                                        Field("d", json)});
+  EXPECT_EQ(FormatValue(Value::Nested(st, {j("\"x\""), j("1"), j("null"), j("[1, 2]")})),
+            "{'a': '\"x\"', 'b': 1, 'c': 'null', 'd': '[1, 2]'}");
+  const DataType map = DataType::Map(json, json);
+  EXPECT_EQ(FormatValue(Value::Nested(map, {Value::Nested(map.children[0].type,
+                                                          {j("{\"k\": 1}"), j("[]")})})),
+            "{'{\"k\": 1}'='[]'}");
+  const DataType nested = DataType::List(DataType::List(json));
+  EXPECT_EQ(FormatValue(Value::Nested(nested, {Value::Nested(nested.children[0].type,
+                                                             {j("\"x\"")})})),
+            "[[\"x\"]]");
+}
+
 }  // namespace
 }  // namespace tarn

@@ -455,5 +455,40 @@ TEST(WriterPropertiesTest, BuildValidatesEachOption) {
   EXPECT_EQ((*defaults)->data_page_version(), 1);
 }
 
+// Parquet's INTERVAL is three unsigned words (months, days, milliseconds). What fits is
+// written and read back (to the millisecond); a negative part is refused as DuckDB refuses it,
+// and a time part of 2^32 ms or more too, rather than written as another value.
+TEST(ParquetWriterTest, IntervalsThatDoNotFitAreRefused) {
+  auto write = [](const Interval& interval, std::shared_ptr<FileSystem> fs) -> Status {
+    const DataType type(TypeId::kInterval);
+    auto schema = std::make_shared<Schema>(std::vector<Field>{Field("i", type)});
+    ColumnBuilder builder(type);
+    TARN_RETURN_NOT_OK(builder.Append(Value::MakeInterval(interval)));
+    TARN_ASSIGN_OR_RETURN(auto writer, ParquetWriter::Open(fs, "/i.parquet", *schema,
+                                                           Props(WriterProperties::Builder())));
+    TARN_RETURN_NOT_OK(writer->Write(*MakeBatch(schema, {builder.Finish()})));
+    return writer->Finish().status();
+  };
+  auto fs = NewMemoryFileSystem();
+  Interval fits{14, 3, (int64_t{0xFFFFFFFF} * 1000 + 999) * 1000};
+  ASSERT_TRUE(write(fits, fs).ok());
+  auto reader = ParquetReader::Open(fs, "/i.parquet");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto read = (*reader)->ReadAll();
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  Interval expected = fits;
+  expected.nanos = int64_t{0xFFFFFFFF} * 1000000;
+  EXPECT_EQ((*read)->column(0).GetValue(0), Value::MakeInterval(expected));
+  for (const Interval& negative :
+       {Interval{-1, 0, 0}, Interval{0, -1, 0}, Interval{0, 0, -1000}, Interval{1, 1, -1}}) {
+    Status status = write(negative, NewMemoryFileSystem());
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.message(), "column 'i': Parquet files do not support negative intervals");
+  }
+  Status too_long = write(Interval{0, 0, int64_t{0x100000000} * 1000000}, NewMemoryFileSystem());
+  ASSERT_FALSE(too_long.ok());
+  EXPECT_NE(too_long.message().find("2^32 milliseconds"), std::string::npos) << too_long.message();
+}
+
 }  // namespace
 }  // namespace tarn

@@ -215,11 +215,13 @@ Value RandomValue(Rng& rng, const DataType& type, double null_fraction) {
       return Value::Int(type, EdgyInt(rng, kMinTimestampUs / 1000, kMaxTimestampUs / 1000));
     case TypeId::kTimestampNs: return Value::Int(type, EdgyInt(rng, kMinTimestampNs, kMaxTimestampNs));
     case TypeId::kInterval: {
-      // Whole microseconds: DuckDB intervals hold micros, so these survive a round trip.
+      // Whole microseconds: DuckDB intervals hold micros, so these survive a round trip. No
+      // part is negative and the time part stays below 2^32 ms, so that Parquet's INTERVAL
+      // (three unsigned words) holds every one; the writer refuses the others (tested apart).
       Interval interval;
-      interval.months = static_cast<int32_t>(EdgyInt(rng, INT32_MIN + 1, INT32_MAX));
-      interval.days = static_cast<int32_t>(EdgyInt(rng, INT32_MIN + 1, INT32_MAX));
-      interval.nanos = EdgyInt(rng, INT64_MIN / 1000 + 1, INT64_MAX / 1000) * 1000;
+      interval.months = static_cast<int32_t>(EdgyInt(rng, 0, INT32_MAX));
+      interval.days = static_cast<int32_t>(EdgyInt(rng, 0, INT32_MAX));
+      interval.nanos = EdgyInt(rng, 0, int64_t{0xFFFFFFFF} * 1000) * 1000;
       return Value::MakeInterval(interval);
     }
     case TypeId::kVarchar: return Value::Bytes(type, RandomText(rng));
