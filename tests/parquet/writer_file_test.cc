@@ -483,7 +483,9 @@ TEST(ParquetWriterTest, IntervalsThatDoNotFitAreRefused) {
        {Interval{-1, 0, 0}, Interval{0, -1, 0}, Interval{0, 0, -1000}, Interval{1, 1, -1}}) {
     Status status = write(negative, NewMemoryFileSystem());
     ASSERT_FALSE(status.ok());
-    EXPECT_EQ(status.message(), "column 'i': Parquet files do not support negative intervals");
+    EXPECT_EQ(status.message(),
+              "parquet writer /i.parquet: column 'i': Parquet files do not support negative "
+              "intervals");
   }
   Status too_long = write(Interval{0, 0, int64_t{0x100000000} * 1000000}, NewMemoryFileSystem());
   ASSERT_FALSE(too_long.ok());
