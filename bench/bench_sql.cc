@@ -4,9 +4,10 @@
 // added up; on a busy machine it shows the work done where wall time shows the waiting too)
 // and the result's row count.
 //
-//   bench_sql [--threads N] [--reps N] SQL
+//   bench_sql [--threads N] [--reps N] [--setup SCRIPT] [--each SCRIPT] SQL
 //
-// Defaults: 2 threads, 5 repetitions.
+// Defaults: 2 threads, 5 repetitions. --setup runs once first (e.g. ATTACH a lake); --each
+// runs untimed before every run, the warm-up included (e.g. recreate the table an INSERT fills).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -40,8 +41,20 @@ tarn::Status RunOnce(tarn::Session* session, const std::string& sql, int64_t* ro
 }
 
 int Usage() {
-  std::fprintf(stderr, "usage: bench_sql [--threads N] [--reps N] SQL\n");
+  std::fprintf(stderr,
+               "usage: bench_sql [--threads N] [--reps N] [--setup SCRIPT] [--each SCRIPT] SQL\n");
   return 2;
+}
+
+// Runs every statement of `script`, draining their results.
+tarn::Status RunScript(tarn::Session* session, const std::string& script) {
+  if (script.empty()) return tarn::Status::OK();
+  return session->ExecuteScript(script, [](tarn::QueryResult& result) -> tarn::Status {
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(auto batch, result.reader->Next());
+      if (!batch) return tarn::Status::OK();
+    }
+  });
 }
 
 }  // namespace
@@ -50,9 +63,13 @@ int main(int argc, char** argv) {
   int threads = 2;
   int repetitions = 5;
   std::string sql;
+  std::string setup;
+  std::string each;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if ((arg == "--threads" || arg == "--reps") && i + 1 < argc) {
+    if ((arg == "--setup" || arg == "--each") && i + 1 < argc) {
+      (arg == "--setup" ? setup : each) = argv[++i];
+    } else if ((arg == "--threads" || arg == "--reps") && i + 1 < argc) {
       int value = std::atoi(argv[++i]);
       if (value < 1) return Usage();
       (arg == "--threads" ? threads : repetitions) = value;
@@ -70,6 +87,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", set.status().ToString().c_str());
     return 1;
   }
+  tarn::Status prepared = RunScript(&session, setup);
+  if (prepared.ok()) prepared = RunScript(&session, each);
+  if (!prepared.ok()) {
+    std::fprintf(stderr, "%s\n", prepared.ToString().c_str());
+    return 1;
+  }
   int64_t rows = 0;
   tarn::Status warmup = RunOnce(&session, sql, &rows);
   if (!warmup.ok()) {
@@ -79,6 +102,11 @@ int main(int argc, char** argv) {
   double best = 1e300;
   double best_cpu = 1e300;
   for (int i = 0; i < repetitions; ++i) {
+    tarn::Status again = RunScript(&session, each);
+    if (!again.ok()) {
+      std::fprintf(stderr, "%s\n", again.ToString().c_str());
+      return 1;
+    }
     auto start = Clock::now();
     double cpu_start = CpuMs();
     tarn::Status status = RunOnce(&session, sql, &rows);

@@ -105,7 +105,8 @@ struct NewDataFile {
   // from next_row_id (as the extension does) and next_row_id advances by record_count.
   bool embeds_row_ids = false;
   std::vector<NewFileColumnStats> column_stats;  // one per leaf column of the file
-  // Partitioned files: the partition_id (real) and one text value (or NULL) per key index.
+  // Partitioned files: the partition_id (real, or provisional from a SetPartitioningChange of
+  // the same change set) and one text value (or NULL) per key index.
   std::optional<int64_t> partition_id;
   std::vector<std::optional<std::string>> partition_values;
   // Counted into ducklake_table_stats.record_count (false for UPDATE rewrites, whose rows
@@ -197,6 +198,17 @@ struct AlterColumnChange {
   ColumnInfo column;  // same column_id; children carried over as they should be
 };
 
+// ALTER TABLE … SET PARTITIONED BY (fields) or RESET PARTITIONED BY (no fields): the table's
+// current ducklake_partition_info row ends; a new one (its id from next_catalog_id, mapped from
+// provisional_id so new files of the same change set can name it) begins with one
+// ducklake_partition_column row per field (column_id, transform_text, key index = position);
+// a schema_versions row is due. Token altered_table:T.
+struct SetPartitioningChange {
+  int64_t provisional_id = 0;
+  int64_t table_id = 0;  // real or provisional
+  std::vector<PartitionField> fields;
+};
+
 struct CreateViewChange {
   int64_t provisional_id = 0;
   int64_t schema_id = 0;
@@ -278,7 +290,7 @@ struct CompactFilesChange {
 using LakeChange =
     std::variant<CreateSchemaChange, DropSchemaChange, CreateTableChange, DropTableChange,
                  RenameTableChange, AddColumnChange, DropColumnChange, AlterColumnChange,
-                 CreateViewChange, DropViewChange, SetOptionChange, NewDataFile, NewDeleteFile,
+                 SetPartitioningChange, CreateViewChange, DropViewChange, SetOptionChange, NewDataFile, NewDeleteFile,
                  InlinedFileDeletes, EndDataFile, InlinedInsert, InlinedRowDeletes,
                  FlushInlinedChange, CompactFilesChange>;
 

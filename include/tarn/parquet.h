@@ -309,6 +309,8 @@ class ParquetWriter {
   virtual Status FlushRowGroup() = 0;
   // Bytes written so far plus the buffered row group's estimated encoded size.
   virtual int64_t EstimatedFileSize() const = 0;
+  // In-memory bytes of the open row group's buffered rows (what the writer holds).
+  virtual int64_t BufferedBytes() const = 0;
   // Writes the footer, closes the file, and describes it.
   virtual Result<WrittenFileInfo> Finish() = 0;
   // Drops the file (nothing is left under its path).

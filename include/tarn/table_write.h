@@ -8,7 +8,8 @@
 // transaction (LoadTable, Scan) see the start snapshot plus the transaction's own changes.
 // Rollback (or destroying an uncommitted transaction) deletes the files it wrote.
 //
-// Insert: rows are written as Parquet with field ids = column ids, split into files of at most
+// Insert: rows are streamed into Parquet as they come (memory holds one row group, whatever
+// the input's size), with field ids = column ids, split into files of at most
 // target_file_size bytes, with the table's parquet_* options (table > schema > global). An
 // insert of at most data_inlining_row_limit rows (over the whole transaction) goes to the
 // inlined-data table instead.
@@ -54,6 +55,15 @@ struct ColumnDefinition {
   std::optional<Value> default_value;
 };
 
+// One key of ALTER TABLE … SET PARTITIONED BY: a top-level column, as it is (identity) or
+// through year/month/day/hour (DATE and TIMESTAMP columns; hour needs a timestamp) or
+// bucket(bucket_count).
+struct PartitionKeyDefinition {
+  std::string column;
+  PartitionTransform transform = PartitionTransform::kIdentity;
+  int64_t bucket_count = 0;  // kBucket only: 1 .. 2^31-1
+};
+
 // One SET clause of an UPDATE: column = SQL expression over the table's columns.
 struct UpdateAssignment {
   std::string column;
@@ -63,6 +73,9 @@ struct UpdateAssignment {
 struct WriteResult {
   int64_t rows = 0;           // rows inserted, deleted or updated
   int64_t files_written = 0;  // data and delete files
+  // The most bytes of rows the write held in memory at once (rows streamed to data files:
+  // the open row group); 0 when the rows stayed in memory as inlined rows.
+  int64_t peak_held_bytes = 0;
 };
 
 class WriteTransaction {
@@ -106,6 +119,12 @@ class WriteTransaction {
                           const std::string& column, std::optional<Value> default_value);
   Status SetColumnNotNull(const std::string& schema, const std::string& table,
                           const std::string& column, bool not_null);
+  // ALTER TABLE … SET PARTITIONED BY (keys); empty `keys` is RESET PARTITIONED BY. Files
+  // written afterwards (inserts, update rewrites) are split by partition into hive folders
+  // (`key=value/`) with their partition values; earlier files keep theirs. Setting the keys
+  // the table already has, or resetting an unpartitioned table, changes nothing.
+  Status SetPartitioning(const std::string& schema, const std::string& table,
+                         const std::vector<PartitionKeyDefinition>& keys);
   Status CreateView(const std::string& schema, const std::string& view, const std::string& sql,
                     const std::vector<std::string>& column_aliases, bool or_replace = false);
   Status DropView(const std::string& schema, const std::string& view, bool if_exists = false);

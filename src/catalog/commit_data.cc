@@ -133,6 +133,10 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
     return Status::InvalidArgument("data file ", f.path,
                                    ": partition_id and partition values go together");
   }
+  std::optional<int64_t> partition_id;
+  if (f.partition_id.has_value()) {
+    TARN_ASSIGN_OR_RETURN(partition_id, a->Resolve(*f.partition_id, "partition"));
+  }
   const int64_t id = a->next_file_id++;
   if (f.provisional_id < 0) a->id_mapping[f.provisional_id] = id;
   const int64_t row_id_start = accum->next_row_id;
@@ -150,7 +154,7 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
        CatalogDatum::Integer(a->snapshot_id), CatalogDatum::Text(f.path),
        CatalogDatum::Integer(f.record_count), CatalogDatum::Integer(f.file_size_bytes),
        CatalogDatum::Integer(f.footer_size), CatalogDatum::Integer(row_id_start),
-       OptInteger(f.partition_id)}));
+       OptInteger(partition_id)}));
   for (const NewFileColumnStats& s : f.column_stats) {
     TARN_ASSIGN_OR_RETURN(const ColumnInfo* column, ColumnOf(*table, s.column_id));
     const std::string what = StrCat("data file ", f.path, " column ", column->name);

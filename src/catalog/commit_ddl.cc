@@ -300,6 +300,34 @@ Status AlterColumns(CommitAttempt* a, int64_t table_ref, const LakeChange& chang
   return Status::OK();
 }
 
+Status SetPartitioning(CommitAttempt* a, const SetPartitioningChange& c) {
+  TARN_ASSIGN_OR_RETURN(int64_t id, a->Resolve(c.table_id, "table"));
+  TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(id));
+  TARN_RETURN_NOT_OK(EndRows(a, "ducklake_partition_info", "table_id", id));
+  const int64_t partition_id = a->next_catalog_id++;
+  a->id_mapping[c.provisional_id] = partition_id;
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          "INSERT INTO ducklake_partition_info (partition_id, table_id, "
+                          "begin_snapshot, end_snapshot) VALUES (?1, ?2, ?3, NULL)",
+                          {CatalogDatum::Integer(partition_id), CatalogDatum::Integer(id),
+                           CatalogDatum::Integer(a->snapshot_id)}));
+  for (size_t key = 0; key < c.fields.size(); ++key) {
+    const PartitionField& field = c.fields[key];
+    TARN_RETURN_NOT_OK(Exec(a->store,
+                            "INSERT INTO ducklake_partition_column (partition_id, table_id, "
+                            "partition_key_index, column_id, transform) VALUES "
+                            "(?1, ?2, ?3, ?4, ?5)",
+                            {CatalogDatum::Integer(partition_id), CatalogDatum::Integer(id),
+                             CatalogDatum::Integer(static_cast<int64_t>(key)),
+                             CatalogDatum::Integer(field.column_id),
+                             CatalogDatum::Text(field.transform_text)}));
+  }
+  table->schema_version_row = true;
+  if (!table->created_here) a->tokens.altered_tables.insert(id);
+  a->schema_changed = true;
+  return Status::OK();
+}
+
 std::string FormatAliases(const std::vector<std::string>& aliases) {
   std::string text;
   for (const std::string& alias : aliases) {
@@ -386,6 +414,7 @@ Status WriteCatalogChanges(CommitAttempt* a) {
                         std::is_same_v<C, AlterColumnChange>) {
             return AlterColumns(a, c.table_id, change);
           }
+          if constexpr (std::is_same_v<C, SetPartitioningChange>) return SetPartitioning(a, c);
           if constexpr (std::is_same_v<C, CreateViewChange>) return CreateView(a, c);
           if constexpr (std::is_same_v<C, DropViewChange>) return DropView(a, c);
           if constexpr (std::is_same_v<C, SetOptionChange>) return SetOption(a, c);

@@ -180,6 +180,8 @@ class FileWriter final : public ParquetWriter {
     return (file_ ? file_->bytes_written() : 0) + buffered_bytes_;
   }
 
+  int64_t BufferedBytes() const override { return buffered_bytes_; }
+
   Result<WrittenFileInfo> Finish() override {
     TARN_RETURN_NOT_OK(FlushRowGroup());
     TARN_RETURN_NOT_OK(WritePageIndexes());

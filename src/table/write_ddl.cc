@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "catalog/column_tree.h"
+#include "catalog/loader.h"
 #include "expr/cast.h"
 #include "table/reserved_columns.h"
 #include "table/write_dml.h"
@@ -25,7 +27,8 @@ void EraseTableChanges(WriteState& state, int64_t table_id) {
           } else if constexpr (std::is_same_v<T, RenameTableChange> ||
                                std::is_same_v<T, AddColumnChange> ||
                                std::is_same_v<T, DropColumnChange> ||
-                               std::is_same_v<T, AlterColumnChange>) {
+                               std::is_same_v<T, AlterColumnChange> ||
+                               std::is_same_v<T, SetPartitioningChange>) {
             return c.table_id == table_id;
           } else {
             return false;
@@ -292,6 +295,97 @@ Status DdlRenameTable(WriteState& state, const std::string& schema, const std::s
     }
     if (!folded) state.ddl.push_back(RenameTableChange{table->table_id, new_name});
   }
+  state.ReplaceTable(std::move(copy));
+  return Status::OK();
+}
+
+Status DdlSetPartitioning(WriteState& state, const std::string& schema, const std::string& name,
+                          const std::vector<PartitionKeyDefinition>& keys) {
+  TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, name));
+  std::vector<PartitionField> fields;
+  for (const PartitionKeyDefinition& key : keys) {
+    const ColumnInfo* column = nullptr;
+    for (const ColumnInfo& candidate : table->columns) {
+      if (NameEquals(candidate.name, key.column)) column = &candidate;
+    }
+    if (column == nullptr) {
+      return Status::NotFound("Binder Error: column \"", key.column,
+                              "\" does not exist in table \"", table->schema_name, ".",
+                              table->name, "\" (a partition key)");
+    }
+    const TypeId type = column->type.id;
+    if (type == TypeId::kStruct || type == TypeId::kList || type == TypeId::kMap ||
+        type == TypeId::kVariant || type == TypeId::kGeometry) {
+      return Status::InvalidArgument("Binder Error: cannot partition table \"", table->name,
+                                     "\" by column \"", column->name, "\" of type ",
+                                     column->type.ToString());
+    }
+    PartitionField field;
+    field.partition_key_index = static_cast<int64_t>(fields.size());
+    field.column_id = column->column_id;
+    field.transform = key.transform;
+    switch (key.transform) {
+      case PartitionTransform::kIdentity: field.transform_text = "identity"; break;
+      case PartitionTransform::kYear: field.transform_text = "year"; break;
+      case PartitionTransform::kMonth: field.transform_text = "month"; break;
+      case PartitionTransform::kDay: field.transform_text = "day"; break;
+      case PartitionTransform::kHour: field.transform_text = "hour"; break;
+      case PartitionTransform::kBucket:
+        if (key.bucket_count < 1 || key.bucket_count > INT32_MAX) {
+          return Status::InvalidArgument("Binder Error: bucket count ", key.bucket_count,
+                                         " of partition key \"", column->name,
+                                         "\" must be between 1 and 2147483647");
+        }
+        field.bucket_count = key.bucket_count;
+        field.transform_text = "bucket(" + std::to_string(key.bucket_count) + ")";
+        break;
+    }
+    const bool temporal = key.transform == PartitionTransform::kYear ||
+                          key.transform == PartitionTransform::kMonth ||
+                          key.transform == PartitionTransform::kDay ||
+                          key.transform == PartitionTransform::kHour;
+    const bool has_date = type == TypeId::kDate || type == TypeId::kTimestamp ||
+                          type == TypeId::kTimestampS || type == TypeId::kTimestampMs ||
+                          type == TypeId::kTimestampNs || type == TypeId::kTimestampTz;
+    if (temporal && (!has_date || (key.transform == PartitionTransform::kHour &&
+                                   type == TypeId::kDate))) {
+      return Status::InvalidArgument("Binder Error: partition transform ", field.transform_text,
+                                     "() needs a ",
+                                     key.transform == PartitionTransform::kHour
+                                         ? "TIMESTAMP"
+                                         : "DATE or TIMESTAMP",
+                                     " column, but \"", column->name, "\" is ",
+                                     column->type.ToString());
+    }
+    Status parsed = catalog_internal::ParsePartitionTransform(field.transform_text, column->type,
+                                                              &field);
+    TARN_RETURN_NOT_OK(parsed);
+    fields.push_back(std::move(field));
+  }
+  // Setting the same keys again, or resetting an unpartitioned table, changes nothing.
+  const std::vector<PartitionField> none;
+  const std::vector<PartitionField>& current =
+      table->partitioning.has_value() ? table->partitioning->fields : none;
+  bool same = current.size() == fields.size();
+  for (size_t k = 0; same && k < fields.size(); ++k) {
+    same = current[k].column_id == fields[k].column_id &&
+           current[k].transform_text == fields[k].transform_text;
+  }
+  if (same) return Status::OK();
+  auto copy = std::make_shared<TableInfo>(*table);
+  SetPartitioningChange change;
+  change.provisional_id = state.NewProvisionalId();
+  change.table_id = table->table_id;
+  change.fields = fields;
+  if (fields.empty()) {
+    copy->partitioning.reset();
+  } else {
+    PartitionSpec spec;
+    spec.partition_id = change.provisional_id;
+    spec.fields = std::move(fields);
+    copy->partitioning = std::move(spec);
+  }
+  state.ddl.push_back(std::move(change));
   state.ReplaceTable(std::move(copy));
   return Status::OK();
 }

@@ -39,6 +39,10 @@ Status DdlSetColumnDefault(WriteState& state, const std::string& schema,
                            std::optional<Value> default_value);
 Status DdlSetColumnNotNull(WriteState& state, const std::string& schema,
                            const std::string& table, const std::string& column, bool not_null);
+// SET PARTITIONED BY (keys) / RESET PARTITIONED BY (no keys). The same keys again, or a reset
+// of an unpartitioned table, change nothing.
+Status DdlSetPartitioning(WriteState& state, const std::string& schema, const std::string& table,
+                          const std::vector<PartitionKeyDefinition>& keys);
 Status DdlCreateView(WriteState& state, const std::string& schema, const std::string& view,
                      const std::string& sql, const std::vector<std::string>& column_aliases,
                      bool or_replace);

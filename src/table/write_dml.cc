@@ -9,6 +9,7 @@
 #include "table/write_files.h"
 #include "table/write_match.h"
 #include "table/write_rows.h"
+#include "table/write_sink.h"
 #include "tarn/expr.h"
 
 namespace tarn::table_internal {
@@ -71,6 +72,53 @@ Result<int64_t> InsertNewRows(WriteState& state, const TableInfo& table,
   TARN_ASSIGN_OR_RETURN(int64_t files, WriteNewFiles(state, table, settings, false, rows));
   state.Dml(table.table_id).plain_inlined = PendingInlinedRows();
   return files;
+}
+
+Result<WriteResult> InsertRowStream(WriteState& state, const TableInfo& table,
+                                    BatchReader& rows) {
+  TARN_RETURN_NOT_OK(NeedPath(table));
+  TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, table));
+  WriteResult result;
+  // Rows wait here only while the transaction's new rows could still be inlined.
+  std::vector<std::shared_ptr<Batch>> waiting;
+  std::unique_ptr<RowSink> sink;
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(auto batch, rows.Next());
+    if (!batch) break;
+    if (batch->num_rows == 0) continue;
+    TARN_ASSIGN_OR_RETURN(auto arranged, ArrangeRows(table, *batch));
+    result.rows += arranged->num_rows;
+    if (sink) {
+      TARN_RETURN_NOT_OK(sink->Add(*arranged));
+      continue;
+    }
+    waiting.push_back(std::move(arranged));
+    const TableDml* dml = state.FindDml(table.table_id);
+    const int64_t pending = dml ? dml->plain_inlined.num_rows() : 0;
+    if (Inlinable(settings, pending, result.rows)) continue;
+    // Too many to inline: stream from here on. A read-optimized write of unknown size gets
+    // the row groups of its smallest size class (what any write of up to lanes x minimum
+    // rows gets), so the open row group stays small.
+    const ReadOptimizedSettings read_optimized;
+    TARN_ASSIGN_OR_RETURN(WriteSettings streaming,
+                          ResolveWriteSettings(state, table, read_optimized.lanes *
+                                                                 read_optimized.min_row_group_rows));
+    sink = MakeTableSink(state, table, streaming, DataFileSchema(table, false), false);
+    if (pending > 0) TARN_RETURN_NOT_OK(sink->Add(*dml->plain_inlined.rows));
+    for (const auto& held : waiting) TARN_RETURN_NOT_OK(sink->Add(*held));
+    waiting.clear();
+  }
+  if (!sink) {
+    TARN_ASSIGN_OR_RETURN(result.files_written, InsertNewRows(state, table, std::move(waiting)));
+    return result;
+  }
+  TARN_ASSIGN_OR_RETURN(auto files, sink->Finish());
+  result.peak_held_bytes = sink->peak_held_bytes();
+  result.files_written = static_cast<int64_t>(files.size());
+  TableDml& dml = state.Dml(table.table_id);
+  for (PendingDataFile& file : files) dml.files.push_back(std::move(file));
+  dml.plain_inlined = PendingInlinedRows();
+  return result;
 }
 
 Result<int64_t> InsertRowsWithIds(WriteState& state, const TableInfo& table,

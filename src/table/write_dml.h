@@ -25,6 +25,12 @@ namespace tarn::table_internal {
 Result<int64_t> InsertNewRows(WriteState& state, const TableInfo& table,
                               std::vector<std::shared_ptr<Batch>> rows);
 
+// Streams `rows` (the statement's input, matched to the table by ArrangeRows) into the
+// table: held only while the transaction's new rows could still be inlined, then written to
+// data files as they come. The earlier inlined rows of the transaction go to the files too.
+Result<WriteResult> InsertRowStream(WriteState& state, const TableInfo& table,
+                                    BatchReader& rows);
+
 // Inserts rows that keep `row_ids` (UPDATE rewrites). Returns files written.
 Result<int64_t> InsertRowsWithIds(WriteState& state, const TableInfo& table,
                                   std::shared_ptr<Batch> rows, std::vector<int64_t> row_ids);

@@ -11,13 +11,11 @@
 #include "parquet/compression.h"
 #include "table/file_reader.h"
 #include "table/reserved_columns.h"
+#include "table/write_sink.h"
 
 namespace tarn::table_internal {
 
 namespace {
-
-// Rows per slice when a batch must be cut to respect target_file_size.
-constexpr int64_t kSplitSliceRows = 2048;
 
 Result<int64_t> ParseOptionInt(const std::string& key, const std::string& text, int64_t min) {
   int64_t value = 0;
@@ -194,95 +192,21 @@ std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
   return out;
 }
 
-namespace {
-
-// One open data file of WriteDataFiles.
-struct OpenFile {
-  std::unique_ptr<ParquetWriter> writer;
-  std::string name;
-  std::string absolute_path;
-};
-
-int64_t BatchBytes(const Batch& batch) {
-  int64_t bytes = 0;
-  std::vector<const Column*> stack;
-  for (const auto& column : batch.columns) stack.push_back(column.get());
-  while (!stack.empty()) {
-    const Column* column = stack.back();
-    stack.pop_back();
-    if (column->values) bytes += column->values->size();
-    if (column->data) bytes += column->data->size();
-    for (const auto& child : column->children) stack.push_back(child.get());
-  }
-  return bytes;
-}
-
-}  // namespace
-
 Result<std::vector<PendingDataFile>> WriteDataFiles(WriteState& state, const TableInfo& table,
                                                     const WriteSettings& settings,
                                                     std::shared_ptr<const Schema> file_schema,
                                                     bool embeds_row_ids,
                                                     std::span<const std::shared_ptr<Batch>> batches) {
-  std::vector<PendingDataFile> written;
-  TARN_RETURN_NOT_OK(state.EnsureDirectory(table.path));
-  std::optional<OpenFile> open;
-  auto finish = [&]() -> Status {
-    if (!open.has_value()) return Status::OK();
-    OpenFile file = std::move(*open);
-    open.reset();
-    TARN_ASSIGN_OR_RETURN(WrittenFileInfo info, file.writer->Finish());
-    state.written_files.insert(file.absolute_path);
-    PendingDataFile pending;
-    pending.absolute_path = file.absolute_path;
-    NewDataFile& change = pending.change;
-    change.provisional_id = state.NewProvisionalId();
-    change.table_id = table.table_id;
-    change.path = file.name;
-    change.record_count = info.num_rows;
-    change.file_size_bytes = info.file_size;
-    change.footer_size = info.footer_size;
-    change.embeds_row_ids = embeds_row_ids;
-    change.column_stats = CatalogStatistics(info, table);
-    written.push_back(std::move(pending));
-    return Status::OK();
-  };
-  auto cleanup = [&](Status status) {
-    if (open.has_value()) open->writer->Abandon();
-    for (const PendingDataFile& file : written) state.DropWrittenFile(file.absolute_path);
-    return status;
-  };
-  auto write = [&](const Batch& batch) -> Status {
-    if (!open.has_value()) {
-      OpenFile file;
-      file.name = NewDataFileName();
-      file.absolute_path = table.path + file.name;
-      TARN_ASSIGN_OR_RETURN(file.writer, ParquetWriter::Open(state.fs, file.absolute_path,
-                                                             *file_schema, settings.properties));
-      open = std::move(file);
-    }
-    TARN_RETURN_NOT_OK(open->writer->Write(batch));
-    if (open->writer->EstimatedFileSize() >= settings.target_file_size) return finish();
-    return Status::OK();
-  };
+  std::unique_ptr<RowSink> sink =
+      MakeTableSink(state, table, settings, std::move(file_schema), embeds_row_ids);
   for (const auto& batch : batches) {
-    if (batch->num_rows == 0) continue;
-    const int64_t current = open.has_value() ? open->writer->EstimatedFileSize() : 0;
-    Status status;
-    if (current + BatchBytes(*batch) < settings.target_file_size) {
-      status = write(*batch);
-    } else {
-      for (int64_t offset = 0; offset < batch->num_rows && status.ok();
-           offset += kSplitSliceRows) {
-        const int64_t length = std::min(kSplitSliceRows, batch->num_rows - offset);
-        status = write(*SliceBatch(*batch, offset, length));
-      }
+    Status status = sink->Add(*batch);
+    if (!status.ok()) {
+      sink->Abandon();
+      return status;
     }
-    if (!status.ok()) return cleanup(status);
   }
-  Status status = finish();
-  if (!status.ok()) return cleanup(status);
-  return written;
+  return sink->Finish();
 }
 
 Result<WrittenFileInfo> WriteDeleteFile(const std::shared_ptr<FileSystem>& fs,

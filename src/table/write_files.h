@@ -40,8 +40,9 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
 // children too), then `_ducklake_internal_row_id` when `with_row_ids`.
 std::shared_ptr<const Schema> DataFileSchema(const TableInfo& table, bool with_row_ids);
 
-// Writes `batches` (of `file_schema`) as data files of `table`, starting a new file whenever
-// the current one reaches target_file_size. Every file written is recorded in
+// Writes `batches` (of `file_schema`) as data files of `table` through MakeTableSink (split by
+// partition when the table is partitioned), starting a new file whenever the current one
+// reaches target_file_size. Every file written is recorded in
 // state.written_files. The NewDataFile changes get provisional ids and statistics.
 Result<std::vector<PendingDataFile>> WriteDataFiles(WriteState& state, const TableInfo& table,
                                                     const WriteSettings& settings,

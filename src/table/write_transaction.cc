@@ -137,6 +137,12 @@ Status WriteTransaction::SetColumnNotNull(const std::string& schema, const std::
   return table_internal::DdlSetColumnNotNull(*state_, schema, table, column, not_null);
 }
 
+Status WriteTransaction::SetPartitioning(const std::string& schema, const std::string& table,
+                                         const std::vector<PartitionKeyDefinition>& keys) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlSetPartitioning(*state_, schema, table, keys);
+}
+
 Status WriteTransaction::CreateView(const std::string& schema, const std::string& view,
                                     const std::string& sql,
                                     const std::vector<std::string>& column_aliases,
@@ -162,19 +168,7 @@ Result<WriteResult> WriteTransaction::Insert(const std::string& schema, const st
                                              BatchReader& rows) {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));
   TARN_ASSIGN_OR_RETURN(auto info, state_->RequireTable(schema, table));
-  std::vector<std::shared_ptr<Batch>> arranged;
-  WriteResult result;
-  while (true) {
-    TARN_ASSIGN_OR_RETURN(auto batch, rows.Next());
-    if (!batch) break;
-    if (batch->num_rows == 0) continue;
-    TARN_ASSIGN_OR_RETURN(auto out, table_internal::ArrangeRows(*info, *batch));
-    result.rows += out->num_rows;
-    arranged.push_back(std::move(out));
-  }
-  TARN_ASSIGN_OR_RETURN(result.files_written,
-                        table_internal::InsertNewRows(*state_, *info, std::move(arranged)));
-  return result;
+  return table_internal::InsertRowStream(*state_, *info, rows);
 }
 
 Result<WriteResult> WriteTransaction::Delete(const std::string& schema, const std::string& table,

@@ -1,7 +1,11 @@
 #include "sql/exec/copy.h"
 
+#include <algorithm>
+#include <map>
+
 #include "parquet/compression.h"
 #include "sql/plan/names.h"
+#include "table/partition_keys.h"
 #include "tarn/format.h"
 #include "tarn/parquet.h"
 
@@ -14,7 +18,26 @@ struct CopyOptions {
   char delimiter = ',';
   std::string compression = "snappy";
   int64_t row_group_size = 122880;
+  std::vector<std::string> partition_by;  // PARTITION_BY columns, in folder order
+  bool overwrite_or_ignore = false;       // OVERWRITE_OR_IGNORE: write into a non-empty folder
 };
+
+// The column names of PARTITION_BY: a name or a (parenthesized) list of names.
+Result<std::vector<std::string>> PartitionColumns(const ast::Expr* expr) {
+  std::vector<std::string> names;
+  if (expr != nullptr && expr->kind == ast::ExprKind::kList) {
+    for (const auto& child : expr->children) names.push_back(child->text);
+  } else if (expr != nullptr && expr->kind == ast::ExprKind::kLiteral &&
+             expr->literal_kind == ast::LiteralKind::kString) {
+    names.push_back(expr->text);
+  } else if (expr != nullptr && expr->kind == ast::ExprKind::kColumnRef && expr->names.size() == 1) {
+    names.push_back(expr->names[0]);
+  }
+  if (names.empty()) {
+    return Status::InvalidArgument("Binder Error: PARTITION_BY needs a column or a list of columns");
+  }
+  return names;
+}
 
 Result<Value> OptionValue(const std::string& name, const ast::Expr* expr) {
   if (expr == nullptr) return Value::Boolean(true);  // HEADER alone means HEADER true
@@ -36,6 +59,10 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
     options.format = "json";
   }
   for (const auto& [name, expr] : copy.copy_options) {
+    if (name == "PARTITION_BY") {
+      TARN_ASSIGN_OR_RETURN(options.partition_by, PartitionColumns(expr.get()));
+      continue;
+    }
     TARN_ASSIGN_OR_RETURN(Value value, OptionValue(name, expr.get()));
     std::string text = value.is_null() ? "" : FormatValue(value);
     if (name == "FORMAT") {
@@ -56,15 +83,22 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
       if (text.empty() || *end != '\0' || options.row_group_size <= 0) {
         return Status::InvalidArgument("Binder Error: COPY ROW_GROUP_SIZE must be a positive integer");
       }
+    } else if (name == "OVERWRITE_OR_IGNORE") {
+      std::string lower = LowerAscii(text);
+      options.overwrite_or_ignore = lower == "true" || lower == "1" || lower == "t";
     } else {
       return Status::InvalidArgument("Binder Error: unrecognized COPY option \"", name,
                                      "\" (supported: FORMAT, HEADER, DELIMITER, COMPRESSION, "
-                                     "ROW_GROUP_SIZE)");
+                                     "ROW_GROUP_SIZE, PARTITION_BY, OVERWRITE_OR_IGNORE)");
     }
   }
   if (options.format.empty()) {
     return Status::InvalidArgument("Binder Error: COPY TO '", copy.copy_path,
                                    "' needs a FORMAT (parquet, csv or json)");
+  }
+  if (!options.partition_by.empty() && options.format != "parquet") {
+    return Status::NotSupported("not yet supported: COPY ... PARTITION_BY with FORMAT ",
+                                options.format, " (supported: parquet)");
   }
   if (options.format != "parquet" && options.format != "csv" && options.format != "json") {
     return Status::NotSupported("not yet supported: COPY format \"", options.format,
@@ -102,6 +136,133 @@ Result<int64_t> CopyParquet(Operator* input, const std::string& path, const Copy
   return rows;
 }
 
+// One partition folder of a partitioned COPY and its open file.
+struct CopyPartition {
+  std::string directory;
+  std::unique_ptr<ParquetWriter> writer;
+};
+
+// COPY … TO 'dir' (FORMAT parquet, PARTITION_BY (cols)): hive folders `col=value/…/` under
+// `dir` (values escaped as DuckDB escapes them, NULL as __HIVE_DEFAULT_PARTITION__), one
+// data_0.parquet per folder holding the other columns. `dir` is created when missing (its
+// parent must exist) and must be empty unless OVERWRITE_OR_IGNORE.
+Result<int64_t> CopyPartitionedParquet(Operator* input, std::string path,
+                                       const CopyOptions& options, const ExecContext& context) {
+  const Schema& schema = *input->schema();
+  std::vector<int> keys;
+  for (const std::string& name : options.partition_by) {
+    int found = -1;
+    for (int c = 0; c < schema.num_fields(); ++c) {
+      if (LowerAscii(schema.field(c).name) == LowerAscii(name)) found = c;
+    }
+    if (found < 0) {
+      return Status::InvalidArgument("Binder Error: \"partition_by\" expected to find ", name,
+                                     ", but it was not found in the table");
+    }
+    keys.push_back(found);
+  }
+  std::vector<int> kept;
+  std::vector<Field> kept_fields;
+  for (int c = 0; c < schema.num_fields(); ++c) {
+    if (std::find(keys.begin(), keys.end(), c) != keys.end()) continue;
+    kept.push_back(c);
+    kept_fields.push_back(schema.field(c));
+  }
+  if (kept.empty()) {
+    return Status::NotSupported(
+        "Not implemented Error: No column to write as all columns are specified as partition "
+        "columns. WRITE_PARTITION_COLUMNS option can be used to write partition columns.");
+  }
+  auto file_schema = std::make_shared<Schema>(std::move(kept_fields));
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  TARN_ASSIGN_OR_RETURN(bool exists, context.fs->Exists(path));
+  if (exists) {
+    TARN_ASSIGN_OR_RETURN(std::vector<FileInfo> entries, context.fs->List(path, false));
+    if (!entries.empty() && !options.overwrite_or_ignore) {
+      return Status::IOError("IO Error: Directory \"", path,
+                             "\" is not empty! Enable OVERWRITE option to overwrite files");
+    }
+  } else {
+    const size_t slash = path.rfind('/');
+    if (slash != std::string::npos && slash > 0) {
+      TARN_ASSIGN_OR_RETURN(bool parent, context.fs->Exists(path.substr(0, slash)));
+      if (!parent) {
+        return Status::IOError("IO Error: Failed to create directory \"", path,
+                               "\": No such file or directory");
+      }
+    }
+    TARN_RETURN_NOT_OK(context.fs->CreateDirectories(path));
+  }
+  TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
+  TARN_ASSIGN_OR_RETURN(auto properties, WriterProperties::Builder()
+                                             .compression(static_cast<int>(codec))
+                                             .max_row_group_rows(options.row_group_size)
+                                             .Build());
+  std::map<std::string, CopyPartition> partitions;  // by folder
+  auto abandon = [&](Status status) {
+    for (auto& [folder, partition] : partitions) {
+      if (partition.writer) partition.writer->Abandon();
+    }
+    return status;
+  };
+  int64_t rows = 0;
+  while (true) {
+    Result<std::shared_ptr<Batch>> next = input->Next();
+    if (!next.ok()) return abandon(next.status());
+    if (!*next) break;
+    const Batch& batch = **next;
+    if (batch.num_rows == 0) continue;
+    // Rows by folder, in the order each folder first appears.
+    std::map<std::string, std::vector<int64_t>> rows_of;
+    std::vector<std::string> order;
+    std::string folder;
+    for (int64_t row = 0; row < batch.num_rows; ++row) {
+      folder.clear();
+      for (size_t k = 0; k < keys.size(); ++k) {
+        Value value = batch.column(keys[k]).GetValue(row);
+        folder += schema.field(keys[k]).name;
+        folder.push_back('=');
+        folder += value.is_null() ? "__HIVE_DEFAULT_PARTITION__"
+                                  : table_internal::HiveEscape(FormatValue(value));
+        folder.push_back('/');
+      }
+      auto [it, inserted] = rows_of.try_emplace(folder);
+      if (inserted) order.push_back(folder);
+      it->second.push_back(row);
+    }
+    for (const std::string& name : order) {
+      CopyPartition& partition = partitions[name];
+      if (!partition.writer) {
+        partition.directory = path + "/" + name;
+        Status made = context.fs->CreateDirectories(partition.directory);
+        if (!made.ok()) return abandon(made);
+        auto writer = ParquetWriter::Open(context.fs, partition.directory + "data_0.parquet",
+                                          *file_schema, properties);
+        if (!writer.ok()) return abandon(writer.status());
+        partition.writer = std::move(writer).value();
+      }
+      const std::vector<int64_t>& selected = rows_of[name];
+      std::vector<std::shared_ptr<Column>> columns;
+      for (int c : kept) {
+        columns.push_back(static_cast<int64_t>(selected.size()) == batch.num_rows
+                              ? batch.columns[static_cast<size_t>(c)]
+                              : Take(batch.column(c), selected));
+      }
+      auto part = MakeBatch(file_schema, std::move(columns));
+      part->num_rows = static_cast<int64_t>(selected.size());
+      Status written = partition.writer->Write(*part);
+      if (!written.ok()) return abandon(written);
+    }
+    rows += batch.num_rows;
+  }
+  for (auto& [name, partition] : partitions) {
+    Result<WrittenFileInfo> finished = partition.writer->Finish();
+    partition.writer.reset();
+    if (!finished.ok()) return abandon(finished.status());
+  }
+  return rows;
+}
+
 Result<int64_t> CopyText(Operator* input, const std::string& path, const CopyOptions& options,
                          const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file, context.fs->OpenForWrite(path));
@@ -128,6 +289,9 @@ Result<int64_t> CopyText(Operator* input, const std::string& path, const CopyOpt
 
 Result<int64_t> ExecuteCopy(Operator* input, const Statement& copy, const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(CopyOptions options, ParseOptions(copy));
+  if (!options.partition_by.empty()) {
+    return CopyPartitionedParquet(input, copy.copy_path, options, context);
+  }
   if (options.format == "parquet") return CopyParquet(input, copy.copy_path, options, context);
   return CopyText(input, copy.copy_path, options, context);
 }

@@ -3,7 +3,10 @@
 // The format comes from the FORMAT option or else the file's extension (.parquet, .csv,
 // .json/.ndjson). Options: FORMAT, HEADER (CSV, default true), DELIMITER/SEP (CSV),
 // COMPRESSION (Parquet codec: snappy default, zstd, gzip, lz4, brotli, uncompressed),
-// ROW_GROUP_SIZE (Parquet rows per row group). A failed write leaves no file behind.
+// ROW_GROUP_SIZE (Parquet rows per row group), PARTITION_BY (cols) with OVERWRITE_OR_IGNORE
+// (Parquet only: hive folders `col=value/…/data_0.parquet` under the target folder, as DuckDB
+// writes them, the partition columns only in the folder names). A failed write leaves no file
+// behind.
 //
 // Thread-safety: one thread at a time.
 #pragma once

@@ -387,8 +387,66 @@ class Writer {
       case AlterAction::kDropNotNull:
         TARN_RETURN_NOT_OK(txn_->SetColumnNotNull(s, t, write_.column, false));
         break;
+      case AlterAction::kSetPartitionedBy: {
+        std::vector<PartitionKeyDefinition> keys;
+        for (const auto& key : write_.partition_keys) {
+          TARN_ASSIGN_OR_RETURN(PartitionKeyDefinition definition, PartitionKeyOf(*key));
+          keys.push_back(std::move(definition));
+        }
+        TARN_RETURN_NOT_OK(txn_->SetPartitioning(s, t, keys));
+        break;
+      }
+      case AlterAction::kResetPartitionedBy:
+        TARN_RETURN_NOT_OK(txn_->SetPartitioning(s, t, {}));
+        break;
     }
     return std::optional<int64_t>();
+  }
+
+  // A key of SET PARTITIONED BY: column, year/month/day/hour(column) or bucket(n, column).
+  static Result<PartitionKeyDefinition> PartitionKeyOf(const ast::Expr& key) {
+    auto column_name = [](const ast::Expr& expr) -> std::optional<std::string> {
+      if (expr.kind != ast::ExprKind::kColumnRef || expr.names.size() != 1) return std::nullopt;
+      return expr.names[0];
+    };
+    PartitionKeyDefinition definition;
+    if (auto name = column_name(key)) {
+      definition.column = *name;
+      return definition;
+    }
+    auto refuse = [&]() {
+      return Status::InvalidArgument(
+          "Binder Error: partition key ", key.ToString(),
+          " is not a column, year/month/day/hour(column) or bucket(count, column)");
+    };
+    if (key.kind != ast::ExprKind::kFunction || key.names.empty()) return refuse();
+    const std::string function = LowerAscii(key.names[0]);
+    const std::pair<const char*, PartitionTransform> kTemporal[] = {
+        {"year", PartitionTransform::kYear},
+        {"month", PartitionTransform::kMonth},
+        {"day", PartitionTransform::kDay},
+        {"hour", PartitionTransform::kHour}};
+    for (const auto& [name, transform] : kTemporal) {
+      if (function != name) continue;
+      if (key.children.size() != 1) return refuse();
+      auto column = column_name(*key.children[0]);
+      if (!column) return refuse();
+      definition.column = *column;
+      definition.transform = transform;
+      return definition;
+    }
+    if (function == "bucket" && key.children.size() == 2) {
+      auto column = column_name(*key.children[1]);
+      TARN_ASSIGN_OR_RETURN(Value count, ConstantOf(*key.children[0], "a bucket count"));
+      if (!column || count.is_null() || !count.type().IsInteger()) return refuse();
+      Result<Value> wide = expr::CastValue(count, DataType(TypeId::kInt64));
+      if (!wide.ok()) return refuse();
+      definition.column = *column;
+      definition.transform = PartitionTransform::kBucket;
+      definition.bucket_count = wide->GetInt64();
+      return definition;
+    }
+    return refuse();
   }
 
   const Statement& statement_;

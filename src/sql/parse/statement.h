@@ -174,6 +174,8 @@ enum class AlterAction : uint8_t {
   kDropDefault,   // column
   kSetNotNull,    // column
   kDropNotNull,   // column
+  kSetPartitionedBy,    // partition_keys
+  kResetPartitionedBy,  // —
 };
 
 // The details of a write statement.
@@ -202,6 +204,8 @@ struct WriteStmt {
   std::string new_name;
   std::string type_text;
   std::unique_ptr<ast::Expr> default_value;
+  // SET PARTITIONED BY (key, ...): a column, year/month/day/hour(column), bucket(n, column)
+  std::vector<std::unique_ptr<ast::Expr>> partition_keys;
   // CREATE VIEW v (a, b)
   std::vector<std::string> view_aliases;
 };

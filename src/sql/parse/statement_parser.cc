@@ -447,8 +447,19 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCopy() {
       std::unique_ptr<ast::Expr> value;
       if (!Peek().IsOperator(",") && !Peek().IsOperator(")")) {
         AcceptOperator("=");
-        // Option values are single words or literals: FORMAT parquet, DELIMITER '|'.
-        if (Peek().kind == TokenKind::kIdentifier) {
+        // Option values are single words or literals: FORMAT parquet, DELIMITER '|'; a
+        // column list is a list of their names: PARTITION_BY (a, b).
+        if (Upper(name) == "PARTITION_BY" && Peek().IsOperator("(")) {
+          Advance();
+          auto list = std::make_unique<ast::Expr>();
+          list->kind = ast::ExprKind::kList;
+          do {
+            TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+            list->children.push_back(ast::MakeLiteral(ast::LiteralKind::kString, column));
+          } while (AcceptOperator(","));
+          TARN_RETURN_NOT_OK(ExpectOperator(")"));
+          value = std::move(list);
+        } else if (Peek().kind == TokenKind::kIdentifier) {
           value = ast::MakeLiteral(ast::LiteralKind::kString, Advance().text);
         } else {
           TARN_ASSIGN_OR_RETURN(value, ParseExpr());

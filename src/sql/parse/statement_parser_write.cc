@@ -362,6 +362,26 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
     TARN_ASSIGN_OR_RETURN(write.new_name, ParseName());
     return statement;
   }
+  if ((Peek().IsKeyword("SET") || Peek().IsKeyword("RESET")) &&
+      Peek(1).IsKeyword("PARTITIONED")) {
+    const bool reset = Peek().IsKeyword("RESET");
+    Advance();
+    Advance();  // PARTITIONED
+    TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+    if (reset) {
+      write.alter = AlterAction::kResetPartitionedBy;
+      return statement;
+    }
+    write.alter = AlterAction::kSetPartitionedBy;
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(auto key, ParseExpr());
+      write.partition_keys.push_back(std::move(key));
+      if (!AcceptOperator(",")) break;
+    }
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    return statement;
+  }
   TARN_RETURN_NOT_OK(ExpectKeyword("ALTER"));
   AcceptKeyword("COLUMN");
   TARN_ASSIGN_OR_RETURN(write.column, ParseName());

@@ -1,0 +1,154 @@
+#include "table/partition_keys.h"
+
+#include <limits>
+#include <unordered_map>
+
+#include "expr/datetime.h"
+#include "table/file_pruning.h"
+#include "tarn/format.h"
+
+namespace tarn::table_internal {
+
+namespace {
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+// Days since the epoch and the hour of day of a date or timestamp value; false for infinities
+// and types without a calendar.
+bool CalendarOf(const Value& value, int64_t* days, int64_t* hour) {
+  int64_t units_per_second = 0;
+  switch (value.type().id) {
+    case TypeId::kDate: {
+      const int64_t raw = value.GetInt64();
+      if (raw >= std::numeric_limits<int32_t>::max() ||
+          raw <= -std::numeric_limits<int32_t>::max()) {
+        return false;
+      }
+      *days = raw;
+      *hour = 0;
+      return true;
+    }
+    case TypeId::kTimestampS: units_per_second = 1; break;
+    case TypeId::kTimestampMs: units_per_second = 1000; break;
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz: units_per_second = 1000000; break;
+    case TypeId::kTimestampNs: units_per_second = 1000000000; break;
+    default: return false;
+  }
+  const int64_t raw = value.GetInt64();
+  if (raw == std::numeric_limits<int64_t>::max() || raw == -std::numeric_limits<int64_t>::max()) {
+    return false;
+  }
+  const int64_t units_per_day = units_per_second * 86400;
+  *days = FloorDiv(raw, units_per_day);
+  *hour = (raw - *days * units_per_day) / (units_per_second * 3600);
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> PartitionKeyText(const PartitionField& field, const Value& value) {
+  if (value.is_null()) return std::nullopt;
+  switch (field.transform) {
+    case PartitionTransform::kIdentity:
+      return FormatValue(value);
+    case PartitionTransform::kBucket: {
+      std::optional<int32_t> bucket = PartitionBucket(value, field.bucket_count);
+      if (!bucket.has_value()) return std::nullopt;
+      return std::to_string(*bucket);
+    }
+    default: break;
+  }
+  int64_t days = 0;
+  int64_t hour = 0;
+  if (!CalendarOf(value, &days, &hour)) return std::nullopt;
+  int64_t year = 0, month = 0, day = 0;
+  expr::CivilFromDays(days, &year, &month, &day);
+  switch (field.transform) {
+    case PartitionTransform::kYear: return std::to_string(year);
+    case PartitionTransform::kMonth: return std::to_string(month);
+    case PartitionTransform::kDay: return std::to_string(day);
+    case PartitionTransform::kHour: return std::to_string(hour);
+    default: return std::nullopt;
+  }
+}
+
+std::string PartitionKeyName(const PartitionField& field, const TableInfo& table) {
+  switch (field.transform) {
+    case PartitionTransform::kIdentity: {
+      const ColumnInfo* column = table.FindColumn(field.column_id);
+      return column != nullptr ? column->name : std::to_string(field.column_id);
+    }
+    case PartitionTransform::kYear: return "year";
+    case PartitionTransform::kMonth: return "month";
+    case PartitionTransform::kDay: return "day";
+    case PartitionTransform::kHour: return "hour";
+    case PartitionTransform::kBucket: return "bucket";
+  }
+  return "partition";
+}
+
+std::string HiveEscape(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    const bool kept = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
+                      (byte >= '0' && byte <= '9') || byte == '-' || byte == '_' ||
+                      byte == '.' || byte == '~';
+    if (kept) {
+      out.push_back(c);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[byte >> 4]);
+      out.push_back(kHex[byte & 0xf]);
+    }
+  }
+  return out;
+}
+
+std::string HiveDirectory(const std::vector<std::string>& names,
+                          const std::vector<std::optional<std::string>>& values) {
+  std::string out;
+  for (size_t key = 0; key < names.size() && key < values.size(); ++key) {
+    out += names[key];
+    out.push_back('=');
+    out += values[key].has_value() ? HiveEscape(*values[key]) : "__HIVE_DEFAULT_PARTITION__";
+    out.push_back('/');
+  }
+  return out;
+}
+
+std::vector<PartitionGroup> GroupByPartition(const Batch& batch,
+                                             const std::vector<PartitionField>& fields,
+                                             const std::vector<int>& source_columns) {
+  std::vector<PartitionGroup> groups;
+  std::unordered_map<std::string, size_t> group_of;  // encoded key -> index in groups
+  std::vector<std::optional<std::string>> values(fields.size());
+  std::string encoded;
+  for (int64_t row = 0; row < batch.num_rows; ++row) {
+    encoded.clear();
+    for (size_t key = 0; key < fields.size(); ++key) {
+      values[key] = PartitionKeyText(fields[key], batch.column(source_columns[key]).GetValue(row));
+      // Length-prefixed, so no two different key tuples encode alike.
+      if (values[key].has_value()) {
+        encoded += std::to_string(values[key]->size());
+        encoded.push_back(':');
+        encoded += *values[key];
+      } else {
+        encoded.push_back('N');
+      }
+    }
+    auto [it, inserted] = group_of.emplace(encoded, groups.size());
+    if (inserted) groups.push_back(PartitionGroup{values, {}});
+    groups[it->second].rows.push_back(row);
+  }
+  return groups;
+}
+
+}  // namespace tarn::table_internal

@@ -1,0 +1,142 @@
+// Inserts stream into data files: a large input is never held whole. The bytes of rows the
+// write holds at once (WriteResult::peak_held_bytes, the writer's open row group) stay far
+// below the input's size, files roll at target_file_size, and every row reads back. Through
+// SQL, CREATE TABLE AS and INSERT … SELECT of a large range() under a small memory_limit give
+// the right answer.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/sql_test_util.h"
+#include "support/test_util.h"
+#include "table_write/write_test_util.h"
+#include "tarn/sql.h"
+
+namespace tarn::write_testing {
+namespace {
+
+Status RunSql(Session* session, const std::string& sql) {
+  return session->ExecuteScript(sql, [](QueryResult& result) {
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
+      if (!batch) return Status::OK();
+    }
+  });
+}
+
+// `total` rows (id BIGINT, label VARCHAR) produced batch by batch, never all at once.
+class GeneratedRows final : public BatchReader {
+ public:
+  explicit GeneratedRows(int64_t total) : total_(total) {
+    schema_ = std::make_shared<Schema>(std::vector<Field>{
+        Field("id", DataType(TypeId::kInt64)), Field("label", DataType(TypeId::kVarchar))});
+  }
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (next_ >= total_) return std::shared_ptr<Batch>();
+    const int64_t rows = std::min<int64_t>(kBatchRows, total_ - next_);
+    ColumnBuilder ids(DataType(TypeId::kInt64));
+    ColumnBuilder labels(DataType(TypeId::kVarchar));
+    for (int64_t row = 0; row < rows; ++row) {
+      const int64_t id = next_ + row;
+      ids.AppendNumber<int64_t>(id);
+      labels.AppendBytes("label-" + std::to_string(id * 7919 % 1000003));
+    }
+    next_ += rows;
+    auto batch = MakeBatch(schema_, {ids.Finish(), labels.Finish()});
+    batch->num_rows = rows;
+    produced_bytes_ += BatchBytesOf(*batch);
+    return batch;
+  }
+  int64_t produced_bytes() const { return produced_bytes_; }
+
+ private:
+  static int64_t BatchBytesOf(const Batch& batch) {
+    int64_t bytes = 0;
+    for (const auto& column : batch.columns) {
+      if (column->values) bytes += column->values->size();
+      if (column->data) bytes += column->data->size();
+    }
+    return bytes;
+  }
+  static constexpr int64_t kBatchRows = 2048;
+  std::shared_ptr<Schema> schema_;
+  int64_t total_;
+  int64_t next_ = 0;
+  int64_t produced_bytes_ = 0;
+};
+
+TEST(StreamingInsertTest, LargeInsertHoldsOneRowGroupAndRollsFiles) {
+  auto lake = EmptyLake(10);
+  ASSERT_TRUE(lake.ok()) << lake.status().ToString();
+  auto txn = WriteTransaction::Begin(*lake->lake, LocalFileSystem());
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+  std::vector<ColumnDefinition> columns(2);
+  columns[0].name = "id";
+  columns[0].type = DataType(TypeId::kInt64);
+  columns[1].name = "label";
+  columns[1].type = DataType(TypeId::kVarchar);
+  ASSERT_TRUE((*txn)->CreateTable("main", "t", columns).ok());
+  ASSERT_TRUE((*txn)->SetOption("target_file_size", std::to_string(8 << 20)).ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  ASSERT_TRUE(lake->Reopen().ok());  // options are read when the lake opens
+
+  constexpr int64_t kRows = 3'000'000;
+  txn = WriteTransaction::Begin(*lake->lake, LocalFileSystem());
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+  GeneratedRows rows(kRows);
+  auto inserted = (*txn)->Insert("main", "t", rows);
+  ASSERT_TRUE(inserted.ok()) << inserted.status().ToString();
+  EXPECT_EQ(inserted->rows, kRows);
+  EXPECT_GT(rows.produced_bytes(), int64_t{50} << 20);
+  // One row group of 122,880 rows is about 3 MB of these rows; the input is over 50 MB.
+  EXPECT_GT(inserted->peak_held_bytes, 0);
+  EXPECT_LT(inserted->peak_held_bytes, rows.produced_bytes() / 8);
+  EXPECT_GE(inserted->files_written, 2);  // ~30 MB of Parquet at 8 MB per file
+  auto committed = (*txn)->Commit();
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+
+  Session session;
+  ASSERT_TRUE(session.Attach("ducklake:sqlite:" + lake->catalog_path).ok());
+  auto csv = testing::TarnCsv(&session,
+                              "SELECT count(*) AS n, sum(id) AS ids, count(DISTINCT id) AS d, "
+                              "sum(length(label)) AS l FROM t");
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  auto expected = testing::TarnCsv(
+      &session,
+      "SELECT count(*) AS n, sum(i) AS ids, count(DISTINCT i) AS d, "
+      "sum(length('label-' || (i * 7919 % 1000003)::VARCHAR)) AS l FROM range(3000000) r(i)");
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  EXPECT_EQ(*csv, *expected);
+}
+
+TEST(StreamingInsertTest, CreateTableAsAndInsertSelectUnderASmallMemoryLimit) {
+  testing::TempDir dir;
+  Session session;
+  ASSERT_TRUE(RunSql(&session, "ATTACH 'ducklake:sqlite:" + dir.Join("lake.db") +
+                                   "' AS lake (DATA_PATH '" + dir.Join("files") + "')")
+                  .ok());
+  ASSERT_TRUE(RunSql(&session, "USE lake").ok());
+  ASSERT_TRUE(RunSql(&session, "SET memory_limit = '32MB'").ok());
+  Status created = RunSql(&session,
+                          "CREATE TABLE t AS SELECT i AS id, i % 1000 AS k, "
+                          "'row ' || i::VARCHAR AS s FROM range(2000000) r(i)");
+  ASSERT_TRUE(created.ok()) << created.ToString();
+  Status inserted = RunSql(&session,
+                           "INSERT INTO t SELECT i + 2000000, i % 7, 'more ' || i::VARCHAR "
+                           "FROM range(1000000) r(i)");
+  ASSERT_TRUE(inserted.ok()) << inserted.ToString();
+  auto csv = testing::TarnCsv(&session,
+                              "SELECT count(*), sum(id), sum(k), sum(length(s)) FROM t");
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  auto expected = testing::TarnCsv(
+      &session,
+      "SELECT count(*), sum(id), sum(k), sum(length(s)) FROM ("
+      "SELECT i AS id, i % 1000 AS k, 'row ' || i::VARCHAR AS s FROM range(2000000) r(i) "
+      "UNION ALL SELECT i + 2000000, i % 7, 'more ' || i::VARCHAR FROM range(1000000) r(i))");
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  EXPECT_EQ(*csv, *expected);
+}
+
+}  // namespace
+}  // namespace tarn::write_testing
