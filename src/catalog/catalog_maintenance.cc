@@ -109,6 +109,15 @@ Status RemoveDeadFiles(Lake& lake, const std::string& now_text) {
       TARN_RETURN_NOT_OK(ci::Exec(store, StrCat("DELETE FROM ", table, " WHERE data_file_id = ?1"),
                                   {CatalogDatum::Integer(d.id)}));
     }
+    // The file's inlined deletions (a flush leaves those of files no longer live).
+    const std::string inlined_deletes = StrCat("ducklake_inlined_delete_", d.table_id);
+    TARN_ASSIGN_OR_RETURN(bool has_inlined_deletes, store->TableExists(inlined_deletes));
+    if (has_inlined_deletes) {
+      TARN_RETURN_NOT_OK(ci::Exec(store,
+                                  StrCat("DELETE FROM ", ci::QuoteName(inlined_deletes),
+                                         " WHERE file_id = ?1"),
+                                  {CatalogDatum::Integer(d.id)}));
+    }
     TARN_RETURN_NOT_OK(schedule(d));
   }
   for (const Dead& d : deletes) {

@@ -134,13 +134,18 @@ Status Flush(CommitAttempt* a, const FlushInlinedChange& f) {
                             {CatalogDatum::Integer(f.up_to_snapshot)}));
   }
   if (f.merged_file_deletes) {
+    // Only the inlined deletions merged into a delete file go: those of data files no longer
+    // live (deleted whole or rewritten since) are not merged and stay, for time travel to the
+    // snapshots that still have the file.
     const std::string name = StrCat("ducklake_inlined_delete_", table_id);
     TARN_ASSIGN_OR_RETURN(bool exists, a->store->TableExists(name));
-    if (exists) {
+    for (const MaintenanceDeleteFile& d : f.delete_files) {
+      if (!exists || d.data_file_id < 0) continue;  // a flushed file's own delete file
       TARN_RETURN_NOT_OK(Exec(a->store,
                               StrCat("DELETE FROM ", QuoteName(name),
-                                     " WHERE begin_snapshot <= ?1"),
-                              {CatalogDatum::Integer(f.up_to_snapshot)}));
+                                     " WHERE file_id = ?1 AND begin_snapshot <= ?2"),
+                              {CatalogDatum::Integer(d.data_file_id),
+                               CatalogDatum::Integer(f.up_to_snapshot)}));
     }
     a->tokens.deleted.insert(table_id);
   }
