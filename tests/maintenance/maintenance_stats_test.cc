@@ -127,5 +127,32 @@ TEST(MaintenanceStatsTest, RewriteKeepsRecordCountValid) {
             StrCat(7, "|", 125 + 127 + 128 + 129 + 1000 + 1001 + 2000, "\n"));
 }
 
+// A data file's inlined deletions stay readable after a flush when the file is no longer live
+// (deleted whole, or rewritten): a flush merges only the live files' inlined deletions into
+// delete files, so it must leave the others where they are (it removed them, and time travel
+// to a snapshot that still had the file read the deleted rows again).
+TEST(MaintenanceSchemaTest, FlushKeepsInlinedDeletionsOfFilesNoLongerLive) {
+  SchemaLake lake;
+  lake.Exec("CREATE TABLE t (k INTEGER)");
+  lake.Exec("INSERT INTO t SELECT range FROM range(0, 20)");    // file 1
+  lake.Exec("INSERT INTO t SELECT range FROM range(20, 40)");   // file 2
+  lake.Exec("DELETE FROM t WHERE k < 4");                        // inlined deletions of file 1
+  const int64_t file1_deleted_from = Latest(lake.catalog());
+  lake.Exec("DELETE FROM t WHERE k < 20");                       // file 1 deleted whole
+  lake.Exec("DELETE FROM t WHERE k >= 20 AND k < 23");           // inlined deletions of file 2
+  const int64_t file2_deleted_from = Latest(lake.catalog());
+  EXPECT_EQ(lake.Maintain("CALL ducklake_rewrite_data_files('lake', delete_threshold => 0.1)"),
+            "main|t|1|1\n");                                    // file 2 ends
+  lake.Exec("INSERT INTO t SELECT range FROM range(40, 60)");   // file 3
+  lake.Exec("DELETE FROM t WHERE k = 50");                       // inlined deletion of file 3
+  lake.Exec("INSERT INTO t VALUES (100)");                       // an inlined row
+  // The flush merges file 3's deletion; those of files 1 and 2 must stay.
+  EXPECT_EQ(lake.Maintain("CALL ducklake_flush_inlined_data('lake')"), "main|t|1\n");
+  const std::string count = "SELECT COUNT(*) FROM lake.t AT (VERSION => ";
+  EXPECT_EQ(lake.Call(StrCat(count, file1_deleted_from, ")")), "36\n");
+  EXPECT_EQ(lake.Call(StrCat(count, file2_deleted_from, ")")), "17\n");
+  EXPECT_EQ(lake.Call("SELECT COUNT(*) FROM lake.t"), "37\n");
+}
+
 }  // namespace
 }  // namespace tarn
