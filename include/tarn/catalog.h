@@ -270,6 +270,14 @@ struct InlinedDataTable {
   std::vector<ColumnInfo> columns;   // top-level, with children
 };
 
+// One schema version of a table (a ducklake_schema_versions row): the snapshot it began at and
+// the table's top-level columns from then until the next version.
+struct TableSchemaVersion {
+  int64_t schema_version = -1;  // -1: before the table's first row (the table's begin_snapshot)
+  int64_t begin_snapshot = 0;
+  std::vector<ColumnInfo> columns;
+};
+
 struct TableInfo {
   int64_t table_id = 0;
   std::string table_uuid;
@@ -430,7 +438,11 @@ struct DataFileInfo {
   // rows whose _ducklake_internal_snapshot_id <= S.
   std::optional<int64_t> partial_max;
 
-  std::optional<DeleteFileInfo> delete_file;            // the one visible at the snapshot
+  // The visible delete file at the snapshot: the latest when several are (the official
+  // extension writes the positions deleted later into a new delete file beside the old one);
+  // the others, whose positions count as deleted too, in `other_delete_files`.
+  std::optional<DeleteFileInfo> delete_file;
+  std::vector<DeleteFileInfo> other_delete_files;
   std::vector<InlinedFileDelete> inlined_deletes;       // begin_snapshot <= S, by position
   std::vector<FileColumnStats> column_stats;            // by column_id
   std::vector<FilePartitionValue> partition_values;     // by partition_key_index
@@ -533,6 +545,13 @@ class Lake {
   // is not in it.
   Result<std::shared_ptr<const TableMetadata>> LoadTable(const LakeSnapshot& snapshot,
                                                          int64_t table_id);
+
+  // The schema versions of `table` that began at or before `snapshot_id`, ascending by
+  // begin_snapshot, each with its columns (read from the versioned ducklake_column rows, so
+  // they are there when the snapshot itself was expired). A version that begins after the
+  // table's begin_snapshot is preceded by one (schema_version -1) beginning there.
+  Result<std::vector<TableSchemaVersion>> LoadSchemaVersions(const TableInfo& table,
+                                                             int64_t snapshot_id);
 
   // Reads the rows of one of `table.table->inlined_tables` as of table.snapshot_id, ordered by
   // row_id. The batch has the columns row_id, begin_snapshot, end_snapshot (BIGINT) and then

@@ -52,6 +52,10 @@ struct FileInfo {
   std::string path;
   int64_t size = 0;
   bool is_directory = false;
+  // Last modification, microseconds since the epoch (UTC); 0 when the file system keeps none.
+  int64_t modified_micros = 0;
+  // A symbolic link (List and Stat never follow one into a directory; see List).
+  bool is_symlink = false;
 };
 
 class FileSystem {
@@ -62,7 +66,13 @@ class FileSystem {
   virtual Result<FileInfo> Stat(const std::string& path) = 0;
   virtual Result<bool> Exists(const std::string& path) = 0;
   // Lists the entries directly under `dir` (recursive: every file below it), sorted by path.
+  // A symbolic link is listed as itself (is_symlink, with its target's size and time when the
+  // target is a file) and never followed: a recursive listing stays inside `dir` and ends on a
+  // link cycle.
   virtual Result<std::vector<FileInfo>> List(const std::string& dir, bool recursive) = 0;
+  // `path` with every symbolic link resolved (the path itself need not exist; its parent
+  // folder must). File systems without links return it unchanged.
+  virtual Result<std::string> RealPath(const std::string& path) { return path; }
   virtual Status CreateDirectories(const std::string& dir) = 0;
   virtual Status Delete(const std::string& path) = 0;
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
@@ -100,6 +110,7 @@ class FaultInjectingFileSystem : public FileSystem {
   Result<FileInfo> Stat(const std::string& path) override;
   Result<bool> Exists(const std::string& path) override;
   Result<std::vector<FileInfo>> List(const std::string& dir, bool recursive) override;
+  Result<std::string> RealPath(const std::string& path) override;
   Status CreateDirectories(const std::string& dir) override;
   Status Delete(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;

@@ -39,14 +39,17 @@ struct CleanupOptions {
 };
 
 // ducklake_cleanup_old_files: deletes the files of ducklake_files_scheduled_for_deletion
-// scheduled before the cutoff and their rows. Returns the absolute paths (deleted, or that
-// would be with dry_run).
+// scheduled before the cutoff and their rows. A relative path that a symbolic link leads out
+// of data_path is neither deleted nor unscheduled. Returns the absolute paths (deleted, or
+// that would be with dry_run).
 Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                                  const CleanupOptions& options);
 
-// ducklake_delete_orphaned_files: .parquet files under data_path that no data file, delete
-// file (any version) or scheduled file names. tarn's FileSystem reports no modification
-// times, so only cleanup_all (or dry_run) is accepted: InvalidArgument otherwise.
+// ducklake_delete_orphaned_files: files under data_path that no data file, delete file (any
+// version) or scheduled file names, modified before the cutoff (every one with cleanup_all):
+// `*.parquet`, and the `*.parquet.tarn-tmp-<pid>-<n>` temporaries a killed tarn writer left.
+// The listing follows no symbolic link (links are never deleted, nor anything behind them).
+// A file system without modification times has no file old enough but with cleanup_all.
 Result<std::vector<std::string>> DeleteOrphanedFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                                      const CleanupOptions& options);
 

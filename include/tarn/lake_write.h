@@ -259,14 +259,15 @@ struct ScheduledFile {
 };
 
 // ducklake_flush_inlined_data for one table: the inlined rows with begin_snapshot <=
-// up_to_snapshot become `data_file` (and its delete file for rows that were deleted), the
-// inlined file deletions become delete files, and both inlined tables lose those rows.
+// up_to_snapshot become `data_files` (one per inlined table, written with that table's
+// columns, each with a delete file for rows that were deleted), the inlined file deletions
+// become delete files, and both inlined tables lose those rows.
 // Token inline_flush:T (and deleted_from_table:T when inlined file deletions were merged).
 struct FlushInlinedChange {
   int64_t table_id = 0;
   int64_t up_to_snapshot = 0;
-  std::optional<MaintenanceDataFile> data_file;
-  std::vector<MaintenanceDeleteFile> delete_files;  // in the order ids are assigned
+  std::vector<MaintenanceDataFile> data_files;      // in the order ids are assigned
+  std::vector<MaintenanceDeleteFile> delete_files;  // likewise, after the data files
   bool merged_file_deletes = false;
   std::vector<std::string> inlined_tables;  // the ducklake_inlined_data_* tables flushed
   int64_t rows_flushed = 0;                 // inlined rows read (for the conflict check)

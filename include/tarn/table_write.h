@@ -177,7 +177,8 @@ struct MaintenanceOptions {
   std::optional<int64_t> min_file_size;
   std::optional<int64_t> max_file_size;
   // ducklake_rewrite_data_files: files whose deleted fraction >= this are rewritten.
-  double delete_threshold = 0.95;
+  // Default: the rewrite_delete_threshold option (table > schema > global), else 0.95.
+  std::optional<double> delete_threshold;
   CommitOptions commit;
 };
 
@@ -195,17 +196,19 @@ struct MaintenanceResult {
 };
 
 // ducklake_flush_inlined_data: every inlined row (deleted ones included) into one Parquet file
-// per table carrying _ducklake_internal_row_id (and _ducklake_internal_snapshot_id when the
-// rows span snapshots); deleted rows into its partial delete file; inlined file deletions into
-// delete files; the inlined tables emptied of the flushed rows.
+// per inlined table (written with that table's schema version's columns) carrying
+// _ducklake_internal_row_id (and _ducklake_internal_snapshot_id when the rows span snapshots);
+// deleted rows into its partial delete file; inlined file deletions into delete files; the
+// inlined tables emptied of the flushed rows.
 Result<MaintenanceResult> FlushInlinedData(Lake& lake, std::shared_ptr<FileSystem> fs,
                                            const MaintenanceOptions& options = {});
-// ducklake_merge_adjacent_files: live files without deletes, grouped by partition, packed in
-// (begin_snapshot, row_id_start, data_file_id) order up to target_file_size, >= 2 per output.
+// ducklake_merge_adjacent_files: live files without deletes, grouped by schema version and
+// partition, packed in (begin_snapshot, row_id_start, data_file_id) order while below
+// target_file_size, >= 2 per output, each written with its schema version's columns.
 Result<MaintenanceResult> MergeAdjacentFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                              const MaintenanceOptions& options = {});
 // ducklake_rewrite_data_files: files whose deleted fraction >= delete_threshold rewritten
-// (per table, into one file with row ids) without their deleted rows.
+// without their deleted rows (per schema version and partition, into one file with row ids).
 Result<MaintenanceResult> RewriteDataFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                            const MaintenanceOptions& options = {});
 

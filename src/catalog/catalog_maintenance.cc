@@ -31,6 +31,41 @@ Status Writable(Lake& lake) {
   return Status::OK();
 }
 
+// True when `path` (which lies under data_path by its text) really does, with symbolic links
+// resolved: a link may lead a relative path out of the data path.
+Result<bool> InsideDataPath(FileSystem& fs, const std::string& data_root,
+                            const std::string& path) {
+  Result<std::string> real = fs.RealPath(path);
+  // No folder, so no file there and no link to follow: the row can go.
+  if (!real.ok()) return real.status().IsNotFound() ? Result<bool>(true) : real.status();
+  return real->compare(0, data_root.size(), data_root) == 0;
+}
+
+// data_path with symbolic links resolved, ending in '/'.
+Result<std::string> RealDataPath(FileSystem& fs, const Lake& lake) {
+  TARN_ASSIGN_OR_RETURN(std::string root, fs.RealPath(lake.data_path()));
+  if (root.empty() || root.back() != '/') root += '/';
+  return root;
+}
+
+// A file DuckLake or tarn writes and orphan cleanup may remove: `*.parquet`, and the
+// temporary `*.parquet.tarn-tmp-<pid>-<n>` of a tarn writer that never finished (killed).
+bool IsDataFileName(std::string_view path) {
+  auto ends_with = [&](std::string_view tail) {
+    return path.size() >= tail.size() && path.substr(path.size() - tail.size()) == tail;
+  };
+  if (ends_with(".parquet")) return true;
+  const size_t tmp = path.rfind(".parquet.tarn-tmp-");
+  if (tmp == std::string_view::npos) return false;
+  std::string_view rest = path.substr(tmp + std::string_view(".parquet.tarn-tmp-").size());
+  const size_t dash = rest.find('-');
+  if (dash == 0 || dash == std::string_view::npos || dash + 1 == rest.size()) return false;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    if (i != dash && (rest[i] < '0' || rest[i] > '9')) return false;
+  }
+  return true;
+}
+
 // The path of every table (by id) relative to data_path: schema path + table path when both
 // are relative; otherwise the absolute one.
 Result<std::map<int64_t, std::string>> TablePaths(Lake& lake) {
@@ -185,6 +220,17 @@ Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<Fil
     }
     chosen.emplace_back(id, std::move(path));
   }
+  // Never through a symbolic link out of the data path: such a file stays scheduled.
+  TARN_ASSIGN_OR_RETURN(std::string data_root, RealDataPath(*fs, lake));
+  std::vector<std::pair<int64_t, std::string>> inside;
+  for (auto& c : chosen) {
+    if (c.second.compare(0, lake.data_path().size(), lake.data_path()) == 0) {
+      TARN_ASSIGN_OR_RETURN(bool ok, InsideDataPath(*fs, data_root, c.second));
+      if (!ok) continue;
+    }
+    inside.push_back(std::move(c));
+  }
+  chosen = std::move(inside);
   std::vector<std::string> paths;
   for (const auto& c : chosen) paths.push_back(c.second);
   if (options.dry_run || chosen.empty()) return paths;
@@ -208,11 +254,7 @@ Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<Fil
 Result<std::vector<std::string>> DeleteOrphanedFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                                      const CleanupOptions& options) {
   if (fs == nullptr) fs = LocalFileSystem();
-  if (!options.cleanup_all && !options.dry_run) {
-    return Status::InvalidArgument(
-        "ducklake_delete_orphaned_files: tarn cannot tell file ages; pass cleanup_all => true "
-        "or dry_run => true");
-  }
+  const int64_t cutoff = options.older_than_micros.value_or(NowMicros() - kTwoDaysMicros);
   CatalogStore* store = lake.store();
   TARN_ASSIGN_OR_RETURN(auto table_paths, TablePaths(lake));
   std::set<std::string> known;
@@ -241,16 +283,26 @@ Result<std::vector<std::string>> DeleteOrphanedFiles(Lake& lake, std::shared_ptr
     TARN_ASSIGN_OR_RETURN(std::string path, row.Text(0));
     known.insert(row.BoolOr(1, true) ? lake.data_path() + path : path);
   }
+  // The listing follows no symbolic link (so it stays inside data_path and ends on a cycle);
+  // links themselves are not files the lake wrote and are left alone.
   TARN_ASSIGN_OR_RETURN(std::vector<FileInfo> files, fs->List(lake.data_path(), true));
   std::vector<std::string> orphans;
   for (const FileInfo& file : files) {
-    if (file.is_directory) continue;
-    const std::string& p = file.path;
-    if (p.size() < 8 || p.compare(p.size() - 8, 8, ".parquet") != 0) continue;
-    if (known.count(p) == 0) orphans.push_back(p);
+    if (file.is_directory || file.is_symlink) continue;
+    if (!IsDataFileName(file.path) || known.count(file.path) > 0) continue;
+    // As the extension: last_modified < cutoff unless cleanup_all; a file system that keeps
+    // no times (modified_micros 0) cannot show a file is old enough.
+    if (!options.cleanup_all && (file.modified_micros <= 0 || file.modified_micros >= cutoff)) {
+      continue;
+    }
+    orphans.push_back(file.path);
   }
   if (options.dry_run) return orphans;
-  for (const std::string& p : orphans) TARN_RETURN_NOT_OK(fs->Delete(p));
+  TARN_RETURN_NOT_OK(Writable(lake));
+  for (const std::string& p : orphans) {
+    Status deleted = fs->Delete(p);
+    if (!deleted.ok() && !deleted.IsNotFound()) return deleted;  // gone meanwhile is fine
+  }
   return orphans;
 }
 

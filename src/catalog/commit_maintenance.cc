@@ -22,7 +22,7 @@ Status Schedule(CommitAttempt* a, int64_t file_id, const std::string& path) {
 Result<int64_t> AddMaintenanceDataFile(CommitAttempt* a, int64_t table_id,
                                        const MaintenanceDataFile& m) {
   const NewDataFile& f = m.file;
-  TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(table_id));
+  TARN_RETURN_NOT_OK(a->Table(table_id).status());
   const int64_t id = a->next_file_id++;
   if (f.provisional_id < 0) a->id_mapping[f.provisional_id] = id;
   TARN_RETURN_NOT_OK(Exec(
@@ -37,11 +37,8 @@ Result<int64_t> AddMaintenanceDataFile(CommitAttempt* a, int64_t table_id,
        CatalogDatum::Integer(f.file_size_bytes), CatalogDatum::Integer(f.footer_size),
        OptInteger(m.row_id_start), OptInteger(f.partition_id), OptInteger(m.partial_max)}));
   for (const NewFileColumnStats& s : f.column_stats) {
-    const ColumnInfo* column = FindInTree(table->columns, s.column_id);
-    if (column == nullptr) {
-      return Status::InvalidArgument("column_id ", s.column_id, " is not a column of table ",
-                                     table->schema_name, ".", table->name);
-    }
+    // A file written under an older schema version may hold columns dropped since: their
+    // statistics are kept too, as for the file that held them first.
     auto text = [&](const std::optional<Value>& bound) -> Result<CatalogDatum> {
       if (!bound.has_value() || bound->is_null()) return CatalogDatum::Null();
       if ((bound->type().id == TypeId::kVarchar || bound->type().id == TypeId::kJson) &&
@@ -117,10 +114,10 @@ Status Flush(CommitAttempt* a, const FlushInlinedChange& f) {
     return LogicalConflict("flushing ", f.rows_flushed, " inlined rows of table_id ", table_id,
                            ": ", present, " are there now");
   }
-  if (f.data_file.has_value()) {
-    TARN_RETURN_NOT_OK(AddMaintenanceDataFile(a, table_id, *f.data_file).status());
+  for (const MaintenanceDataFile& file : f.data_files) {
+    TARN_RETURN_NOT_OK(AddMaintenanceDataFile(a, table_id, file).status());
     TARN_ASSIGN_OR_RETURN(TableStatsAccum * accum, StatsFor(a, table_id));
-    accum->added_bytes += f.data_file->file.file_size_bytes;
+    accum->added_bytes += file.file.file_size_bytes;
     accum->has_data_files = true;
   }
   for (const MaintenanceDeleteFile& d : f.delete_files) {

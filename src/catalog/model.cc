@@ -82,6 +82,7 @@ int64_t TableMetadata::FileRowCount() const {
   for (const DataFileInfo& file : data_files) {
     rows += file.record_count;
     if (file.delete_file.has_value()) rows -= file.delete_file->delete_count;
+    for (const DeleteFileInfo& other : file.other_delete_files) rows -= other.delete_count;
     rows -= static_cast<int64_t>(file.inlined_deletes.size());
   }
   return rows;

@@ -317,6 +317,51 @@ Status LoadInlinedRegistry(CatalogStore* store, int64_t snapshot,
 
 }  // namespace
 
+Result<std::vector<TableSchemaVersion>> Lake::LoadSchemaVersions(const TableInfo& table,
+                                                                 int64_t snapshot_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CatalogStore* store = store_.get();
+  catalog_internal::ReadTransaction transaction(store);
+  TARN_RETURN_NOT_OK(transaction.status());
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult result,
+      RunQuery(store,
+               "SELECT begin_snapshot, schema_version FROM ducklake_schema_versions "
+               "WHERE table_id = ?1 AND begin_snapshot <= ?2 ORDER BY begin_snapshot, "
+               "schema_version",
+               {CatalogDatum::Integer(table.table_id), CatalogDatum::Integer(snapshot_id)},
+               {T::kBigint, T::kBigint}, "ducklake_schema_versions"));
+  std::vector<TableSchemaVersion> out;
+  for (size_t i = 0; i < result.rows.size(); ++i) {
+    RowReader row(*store, result, i, "ducklake_schema_versions", {0, 1});
+    TableSchemaVersion version;
+    TARN_ASSIGN_OR_RETURN(version.begin_snapshot, row.Int(0));
+    TARN_ASSIGN_OR_RETURN(version.schema_version, row.Int(1));
+    if (!out.empty() && out.back().begin_snapshot == version.begin_snapshot) {
+      out.back().schema_version = version.schema_version;  // the later of one snapshot's rows
+      continue;
+    }
+    out.push_back(std::move(version));
+  }
+  if (out.empty() || out.front().begin_snapshot > table.begin_snapshot) {
+    TableSchemaVersion first;
+    first.begin_snapshot = table.begin_snapshot;
+    out.insert(out.begin(), std::move(first));
+  }
+  for (TableSchemaVersion& version : out) {
+    TARN_ASSIGN_OR_RETURN(auto columns, catalog_internal::LoadColumns(store, version.begin_snapshot,
+                                                                      table.table_id));
+    version.columns = std::move(columns[table.table_id]);
+    if (version.columns.empty()) {
+      return Status::Corruption(StoreName(*store), ": table ", table.schema_name, ".", table.name,
+                                " has no columns in ducklake_column at snapshot ",
+                                version.begin_snapshot, " (schema version ",
+                                version.schema_version, ")");
+    }
+  }
+  return out;
+}
+
 Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSelector& selector) {
   std::lock_guard<std::mutex> lock(mu_);
   CatalogStore* store = store_.get();

@@ -289,9 +289,14 @@ Status LoadDeleteFiles(CatalogStore* store, const TableInfo& table, int64_t snap
                        " rows of data file ", del.data_file_id);
     }
     if (file->delete_file.has_value()) {
-      return row.Error("data file ", del.data_file_id, " has two visible delete files (",
-                       file->delete_file->delete_file_id, " and ", del.delete_file_id,
-                       ") at snapshot ", snapshot);
+      // Several visible delete files (as the extension writes a later deletion of a file):
+      // their positions add up; the latest is the one a new delete file replaces.
+      if (std::make_pair(del.begin_snapshot, del.delete_file_id) <
+          std::make_pair(file->delete_file->begin_snapshot, file->delete_file->delete_file_id)) {
+        file->other_delete_files.push_back(std::move(del));
+        continue;
+      }
+      file->other_delete_files.push_back(std::move(*file->delete_file));
     }
     file->delete_file = std::move(del);
   }

@@ -152,6 +152,11 @@ Result<std::vector<FileInfo>> FaultInjectingFileSystem::List(const std::string& 
   return base_->List(dir, recursive);
 }
 
+Result<std::string> FaultInjectingFileSystem::RealPath(const std::string& path) {
+  TARN_RETURN_NOT_OK(MaybeFail(Op::kStat, path));
+  return base_->RealPath(path);
+}
+
 Status FaultInjectingFileSystem::CreateDirectories(const std::string& dir) {
   TARN_RETURN_NOT_OK(MaybeFail(Op::kCreateDir, dir));
   return base_->CreateDirectories(dir);

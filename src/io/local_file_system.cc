@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -171,8 +172,7 @@ class PosixFileSystem final : public FileSystem {
   Result<FileInfo> Stat(const std::string& path) override {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) return ErrnoStatus("stat", path, errno);
-    bool is_directory = S_ISDIR(st.st_mode);
-    return FileInfo{path, is_directory ? 0 : static_cast<int64_t>(st.st_size), is_directory};
+    return InfoOf(path, st, /*is_symlink=*/false);
   }
 
   Result<bool> Exists(const std::string& path) override {
@@ -188,6 +188,19 @@ class PosixFileSystem final : public FileSystem {
     std::sort(out.begin(), out.end(),
               [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
     return out;
+  }
+
+  Result<std::string> RealPath(const std::string& path) override {
+    // The parent folder resolved, the last name kept: the file itself may be gone (or be a
+    // link, which is then what a delete removes).
+    const size_t slash = path.find_last_of('/');
+    const std::string parent = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    char* resolved = ::realpath(parent.c_str(), nullptr);
+    if (resolved == nullptr) return ErrnoStatus("resolve path", parent, errno);
+    std::string out = resolved;
+    ::free(resolved);
+    return JoinPath(out, name);
   }
 
   Status CreateDirectories(const std::string& dir) override {
@@ -233,19 +246,35 @@ class PosixFileSystem final : public FileSystem {
     for (const std::string& name : names) {
       std::string path = JoinPath(dir, name);
       struct stat st;
-      if (::stat(path.c_str(), &st) != 0) {
-        if (errno == ENOENT) continue;  // deleted while listing (or a dangling symlink)
+      if (::lstat(path.c_str(), &st) != 0) {
+        if (errno == ENOENT) continue;  // deleted while listing
         return ErrnoStatus("stat", path, errno);
       }
-      bool is_directory = S_ISDIR(st.st_mode);
-      if (recursive && is_directory) {
+      if (S_ISLNK(st.st_mode)) {
+        // Listed, never followed: a link may lead out of `dir` or back into it.
+        struct stat target;
+        const bool resolves = ::stat(path.c_str(), &target) == 0;
+        out->push_back(InfoOf(path, resolves ? target : st, /*is_symlink=*/true));
+        continue;
+      }
+      if (recursive && S_ISDIR(st.st_mode)) {
         TARN_RETURN_NOT_OK(ListInto(path, true, out));
       } else {
-        out->push_back(FileInfo{path, is_directory ? 0 : static_cast<int64_t>(st.st_size),
-                                is_directory});
+        out->push_back(InfoOf(path, st, /*is_symlink=*/false));
       }
     }
     return Status::OK();
+  }
+
+  static FileInfo InfoOf(const std::string& path, const struct stat& st, bool is_symlink) {
+    FileInfo info;
+    info.path = path;
+    info.is_directory = S_ISDIR(st.st_mode);
+    info.size = info.is_directory ? 0 : static_cast<int64_t>(st.st_size);
+    info.modified_micros = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000 +
+                           static_cast<int64_t>(st.st_mtim.tv_nsec) / 1000;
+    info.is_symlink = is_symlink;
+    return info;
   }
 };
 

@@ -7,6 +7,7 @@
 // bytes under the path only on Close().
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 
@@ -101,8 +102,8 @@ class MemoryFileSystemImpl final : public FileSystem,
   Result<FileInfo> Stat(const std::string& path) override {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = files_.find(path);
-    if (it != files_.end()) return FileInfo{path, static_cast<int64_t>(it->second->size()), false};
-    if (IsDirectoryLocked(TrimTrailingSlash(path))) return FileInfo{path, 0, true};
+    if (it != files_.end()) return FileInfoLocked(path, it->second);
+    if (IsDirectoryLocked(TrimTrailingSlash(path))) return DirectoryInfo(path);
     return Status::NotFound("stat '", path, "': no such file or directory");
   }
 
@@ -127,17 +128,17 @@ class MemoryFileSystemImpl final : public FileSystem,
       if (path.compare(0, prefix.size(), prefix) != 0) break;
       size_t slash = path.find('/', prefix.size());
       if (recursive || slash == std::string::npos) {
-        entries[path] = FileInfo{path, static_cast<int64_t>(it->second->size()), false};
+        entries[path] = FileInfoLocked(path, it->second);
       } else {
         std::string sub = path.substr(0, slash);
-        entries[sub] = FileInfo{sub, 0, true};
+        entries[sub] = DirectoryInfo(sub);
       }
     }
     if (!recursive) {
       for (auto it = dirs_.lower_bound(prefix); it != dirs_.end(); ++it) {
         if (it->compare(0, prefix.size(), prefix) != 0) break;
         std::string sub = it->substr(0, it->find('/', prefix.size()));
-        entries[sub] = FileInfo{sub, 0, true};
+        entries[sub] = DirectoryInfo(sub);
       }
     }
     std::vector<FileInfo> out;
@@ -164,7 +165,10 @@ class MemoryFileSystemImpl final : public FileSystem,
 
   Status Delete(const std::string& path) override {
     std::lock_guard<std::mutex> lock(mu_);
-    if (files_.erase(path) > 0) return Status::OK();
+    if (files_.erase(path) > 0) {
+      modified_.erase(path);
+      return Status::OK();
+    }
     std::string dir = TrimTrailingSlash(path);
     if (!IsDirectoryLocked(dir)) {
       return Status::NotFound("delete '", path, "': no such file or directory");
@@ -184,6 +188,8 @@ class MemoryFileSystemImpl final : public FileSystem,
       Bytes bytes = it->second;
       files_.erase(it);
       files_[to] = std::move(bytes);
+      modified_[to] = modified_[from];
+      modified_.erase(from);
       return Status::OK();
     }
     if (!IsDirectoryLocked(from)) {
@@ -199,9 +205,27 @@ class MemoryFileSystemImpl final : public FileSystem,
   void Publish(const std::string& path, std::string bytes) {
     std::lock_guard<std::mutex> lock(mu_);
     files_[path] = std::make_shared<const std::string>(std::move(bytes));
+    modified_[path] = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
   }
 
  private:
+  FileInfo FileInfoLocked(const std::string& path, const Bytes& bytes) const {
+    FileInfo info;
+    info.path = path;
+    info.size = static_cast<int64_t>(bytes->size());
+    auto it = modified_.find(path);
+    if (it != modified_.end()) info.modified_micros = it->second;
+    return info;
+  }
+  static FileInfo DirectoryInfo(const std::string& path) {
+    FileInfo info;
+    info.path = path;
+    info.is_directory = true;
+    return info;
+  }
+
   bool IsDirectoryLocked(const std::string& dir) const {
     if (dir == "/" || dirs_.count(dir) > 0) return true;
     return HasChildrenLocked(dir);
@@ -228,7 +252,10 @@ class MemoryFileSystemImpl final : public FileSystem,
         ++it;
         continue;
       }
-      moved_files[to + it->first.substr(from.size())] = it->second;
+      const std::string moved = to + it->first.substr(from.size());
+      moved_files[moved] = it->second;
+      modified_[moved] = modified_[it->first];
+      modified_.erase(it->first);
       it = files_.erase(it);
     }
     std::set<std::string> moved_dirs;
@@ -244,8 +271,9 @@ class MemoryFileSystemImpl final : public FileSystem,
     dirs_.merge(moved_dirs);
   }
 
-  std::mutex mu_;  // guards files_ and dirs_
+  std::mutex mu_;  // guards files_, modified_ and dirs_
   std::map<std::string, Bytes> files_;
+  std::map<std::string, int64_t> modified_;  // by path: when its bytes were published
   std::set<std::string> dirs_;  // created explicitly; others are implied by files_
 };
 

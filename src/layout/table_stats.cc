@@ -19,6 +19,10 @@ Result<LakeTableStats> ReadLakeTableStats(Lake& lake, const std::shared_ptr<File
       ++stats.delete_files;
       stats.bytes_on_disk += file.delete_file->file_size_bytes;
     }
+    for (const DeleteFileInfo& other : file.other_delete_files) {
+      ++stats.delete_files;
+      stats.bytes_on_disk += other.file_size_bytes;
+    }
     auto reader = ParquetReader::Open(fs, file.path);
     if (!reader.ok()) return reader.status().WithContext("tarn_table_stats");
     const parquet::FileMetaData& meta = (*reader)->metadata();

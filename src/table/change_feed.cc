@@ -93,6 +93,9 @@ Result<std::unique_ptr<BatchReader>> ReadTableChanges(Lake& lake, std::shared_pt
       if (file.delete_file.has_value()) {
         history.delete_files[file.delete_file->delete_file_id] = *file.delete_file;
       }
+      for (const DeleteFileInfo& other : file.other_delete_files) {
+        history.delete_files[other.delete_file_id] = other;
+      }
       for (const InlinedFileDelete& entry : file.inlined_deletes) {
         auto [it, inserted] = history.inlined_deletes.emplace(entry.position, entry.begin_snapshot);
         if (!inserted) it->second = std::min(it->second, entry.begin_snapshot);

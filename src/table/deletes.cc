@@ -69,13 +69,15 @@ Result<std::vector<int64_t>> DeletedPositionsAt(const std::shared_ptr<FileSystem
                                                 const DataFileInfo& file, int64_t num_rows,
                                                 int64_t snapshot_id) {
   std::vector<int64_t> positions;
-  if (file.delete_file.has_value()) {
-    TARN_ASSIGN_OR_RETURN(auto deleted,
-                          ReadDeleteFile(fs, *file.delete_file, file.path, num_rows));
+  auto add = [&](const DeleteFileInfo& delete_file) -> Status {
+    TARN_ASSIGN_OR_RETURN(auto deleted, ReadDeleteFile(fs, delete_file, file.path, num_rows));
     for (const DeletedPosition& entry : deleted) {
       if (entry.snapshot <= snapshot_id) positions.push_back(entry.position);
     }
-  }
+    return Status::OK();
+  };
+  if (file.delete_file.has_value()) TARN_RETURN_NOT_OK(add(*file.delete_file));
+  for (const DeleteFileInfo& other : file.other_delete_files) TARN_RETURN_NOT_OK(add(other));
   for (const InlinedFileDelete& entry : file.inlined_deletes) {
     if (entry.begin_snapshot > snapshot_id) continue;
     if (entry.position < 0 || entry.position >= num_rows) {

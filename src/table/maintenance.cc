@@ -2,7 +2,11 @@
 // rewrite of files with deletes. Each reads the latest snapshot, writes files, and commits one
 // FlushInlinedChange / CompactFilesChange per table or output (tarn/lake_write.h).
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include "table/deletes.h"
 #include "table/file_reader.h"
@@ -184,14 +188,61 @@ Result<MaintenanceResult> Finish(std::unique_ptr<Run> run, const MaintenanceOpti
 
 // ---- flush -----------------------------------------------------------------------------------
 
-bool SameColumns(const std::vector<ColumnInfo>& a, const std::vector<ColumnInfo>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].column_id != b[i].column_id || a[i].type.ToString() != b[i].type.ToString()) {
-      return false;
+// One inlined table's rows (deleted ones included) as a data file written with that table's
+// own columns (those of its schema version), and a delete file for the rows deleted since.
+Status FlushInlinedTable(Run& run, const TableInfo& info, const TableMetadata& md,
+                         const InlinedDataTable& inlined, FlushInlinedChange* change,
+                         std::vector<MaintenanceDeleteFile>* flushed_deletes) {
+  TARN_ASSIGN_OR_RETURN(auto all, run.lake->ReadInlinedRows(md, inlined, InlinedRowSelection::kAll));
+  if (all->num_rows == 0) return Status::OK();
+  TableInfo version = info;
+  version.columns = inlined.columns;
+  const int64_t n = all->num_rows;
+  const Column& row_id = *all->columns[0];
+  const Column& begin = *all->columns[1];
+  const Column& end = *all->columns[2];
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  auto rid = [&](int64_t i) { return row_id.GetValue(i).GetInt64(); };
+  auto bs = [&](int64_t i) { return begin.GetValue(i).GetInt64(); };
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return std::make_pair(rid(a), bs(a)) < std::make_pair(rid(b), bs(b));
+  });
+  std::vector<std::shared_ptr<Column>> columns;
+  for (size_t c = 3; c < all->columns.size(); ++c) {
+    columns.push_back(Take(*all->columns[c], order));
+  }
+  std::vector<int64_t> row_ids, snapshots;
+  std::vector<table_internal::DeletedPosition> deleted;
+  for (size_t p = 0; p < order.size(); ++p) {
+    const int64_t i = order[p];
+    row_ids.push_back(rid(i));
+    snapshots.push_back(bs(i));
+    if (!end.IsNull(i)) {
+      deleted.push_back({static_cast<int64_t>(p), end.GetValue(i).GetInt64()});
     }
   }
-  return true;
+  const int64_t min_s = *std::min_element(snapshots.begin(), snapshots.end());
+  const int64_t max_s = *std::max_element(snapshots.begin(), snapshots.end());
+  const bool spans = min_s != max_s;
+  TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
+                        WriteOutput(run, version, std::move(columns), &row_ids,
+                                    spans ? &snapshots : nullptr));
+  file.row_id_start = *std::min_element(row_ids.begin(), row_ids.end());
+  file.begin_snapshot = min_s;
+  if (spans) file.partial_max = max_s;
+  const int64_t provisional = file.file.provisional_id;
+  const std::string data_path = info.path + file.file.path;
+  change->data_files.push_back(std::move(file));
+  change->rows_flushed += n;
+  if (!deleted.empty()) {
+    TARN_ASSIGN_OR_RETURN(MaintenanceDeleteFile d,
+                          WritePartialDeleteFile(run, info, data_path, std::move(deleted)));
+    d.data_file_id = provisional;
+    d.partial_max.reset();  // as the extension writes a flushed file's delete file
+    flushed_deletes->push_back(std::move(d));
+  }
+  return Status::OK();
 }
 
 Status FlushTable(Run& run, const TableInfo& info) {
@@ -200,66 +251,16 @@ Status FlushTable(Run& run, const TableInfo& info) {
   FlushInlinedChange change;
   change.table_id = info.table_id;
   change.up_to_snapshot = s;
-  // Inlined rows, deleted ones included.
-  std::vector<std::shared_ptr<Batch>> parts;
-  for (const InlinedDataTable& inlined : info.inlined_tables) {
-    change.inlined_tables.push_back(inlined.table_name);
-    TARN_ASSIGN_OR_RETURN(auto rows, run.lake->ReadInlinedRows(*md, inlined,
-                                                               InlinedRowSelection::kAll));
-    if (rows->num_rows == 0) continue;
-    if (!SameColumns(inlined.columns, info.columns)) {
-      return Status::NotSupported("flushing inlined rows of ", info.schema_name, ".", info.name,
-                                  " written under an older schema (", inlined.table_name, ")");
-    }
-    parts.push_back(rows);
-  }
-  if (!parts.empty()) {
-    auto all = (parts.size() == 1 ? parts[0] : ConcatenateBatches(parts));
-    const int64_t n = all->num_rows;
-    const Column& row_id = *all->columns[0];
-    const Column& begin = *all->columns[1];
-    const Column& end = *all->columns[2];
-    std::vector<int64_t> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    auto rid = [&](int64_t i) { return row_id.GetValue(i).GetInt64(); };
-    auto bs = [&](int64_t i) { return begin.GetValue(i).GetInt64(); };
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      return std::make_pair(rid(a), bs(a)) < std::make_pair(rid(b), bs(b));
-    });
-    std::vector<std::shared_ptr<Column>> columns;
-    for (size_t c = 3; c < all->columns.size(); ++c) {
-      columns.push_back(Take(*all->columns[c], order));
-    }
-    std::vector<int64_t> row_ids, snapshots;
-    std::vector<table_internal::DeletedPosition> deleted;
-    for (size_t p = 0; p < order.size(); ++p) {
-      const int64_t i = order[p];
-      row_ids.push_back(rid(i));
-      snapshots.push_back(bs(i));
-      if (!end.IsNull(i)) {
-        deleted.push_back({static_cast<int64_t>(p), end.GetValue(i).GetInt64()});
-      }
-    }
-    const int64_t min_s = *std::min_element(snapshots.begin(), snapshots.end());
-    const int64_t max_s = *std::max_element(snapshots.begin(), snapshots.end());
-    const bool spans = min_s != max_s;
-    TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
-                          WriteOutput(run, info, std::move(columns), &row_ids,
-                                      spans ? &snapshots : nullptr));
-    file.row_id_start = *std::min_element(row_ids.begin(), row_ids.end());
-    file.begin_snapshot = min_s;
-    if (spans) file.partial_max = max_s;
-    const int64_t provisional = file.file.provisional_id;
-    const std::string data_path = info.path + file.file.path;
-    change.data_file = std::move(file);
-    change.rows_flushed = n;
-    if (!deleted.empty()) {
-      TARN_ASSIGN_OR_RETURN(MaintenanceDeleteFile d,
-                            WritePartialDeleteFile(run, info, data_path, std::move(deleted)));
-      d.data_file_id = provisional;
-      d.partial_max.reset();  // as the extension writes a flushed file's delete file
-      change.delete_files.push_back(std::move(d));
-    }
+  // Inlined rows, deleted ones included: one file per inlined table (by schema version).
+  std::vector<const InlinedDataTable*> inlined_tables;
+  for (const InlinedDataTable& inlined : info.inlined_tables) inlined_tables.push_back(&inlined);
+  std::stable_sort(inlined_tables.begin(), inlined_tables.end(),
+                   [](const InlinedDataTable* a, const InlinedDataTable* b) {
+                     return a->schema_version < b->schema_version;
+                   });
+  for (const InlinedDataTable* inlined : inlined_tables) {
+    change.inlined_tables.push_back(inlined->table_name);
+    TARN_RETURN_NOT_OK(FlushInlinedTable(run, info, *md, *inlined, &change, &change.delete_files));
   }
   // Inlined file deletions become partial delete files, merged with the visible ones.
   std::vector<MaintenanceDeleteFile> merged;
@@ -271,9 +272,22 @@ Status FlushTable(Run& run, const TableInfo& info) {
                                            run.fs, *file.delete_file, file.path,
                                            file.record_count));
     }
+    for (const DeleteFileInfo& other : file.other_delete_files) {
+      TARN_ASSIGN_OR_RETURN(auto more, table_internal::ReadDeleteFile(run.fs, other, file.path,
+                                                                      file.record_count));
+      positions.insert(positions.end(), more.begin(), more.end());
+    }
     for (const InlinedFileDelete& d : file.inlined_deletes) {
       positions.push_back({d.position, d.begin_snapshot});
     }
+    // A position can be listed twice (a cumulative delete file also lists the inlined
+    // deletions before it): it was deleted at the earliest of its snapshots.
+    std::sort(positions.begin(), positions.end(), [](const auto& a, const auto& b) {
+      return std::make_pair(a.position, a.snapshot) < std::make_pair(b.position, b.snapshot);
+    });
+    positions.erase(std::unique(positions.begin(), positions.end(),
+                                [](const auto& a, const auto& b) { return a.position == b.position; }),
+                    positions.end());
     TARN_ASSIGN_OR_RETURN(MaintenanceDeleteFile d,
                           WritePartialDeleteFile(run, info, file.path, std::move(positions)));
     d.data_file_id = file.data_file_id;
@@ -291,7 +305,7 @@ Status FlushTable(Run& run, const TableInfo& info) {
                   std::make_move_iterator(change.delete_files.end()));
     change.delete_files = std::move(merged);
   }
-  if (!change.data_file.has_value() && !change.merged_file_deletes) return Status::OK();
+  if (change.data_files.empty() && !change.merged_file_deletes) return Status::OK();
   MaintenanceTableResult table_result;
   table_result.schema_name = info.schema_name;
   table_result.table_name = info.name;
@@ -310,10 +324,13 @@ struct CompactedRows {
   std::vector<int64_t> row_ids, snapshots;
 };
 
+// `columns` (nullopt: the table's current ones) are the columns read and returned.
 Result<CompactedRows> ReadFiles(Run& run, const TableMetadata& md,
-                                const std::vector<const DataFileInfo*>& files) {
+                                const std::vector<const DataFileInfo*>& files,
+                                const std::vector<ColumnInfo>* columns = nullptr) {
   auto info = std::make_shared<TableInfo>(*md.table);
   info->inlined_tables.clear();
+  if (columns != nullptr) info->columns = *columns;
   std::vector<std::shared_ptr<Batch>> batches;
   for (const DataFileInfo* file : files) {
     auto one = std::make_shared<TableMetadata>(md);
@@ -337,14 +354,46 @@ Result<CompactedRows> ReadFiles(Run& run, const TableMetadata& md,
   return out;
 }
 
-Status MergeGroup(Run& run, const TableMetadata& md,
+// The extension's candidate order: (begin_snapshot, row_id_start NULLS LAST, data_file_id).
+bool ByFileOrder(const DataFileInfo* a, const DataFileInfo* b) {
+  constexpr int64_t kLast = std::numeric_limits<int64_t>::max();
+  return std::make_tuple(a->begin_snapshot, a->row_id_start.value_or(kLast), a->data_file_id) <
+         std::make_tuple(b->begin_snapshot, b->row_id_start.value_or(kLast), b->data_file_id);
+}
+
+// Files are compacted together only within one schema version (the table's last version
+// beginning at or before the file's begin_snapshot) and one partition, as the extension does.
+using GroupKey =
+    std::tuple<size_t, std::optional<int64_t>, std::vector<std::optional<std::string>>>;
+
+GroupKey GroupOf(const std::vector<TableSchemaVersion>& versions, const DataFileInfo& file) {
+  size_t index = 0;
+  while (index + 1 < versions.size() && versions[index + 1].begin_snapshot <= file.begin_snapshot) {
+    ++index;
+  }
+  std::vector<std::optional<std::string>> values;
+  for (const FilePartitionValue& v : file.partition_values) values.push_back(v.text);
+  return {index, file.partition_id, std::move(values)};
+}
+
+void SetPartition(const DataFileInfo& source, MaintenanceDataFile* file) {
+  file->file.partition_id = source.partition_id;
+  for (const FilePartitionValue& v : source.partition_values) {
+    file->file.partition_values.push_back(v.text);
+  }
+}
+
+// `columns`: those of the group's schema version, which every file of it was written with
+// (and which the snapshots reading the merged file know).
+Status MergeGroup(Run& run, const TableMetadata& md, const std::vector<ColumnInfo>& columns,
                   const std::vector<const DataFileInfo*>& group, MaintenanceTableResult* r) {
-  TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, md, group));
+  TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, md, group, &columns));
   bool contiguous = group[0]->row_id_start.has_value();
   for (size_t i = 0; contiguous && i < rows.row_ids.size(); ++i) {
     contiguous = rows.row_ids[i] == *group[0]->row_id_start + static_cast<int64_t>(i);
   }
-  const TableInfo& info = *md.table;
+  TableInfo info = *md.table;
+  info.columns = columns;
   TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
                         WriteOutput(run, info, std::move(rows.columns),
                                     contiguous ? nullptr : &rows.row_ids, &rows.snapshots));
@@ -355,10 +404,7 @@ Status MergeGroup(Run& run, const TableMetadata& md,
     partial = std::max(partial, f->partial_max.value_or(f->begin_snapshot));
   }
   file.partial_max = partial;
-  file.file.partition_id = group[0]->partition_id;
-  for (const FilePartitionValue& v : group[0]->partition_values) {
-    file.file.partition_values.push_back(v.text);
-  }
+  SetPartition(*group[0], &file);
   CompactFilesChange change;
   change.kind = CompactFilesChange::Kind::kMergeAdjacent;
   change.table_id = info.table_id;
@@ -379,48 +425,63 @@ Status MergeTable(Run& run, const TableInfo& info, const MaintenanceOptions& opt
   const int64_t target = settings.target_file_size;
   const int64_t max_size = options.max_file_size.value_or(target);
   const int64_t min_size = options.min_file_size.value_or(0);
-  // Candidates grouped by partition.
-  std::map<std::pair<std::optional<int64_t>, std::vector<std::optional<std::string>>>,
-           std::vector<const DataFileInfo*>>
-      groups;
+  TARN_ASSIGN_OR_RETURN(std::vector<TableSchemaVersion> versions,
+                        run.lake->LoadSchemaVersions(info, run.snapshot->snapshot_id()));
+  std::map<GroupKey, std::vector<const DataFileInfo*>> groups;
   for (const DataFileInfo& file : md->data_files) {
     if (file.delete_file.has_value() || !file.inlined_deletes.empty()) continue;
     if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
     if (file.file_size_bytes < min_size || file.file_size_bytes >= max_size) continue;
-    std::vector<std::optional<std::string>> values;
-    for (const FilePartitionValue& v : file.partition_values) values.push_back(v.text);
-    groups[{file.partition_id, values}].push_back(&file);
+    if (file.file_size_bytes >= target) continue;
+    groups[GroupOf(versions, file)].push_back(&file);
   }
   MaintenanceTableResult result;
   result.schema_name = info.schema_name;
   result.table_name = info.name;
   for (auto& [key, files] : groups) {
-    std::sort(files.begin(), files.end(), [](const DataFileInfo* a, const DataFileInfo* b) {
-      return std::make_tuple(a->begin_snapshot, a->row_id_start.value_or(-1), a->data_file_id) <
-             std::make_tuple(b->begin_snapshot, b->row_id_start.value_or(-1), b->data_file_id);
-    });
-    std::vector<const DataFileInfo*> pack;
-    int64_t bytes = 0;
-    auto flush = [&]() -> Status {
-      if (pack.size() >= 2) TARN_RETURN_NOT_OK(MergeGroup(run, *md, pack, &result));
-      pack.clear();
-      bytes = 0;
-      return Status::OK();
-    };
-    for (const DataFileInfo* file : files) {
-      if (!pack.empty() && bytes + file->file_size_bytes > target) TARN_RETURN_NOT_OK(flush());
-      pack.push_back(file);
-      bytes += file->file_size_bytes;
+    const std::vector<ColumnInfo>& columns = versions[std::get<0>(key)].columns;
+    std::sort(files.begin(), files.end(), ByFileOrder);
+    // As the extension packs: from each file on, take files while the pack is below the
+    // target size (so the last one may pass it); a pack of one file is left alone.
+    for (size_t start = 0; start < files.size(); ++start) {
+      int64_t bytes = 0;
+      size_t end = start;
+      while (end < files.size() && bytes < target && files[end]->file_size_bytes < target) {
+        bytes += files[end]->file_size_bytes;
+        ++end;
+      }
+      if (end - start < 2) continue;
+      std::vector<const DataFileInfo*> pack(files.begin() + static_cast<std::ptrdiff_t>(start),
+                                            files.begin() + static_cast<std::ptrdiff_t>(end));
+      TARN_RETURN_NOT_OK(MergeGroup(run, *md, columns, pack, &result));
+      start = end - 1;
     }
-    TARN_RETURN_NOT_OK(flush());
   }
   if (result.files_created > 0) run.result.tables.push_back(std::move(result));
   return Status::OK();
 }
 
+// The delete threshold as the extension takes it: the call's, else the table's
+// rewrite_delete_threshold option (table > schema > global), else 0.95.
+Result<double> DeleteThreshold(const Run& run, const TableInfo& info,
+                               const MaintenanceOptions& options) {
+  if (options.delete_threshold.has_value()) return *options.delete_threshold;
+  std::optional<std::string> text =
+      run.state.GetOption("rewrite_delete_threshold", info.schema_id, info.table_id);
+  if (!text.has_value()) return 0.95;
+  char* end = nullptr;
+  const double value = std::strtod(text->c_str(), &end);
+  if (end == text->c_str() || *end != '\0' || !(value >= 0 && value <= 1)) {
+    return Status::InvalidArgument("option rewrite_delete_threshold of ", info.schema_name, ".",
+                                   info.name, " is '", *text, "', not a number between 0 and 1");
+  }
+  return value;
+}
+
 Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& options) {
   TARN_ASSIGN_OR_RETURN(auto md, run.lake->LoadTable(*run.snapshot, info.table_id));
   const int64_t s = run.snapshot->snapshot_id();
+  TARN_ASSIGN_OR_RETURN(const double threshold, DeleteThreshold(run, info, options));
   std::vector<const DataFileInfo*> sources;
   for (const DataFileInfo& file : md->data_files) {
     if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
@@ -430,28 +491,40 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
     if (deleted.empty() || file.record_count <= 0) continue;
     const double fraction =
         static_cast<double>(deleted.size()) / static_cast<double>(file.record_count);
-    if (fraction >= options.delete_threshold) sources.push_back(&file);
+    if (fraction >= threshold) sources.push_back(&file);
   }
   if (sources.empty()) return Status::OK();
-  TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, *md, sources));
-  CompactFilesChange change;
-  change.kind = CompactFilesChange::Kind::kRewriteDeletes;
-  change.table_id = info.table_id;
-  for (const DataFileInfo* f : sources) {
-    change.sources.push_back({f->data_file_id, FromDataPath(*run.lake, f->path)});
-  }
+  TARN_ASSIGN_OR_RETURN(std::vector<TableSchemaVersion> versions,
+                        run.lake->LoadSchemaVersions(info, s));
+  std::map<GroupKey, std::vector<const DataFileInfo*>> groups;
+  for (const DataFileInfo* file : sources) groups[GroupOf(versions, *file)].push_back(file);
   MaintenanceTableResult result;
   result.schema_name = info.schema_name;
   result.table_name = info.name;
-  result.files_processed = static_cast<int64_t>(sources.size());
-  if (!rows.row_ids.empty()) {
-    TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
-                          WriteOutput(run, info, std::move(rows.columns), &rows.row_ids,
-                                      nullptr));
-    change.output = std::move(file);
-    result.files_created = 1;
+  // One output per group, written with the group's columns, as the extension rewrites.
+  for (auto& [key, group] : groups) {
+    std::sort(group.begin(), group.end(), ByFileOrder);
+    const std::vector<ColumnInfo>& columns = versions[std::get<0>(key)].columns;
+    TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, *md, group, &columns));
+    CompactFilesChange change;
+    change.kind = CompactFilesChange::Kind::kRewriteDeletes;
+    change.table_id = info.table_id;
+    for (const DataFileInfo* f : group) {
+      change.sources.push_back({f->data_file_id, FromDataPath(*run.lake, f->path)});
+    }
+    result.files_processed += static_cast<int64_t>(group.size());
+    if (!rows.row_ids.empty()) {
+      TableInfo version = info;
+      version.columns = columns;
+      TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
+                            WriteOutput(run, version, std::move(rows.columns), &rows.row_ids,
+                                        nullptr));
+      SetPartition(*group[0], &file);
+      change.output = std::move(file);
+      result.files_created += 1;
+    }
+    run.changes.Add(std::move(change));
   }
-  run.changes.Add(std::move(change));
   run.result.tables.push_back(std::move(result));
   return Status::OK();
 }

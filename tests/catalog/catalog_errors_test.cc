@@ -263,9 +263,10 @@ TEST(CatalogCorruptionTest, BadDefaultsAndFiles) {
        "data_file_id, path, path_is_relative, format, delete_count, file_size_bytes, "
        "footer_size, encryption_key, partial_max FROM ducklake_delete_file WHERE "
        "delete_file_id = 12"});
+  // Two visible delete files of one data file are a state the official extension writes
+  // (a later deletion goes to a new delete file beside the old one): their positions add up.
   Status status = LoadEverything(two_deletes);
-  ASSERT_TRUE(status.IsCorruption());
-  EXPECT_THAT(status.message(), HasSubstr("has two visible delete files"));
+  EXPECT_TRUE(status.ok()) << status.ToString();
 
   TempDir dir3;
   std::string format = EditedCopy(

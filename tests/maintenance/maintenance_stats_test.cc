@@ -101,6 +101,79 @@ class SchemaLake {
   int64_t first_ = 1;
 };
 
+// Flushing inlined rows written under older schema versions (columns added, dropped, renamed,
+// promoted since) writes one file per inlined table with that version's columns, so every
+// past snapshot still reads its columns' values.
+TEST(MaintenanceStatsTest, FlushAcrossSchemaVersionsKeepsEverySnapshot) {
+  SchemaLake lake;
+  lake.Exec("CREATE TABLE t (k INTEGER, a VARCHAR, b DOUBLE)");
+  lake.Exec("INSERT INTO t VALUES (1, 'one', 1.5), (2, 'two', 2.5)");
+  lake.Exec("ALTER TABLE t ADD COLUMN c INTEGER DEFAULT 5");
+  lake.Exec("INSERT INTO t VALUES (3, 'three', 3.5, 33)");
+  lake.Exec("DELETE FROM t WHERE k = 1");
+  lake.Exec("ALTER TABLE t DROP COLUMN a");
+  lake.Exec("INSERT INTO t VALUES (4, 4.5, 44)");
+  lake.Exec("ALTER TABLE t RENAME COLUMN b TO b2");
+  lake.Exec("ALTER TABLE t ALTER COLUMN k SET DATA TYPE BIGINT");
+  lake.Exec("INSERT INTO t VALUES (5, 5.5, 55)");
+  lake.Exec("UPDATE t SET c = -1 WHERE k = 2");
+  ASSERT_EQ(RowsText(QueryRows(lake.catalog(), "SELECT COUNT(*) FROM ducklake_data_file")), "0\n");
+  EXPECT_EQ(lake.Maintain("CALL ducklake_flush_inlined_data('lake')"), "main|t|6\n");
+  EXPECT_EQ(lake.Snapshots().at(2), "0|1|one|1.5\n1|2|two|2.5\n");
+  EXPECT_EQ(lake.Snapshots().at(4), "0|1|one|1.5|5\n1|2|two|2.5|5\n2|3|three|3.5|33\n");
+  // One file per inlined table that held rows (each schema version inserted into); none left
+  // inlined.
+  for (const auto& row : QueryRows(lake.catalog(), "SELECT table_name FROM "
+                                                   "ducklake_inlined_data_tables")) {
+    const std::string name = lake_testing::Unquote(row[0]);
+    EXPECT_EQ(RowsText(QueryRows(lake.catalog(), "SELECT COUNT(*) FROM " + name)), "0\n") << name;
+  }
+  EXPECT_GE(std::stoll(QueryRows(lake.catalog(), "SELECT COUNT(*) FROM ducklake_data_file")[0][0]),
+            4);
+  // The first version's file holds column a, as DuckDB reads it.
+  auto first = QueryRows(lake.catalog(), "SELECT path FROM ducklake_data_file ORDER BY "
+                                         "begin_snapshot, data_file_id LIMIT 1");
+  ASSERT_EQ(first.size(), 1u);
+  auto csv = testing::DuckDBQueryCsv(StrCat("SELECT k, a, b FROM '", lake.data(), "main/t/",
+                                            lake_testing::Unquote(first[0][0]),
+                                            "' ORDER BY k"));
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  EXPECT_EQ(*csv, "k,a,b\n1,one,1.5\n2,two,2.5\n");
+  // And the lake goes on: more writes, a second flush with nothing left but the new rows.
+  lake.Exec("INSERT INTO t VALUES (6, 6.5, 66)");
+  EXPECT_EQ(lake.Maintain("CALL ducklake_flush_inlined_data('lake')"), "main|t|1\n");
+}
+
+// Merging adjacent files groups them by schema version and writes each output with that
+// version's columns: values of columns dropped or renamed since, and the narrower type of a
+// promoted column, stay readable at the snapshots that have them.
+TEST(MaintenanceStatsTest, MergeGroupsFilesBySchemaVersion) {
+  SchemaLake lake(0);
+  lake.Exec("CREATE TABLE t (k INTEGER, a VARCHAR)");
+  lake.Exec("INSERT INTO t SELECT i, 'a' || i FROM range(0, 5) r(i)");
+  lake.Exec("INSERT INTO t SELECT i, 'a' || i FROM range(5, 10) r(i)");
+  lake.Exec("ALTER TABLE t ADD COLUMN c INTEGER DEFAULT 7");
+  lake.Exec("INSERT INTO t SELECT i, 'b' || i, i FROM range(10, 15) r(i)");
+  lake.Exec("INSERT INTO t SELECT i, 'b' || i, i FROM range(15, 20) r(i)");
+  lake.Exec("ALTER TABLE t DROP COLUMN a");
+  lake.Exec("INSERT INTO t SELECT i, i FROM range(20, 25) r(i)");
+  lake.Exec("INSERT INTO t SELECT i, i FROM range(25, 30) r(i)");
+  lake.Exec("ALTER TABLE t RENAME COLUMN c TO c2");
+  lake.Exec("ALTER TABLE t ALTER COLUMN k SET DATA TYPE BIGINT");
+  lake.Exec("INSERT INTO t SELECT i, i FROM range(30, 35) r(i)");
+  lake.Exec("INSERT INTO t SELECT i, i FROM range(35, 40) r(i)");
+  EXPECT_EQ(lake.Maintain("CALL ducklake_merge_adjacent_files('lake')"), "main|t|8|4\n");
+  EXPECT_EQ(RowsText(QueryRows(lake.catalog(), "SELECT COUNT(*) FROM ducklake_data_file")), "4\n");
+  std::vector<std::string> lines;
+  for (int i = 0; i < 10; ++i) lines.push_back(StrCat(i, "|", i, "|a", i, "\n"));
+  std::sort(lines.begin(), lines.end());
+  std::string first_version;
+  for (const auto& line : lines) first_version += line;
+  EXPECT_EQ(lake.Snapshots().at(3), first_version);
+  // Nothing more to merge: each version has one file now.
+  EXPECT_EQ(lake.Call("CALL ducklake_merge_adjacent_files('lake')"), "");
+}
+
 // A rewrite leaves statistics the loader accepts: record_count counts the rows of the live
 // files (and live inlined rows) when no deletion is left, and is kept while deletions remain,
 // never the live files' rows minus the deletions of files deleted whole.
@@ -131,7 +204,7 @@ TEST(MaintenanceStatsTest, RewriteKeepsRecordCountValid) {
 // (deleted whole, or rewritten): a flush merges only the live files' inlined deletions into
 // delete files, so it must leave the others where they are (it removed them, and time travel
 // to a snapshot that still had the file read the deleted rows again).
-TEST(MaintenanceSchemaTest, FlushKeepsInlinedDeletionsOfFilesNoLongerLive) {
+TEST(MaintenanceStatsTest, FlushKeepsInlinedDeletionsOfFilesNoLongerLive) {
   SchemaLake lake;
   lake.Exec("CREATE TABLE t (k INTEGER)");
   lake.Exec("INSERT INTO t SELECT range FROM range(0, 20)");    // file 1

@@ -43,7 +43,6 @@ inline const char* KnownReadGap(const std::string& fixture) {
       {"inlinedtypes", "TIMESTAMP_S columns read back typed TIMESTAMP_S where the answers hold "
                        "TIMESTAMP"},
       {"partitioned2", "partitioned tables: values and snapshots differ from the answers"},
-      {"schemaflux", "a data file with two visible delete files (snapshot 14) is refused"},
       {"types3", "TIMESTAMP_S/_MS/_NS and other types differ in type from the answers"},
   };
   for (const auto& [name, why] : kGaps) {

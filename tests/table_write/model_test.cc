@@ -1,11 +1,16 @@
 // The randomized model test: random inserts (inlined and to files), deletes, updates, column
 // adds, drops, renames and type promotions, some several in one transaction, committed one
-// transaction per step, against an in-memory model keyed by rowid. Every past snapshot is read
-// back (time travel) every 25 steps and at the end, and a random one after each step. (The
-// periodic checks reuse each past snapshot's metadata once loaded; the random checks and the
-// final one reload it from the catalog.)
-// CI runs 3 fixed seeds x 200 steps; TARN_LONG=1 runs 5,000 steps. A failure names its seed
-// and step.
+// transaction per step, against an in-memory model keyed by rowid. Between steps it runs the
+// maintenance procedures with random options: flushing inlined data, merging adjacent files,
+// rewriting files with deletes (each a snapshot whose rows equal the one before), expiring
+// random past snapshots (they leave the model and must no longer load), cleaning up old files
+// and deleting orphaned files (nothing a remaining snapshot reads may go). Every past snapshot
+// is read back (time travel) every 25 steps and at the end, and a random one after each step.
+// (The periodic checks reuse each past snapshot's metadata once loaded, until a maintenance
+// step changes files under it; the random checks and the final one reload it from the catalog,
+// and the final one also reopens the lake.)
+// CI runs 3 fixed seeds x 200 steps; TARN_LONG=1 runs 5,000 steps; TARN_MODEL_SEEDS=A-B runs
+// more seeds. A failure names its seed and step.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +19,7 @@
 #include <random>
 #include <sstream>
 
+#include "tarn/lake_maintenance.h"
 #include "write_test_util.h"
 
 namespace tarn {
@@ -108,7 +114,8 @@ class ModelRun {
       SCOPED_TRACE(StrCat("seed ", seed_, " step ", step_));
       Step();
       if (::testing::Test::HasFatalFailure() || ::testing::Test::HasNonfatalFailure()) {
-        ADD_FAILURE() << "model test failed: seed " << seed_ << " step " << step_;
+        ADD_FAILURE() << "model test failed: seed " << seed_ << " step " << step_ << "\n"
+                      << log_;
         return;
       }
       if ((step_ + 1) % 25 == 0) {
@@ -121,9 +128,14 @@ class ModelRun {
         CheckRandom();
       }
       if (::testing::Test::HasFailure()) {
-        ADD_FAILURE() << "model test failed: seed " << seed_ << " step " << step_;
+        ADD_FAILURE() << "model test failed: seed " << seed_ << " step " << step_ << "\n"
+                      << log_;
         return;
       }
+    }
+    {
+      Status reopened = lake_.Reopen();
+      ASSERT_TRUE(reopened.ok()) << reopened.ToString();
     }
     CheckAll(/*fresh=*/true);
     if (::testing::Test::HasFailure()) ADD_FAILURE() << "model test failed: seed " << seed_;
@@ -371,7 +383,90 @@ class ModelRun {
     last_snapshot_ = result->snapshot.snapshot_id;
   }
 
+  // ---- maintenance ---------------------------------------------------------------------------
+
+  MaintenanceOptions RandomMaintenanceOptions() {
+    MaintenanceOptions options;
+    if (rng_() % 2 == 0) options.table = "t";
+    static const int64_t kMin[] = {0, 0, 1000, 3000};
+    static const int64_t kMax[] = {4096, 8192, 20000, 1 << 20};
+    if (rng_() % 2 == 0) options.min_file_size = kMin[rng_() % 4];
+    if (rng_() % 2 == 0) options.max_file_size = kMax[rng_() % 4];
+    static const double kThreshold[] = {0.0, 0.1, 0.3, 0.5, 0.95};
+    options.delete_threshold = kThreshold[rng_() % 5];
+    return options;
+  }
+
+  // A maintenance procedure's snapshot (if any) holds the same rows as the one before.
+  void AfterMaintenance(const Result<MaintenanceResult>& result, const char* what) {
+    ASSERT_TRUE(result.ok()) << what << ": " << result.status().ToString();
+    log_ += StrCat("step ", step_, ": ", what, " -> snapshot ", result->commit.snapshot.snapshot_id,
+                   "\n");
+    metadata_.clear();  // files of past snapshots may have been replaced
+    const int64_t snapshot_id = result->commit.snapshot.snapshot_id;
+    if (snapshot_id < 0) return;
+    ASSERT_GT(snapshot_id, last_snapshot_) << what;
+    last_snapshot_ = snapshot_id;
+    snapshots_[last_snapshot_] = state_;
+    Check(last_snapshot_, /*fresh=*/true);
+  }
+
+  // Expires a random few past snapshots (never the latest): they leave the model.
+  void Expire() {
+    ExpireSnapshotsOptions options;
+    for (const auto& [snapshot_id, model] : snapshots_) {
+      if (snapshot_id != last_snapshot_ && rng_() % 3 == 0) options.versions.push_back(snapshot_id);
+    }
+    if (options.versions.empty()) return;
+    auto expired = ExpireSnapshots(*lake_.lake, options);
+    ASSERT_TRUE(expired.ok()) << expired.status().ToString();
+    ASSERT_EQ(expired->size(), options.versions.size());
+    for (int64_t snapshot_id : options.versions) {
+      snapshots_.erase(snapshot_id);
+      log_ += StrCat("step ", step_, ": expired snapshot ", snapshot_id, "\n");
+    }
+    metadata_.clear();
+    const int64_t gone = options.versions[rng_() % options.versions.size()];
+    EXPECT_FALSE(lake_.lake->LoadSnapshot(SnapshotSelector::Id(gone)).ok())
+        << "expired snapshot " << gone << " still loads";
+  }
+
+  void Maintain() {
+    const int roll = static_cast<int>(rng_() % 100);
+    if (roll < 30) {
+      AfterMaintenance(FlushInlinedData(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
+                       "flush");
+    } else if (roll < 60) {
+      AfterMaintenance(
+          MergeAdjacentFiles(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
+          "merge");
+    } else if (roll < 85) {
+      AfterMaintenance(RewriteDataFiles(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
+                       "rewrite");
+    } else if (roll < 93) {
+      Expire();
+    } else {
+      CleanupOptions options;
+      options.cleanup_all = true;
+      auto cleaned = rng_() % 2 == 0 ? CleanupOldFiles(*lake_.lake, LocalFileSystem(), options)
+                                     : DeleteOrphanedFiles(*lake_.lake, LocalFileSystem(), options);
+      ASSERT_TRUE(cleaned.ok()) << cleaned.status().ToString();
+      log_ += StrCat("step ", step_, ": cleanup removed ", cleaned->size(), " files\n");
+      metadata_.clear();
+    }
+    if (::testing::Test::HasFailure()) return;
+    if (rng_() % 4 == 0) {
+      Status reopened = lake_.Reopen();
+      ASSERT_TRUE(reopened.ok()) << reopened.ToString();
+      metadata_.clear();
+    }
+  }
+
   void Step() {
+    if (rng_() % 6 == 0) {
+      Maintain();
+      return;
+    }
     auto txn = Begin();
     ASSERT_TRUE(txn);
     const int ops = rng_() % 5 == 0 ? 2 + static_cast<int>(rng_() % 3) : 1;
@@ -551,6 +646,7 @@ class ModelRun {
   int next_key_ = 0;
   int64_t next_k_ = 0;
   int rename_counter_ = 0;
+  std::string log_;  // the maintenance steps run, for a failure's message
 };
 
 int Steps() {
@@ -561,6 +657,19 @@ int Steps() {
 TEST(WriteModelTest, Seed1) { ModelRun(0x5eed0001, Steps()).Run(); }
 TEST(WriteModelTest, Seed2) { ModelRun(0x5eed0002, Steps()).Run(); }
 TEST(WriteModelTest, Seed3) { ModelRun(0x5eed0003, Steps()).Run(); }
+
+// TARN_MODEL_SEEDS=A-B (or one number) runs the seeds 0x5eed0000 + A .. B as well.
+TEST(WriteModelTest, ExtraSeeds) {
+  const char* range = std::getenv("TARN_MODEL_SEEDS");
+  if (range == nullptr || *range == '\0') GTEST_SKIP() << "TARN_MODEL_SEEDS is not set";
+  const std::string text(range);
+  const size_t dash = text.find('-');
+  const int first = std::stoi(text.substr(0, dash));
+  const int last = dash == std::string::npos ? first : std::stoi(text.substr(dash + 1));
+  for (int seed = first; seed <= last && !::testing::Test::HasFailure(); ++seed) {
+    ModelRun(0x5eed0000u + static_cast<uint32_t>(seed), Steps()).Run();
+  }
+}
 
 }  // namespace
 }  // namespace tarn

@@ -348,6 +348,10 @@ Result<std::shared_ptr<Batch>> TableInfoRows(const LakeBinding& lake) {
         ++delete_files;
         delete_bytes += file.delete_file->file_size_bytes;
       }
+      for (const DeleteFileInfo& other : file.other_delete_files) {
+        ++delete_files;
+        delete_bytes += other.file_size_bytes;
+      }
     }
     Result<Value> uuid = DecodeStatsValue(info->table_uuid, DataType(TypeId::kUuid));
     TARN_RETURN_NOT_OK(rows.Add({Value::Varchar(info->name), BigInt(info->schema_id),

@@ -185,8 +185,9 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, La
     } else if (name == "table_name" && flush) {
       options.table = Text(value);
     } else if (name == "delete_threshold" && rewrite) {
-      TARN_ASSIGN_OR_RETURN(options.delete_threshold, Number(value, name));
-      if (options.delete_threshold < 0 || options.delete_threshold > 1) {
+      TARN_ASSIGN_OR_RETURN(double threshold, Number(value, name));
+      options.delete_threshold = threshold;
+      if (threshold < 0 || threshold > 1) {
         return Status::InvalidArgument("Invalid Input Error: delete_threshold must be between 0 "
                                        "and 1");
       }
