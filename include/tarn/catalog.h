@@ -35,6 +35,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -138,6 +139,12 @@ class CatalogStore {
   virtual Result<bool> TableExists(std::string_view table_name) = 0;
   // The column names of a table, in order; NotFound when it does not exist.
   virtual Result<std::vector<std::string>> TableColumns(std::string_view table_name) = 0;
+  // Each column's name and declared type ("BIGINT", "VARCHAR", "TIMESTAMP WITH TIME ZONE"), in
+  // order; NotFound when the table does not exist.
+  virtual Result<std::vector<std::pair<std::string, std::string>>> TableColumnTypes(
+      std::string_view table_name) = 0;
+  // The tables of the catalog database, by name.
+  virtual Result<std::vector<std::string>> TableNames() = 0;
 
   // Transactions do not nest. REQUIRES for Commit/Rollback: an open transaction.
   virtual Status Begin(CatalogTransactionMode mode) = 0;
@@ -308,8 +315,37 @@ struct ViewInfo {
   int64_t begin_snapshot = 0;
 };
 
-// The catalog as of one snapshot: schemas, tables (with columns and partitioning) and views.
-// Immutable.
+// One parameter of a macro implementation (ducklake_macro_parameters).
+struct MacroParameter {
+  std::string name;
+  std::string type = "unknown";              // a DuckLake type name, or "unknown"
+  std::optional<std::string> default_value;  // the default's value as text; nullopt: none
+  std::string default_value_type = "unknown";
+};
+
+// One implementation of a macro (ducklake_macro_impl): scalar macros store an expression, table
+// macros a query, both in DuckDB's SQL.
+struct MacroImpl {
+  std::string dialect = "duckdb";
+  std::string sql;
+  bool is_table = false;  // type 'table' (else 'scalar')
+  std::vector<MacroParameter> parameters;
+};
+
+struct MacroInfo {
+  int64_t macro_id = 0;
+  int64_t schema_id = 0;
+  std::string schema_name;
+  std::string name;
+  int64_t begin_snapshot = 0;
+  std::vector<MacroImpl> impls;  // by impl_id
+
+  // Every implementation of a macro is of one kind: a table macro or a scalar one.
+  bool is_table() const { return !impls.empty() && impls[0].is_table; }
+};
+
+// The catalog as of one snapshot: schemas, tables (with columns and partitioning), views and
+// macros. Immutable.
 class LakeSnapshot {
  public:
   const SnapshotInfo& snapshot() const { return snapshot_; }
@@ -318,24 +354,28 @@ class LakeSnapshot {
   const std::vector<SchemaInfo>& schemas() const { return schemas_; }
   const std::vector<std::shared_ptr<const TableInfo>>& tables() const { return tables_; }
   const std::vector<ViewInfo>& views() const { return views_; }
+  const std::vector<MacroInfo>& macros() const { return macros_; }
 
   // Name lookups are case-insensitive, as SQL; nullptr when absent at this snapshot.
   const SchemaInfo* FindSchema(std::string_view name) const;
   std::shared_ptr<const TableInfo> FindTable(std::string_view schema, std::string_view name) const;
   std::shared_ptr<const TableInfo> FindTableById(int64_t table_id) const;
   const ViewInfo* FindView(std::string_view schema, std::string_view name) const;
+  const MacroInfo* FindMacro(std::string_view schema, std::string_view name) const;
 
   // Assembles a snapshot view from parts: a write transaction's view of the catalog (its
   // start snapshot plus its own DDL, provisional ids negative).
   static std::shared_ptr<const LakeSnapshot> Make(
       SnapshotInfo snapshot, std::string data_path, std::vector<SchemaInfo> schemas,
-      std::vector<std::shared_ptr<const TableInfo>> tables, std::vector<ViewInfo> views) {
+      std::vector<std::shared_ptr<const TableInfo>> tables, std::vector<ViewInfo> views,
+      std::vector<MacroInfo> macros = {}) {
     auto out = std::make_shared<LakeSnapshot>();
     out->snapshot_ = std::move(snapshot);
     out->data_path_ = std::move(data_path);
     out->schemas_ = std::move(schemas);
     out->tables_ = std::move(tables);
     out->views_ = std::move(views);
+    out->macros_ = std::move(macros);
     return out;
   }
 
@@ -346,6 +386,7 @@ class LakeSnapshot {
   std::vector<SchemaInfo> schemas_;
   std::vector<std::shared_ptr<const TableInfo>> tables_;
   std::vector<ViewInfo> views_;
+  std::vector<MacroInfo> macros_;
 };
 
 enum class DeleteFileFormat : uint8_t { kParquet, kPuffin };

@@ -220,6 +220,23 @@ struct DropViewChange {
   int64_t view_id = 0;
 };
 
+// CREATE MACRO: a ducklake_macro row (its id from next_catalog_id, mapped from provisional_id)
+// with one ducklake_macro_impl row per implementation (impl_id = position) and one
+// ducklake_macro_parameters row per parameter (column_id = position). Token
+// created_scalar_macro or created_table_macro:"s"."m".
+struct CreateMacroChange {
+  int64_t provisional_id = 0;
+  int64_t schema_id = 0;
+  std::string name;
+  std::vector<MacroImpl> impls;
+};
+// DROP MACRO [TABLE]: the macro's row ends. Token dropped_scalar_macro or
+// dropped_table_macro:<id>.
+struct DropMacroChange {
+  int64_t macro_id = 0;
+  bool is_table = false;
+};
+
 // ducklake_set_option: replaces the value of (key, scope) in ducklake_metadata. Not a snapshot
 // of its own when it is the only change (the extension writes options outside snapshots).
 struct SetOptionChange {
@@ -291,7 +308,8 @@ struct CompactFilesChange {
 using LakeChange =
     std::variant<CreateSchemaChange, DropSchemaChange, CreateTableChange, DropTableChange,
                  RenameTableChange, AddColumnChange, DropColumnChange, AlterColumnChange,
-                 SetPartitioningChange, CreateViewChange, DropViewChange, SetOptionChange, NewDataFile, NewDeleteFile,
+                 SetPartitioningChange, CreateViewChange, DropViewChange, CreateMacroChange,
+                 DropMacroChange, SetOptionChange, NewDataFile, NewDeleteFile,
                  InlinedFileDeletes, EndDataFile, InlinedInsert, InlinedRowDeletes,
                  FlushInlinedChange, CompactFilesChange>;
 

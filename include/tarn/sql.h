@@ -116,6 +116,9 @@ struct AttachOptions {
   std::optional<int64_t> snapshot_version;
   // Pins every read to the snapshot current at this time (SNAPSHOT_TIME, a timestamp's text).
   std::optional<std::string> snapshot_time;
+  // The name under which SQL reads the catalog database's own tables (METADATA_CATALOG).
+  // Default: __ducklake_metadata_<name>.
+  std::optional<std::string> metadata_catalog;
 };
 
 enum class QueryKind : uint8_t { kRows, kCommand };

@@ -98,7 +98,8 @@ class WriteTransaction {
 
   // --- DDL ---
   Status CreateSchema(const std::string& name, bool if_not_exists = false);
-  Status DropSchema(const std::string& name, bool if_exists = false);  // must be empty
+  // Without `cascade` the schema must be empty; with it, its tables, views and macros go too.
+  Status DropSchema(const std::string& name, bool if_exists = false, bool cascade = false);
   Status CreateTable(const std::string& schema, const std::string& table,
                      const std::vector<ColumnDefinition>& columns, bool if_not_exists = false);
   Status DropTable(const std::string& schema, const std::string& table, bool if_exists = false);
@@ -128,6 +129,15 @@ class WriteTransaction {
   Status CreateView(const std::string& schema, const std::string& view, const std::string& sql,
                     const std::vector<std::string>& column_aliases, bool or_replace = false);
   Status DropView(const std::string& schema, const std::string& view, bool if_exists = false);
+  // CREATE [OR REPLACE] MACRO schema.name with its implementations (all scalar or all table;
+  // their SQL in DuckDB's dialect). AlreadyExists as DuckDB words it unless `or_replace` or
+  // `if_not_exists` (which then changes nothing).
+  Status CreateMacro(const std::string& schema, const std::string& name,
+                     std::vector<MacroImpl> impls, bool or_replace = false,
+                     bool if_not_exists = false);
+  // DROP MACRO [TABLE] schema.name: `is_table` says which kind is named.
+  Status DropMacro(const std::string& schema, const std::string& name, bool is_table,
+                   bool if_exists = false);
   // ducklake_set_option. scope_schema/scope_table narrow it.
   Status SetOption(const std::string& key, const std::string& value,
                    const std::optional<std::string>& scope_schema = std::nullopt,

@@ -190,6 +190,23 @@ Result<std::vector<SnapshotInfo>> ExpireSnapshots(Lake& lake,
     }
   }
   TARN_RETURN_NOT_OK(RemoveDeadFiles(lake, ci::NowTimestampText()));
+  // Versions of schemas, views, tags and macros no remaining snapshot sees, and the
+  // implementations and parameters of macros gone with them.
+  for (const char* table : {"ducklake_schema", "ducklake_view", "ducklake_tag", "ducklake_macro"}) {
+    TARN_RETURN_NOT_OK(ci::Exec(
+        store,
+        StrCat("DELETE FROM ", table,
+               " WHERE end_snapshot IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ducklake_snapshot s "
+               "WHERE s.snapshot_id >= ", table, ".begin_snapshot AND s.snapshot_id < ", table,
+               ".end_snapshot)"),
+        {}));
+  }
+  for (const char* table : {"ducklake_macro_impl", "ducklake_macro_parameters"}) {
+    TARN_RETURN_NOT_OK(ci::Exec(store,
+                                StrCat("DELETE FROM ", table, " WHERE macro_id NOT IN (SELECT "
+                                       "macro_id FROM ducklake_macro)"),
+                                {}));
+  }
   TARN_RETURN_NOT_OK(store->Commit());
   return chosen;
 }

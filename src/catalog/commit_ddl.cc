@@ -369,6 +369,63 @@ Status DropView(CommitAttempt* a, const DropViewChange& c) {
   return Status::OK();
 }
 
+CatalogDatum OptionalText(const std::optional<std::string>& text) {
+  return text ? CatalogDatum::Text(*text) : CatalogDatum::Null();
+}
+
+Status CreateMacro(CommitAttempt* a, const CreateMacroChange& c) {
+  TARN_ASSIGN_OR_RETURN(int64_t schema_id, a->Resolve(c.schema_id, "schema"));
+  TARN_ASSIGN_OR_RETURN(SchemaState * schema, a->Schema(schema_id));
+  const int64_t id = a->next_catalog_id++;
+  a->id_mapping[c.provisional_id] = id;
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          "INSERT INTO ducklake_macro (schema_id, macro_id, macro_name, "
+                          "begin_snapshot, end_snapshot) VALUES (?1, ?2, ?3, ?4, NULL)",
+                          {CatalogDatum::Integer(schema_id), CatalogDatum::Integer(id),
+                           CatalogDatum::Text(c.name), CatalogDatum::Integer(a->snapshot_id)}));
+  for (size_t i = 0; i < c.impls.size(); ++i) {
+    const MacroImpl& impl = c.impls[i];
+    const auto impl_id = static_cast<int64_t>(i);
+    TARN_RETURN_NOT_OK(Exec(a->store,
+                            "INSERT INTO ducklake_macro_impl (macro_id, impl_id, dialect, sql, "
+                            "type) VALUES (?1, ?2, ?3, ?4, ?5)",
+                            {CatalogDatum::Integer(id), CatalogDatum::Integer(impl_id),
+                             CatalogDatum::Text(impl.dialect), CatalogDatum::Text(impl.sql),
+                             CatalogDatum::Text(impl.is_table ? "table" : "scalar")}));
+    for (size_t p = 0; p < impl.parameters.size(); ++p) {
+      const MacroParameter& parameter = impl.parameters[p];
+      TARN_RETURN_NOT_OK(Exec(
+          a->store,
+          "INSERT INTO ducklake_macro_parameters (macro_id, impl_id, column_id, parameter_name, "
+          "parameter_type, default_value, default_value_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+          {CatalogDatum::Integer(id), CatalogDatum::Integer(impl_id),
+           CatalogDatum::Integer(static_cast<int64_t>(p)), CatalogDatum::Text(parameter.name),
+           CatalogDatum::Text(parameter.type), OptionalText(parameter.default_value),
+           CatalogDatum::Text(parameter.default_value_type)}));
+    }
+  }
+  ChangeTokens::Created created{schema->name, c.name};
+  created.is_table_macro = !c.impls.empty() && c.impls[0].is_table;
+  a->tokens.created_macros.push_back(std::move(created));
+  a->schema_changed = true;
+  return Status::OK();
+}
+
+Status DropMacro(CommitAttempt* a, const DropMacroChange& c) {
+  TARN_ASSIGN_OR_RETURN(int64_t id, a->Resolve(c.macro_id, "macro"));
+  int64_t changed = 0;
+  TARN_RETURN_NOT_OK(EndRows(a, "ducklake_macro", "macro_id", id, &changed));
+  if (changed == 0) {
+    return Status::NotFound("drop macro: macro_id ", id, " is not visible at snapshot ",
+                            a->latest.snapshot_id);
+  }
+  if (c.macro_id >= 0) {
+    (c.is_table ? a->tokens.dropped_table_macros : a->tokens.dropped_scalar_macros).insert(id);
+  }
+  a->schema_changed = true;
+  return Status::OK();
+}
+
 Status SetOption(CommitAttempt* a, const SetOptionChange& c) {
   const MetadataEntry& e = c.entry;
   if (e.scope == MetadataEntry::Scope::kGlobal) {
@@ -417,6 +474,8 @@ Status WriteCatalogChanges(CommitAttempt* a) {
           if constexpr (std::is_same_v<C, SetPartitioningChange>) return SetPartitioning(a, c);
           if constexpr (std::is_same_v<C, CreateViewChange>) return CreateView(a, c);
           if constexpr (std::is_same_v<C, DropViewChange>) return DropView(a, c);
+          if constexpr (std::is_same_v<C, CreateMacroChange>) return CreateMacro(a, c);
+          if constexpr (std::is_same_v<C, DropMacroChange>) return DropMacro(a, c);
           if constexpr (std::is_same_v<C, SetOptionChange>) return SetOption(a, c);
           return Status::OK();  // data changes: commit_data.cc
         },

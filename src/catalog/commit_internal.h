@@ -71,12 +71,13 @@ struct ChangeTokens {
   struct Created {
     std::string schema, name;
     bool is_view = false;
+    bool is_table_macro = false;  // in created_macros: a table macro (else a scalar one)
   };
   std::vector<Created> created_tables;  // tables and views, in order
   std::set<int64_t> inserted, deleted, altered_tables, altered_views, inlined_inserted,
       inlined_deleted, flushed, compacted, merge_adjacent, rewrite_delete;
-  std::set<int64_t> dropped_macros;
-  std::vector<Created> created_macros;
+  std::set<int64_t> dropped_scalar_macros, dropped_table_macros;
+  std::vector<Created> created_macros;  // in order
 
   bool empty() const;
 };

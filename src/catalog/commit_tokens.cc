@@ -81,11 +81,17 @@ std::string FormatChangesMade(const ChangeTokens& t) {
   AppendIds(&out, "dropped_schema", t.dropped_schemas);
   AppendIds(&out, "dropped_table", t.dropped_tables);
   AppendIds(&out, "dropped_view", t.dropped_views);
+  AppendIds(&out, "dropped_scalar_macro", t.dropped_scalar_macros);
+  AppendIds(&out, "dropped_table_macro", t.dropped_table_macros);
   for (const std::string& name : t.created_schemas) {
     AppendToken(&out, "created_schema", QuoteName(name));
   }
   for (const ChangeTokens::Created& c : t.created_tables) {
     AppendToken(&out, c.is_view ? "created_view" : "created_table",
+                QuoteName(c.schema) + "." + QuoteName(c.name));
+  }
+  for (const ChangeTokens::Created& c : t.created_macros) {
+    AppendToken(&out, c.is_table_macro ? "created_table_macro" : "created_scalar_macro",
                 QuoteName(c.schema) + "." + QuoteName(c.name));
   }
   AppendIds(&out, "inserted_into_table", t.inserted);
@@ -134,7 +140,8 @@ Result<ChangeTokens> ParseChangesMade(std::string_view text) {
     else if (kind == "compacted_table") ids = &t.compacted;
     else if (kind == "merge_adjacent") ids = &t.merge_adjacent;
     else if (kind == "rewrite_delete") ids = &t.rewrite_delete;
-    else if (kind == "dropped_scalar_macro" || kind == "dropped_table_macro") ids = &t.dropped_macros;
+    else if (kind == "dropped_scalar_macro") ids = &t.dropped_scalar_macros;
+    else if (kind == "dropped_table_macro") ids = &t.dropped_table_macros;
     if (ids != nullptr) {
       TARN_ASSIGN_OR_RETURN(int64_t id, ParseId(kind, value));
       ids->insert(id);
@@ -154,6 +161,7 @@ Result<ChangeTokens> ParseChangesMade(std::string_view text) {
       t.created_tables.push_back(std::move(created));
     } else if (kind == "created_scalar_macro" || kind == "created_table_macro") {
       TARN_ASSIGN_OR_RETURN(ChangeTokens::Created created, ParseQualified(kind, value));
+      created.is_table_macro = kind == "created_table_macro";
       t.created_macros.push_back(std::move(created));
     } else {
       return Status::InvalidArgument("changes_made has an unsupported change type '", kind, "'");
@@ -259,6 +267,14 @@ Status CheckConflicts(CatalogStore* store, int64_t start_snapshot_id, const Chan
   TARN_RETURN_NOT_OK(check_ids(ours.dropped_views, "dropped_view", "drop view",
                                {{&T::dropped_views, "dropped_view", "which dropped it already"}},
                                false));
+  TARN_RETURN_NOT_OK(check_ids(ours.dropped_scalar_macros, "dropped_scalar_macro", "drop macro",
+                               {{&T::dropped_scalar_macros, "dropped_scalar_macro",
+                                 "which dropped it already"}},
+                               false));
+  TARN_RETURN_NOT_OK(check_ids(ours.dropped_table_macros, "dropped_table_macro", "drop macro",
+                               {{&T::dropped_table_macros, "dropped_table_macro",
+                                 "which dropped it already"}},
+                               false));
   TARN_RETURN_NOT_OK(check_ids(ours.dropped_schemas, "dropped_schema", "drop schema",
                                {{&T::dropped_schemas, "dropped_schema",
                                  "which dropped it already"}},
@@ -343,6 +359,22 @@ Status CheckConflicts(CatalogStore* store, int64_t start_snapshot_id, const Chan
             StrCat(other.is_view ? "created_view:" : "created_table:", QuoteName(other.schema),
                    ".", QuoteName(other.name)),
             "which created an entry of that name");
+      }
+    }
+    auto macro_token = [](const ChangeTokens::Created& c) {
+      return StrCat(c.is_table_macro ? "created_table_macro:" : "created_scalar_macro:",
+                    QuoteName(c.schema), ".", QuoteName(c.name));
+    };
+    for (const ChangeTokens::Created& created : ours.created_macros) {
+      for (const ChangeTokens::Created& other : s.tokens.created_macros) {
+        if (created.is_table_macro != other.is_table_macro ||
+            !EqualsIgnoreCase(created.schema, other.schema) ||
+            !EqualsIgnoreCase(created.name, other.name)) {
+          continue;
+        }
+        return ConflictError(StrCat("create macro ", created.schema, ".", created.name),
+                             macro_token(created), s, macro_token(other),
+                             "which created a macro of that name");
       }
     }
   }
@@ -464,6 +496,15 @@ Result<ChangeTokens> TokensOfChanges(const LakeChanges& changes, const LakeSnaps
             if (real(c.table_id)) t.altered_tables.insert(c.table_id);
           } else if constexpr (std::is_same_v<C, DropViewChange>) {
             if (real(c.view_id)) t.dropped_views.insert(c.view_id);
+          } else if constexpr (std::is_same_v<C, CreateMacroChange>) {
+            TARN_ASSIGN_OR_RETURN(std::string schema, schema_name(c.schema_id));
+            ChangeTokens::Created created{schema, c.name};
+            created.is_table_macro = !c.impls.empty() && c.impls[0].is_table;
+            t.created_macros.push_back(std::move(created));
+          } else if constexpr (std::is_same_v<C, DropMacroChange>) {
+            if (real(c.macro_id)) {
+              (c.is_table ? t.dropped_table_macros : t.dropped_scalar_macros).insert(c.macro_id);
+            }
           } else if constexpr (std::is_same_v<C, NewDataFile>) {
             if (real(c.table_id)) t.inserted.insert(c.table_id);
           } else if constexpr (std::is_same_v<C, InlinedInsert>) {

@@ -69,6 +69,13 @@ const ViewInfo* LakeSnapshot::FindView(std::string_view schema, std::string_view
   return nullptr;
 }
 
+const MacroInfo* LakeSnapshot::FindMacro(std::string_view schema, std::string_view name) const {
+  for (const MacroInfo& macro : macros_) {
+    if (NameEquals(macro.schema_name, schema) && NameEquals(macro.name, name)) return &macro;
+  }
+  return nullptr;
+}
+
 const FileColumnStats* DataFileInfo::FindStats(int64_t column_id) const {
   auto it = std::lower_bound(
       column_stats.begin(), column_stats.end(), column_id,

@@ -1,6 +1,7 @@
 // Lake::LoadSnapshot: schemas, tables, columns, views, partitioning, sorting and the inlined
 // data registry as of one snapshot.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "catalog/column_tree.h"
@@ -458,6 +459,103 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
   }
   std::sort(result->views_.begin(), result->views_.end(),
             [](const ViewInfo& a, const ViewInfo& b) { return a.view_id < b.view_id; });
+
+  // Macros, their implementations and parameters.
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult macro_rows,
+      RunQuery(store,
+               StrCat("SELECT macro_id, schema_id, macro_name, begin_snapshot FROM "
+                      "ducklake_macro WHERE ",
+                      kVisible, " ORDER BY macro_id"),
+               {CatalogDatum::Integer(snapshot)},
+               {T::kBigint, T::kBigint, T::kVarchar, T::kBigint}, "ducklake_macro"));
+  std::map<int64_t, size_t> macro_index;
+  for (size_t i = 0; i < macro_rows.rows.size(); ++i) {
+    RowReader row(*store, macro_rows, i, "ducklake_macro", {0});
+    MacroInfo macro;
+    TARN_ASSIGN_OR_RETURN(macro.macro_id, row.Int(0));
+    TARN_RETURN_NOT_OK(CheckCatalogId(row, "macro_id", macro.macro_id));
+    TARN_ASSIGN_OR_RETURN(macro.schema_id, row.Int(1));
+    TARN_ASSIGN_OR_RETURN(macro.name, row.Text(2));
+    TARN_ASSIGN_OR_RETURN(macro.begin_snapshot, row.Int(3));
+    auto schema_it = schema_by_id.find(macro.schema_id);
+    if (schema_it == schema_by_id.end()) {
+      return row.Error("schema_id ", macro.schema_id, " is not a visible schema at snapshot ",
+                       snapshot);
+    }
+    macro.schema_name = schema_it->second->name;
+    macro_index[macro.macro_id] = result->macros_.size();
+    result->macros_.push_back(std::move(macro));
+  }
+  if (!result->macros_.empty()) {
+    TARN_ASSIGN_OR_RETURN(
+        CatalogResult impl_rows,
+        RunQuery(store,
+                 StrCat("SELECT macro_id, impl_id, dialect, sql, type FROM ducklake_macro_impl "
+                        "WHERE macro_id IN (SELECT macro_id FROM ducklake_macro WHERE ",
+                        kVisible, ") ORDER BY macro_id, impl_id"),
+                 {CatalogDatum::Integer(snapshot)},
+                 {T::kBigint, T::kBigint, T::kVarchar, T::kVarchar, T::kVarchar},
+                 "ducklake_macro_impl"));
+    for (size_t i = 0; i < impl_rows.rows.size(); ++i) {
+      RowReader row(*store, impl_rows, i, "ducklake_macro_impl", {0, 1});
+      TARN_ASSIGN_OR_RETURN(int64_t macro_id, row.Int(0));
+      TARN_ASSIGN_OR_RETURN(int64_t impl_id, row.Int(1));
+      MacroInfo& macro = result->macros_[macro_index.at(macro_id)];
+      if (impl_id != static_cast<int64_t>(macro.impls.size())) {
+        return row.Error("impl_id ", impl_id, " of macro ", macro.name, " is not ",
+                         macro.impls.size(), " (impl ids count up from 0)");
+      }
+      MacroImpl impl;
+      impl.dialect = row.OptText(2).value_or("duckdb");
+      TARN_ASSIGN_OR_RETURN(impl.sql, row.Text(3));
+      TARN_ASSIGN_OR_RETURN(std::string type, row.Text(4));
+      if (type != "scalar" && type != "table") {
+        return row.Error("type is '", type, "', not 'scalar' or 'table'");
+      }
+      impl.is_table = type == "table";
+      macro.impls.push_back(std::move(impl));
+    }
+    TARN_ASSIGN_OR_RETURN(
+        CatalogResult parameter_rows,
+        RunQuery(store,
+                 StrCat("SELECT macro_id, impl_id, column_id, parameter_name, parameter_type, "
+                        "default_value, default_value_type FROM ducklake_macro_parameters "
+                        "WHERE macro_id IN (SELECT macro_id FROM ducklake_macro WHERE ",
+                        kVisible, ") ORDER BY macro_id, impl_id, column_id"),
+                 {CatalogDatum::Integer(snapshot)},
+                 {T::kBigint, T::kBigint, T::kBigint, T::kVarchar, T::kVarchar, T::kVarchar,
+                  T::kVarchar},
+                 "ducklake_macro_parameters"));
+    for (size_t i = 0; i < parameter_rows.rows.size(); ++i) {
+      RowReader row(*store, parameter_rows, i, "ducklake_macro_parameters", {0, 1, 2});
+      TARN_ASSIGN_OR_RETURN(int64_t macro_id, row.Int(0));
+      TARN_ASSIGN_OR_RETURN(int64_t impl_id, row.Int(1));
+      TARN_ASSIGN_OR_RETURN(int64_t column_id, row.Int(2));
+      MacroInfo& macro = result->macros_[macro_index.at(macro_id)];
+      if (impl_id < 0 || impl_id >= static_cast<int64_t>(macro.impls.size())) {
+        return row.Error("impl_id ", impl_id, " is not an implementation of macro ", macro.name);
+      }
+      MacroImpl& impl = macro.impls[impl_id];
+      if (column_id != static_cast<int64_t>(impl.parameters.size())) {
+        return row.Error("column_id ", column_id, " of macro ", macro.name, " is not ",
+                         impl.parameters.size(), " (parameter positions count up from 0)");
+      }
+      MacroParameter parameter;
+      TARN_ASSIGN_OR_RETURN(parameter.name, row.Text(3));
+      parameter.type = row.OptText(4).value_or("unknown");
+      parameter.default_value = row.OptText(5);
+      parameter.default_value_type = row.OptText(6).value_or("unknown");
+      impl.parameters.push_back(std::move(parameter));
+    }
+    for (const MacroInfo& macro : result->macros_) {
+      if (macro.impls.empty()) {
+        return Status::Corruption("catalog ", store->location(), ": macro ", macro.schema_name,
+                                  ".", macro.name, " (macro_id ", macro.macro_id,
+                                  ") has no row in ducklake_macro_impl");
+      }
+    }
+  }
   return std::shared_ptr<const LakeSnapshot>(std::move(result));
 }
 

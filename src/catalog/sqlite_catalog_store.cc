@@ -34,6 +34,9 @@ class SqliteCatalogStore final : public CatalogStore {
   Result<int64_t> Execute(std::string_view sql, std::span<const CatalogDatum> params) override;
   Result<bool> TableExists(std::string_view table_name) override;
   Result<std::vector<std::string>> TableColumns(std::string_view table_name) override;
+  Result<std::vector<std::pair<std::string, std::string>>> TableColumnTypes(
+      std::string_view table_name) override;
+  Result<std::vector<std::string>> TableNames() override;
   Status Begin(CatalogTransactionMode mode) override;
   Status Commit() override;
   Status Rollback() override;
@@ -252,6 +255,35 @@ Result<std::vector<std::string>> SqliteCatalogStore::TableColumns(std::string_vi
   if (result.rows.empty()) {
     return Status::NotFound("SQLite catalog '", path_, "' has no table ", table_name);
   }
+  std::vector<std::string> names;
+  for (auto& row : result.rows) names.push_back(row[0].bytes());
+  return names;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> SqliteCatalogStore::TableColumnTypes(
+    std::string_view table_name) {
+  CatalogQuery query;
+  query.sql = "SELECT name, type FROM pragma_table_info(?1) ORDER BY cid";
+  query.params.push_back(CatalogDatum::Text(std::string(table_name)));
+  query.result_types = {CatalogType::kVarchar, CatalogType::kVarchar};
+  query.what = StrCat("the columns of ", table_name);
+  TARN_ASSIGN_OR_RETURN(CatalogResult result, Query(query));
+  if (result.rows.empty()) {
+    return Status::NotFound("SQLite catalog '", path_, "' has no table ", table_name);
+  }
+  std::vector<std::pair<std::string, std::string>> columns;
+  for (auto& row : result.rows) {
+    columns.emplace_back(row[0].bytes(), row[1].is_null() ? std::string() : row[1].bytes());
+  }
+  return columns;
+}
+
+Result<std::vector<std::string>> SqliteCatalogStore::TableNames() {
+  CatalogQuery query;
+  query.sql = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name";
+  query.result_types = {CatalogType::kVarchar};
+  query.what = "sqlite_master";
+  TARN_ASSIGN_OR_RETURN(CatalogResult result, Query(query));
   std::vector<std::string> names;
   for (auto& row : result.rows) names.push_back(row[0].bytes());
   return names;

@@ -278,10 +278,17 @@ std::string Expr::ToString() const {
       return std::string(try_cast ? "TRY_CAST(" : "CAST(") + children[0]->ToString() + " AS " +
              type_name + ")";
     case ExprKind::kFunction: {
-      std::string out = names[0] + "(";
+      bool plain = !names[0].empty();
+      for (char c : names[0]) {
+        plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '#');
+      }
+      std::string out = (plain ? names[0] : QuoteIdentifier(names[0])) + "(";
       if (distinct) out += "DISTINCT ";
       for (size_t i = 0; i < children.size(); ++i) {
         if (i > 0) out += ", ";
+        if (i + 1 < names.size() && !names[i + 1].empty()) {
+          out += QuoteIdentifier(names[i + 1]) + " := ";
+        }
         out += children[i]->ToString();
       }
       return out + ")";

@@ -30,7 +30,9 @@ enum class ExprKind : uint8_t {
   kLike,       // op (kLike, kILike), negated, children: value, pattern [, escape]
   kCase,       // has_operand, has_else; children: [operand] when, then, ..., [else]
   kCast,       // type_name, try_cast; children[0]; is_postfix = written x::T
-  kFunction,   // names[0] = function name as written; children = arguments; distinct
+  // names[0] = function name as written; children = arguments; distinct. With named arguments
+  // (f(a, b := 1), for macros) names[1 + i] is child i's name ("" when positional).
+  kFunction,
   kSubscript,  // children: base, index (1-based list index)
   kField,      // children[0] . names[0] (field access on a non-name expression)
   kList,       // [children...]: a list literal (DuckDB's list_value)
@@ -153,5 +155,13 @@ std::string WindowText(const Expr& expr, const std::function<std::string(const E
 
 // Quotes an identifier when it is not a plain lower-case word or is a reserved word.
 std::string QuoteIdentifier(const std::string& name);
+
+// DuckDB's spelling of an expression (its ParsedExpression::ToString): every operator and
+// comparison parenthesized ("(id + 0)"), function names lower-case, casts as CAST(x AS T),
+// identifiers quoted only when they hold other characters than letters, digits and '_' or are
+// keywords. The DuckLake extension stores sort-key expressions in this form
+// (ducklake_sort_expression.expression), so tarn writes them the same way.
+std::string ToDuckDBText(const Expr& expr);
+std::string DuckDBIdentifier(const std::string& name);
 
 }  // namespace tarn::ast

@@ -2,13 +2,43 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 #include "expr/cast.h"
 
 namespace tarn::expr {
+
+namespace {
+thread_local std::optional<int64_t> statement_time_micros;
+thread_local const std::map<std::string, Value>* session_variables = nullptr;
+
+int64_t ClockMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+int64_t StatementTimeMicros() { return statement_time_micros.value_or(ClockMicros()); }
+
+StatementTimeScope::StatementTimeScope() : outer_(!statement_time_micros.has_value()) {
+  if (outer_) statement_time_micros = ClockMicros();
+}
+
+StatementTimeScope::~StatementTimeScope() {
+  if (outer_) statement_time_micros.reset();
+}
+
+VariablesScope::VariablesScope(const std::map<std::string, Value>* variables)
+    : outer_(session_variables) {
+  session_variables = variables;
+}
+
+VariablesScope::~VariablesScope() { session_variables = outer_; }
 namespace {
 
 using ast::Expr;
@@ -829,6 +859,31 @@ class Binder {
       args.push_back(std::move(node));
     }
     if (expr.distinct) return TypeError(expr, "DISTINCT is only allowed in aggregates");
+    if (name == "now" || name == "get_current_timestamp" || name == "transaction_timestamp" ||
+        name == "current_timestamp" || name == "current_date" || name == "today") {
+      // The time the statement is bound, as a constant: TIMESTAMP WITH TIME ZONE, or DATE.
+      if (!args.empty()) return TypeError(expr, StrCat(name, "() takes no arguments"));
+      const int64_t micros = StatementTimeMicros();
+      if (name == "current_date" || name == "today") {
+        constexpr int64_t kMicrosPerDay = 86'400'000'000;
+        return MakeConstant(Value::Int(DataType(TypeId::kDate), micros / kMicrosPerDay));
+      }
+      return MakeConstant(Value::Int(DataType(TypeId::kTimestampTz), micros));
+    }
+    if (name == "getvariable") {
+      if (args.size() != 1 || args[0]->kind != BoundKind::kConstant) {
+        return TypeError(expr, "getvariable takes one constant name");
+      }
+      const Value& key = args[0]->constant;
+      if (key.is_null() || key.type().id != TypeId::kVarchar) {
+        return TypeError(expr, "getvariable takes a VARCHAR name");
+      }
+      if (session_variables != nullptr) {
+        auto it = session_variables->find(key.GetBytes());
+        if (it != session_variables->end()) return MakeConstant(it->second);
+      }
+      return MakeConstant(Value());
+    }
     if (name == "typeof") {
       // The argument's type as DuckDB names it: a constant, whatever the rows hold.
       if (args.size() != 1) return TypeError(expr, "typeof takes exactly one argument");
@@ -856,7 +911,16 @@ class Binder {
                                         "date_trunc", "year", "month", "day", "coalesce", "nullif",
                                         "map", "range", "md5", "to_timestamp", "trunc",
                                         "list_value", "to_seconds", "typeof"};
-      return NotFound("function", expr.names[0], known);
+      // DuckDB's wording, with its one closest name.
+      std::string message =
+          StrCat("Catalog Error: Scalar Function with name ", expr.names[0], " does not exist!");
+      std::vector<std::string> closest = ClosestNames(expr.names[0], known);
+      if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
+      return Status::NotFound(message);
+    }
+    if (expr.names.size() > 1) {
+      return TypeError(expr, StrCat("function ", expr.names[0],
+                                    " takes no named arguments (name := value): only macros do"));
     }
     if (id == FunctionId::kNullIf) {
       // DuckDB's nullif(a, b) is CASE WHEN a = b THEN NULL ELSE a END: the type of a.

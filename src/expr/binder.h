@@ -8,6 +8,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,6 +25,34 @@ Result<std::unique_ptr<BoundNode>> BindExpr(const ast::Expr& expr, const Schema&
 
 // Wraps `node` in a cast to `type` (constants are converted now); no-op when already `type`.
 Result<std::unique_ptr<BoundNode>> CastTo(std::unique_ptr<BoundNode> node, const DataType& type);
+
+// now(), current_timestamp, current_date: the time a statement started, the same for every call
+// in it. The session pins it per statement (StatementTimeScope) on its thread; unpinned, each
+// bind reads the clock.
+int64_t StatementTimeMicros();
+class StatementTimeScope {
+ public:
+  StatementTimeScope();  // pins the current time
+  ~StatementTimeScope();
+  StatementTimeScope(const StatementTimeScope&) = delete;
+  StatementTimeScope& operator=(const StatementTimeScope&) = delete;
+
+ private:
+  bool outer_;  // the outermost scope on this thread, which unpins on exit
+};
+
+// getvariable('name'): the session's variables (SET VARIABLE) while a statement runs on this
+// thread; an unknown name, or no scope, is NULL.
+class VariablesScope {
+ public:
+  explicit VariablesScope(const std::map<std::string, Value>* variables);
+  ~VariablesScope();
+  VariablesScope(const VariablesScope&) = delete;
+  VariablesScope& operator=(const VariablesScope&) = delete;
+
+ private:
+  const std::map<std::string, Value>* outer_;
+};
 
 // Levenshtein distance, ASCII case-insensitive.
 size_t EditDistance(std::string_view a, std::string_view b);

@@ -419,6 +419,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
   const Token& first = tokens_[pos_ - 1];
   TARN_RETURN_NOT_OK(ExpectOperator("("));
   std::vector<std::unique_ptr<Expr>> args;
+  std::vector<std::string> arg_names;  // empty unless an argument is named
   bool distinct = false;
   std::string upper = name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -444,6 +445,17 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
       Advance();
     } else {
       do {
+        // name := value, name => value: a named argument (macros take them).
+        const Token& head = Peek();
+        if ((head.kind == TokenKind::kIdentifier || head.kind == TokenKind::kQuotedIdentifier) &&
+            ((Peek(1).IsOperator(":") && Peek(2).IsOperator("=")) ||
+             (Peek(1).IsOperator("=") && Peek(2).IsOperator(">")))) {
+          arg_names.resize(args.size());
+          arg_names.push_back(head.text);
+          pos_ += 3;
+        } else if (!arg_names.empty()) {
+          arg_names.emplace_back();
+        }
         TARN_ASSIGN_OR_RETURN(auto arg, ParseExpr());
         args.push_back(std::move(arg));
         if (upper == "SUBSTRING" && args.size() == 1 && AcceptKeyword("FROM")) {
@@ -469,6 +481,10 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
   TARN_RETURN_NOT_OK(ExpectOperator(")"));
   auto e = ast::MakeFunction(std::move(name), std::move(args));
   e->distinct = distinct;
+  if (!arg_names.empty()) {
+    arg_names.resize(e->children.size());
+    e->names.insert(e->names.end(), arg_names.begin(), arg_names.end());
+  }
   if (Peek().IsKeyword("OVER")) {
     Advance();
     TARN_ASSIGN_OR_RETURN(e, ParseOver(std::move(e), ignore_nulls));
@@ -503,6 +519,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
     }
     case TokenKind::kQuotedIdentifier:
       Advance();
+      if (Peek().IsOperator("(")) return ParseFunctionCall(token.text);
       return Located(ast::MakeColumnRef({token.text}), token, token);
     case TokenKind::kOperator:
       if (AtSubquery()) return ParseSubquery();
@@ -567,6 +584,11 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
   }
   if (IsStopWord(token) || token.IsKeyword("NULL")) return SyntaxError();
   Advance();
+  if (token.IsKeyword("CURRENT_TIMESTAMP") || token.IsKeyword("CURRENT_DATE")) {
+    std::string name = token.text;
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return Located(ast::MakeFunction(std::move(name), {}), token, token);
+  }
   return Located(ast::MakeColumnRef({token.text}), token, token);
 }
 

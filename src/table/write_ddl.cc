@@ -168,25 +168,45 @@ Status DdlCreateSchema(WriteState& state, const std::string& name, bool if_not_e
   return Status::OK();
 }
 
-Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists) {
+Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists,
+                     bool cascade) {
   const SchemaInfo* schema = state.FindSchema(name);
   if (schema == nullptr) {
     if (if_exists) return Status::OK();
     return Status::NotFound("schema \"", name, "\" not found");
   }
+  const int64_t id = schema->schema_id;
+  const std::string schema_name = schema->name;
+  // The entries the schema still holds: dropped with it under CASCADE, else an error.
+  std::vector<std::string> tables, views;
+  std::vector<std::pair<std::string, bool>> macros;
   for (const auto& table : state.tables) {
-    if (table->schema_id == schema->schema_id) {
-      return Status::InvalidArgument("cannot drop schema \"", name, "\": it still holds table \"",
-                                     table->name, "\"");
-    }
+    if (table->schema_id == id) tables.push_back(table->name);
   }
   for (const ViewInfo& view : state.views) {
-    if (view.schema_id == schema->schema_id) {
-      return Status::InvalidArgument("cannot drop schema \"", name, "\": it still holds view \"",
-                                     view.name, "\"");
-    }
+    if (view.schema_id == id) views.push_back(view.name);
   }
-  const int64_t id = schema->schema_id;
+  for (const MacroInfo& macro : state.macros) {
+    if (macro.schema_id == id) macros.emplace_back(macro.name, macro.is_table());
+  }
+  if (!cascade && (!tables.empty() || !views.empty() || !macros.empty())) {
+    const std::string entry = !tables.empty() ? "table \"" + tables[0] + "\""
+                              : !views.empty() ? "view \"" + views[0] + "\""
+                                               : "macro \"" + macros[0].first + "\"";
+    return Status::InvalidArgument(
+        "Dependency Error: Cannot drop entry \"", schema_name,
+        "\" because there are entries that depend on it (", entry,
+        "). Use DROP...CASCADE to drop all dependents.");
+  }
+  for (const std::string& table : tables) {
+    TARN_RETURN_NOT_OK(DdlDropTable(state, schema_name, table, false));
+  }
+  for (const std::string& view : views) {
+    TARN_RETURN_NOT_OK(DdlDropView(state, schema_name, view, false));
+  }
+  for (const auto& [macro, is_table] : macros) {
+    TARN_RETURN_NOT_OK(DdlDropMacro(state, schema_name, macro, is_table, false));
+  }
   if (id < 0) {
     std::erase_if(state.ddl, [&](const LakeChange& change) {
       auto* create = std::get_if<CreateSchemaChange>(&change);
@@ -437,6 +457,60 @@ Status DdlDropView(WriteState& state, const std::string& schema, const std::stri
     state.ddl.push_back(DropViewChange{id});
   }
   std::erase_if(state.views, [&](const ViewInfo& v) { return v.view_id == id; });
+  return Status::OK();
+}
+
+Status DdlCreateMacro(WriteState& state, const std::string& schema_name, const std::string& name,
+                      std::vector<MacroImpl> impls, bool or_replace, bool if_not_exists) {
+  TARN_RETURN_NOT_OK(CheckName("macro", name));
+  TARN_RETURN_NOT_OK(NeedSchema(state, schema_name));
+  if (impls.empty()) return Status::InvalidArgument("macro \"", name, "\" has no implementation");
+  for (const MacroImpl& impl : impls) {
+    if (impl.is_table != impls[0].is_table) {
+      return Status::InvalidArgument("Parser Error: macro \"", name,
+                                     "\" mixes scalar and table implementations");
+    }
+  }
+  if (const MacroInfo* existing = state.FindMacro(schema_name, name, impls[0].is_table)) {
+    if (if_not_exists) return Status::OK();
+    if (!or_replace) {
+      return Status::AlreadyExists("Catalog Error: Macro Function with name \"", name,
+                                   "\" already exists!");
+    }
+    TARN_RETURN_NOT_OK(
+        DdlDropMacro(state, schema_name, existing->name, existing->is_table(), false));
+  }
+  const SchemaInfo& schema = *state.FindSchema(schema_name);
+  MacroInfo macro;
+  macro.macro_id = state.NewProvisionalId();
+  macro.schema_id = schema.schema_id;
+  macro.schema_name = schema.name;
+  macro.name = name;
+  macro.begin_snapshot = state.start_snapshot_id;
+  macro.impls = std::move(impls);
+  state.ddl.push_back(CreateMacroChange{macro.macro_id, schema.schema_id, name, macro.impls});
+  state.macros.push_back(std::move(macro));
+  return Status::OK();
+}
+
+Status DdlDropMacro(WriteState& state, const std::string& schema, const std::string& name,
+                    bool is_table, bool if_exists) {
+  const MacroInfo* macro = state.FindMacro(schema, name, is_table);
+  if (macro == nullptr) {
+    if (if_exists) return Status::OK();
+    return Status::NotFound("Catalog Error: ", is_table ? "Table Macro" : "Macro",
+                            " Function with name ", name, " does not exist!");
+  }
+  const int64_t id = macro->macro_id;
+  if (id < 0) {
+    std::erase_if(state.ddl, [&](const LakeChange& change) {
+      auto* create = std::get_if<CreateMacroChange>(&change);
+      return create != nullptr && create->provisional_id == id;
+    });
+  } else {
+    state.ddl.push_back(DropMacroChange{id, is_table});
+  }
+  std::erase_if(state.macros, [&](const MacroInfo& m) { return m.macro_id == id; });
   return Status::OK();
 }
 

@@ -19,7 +19,8 @@
 namespace tarn::table_internal {
 
 Status DdlCreateSchema(WriteState& state, const std::string& name, bool if_not_exists);
-Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists);
+Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists,
+                     bool cascade);
 Status DdlCreateTable(WriteState& state, const std::string& schema, const std::string& table,
                       const std::vector<ColumnDefinition>& columns, bool if_not_exists);
 Status DdlDropTable(WriteState& state, const std::string& schema, const std::string& table,
@@ -48,6 +49,12 @@ Status DdlCreateView(WriteState& state, const std::string& schema, const std::st
                      bool or_replace);
 Status DdlDropView(WriteState& state, const std::string& schema, const std::string& view,
                    bool if_exists);
+// CREATE [OR REPLACE] MACRO: every implementation of one kind (scalar or table).
+Status DdlCreateMacro(WriteState& state, const std::string& schema, const std::string& name,
+                      std::vector<MacroImpl> impls, bool or_replace, bool if_not_exists);
+// DROP MACRO [TABLE]: `is_table` says which kind the statement names.
+Status DdlDropMacro(WriteState& state, const std::string& schema, const std::string& name,
+                    bool is_table, bool if_exists);
 Status DdlSetOption(WriteState& state, const std::string& key, const std::string& value,
                     const std::optional<std::string>& scope_schema,
                     const std::optional<std::string>& scope_table);

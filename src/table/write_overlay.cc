@@ -8,7 +8,7 @@ namespace tarn::table_internal {
 
 std::shared_ptr<const LakeSnapshot> OverlaySnapshot(const WriteState& state) {
   return LakeSnapshot::Make(state.start->snapshot(), state.start->data_path(), state.schemas,
-                            state.tables, state.views);
+                            state.tables, state.views, state.macros);
 }
 
 int64_t ProvisionalRowIdBase(const TableMetadata& base) {

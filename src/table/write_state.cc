@@ -56,6 +56,17 @@ std::shared_ptr<const TableInfo> WriteState::FindTableById(int64_t table_id) con
   return nullptr;
 }
 
+const MacroInfo* WriteState::FindMacro(std::string_view schema, std::string_view name,
+                                       bool is_table) const {
+  for (const MacroInfo& macro : macros) {
+    if (NameEquals(macro.schema_name, schema) && NameEquals(macro.name, name) &&
+        macro.is_table() == is_table) {
+      return &macro;
+    }
+  }
+  return nullptr;
+}
+
 const ViewInfo* WriteState::FindView(std::string_view schema, std::string_view name) const {
   for (const ViewInfo& view : views) {
     if (NameEquals(view.schema_name, schema) && NameEquals(view.name, name)) return &view;

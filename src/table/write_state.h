@@ -89,6 +89,7 @@ struct WriteState {
   std::vector<SchemaInfo> schemas;
   std::vector<std::shared_ptr<const TableInfo>> tables;
   std::vector<ViewInfo> views;
+  std::vector<MacroInfo> macros;
   std::vector<MetadataEntry> pending_options;  // SetOption in this transaction
 
   // DDL changes in order (schemas, tables, columns, views, options).
@@ -117,6 +118,8 @@ struct WriteState {
                                              std::string_view name) const;
   std::shared_ptr<const TableInfo> FindTableById(int64_t table_id) const;
   const ViewInfo* FindView(std::string_view schema, std::string_view name) const;
+  // A scalar and a table macro may share a name: `is_table` says which is meant.
+  const MacroInfo* FindMacro(std::string_view schema, std::string_view name, bool is_table) const;
   // NotFound naming the closest table names of the schema.
   Result<std::shared_ptr<const TableInfo>> RequireTable(const std::string& schema,
                                                         const std::string& table) const;

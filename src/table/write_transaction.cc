@@ -44,6 +44,7 @@ Result<std::unique_ptr<WriteTransaction>> WriteTransaction::Begin(Lake& lake,
   state.schemas = snapshot->schemas();
   state.tables = snapshot->tables();
   state.views = snapshot->views();
+  state.macros = snapshot->macros();
   return txn;
 }
 
@@ -75,9 +76,9 @@ Status WriteTransaction::CreateSchema(const std::string& name, bool if_not_exist
   return table_internal::DdlCreateSchema(*state_, name, if_not_exists);
 }
 
-Status WriteTransaction::DropSchema(const std::string& name, bool if_exists) {
+Status WriteTransaction::DropSchema(const std::string& name, bool if_exists, bool cascade) {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));
-  return table_internal::DdlDropSchema(*state_, name, if_exists);
+  return table_internal::DdlDropSchema(*state_, name, if_exists, cascade);
 }
 
 Status WriteTransaction::CreateTable(const std::string& schema, const std::string& table,
@@ -155,6 +156,20 @@ Status WriteTransaction::DropView(const std::string& schema, const std::string& 
                                   bool if_exists) {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));
   return table_internal::DdlDropView(*state_, schema, view, if_exists);
+}
+
+Status WriteTransaction::CreateMacro(const std::string& schema, const std::string& name,
+                                     std::vector<MacroImpl> impls, bool or_replace,
+                                     bool if_not_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlCreateMacro(*state_, schema, name, std::move(impls), or_replace,
+                                        if_not_exists);
+}
+
+Status WriteTransaction::DropMacro(const std::string& schema, const std::string& name,
+                                   bool is_table, bool if_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlDropMacro(*state_, schema, name, is_table, if_exists);
 }
 
 Status WriteTransaction::SetOption(const std::string& key, const std::string& value,

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 
+#include "expr/binder.h"
 #include "tarn/expr.h"
 
 namespace tarn {
@@ -31,7 +33,8 @@ TEST(BinderTest, UnknownNamesSuggestClosest) {
   EXPECT_EQ(BindError("prise > 1"), "Binder Error: column \"prise\" not found; did you mean \"Price\"?");
   EXPECT_EQ(BindError("s.y = 1"), "Binder Error: field \"y\" not found; did you mean \"x\"?");
   EXPECT_EQ(BindError("lenght(name)"),
-            "Binder Error: function \"lenght\" not found; did you mean \"length\"?");
+            "Catalog Error: Scalar Function with name lenght does not exist!\n"
+            "Did you mean \"length\"?");
   EXPECT_EQ(ParseAndBind("nme = 'x'", TestSchema()).status().code(), StatusCode::kNotFound);
 }
 
@@ -115,6 +118,40 @@ TEST(EvaluatorTest, ErrorsAndGuards) {
   auto like = eval("'a%b' LIKE 'a!%b' ESCAPE '!'");
   ASSERT_TRUE(like.ok());
   EXPECT_TRUE((*like)->GetBool(0));
+}
+
+}  // namespace
+}  // namespace tarn
+
+namespace tarn {
+namespace {
+
+// now() and current_date are the statement's start time: one value for every call while a
+// StatementTimeScope is open, the clock otherwise.
+TEST(BinderTest, NowIsTheStatementTime) {
+  auto value = [](std::string_view text) {
+    auto bound = ParseAndBind(text, TestSchema());
+    EXPECT_TRUE(bound.ok()) << text << ": " << bound.status().ToString();
+    EXPECT_TRUE(bound.ok() && (*bound)->IsConstant()) << text;
+    Result<Value> v = (*bound)->EvaluateConstant();
+    EXPECT_TRUE(v.ok());
+    return *v;
+  };
+  const int64_t clock = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+  expr::StatementTimeScope scope;
+  Value now = value("now()");
+  EXPECT_EQ(now.type().id, TypeId::kTimestampTz);
+  EXPECT_GE(now.GetInt64(), clock);
+  EXPECT_LT(now.GetInt64(), clock + 60'000'000);
+  EXPECT_EQ(value("current_timestamp"), now);
+  EXPECT_EQ(value("get_current_timestamp()"), now);
+  Value today = value("current_date");
+  EXPECT_EQ(today.type().id, TypeId::kDate);
+  EXPECT_EQ(today.GetInt64(), now.GetInt64() / 86'400'000'000);
+  EXPECT_EQ(BindError("now(1)"),
+            "Binder Error: now() takes no arguments in expression \"now(1)\"");
 }
 
 }  // namespace

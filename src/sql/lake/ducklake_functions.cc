@@ -9,6 +9,7 @@
 #include "expr/cast.h"
 #include "expr/lexer.h"
 #include "sql/lake/lake_source.h"
+#include "sql/lake/rows_source.h"
 #include "sql/plan/names.h"
 #include "tarn/expr.h"
 #include "tarn/format.h"
@@ -159,7 +160,8 @@ Result<int64_t> SnapshotBound(Lake& lake, const Value& value, bool lower,
                           FormatValue(value));
 }
 
-// The display form of a changes_made value: "main"."t" → main.t, "s" → s, 3 → 3.
+// The display form of a changes_made value: "main"."t" → main.t, "s" → s, 3 → 3; a name
+// that needs quotes in DuckDB (a keyword: "simple") keeps them, as the extension shows it.
 std::string DisplayName(std::string_view value) {
   std::string out, part;
   bool quoted = false, any = false;
@@ -177,7 +179,7 @@ std::string DisplayName(std::string_view value) {
     } else if (c == '"') {
       quoted = true;
     } else if (c == '.') {
-      out += (any ? "." : "") + ast::QuoteIdentifier(part);
+      out += (any ? "." : "") + ast::DuckDBIdentifier(part);
       part.clear();
       any = true;
     } else {
@@ -185,7 +187,7 @@ std::string DisplayName(std::string_view value) {
     }
   }
   return out + (any ? "." : "") + (any || value.find('"') != std::string_view::npos
-                                       ? ast::QuoteIdentifier(part)
+                                       ? ast::DuckDBIdentifier(part)
                                        : part);
 }
 
@@ -266,32 +268,6 @@ Value ChangesValue(const std::optional<std::string>& changes_made) {
 }
 
 // Builds a batch row by row from Values.
-class RowsBuilder {
- public:
-  explicit RowsBuilder(std::vector<Field> fields)
-      : schema_(std::make_shared<Schema>(std::move(fields))) {
-    for (const Field& field : schema_->fields) {
-      builders_.push_back(std::make_unique<ColumnBuilder>(field.type));
-    }
-  }
-  Status Add(const std::vector<Value>& row) {
-    for (size_t c = 0; c < builders_.size(); ++c) TARN_RETURN_NOT_OK(builders_[c]->Append(row[c]));
-    ++rows_;
-    return Status::OK();
-  }
-  std::shared_ptr<Batch> Finish() {
-    std::vector<std::shared_ptr<Column>> columns;
-    for (auto& builder : builders_) columns.push_back(builder->Finish());
-    auto batch = MakeBatch(schema_, std::move(columns));
-    batch->num_rows = rows_;
-    return batch;
-  }
-
- private:
-  std::shared_ptr<const Schema> schema_;
-  std::vector<std::unique_ptr<ColumnBuilder>> builders_;
-  int64_t rows_ = 0;
-};
 
 Value Text(const std::optional<std::string>& text) {
   return text ? Value::Varchar(*text) : Value::Null(DataType(TypeId::kVarchar));
@@ -505,31 +481,6 @@ Result<std::shared_ptr<Batch>> Options(const LakeBinding& lake) {
   return rows.Finish();
 }
 
-// A materialized function result as a source.
-class RowsSource : public Source {
- public:
-  RowsSource(std::string label, std::shared_ptr<Batch> batch)
-      : label_(std::move(label)), batch_(std::move(batch)) {}
-  const Schema& schema() const override { return *batch_->schema; }
-  Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
-                                         std::shared_ptr<const StatisticsPredicate>) override {
-    auto schema = std::make_shared<Schema>();
-    std::vector<std::shared_ptr<Column>> selected;
-    for (int index : columns) {
-      schema->fields.push_back(batch_->schema->field(index));
-      selected.push_back(batch_->columns[index]);
-    }
-    std::shared_ptr<Batch> batch = columns.empty()
-                                       ? MakeEmptyColumnsBatch(schema, batch_->num_rows)
-                                       : MakeBatch(schema, std::move(selected));
-    batch->num_rows = batch_->num_rows;
-    return MakeValues(label_, std::move(batch));
-  }
-
- private:
-  std::string label_;
-  std::shared_ptr<Batch> batch_;
-};
 
 }  // namespace
 

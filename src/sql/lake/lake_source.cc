@@ -346,6 +346,10 @@ Status NotFoundError(const TableRef& ref, std::string_view sql_text, const std::
 
 }  // namespace
 
+std::unique_ptr<Source> MakeQuerySource(std::unique_ptr<Operator> plan) {
+  return std::make_unique<QuerySource>(std::move(plan));
+}
+
 std::vector<std::string> LakeObjectNames(const LakeSnapshot& snapshot) {
   std::vector<std::string> names;
   auto add = [&](const std::string& schema, const std::string& name) {

@@ -52,7 +52,12 @@ struct LakeBinding {
   std::string default_schema = "main";
   // ATTACH (SNAPSHOT_VERSION | SNAPSHOT_TIME): every read without AT sees this snapshot.
   std::optional<int64_t> pinned_snapshot;
+  // The name SQL reads the catalog database's tables under (metadata_tables.h).
+  std::string metadata_catalog;
 };
+
+// A planned query (a view's, a table macro's) as a source of its output columns.
+std::unique_ptr<Source> MakeQuerySource(std::unique_ptr<Operator> plan);
 
 // The attached lake named `name` (case-insensitive), or null.
 const LakeBinding* FindLake(const ExecContext& context, std::string_view name);

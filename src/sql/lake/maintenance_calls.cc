@@ -73,13 +73,13 @@ std::shared_ptr<Batch> TextRows(const std::string& name, const std::vector<std::
 }
 
 // ducklake_expire_snapshots, ducklake_cleanup_old_files, ducklake_delete_orphaned_files.
-Result<std::shared_ptr<Batch>> RunCatalogCall(const Statement& statement,
-                                              const std::string& function, LakeState* lake) {
+Result<std::shared_ptr<Batch>> RunCatalogCall(const TableRef& call, const std::string& function,
+                                              const LakeBinding* lake) {
   const bool expire = function == "ducklake_expire_snapshots";
   ExpireSnapshotsOptions expire_options;
   CleanupOptions cleanup;
   std::vector<Value> positional;
-  for (const TableArg& arg : statement.select->from.args) {
+  for (const TableArg& arg : call.args) {
     const std::string name = Lower(arg.name);
     if (arg.is_list) {
       if (!(expire && name == "versions")) {
@@ -113,9 +113,9 @@ Result<std::shared_ptr<Batch>> RunCatalogCall(const Statement& statement,
     }
   }
   if (positional.size() != 1 || positional[0].is_null() ||
-      Lower(Text(positional[0])) != Lower(lake->binding.name)) {
+      Lower(Text(positional[0])) != Lower(lake->name)) {
     return Status::InvalidArgument("Binder Error: ", function, " takes the catalog name \"",
-                                   lake->binding.name, "\"");
+                                   lake->name, "\"");
   }
   Lake& target = *lake->lake;
   if (expire) {
@@ -135,30 +135,40 @@ Result<std::shared_ptr<Batch>> RunCatalogCall(const Statement& statement,
   }
   Result<std::vector<std::string>> paths =
       function == "ducklake_cleanup_old_files"
-          ? CleanupOldFiles(target, lake->binding.fs, cleanup)
-          : DeleteOrphanedFiles(target, lake->binding.fs, cleanup);
+          ? CleanupOldFiles(target, lake->fs, cleanup)
+          : DeleteOrphanedFiles(target, lake->fs, cleanup);
   TARN_RETURN_NOT_OK(paths.status());
   return TextRows("path", *paths);
 }
 
 }  // namespace
 
-bool IsMaintenanceCall(const Statement& statement) {
-  const std::string name = CallName(statement);
+bool IsMaintenanceCallName(std::string_view function) {
+  const std::string name = Lower(std::string(function));
   return name == "ducklake_flush_inlined_data" || name == "ducklake_merge_adjacent_files" ||
          name == "ducklake_rewrite_data_files" || name == "ducklake_expire_snapshots" ||
          name == "ducklake_cleanup_old_files" || name == "ducklake_delete_orphaned_files";
 }
 
+bool IsMaintenanceCall(const Statement& statement) {
+  return IsMaintenanceCallName(CallName(statement));
+}
+
 Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, LakeState* lake) {
-  const std::string function = CallName(statement);
+  return RunMaintenanceCall(statement.select->from, statement.what,
+                            lake != nullptr ? &lake->binding : nullptr);
+}
+
+Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::string_view what,
+                                                  const LakeBinding* lake) {
+  const std::string function = Lower(call.names.back());
   if (lake == nullptr || lake->lake == nullptr) {
-    return Status::NotSupported("not yet supported: ", statement.what,
+    return Status::NotSupported("not yet supported: ", what,
                                 " needs an attached DuckLake lake");
   }
-  if (lake->binding.read_only) {
-    return Status::InvalidArgument("Invalid Input Error: cannot run ", statement.what,
-                                   ": the lake \"", lake->binding.name, "\" is attached read-only");
+  if (lake->read_only) {
+    return Status::InvalidArgument("Invalid Input Error: cannot run ", what,
+                                   ": the lake \"", lake->name, "\" is attached read-only");
   }
   if (lake->transaction) {
     return Status::InvalidArgument("Invalid Input Error: ", function,
@@ -166,13 +176,13 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, La
   }
   if (function == "ducklake_expire_snapshots" || function == "ducklake_cleanup_old_files" ||
       function == "ducklake_delete_orphaned_files") {
-    return RunCatalogCall(statement, function, lake);
+    return RunCatalogCall(call, function, lake);
   }
   const bool flush = function == "ducklake_flush_inlined_data";
   const bool rewrite = function == "ducklake_rewrite_data_files";
   std::vector<Value> positional;
   MaintenanceOptions options;
-  for (const TableArg& arg : statement.select->from.args) {
+  for (const TableArg& arg : call.args) {
     if (arg.is_list) return Status::InvalidArgument("Binder Error: ", function, " takes no lists");
     TARN_ASSIGN_OR_RETURN(Value value, Constant(*arg.expr, function));
     const std::string name = Lower(arg.name);
@@ -206,18 +216,18 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, La
     return Status::InvalidArgument("Binder Error: ", function,
                                    " takes the catalog name", flush ? "" : " and optionally a table");
   }
-  if (positional[0].is_null() || Lower(Text(positional[0])) != Lower(lake->binding.name)) {
+  if (positional[0].is_null() || Lower(Text(positional[0])) != Lower(lake->name)) {
     return Status::NotFound("Catalog Error: catalog \"", FormatValue(positional[0]),
-                            "\" does not exist; the attached lake is \"", lake->binding.name,
+                            "\" does not exist; the attached lake is \"", lake->name,
                             "\"");
   }
   if (positional.size() == 2 && !positional[1].is_null()) options.table = Text(positional[1]);
 
   Lake& target = *lake->lake;
   Result<MaintenanceResult> result =
-      flush ? FlushInlinedData(target, lake->binding.fs, options)
-            : rewrite ? RewriteDataFiles(target, lake->binding.fs, options)
-                      : MergeAdjacentFiles(target, lake->binding.fs, options);
+      flush ? FlushInlinedData(target, lake->fs, options)
+            : rewrite ? RewriteDataFiles(target, lake->fs, options)
+                      : MergeAdjacentFiles(target, lake->fs, options);
   TARN_RETURN_NOT_OK(result.status());
 
   std::vector<Field> fields = {Field("schema_name", DataType(TypeId::kVarchar)),

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "sql/lake/write_statements.h"
 #include "sql/parse/statement.h"
@@ -14,11 +15,17 @@
 
 namespace tarn::sql {
 
-// Whether `statement` is a CALL of a maintenance procedure tarn runs.
+// Whether `function` (ducklake_flush_inlined_data, ...) is a maintenance procedure tarn runs;
+// IsMaintenanceCall: whether `statement` is a CALL of one.
+bool IsMaintenanceCallName(std::string_view function);
 bool IsMaintenanceCall(const Statement& statement);
 
-// Runs it; the result rows are the procedure's (schema_name, table_name, rows_flushed) or
-// (schema_name, table_name, files_processed, files_created).
+// Runs the procedure `call` names on `lake` (null: none attached); `what` names the call in
+// messages. The result rows are the procedure's (schema_name, table_name, rows_flushed) or
+// (schema_name, table_name, files_processed, files_created). Called from FROM
+// (SELECT ... FROM ducklake_merge_adjacent_files('lake')) it runs while the query is planned.
+Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::string_view what,
+                                                  const LakeBinding* lake);
 Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, LakeState* lake);
 
 }  // namespace tarn::sql

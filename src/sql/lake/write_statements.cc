@@ -52,6 +52,8 @@ bool IsWriteStatement(const Statement& statement) {
     case StatementKind::kAlterTable:
     case StatementKind::kCreateView:
     case StatementKind::kDropView:
+    case StatementKind::kCreateMacro:
+    case StatementKind::kDropMacro:
     case StatementKind::kBegin:
     case StatementKind::kCommit:
     case StatementKind::kRollback:
@@ -113,6 +115,50 @@ Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
   return definition;
 }
 
+// A CREATE MACRO implementation as the catalog stores it: the expression in DuckDB's spelling
+// (a table macro's query as written), parameter types and defaults by their DuckLake names.
+Result<MacroImpl> ToMacroImpl(const MacroImplDef& def) {
+  MacroImpl impl;
+  impl.is_table = def.query != nullptr;
+  impl.sql = impl.is_table ? def.query_text : ast::ToDuckDBText(*def.body);
+  std::vector<std::string> seen;
+  for (const MacroParameterDef& parameter : def.parameters) {
+    for (const std::string& name : seen) {
+      if (LowerAscii(name) == LowerAscii(parameter.name)) {
+        return Status::InvalidArgument("Binder Error: Duplicate parameter \"", parameter.name,
+                                       "\" in macro definition");
+      }
+    }
+    seen.push_back(parameter.name);
+    MacroParameter out;
+    out.name = parameter.name;
+    if (!parameter.type_text.empty()) {
+      Result<DataType> type = ParseSqlType(parameter.type_text);
+      if (!type.ok()) {
+        return Status::InvalidArgument("Catalog Error: type \"", parameter.type_text,
+                                       "\" of macro parameter \"", parameter.name,
+                                       "\" does not exist");
+      }
+      out.type = type->ToDuckLakeName();
+    }
+    if (parameter.default_value) {
+      TARN_ASSIGN_OR_RETURN(Value value,
+                            ConstantOf(*parameter.default_value, "a macro parameter default"));
+      out.default_value_type = value.type().ToDuckLakeName();
+      if (!value.is_null()) {
+        TARN_ASSIGN_OR_RETURN(Value text, expr::CastValue(value, DataType(TypeId::kVarchar)));
+        out.default_value = text.GetBytes();
+      }
+    } else if (!impl.parameters.empty() && impl.parameters.back().default_value.has_value()) {
+      return Status::InvalidArgument(
+          "Parser Error: Positional parameters cannot come after parameters with a default "
+          "value!");
+    }
+    impl.parameters.push_back(std::move(out));
+  }
+  return impl;
+}
+
 // Renames the columns of a query's batches to the insert target's names.
 class RenamingReader : public BatchReader {
  public:
@@ -147,7 +193,7 @@ class Writer {
       }
       case StatementKind::kDropSchema: {
         TARN_ASSIGN_OR_RETURN(std::string schema, SchemaName());
-        TARN_RETURN_NOT_OK(txn->DropSchema(schema, write_.if_exists));
+        TARN_RETURN_NOT_OK(txn->DropSchema(schema, write_.if_exists, write_.cascade));
         return std::optional<int64_t>();
       }
       case StatementKind::kCreateTable: return CreateTable();
@@ -165,6 +211,23 @@ class Writer {
       case StatementKind::kDropView: {
         TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
         TARN_RETURN_NOT_OK(txn->DropView(name.schema, name.name, write_.if_exists));
+        return std::optional<int64_t>();
+      }
+      case StatementKind::kCreateMacro: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        std::vector<MacroImpl> impls;
+        for (const MacroImplDef& def : write_.macro_impls) {
+          TARN_ASSIGN_OR_RETURN(MacroImpl impl, ToMacroImpl(def));
+          impls.push_back(std::move(impl));
+        }
+        TARN_RETURN_NOT_OK(txn->CreateMacro(name.schema, name.name, std::move(impls),
+                                            write_.or_replace, write_.if_not_exists));
+        return std::optional<int64_t>();
+      }
+      case StatementKind::kDropMacro: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        TARN_RETURN_NOT_OK(
+            txn->DropMacro(name.schema, name.name, write_.table_macro, write_.if_exists));
         return std::optional<int64_t>();
       }
       case StatementKind::kAlterTable: return Alter();

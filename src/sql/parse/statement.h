@@ -146,6 +146,8 @@ enum class StatementKind : uint8_t {
   kAlterTable,
   kCreateView,
   kDropView,
+  kCreateMacro,
+  kDropMacro,
   kBegin,
   kCommit,
   kRollback,
@@ -153,6 +155,7 @@ enum class StatementKind : uint8_t {
   kAttach,
   kDetach,
   kUse,
+  kCheckpoint,   // CHECKPOINT [lake]: `setting` names the lake (empty: the default one)
   kUnsupported,  // a statement tarn does not run: parsed far enough to name it
 };
 
@@ -176,6 +179,19 @@ enum class AlterAction : uint8_t {
   kDropNotNull,   // column
   kSetPartitionedBy,    // partition_keys
   kResetPartitionedBy,  // —
+};
+
+// One implementation of CREATE MACRO: (parameters) AS expression, or AS TABLE query.
+struct MacroParameterDef {
+  std::string name;
+  std::string type_text;                     // as written; empty when untyped
+  std::unique_ptr<ast::Expr> default_value;  // name := value, or null
+};
+struct MacroImplDef {
+  std::vector<MacroParameterDef> parameters;
+  std::unique_ptr<ast::Expr> body;    // a scalar macro's expression
+  std::unique_ptr<SelectStmt> query;  // a table macro's query
+  std::string query_text;             // its text as written, outer parentheses removed
 };
 
 // The details of a write statement.
@@ -208,6 +224,9 @@ struct WriteStmt {
   std::vector<std::unique_ptr<ast::Expr>> partition_keys;
   // CREATE VIEW v (a, b)
   std::vector<std::string> view_aliases;
+  // CREATE MACRO name impl, impl, ... / DROP MACRO TABLE (table_macro)
+  std::vector<MacroImplDef> macro_impls;
+  bool table_macro = false;
 };
 
 // ATTACH [OR REPLACE] [DATABASE] [IF NOT EXISTS] 'locator' [AS name] [(option [value], ...)],
@@ -231,8 +250,9 @@ struct Statement {
   // kCopy
   std::string copy_path;
   std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> copy_options;
-  // kSet / kReset
+  // kSet / kReset (SET VARIABLE / RESET VARIABLE: `variable`)
   std::string setting;
+  bool variable = false;
   std::unique_ptr<ast::Expr> value;
   // kShowTables: SHOW ALL TABLES
   bool show_all = false;

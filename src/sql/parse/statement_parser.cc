@@ -21,8 +21,38 @@ constexpr std::string_view kClauseWords[] = {
 
 // Statement keywords tarn recognizes but does not run: refused, naming the statement.
 constexpr std::string_view kUnsupportedWords[] = {
-    "MERGE", "TRUNCATE", "CHECKPOINT", "VACUUM",
+    "MERGE", "TRUNCATE", "VACUUM",
     "INSTALL", "LOAD", "IMPORT", "EXPORT", "PRAGMA"};
+
+// The extension's catalog methods: lake.snapshots() is ducklake_snapshots('lake'),
+// lake.table_changes('t', 0, 2) is ducklake_table_changes('lake', 'main', 't', 0, 2); without
+// the catalog (snapshots()) they name the default lake. Other names stay as written.
+void NormalizeCatalogMethod(TableRef* ref) {
+  static const char* const kMethods[] = {
+      "snapshots", "current_snapshot", "last_committed_snapshot", "table_info", "list_files",
+      "options", "table_changes", "table_insertions", "table_deletions", "set_option",
+      "set_commit_message", "merge_adjacent_files", "expire_snapshots", "flush_inlined_data",
+      "rewrite_data_files", "cleanup_old_files", "delete_orphaned_files", "add_data_files"};
+  std::string method = ref->names.back();
+  for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool known = false;
+  for (const char* name : kMethods) known = known || method == name;
+  if (!known) return;
+  std::vector<TableArg> args;
+  if (ref->names.size() == 2) {
+    TableArg catalog;
+    catalog.expr = ast::MakeLiteral(ast::LiteralKind::kString, ref->names[0]);
+    args.push_back(std::move(catalog));
+  }
+  if (method == "table_changes" || method == "table_insertions" || method == "table_deletions") {
+    TableArg schema;
+    schema.expr = ast::MakeLiteral(ast::LiteralKind::kString, "main");
+    args.push_back(std::move(schema));
+  }
+  for (TableArg& arg : ref->args) args.push_back(std::move(arg));
+  ref->args = std::move(args);
+  ref->names = {"ducklake_" + method};
+}
 
 bool IsClauseWord(const Token& token) {
   for (std::string_view word : kClauseWords) {
@@ -294,7 +324,12 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   }
   if (AcceptKeyword("SET")) {
     statement->kind = StatementKind::kSet;
-    if (!AcceptKeyword("SESSION")) AcceptKeyword("GLOBAL");
+    if (Peek().IsKeyword("VARIABLE") && Peek(1).kind != TokenKind::kOperator) {
+      Advance();
+      statement->variable = true;
+    } else if (!AcceptKeyword("SESSION")) {
+      AcceptKeyword("GLOBAL");
+    }
     TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
     if (!AcceptOperator("=") && !AcceptKeyword("TO")) return SyntaxError();
     TARN_ASSIGN_OR_RETURN(statement->value, ParseExpr());
@@ -302,12 +337,29 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   }
   if (AcceptKeyword("RESET")) {
     statement->kind = StatementKind::kReset;
-    if (!AcceptKeyword("SESSION")) AcceptKeyword("GLOBAL");
+    if (Peek().IsKeyword("VARIABLE") && !Peek(1).IsOperator(";") &&
+        Peek(1).kind != TokenKind::kEnd) {
+      Advance();
+      statement->variable = true;
+    } else if (!AcceptKeyword("SESSION")) {
+      AcceptKeyword("GLOBAL");
+    }
     TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
     return statement;
   }
   if (first.IsKeyword("COPY")) return ParseCopy();
   if (first.IsKeyword("CALL")) return ParseCall();
+  if (first.IsKeyword("CHECKPOINT") || (first.IsKeyword("FORCE") && Peek(1).IsKeyword("CHECKPOINT"))) {
+    // [FORCE] CHECKPOINT [lake]
+    if (first.IsKeyword("FORCE")) Advance();
+    Advance();
+    statement->kind = StatementKind::kCheckpoint;
+    statement->what = "CHECKPOINT";
+    if (!AtStatementEnd()) {
+      TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
+    }
+    return statement;
+  }
   if (first.IsKeyword("CREATE")) return ParseCreate();
   if (first.IsKeyword("DROP")) return ParseDrop();
   if (first.IsKeyword("INSERT")) return ParseInsert();
@@ -364,8 +416,13 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCall() {
   TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
   select->from.kind = TableRef::Kind::kFunction;
   select->from.names.push_back(std::move(name));
+  if (AcceptOperator(".")) {
+    TARN_ASSIGN_OR_RETURN(std::string method, ParseName());
+    select->from.names.push_back(std::move(method));
+  }
   TARN_RETURN_NOT_OK(ExpectOperator("("));
   TARN_RETURN_NOT_OK(ParseTableArgs(&select->from));
+  NormalizeCatalogMethod(&select->from);
   statement->what = "CALL " + select->from.names[0];
   statement->select = std::move(select);
   return statement;
@@ -744,9 +801,10 @@ Result<TableRef> StatementParser::ParseTableRef() {
       ref.names.push_back(std::move(part));
     }
     ref.kind = TableRef::Kind::kTable;
-    if (ref.names.size() == 1 && AcceptOperator("(")) {
+    if (ref.names.size() <= 2 && AcceptOperator("(")) {
       ref.kind = TableRef::Kind::kFunction;
       TARN_RETURN_NOT_OK(ParseTableArgs(&ref));
+      NormalizeCatalogMethod(&ref);
     } else if (Peek().IsKeyword("AT") && Peek(1).IsOperator("(")) {
       TARN_ASSIGN_OR_RETURN(ref.at, ParseAtClause());
     }

@@ -92,6 +92,7 @@ class StatementParser {
   // WINDOW name AS ( ... ): the part in parentheses, as a kWindow node without a function.
   Result<std::unique_ptr<ast::Expr>> ParseWindowDefinition();
   Result<std::string> ParseName();
+  Result<MacroImplDef> ParseMacroImpl();
   bool AtStatementEnd() const;
   // The source text from token `first` to the token before the current one.
   std::string TextFrom(size_t first) const;

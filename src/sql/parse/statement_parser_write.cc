@@ -147,6 +147,19 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
     write.query_text = TextFrom(first);
     return statement;
   }
+  if (Peek().IsKeyword("MACRO") || Peek().IsKeyword("FUNCTION")) {
+    Advance();
+    auto statement = WriteStatement(StatementKind::kCreateMacro, "CREATE MACRO");
+    WriteStmt& write = *statement->write;
+    write.or_replace = or_replace;
+    write.if_not_exists = AcceptIfNotExists();
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    do {
+      TARN_ASSIGN_OR_RETURN(MacroImplDef impl, ParseMacroImpl());
+      write.macro_impls.push_back(std::move(impl));
+    } while (AcceptOperator(","));
+    return statement;
+  }
   if (!AcceptKeyword("TABLE")) {
     std::string what = "CREATE";
     if (Peek().kind == TokenKind::kIdentifier) what += " " + Upper(Peek().text);
@@ -180,6 +193,63 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
   return statement;
 }
 
+// (name [type] [:= default], ...) AS expression | AS TABLE query
+Result<MacroImplDef> StatementParser::ParseMacroImpl() {
+  MacroImplDef impl;
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  if (!AcceptOperator(")")) {
+    do {
+      MacroParameterDef parameter;
+      TARN_ASSIGN_OR_RETURN(parameter.name, ParseName());
+      // A type runs to the parameter's end: ',' or ')' or ':=' at depth 0.
+      const size_t type_first = pos_;
+      int depth = 0;
+      while (Peek().kind != TokenKind::kEnd && !Peek().IsOperator(";")) {
+        const Token& token = Peek();
+        if (depth == 0 && (token.IsOperator(",") || token.IsOperator(")") ||
+                           token.IsOperator(":"))) {
+          break;
+        }
+        if (token.IsOperator("(") || token.IsOperator("[")) ++depth;
+        if (token.IsOperator(")") || token.IsOperator("]")) --depth;
+        Advance();
+      }
+      parameter.type_text = TextFrom(type_first);
+      if (AcceptOperator(":")) {
+        TARN_RETURN_NOT_OK(ExpectOperator("="));
+        TARN_ASSIGN_OR_RETURN(parameter.default_value, ParseExpr());
+      }
+      impl.parameters.push_back(std::move(parameter));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+  if (AcceptKeyword("TABLE")) {
+    const size_t first = pos_;
+    TARN_ASSIGN_OR_RETURN(impl.query, ParseQuery());
+    impl.query_text = TextFrom(first);
+    // AS TABLE (SELECT ...): the query without the parentheses around it.
+    while (impl.query_text.size() >= 2 && impl.query_text.front() == '(' &&
+           impl.query_text.back() == ')') {
+      int depth = 0;
+      bool outer = true;
+      for (size_t i = 0; i + 1 < impl.query_text.size(); ++i) {
+        if (impl.query_text[i] == '(') ++depth;
+        if (impl.query_text[i] == ')') --depth;
+        if (depth == 0) {
+          outer = false;
+          break;
+        }
+      }
+      if (!outer) break;
+      impl.query_text = impl.query_text.substr(1, impl.query_text.size() - 2);
+    }
+    return impl;
+  }
+  TARN_ASSIGN_OR_RETURN(impl.body, ParseExpr());
+  return impl;
+}
+
 Result<std::unique_ptr<Statement>> StatementParser::ParseDrop() {
   Advance();  // DROP
   StatementKind kind;
@@ -193,12 +263,18 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseDrop() {
   } else if (AcceptKeyword("VIEW")) {
     kind = StatementKind::kDropView;
     what = "DROP VIEW";
+  } else if (AcceptKeyword("MACRO") || AcceptKeyword("FUNCTION")) {
+    kind = StatementKind::kDropMacro;
+    what = "DROP MACRO";
   } else {
     std::string name = "DROP";
     if (Peek().kind == TokenKind::kIdentifier) name += " " + Upper(Peek().text);
     return ParseUnsupportedNamed(std::move(name));
   }
   auto statement = WriteStatement(kind, std::move(what));
+  if (kind == StatementKind::kDropMacro && AcceptKeyword("TABLE")) {
+    statement->write->table_macro = true;
+  }
   statement->write->if_exists = AcceptIfExists();
   TARN_ASSIGN_OR_RETURN(statement->write->names, ParseQualifiedName());
   if (AcceptKeyword("CASCADE")) {

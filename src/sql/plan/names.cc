@@ -59,6 +59,9 @@ std::string Name(const ast::Expr& expr) {
       if (expr.distinct) out += "DISTINCT ";
       for (size_t i = 0; i < expr.children.size(); ++i) {
         if (i > 0) out += ", ";
+        if (i + 1 < expr.names.size() && !expr.names[i + 1].empty()) {
+          out += expr.names[i + 1] + " := ";  // a named argument (macros)
+        }
         out += Operand(*expr.children[i]);
       }
       return out + ")";

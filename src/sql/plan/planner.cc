@@ -8,6 +8,7 @@
 #include "expr/cast.h"
 #include "sql/exec/aggregate.h"
 #include "sql/exec/sort.h"
+#include "sql/lake/macros.h"
 #include "sql/parse/statement_clone.h"
 #include "sql/plan/aggregate_rewrite.h"
 #include "sql/plan/common_table.h"
@@ -592,6 +593,10 @@ Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
 
 Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
                                              const ExecContext& context) {
+  if (context.lake != nullptr && MayCallMacros(select)) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandMacroCalls(select, context));
+    if (expanded) return PlanSelect(*expanded, sql_text, context);
+  }
   if (!select.windows.empty()) {
     std::unique_ptr<SelectStmt> resolved = CloneSelect(select);
     TARN_RETURN_NOT_OK(ResolveNamedWindows(resolved.get()));

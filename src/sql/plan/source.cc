@@ -11,6 +11,10 @@
 #include "sql/exec/scan_operators.h"
 #include "sql/lake/ducklake_functions.h"
 #include "sql/lake/lake_source.h"
+#include "sql/lake/macros.h"
+#include "sql/lake/maintenance_calls.h"
+#include "sql/lake/metadata_tables.h"
+#include "sql/lake/rows_source.h"
 #include "sql/system/tarn_functions.h"
 #include "tarn/expr.h"
 
@@ -179,6 +183,23 @@ Result<std::unique_ptr<Source>> BindRange(const TableRef& ref) {
   return MakeRangeSource(start, end, step);
 }
 
+// glob(pattern): the files the pattern matches, one row each (column `file`), sorted; none when
+// nothing matches.
+Result<std::unique_ptr<Source>> BindGlob(const TableRef& ref, const ExecContext& context) {
+  if (ref.args.size() != 1 || !ref.args[0].name.empty() || ref.args[0].is_list) {
+    return Status::InvalidArgument("Binder Error: glob takes one pattern");
+  }
+  TARN_ASSIGN_OR_RETURN(std::string pattern, StringArg(*ref.args[0].expr, "glob"));
+  Result<std::vector<std::string>> files = ExpandGlob(context.fs.get(), pattern);
+  if (!files.ok() && files.status().code() != StatusCode::kNotFound) return files.status();
+  RowsBuilder rows({Field("file", DataType(TypeId::kVarchar))});
+  if (files.ok()) {
+    for (const std::string& file : *files) TARN_RETURN_NOT_OK(rows.Add({Value::Varchar(file)}));
+  }
+  return std::unique_ptr<Source>(std::make_unique<RowsSource>("TABLE_FUNCTION glob",
+                                                              rows.Finish()));
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> ExpandGlob(FileSystem* fs, const std::string& pattern) {
@@ -231,14 +252,27 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     std::string name = Lower(ref.names[0]);
     if (name == "read_parquet" || name == "parquet_scan") return BindReadParquet(ref, context);
     if (name == "read_csv" || name == "read_csv_auto") return BindReadCsv(ref, context);
+    if (IsMaintenanceCallName(name)) {
+      Result<std::shared_ptr<Batch>> rows =
+          RunMaintenanceCall(ref, name, LakeOfFirstArgument(ref, context));
+      if (!rows.ok()) {
+        return Status(rows.status().code(),
+                      FormatErrorAt(sql_text, rows.status().message(), ref.offset));
+      }
+      return std::unique_ptr<Source>(
+          std::make_unique<RowsSource>(StrCat("TABLE_FUNCTION ", name), std::move(*rows)));
+    }
     if (IsDucklakeFunction(name)) return BindDucklakeFunction(ref, sql_text, context);
     if (IsTarnFunction(name)) return BindTarnFunction(ref, sql_text, context);
+    if (name == "glob") return BindGlob(ref, context);
     if (name == "range" || name == "generate_series") {
       if (name == "generate_series") {
         return Status::NotSupported("not yet supported: generate_series (use range)");
       }
       return BindRange(ref);
     }
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> macro, BindTableMacro(ref, sql_text, context));
+    if (macro) return macro;
     std::string message = FormatErrorAt(
         sql_text, StrCat("Catalog Error: table function \"", ref.names[0], "\" does not exist"),
         ref.offset);
@@ -249,7 +283,10 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
     return Status::NotFound(message);
   }
-  // A table of an attached lake, else of the SqlCatalog.
+  // A table of a lake's catalog database, of an attached lake, else of the SqlCatalog.
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> metadata,
+                        BindMetadataTable(ref, sql_text, context));
+  if (metadata) return metadata;
   if (LakeOfNames(ref.names, context) != nullptr) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> lake_table,
                           BindLakeTableRef(ref, sql_text, context));

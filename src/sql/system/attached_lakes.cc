@@ -114,6 +114,8 @@ Status AttachedLakes::Attach(std::unique_ptr<Lake> lake, const AttachOptions& op
   }
   auto state = std::make_unique<LakeState>();
   state->binding.name = options.name;
+  state->binding.metadata_catalog =
+      options.metadata_catalog.value_or("__ducklake_metadata_" + options.name);
   state->binding.fs = std::move(fs);
   state->binding.read_only = options.read_only || lake->store()->read_only();
   if (options.snapshot_version.has_value() || options.snapshot_time.has_value()) {
@@ -207,11 +209,11 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
       // A 1.0 catalog needs none; older ones are refused by Lake::Open, naming their version.
       TARN_RETURN_NOT_OK(OptionBool(option, value).status());
     } else if (option == "METADATA_CATALOG") {
-      // The name under which the extension exposes the catalog database's own tables; tarn
-      // does not expose them yet, so the name only has to be well-formed.
+      // The name under which SQL reads the catalog database's own tables.
       if (value.is_null() || value.type().id != TypeId::kVarchar) {
         return Status::InvalidArgument("Invalid Input Error: METADATA_CATALOG must be a name");
       }
+      options.metadata_catalog = OptionText(value);
     } else if (option == "METADATA_SCHEMA" || option == "METADATA_PARAMETERS" ||
                option == "ENCRYPTED" ||
                option.rfind("META_", 0) == 0) {

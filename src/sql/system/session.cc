@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -159,6 +160,7 @@ struct Session::Impl {
   SqlSettings settings;
   std::unique_ptr<ThreadPool> pool;
   sql::AttachedLakes lakes;  // ATTACH, DETACH, USE
+  std::map<std::string, Value> variables;  // SET VARIABLE
 
   sql::ExecContext Context() {
     if (!pool || static_cast<int>(pool->size()) != settings.threads) {
@@ -186,7 +188,38 @@ struct Session::Impl {
     return sql::PlanSelect(*statement.select, statement.text, context);
   }
 
+  // SET VARIABLE name = expr: the value of a one-column query, any expression a SELECT takes
+  // (a scalar subquery included); RESET VARIABLE name forgets it.
+  Status SetVariable(const sql::Statement& statement, bool reset) {
+    if (reset) {
+      variables.erase(statement.setting);
+      return Status::OK();
+    }
+    sql::SelectStmt select;
+    sql::SelectItem item;
+    item.expr = statement.value->Clone();
+    select.items.push_back(std::move(item));
+    sql::ExecContext context = Context();
+    TARN_ASSIGN_OR_RETURN(auto root, sql::PlanSelect(select, statement.text, context));
+    Value value;
+    bool seen = false;
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, root->Next());
+      if (batch == nullptr) break;
+      if (batch->num_rows == 0) continue;
+      if (seen || batch->num_rows > 1) {
+        return Status::InvalidArgument("Invalid Input Error: SET VARIABLE ", statement.setting,
+                                       ": the value has more than one row");
+      }
+      value = batch->column(0).GetValue(0);
+      seen = true;
+    }
+    variables[statement.setting] = std::move(value);
+    return Status::OK();
+  }
+
   Status Set(const sql::Statement& statement, bool reset) {
+    if (statement.variable) return SetVariable(statement, reset);
     std::string name = LowerAscii(statement.setting);
     Value value;
     if (!reset) {
@@ -230,7 +263,36 @@ struct Session::Impl {
     return Status::InvalidArgument(message);
   }
 
+  // CHECKPOINT [lake]: the lake's maintenance in the extension's order, each step its own
+  // snapshot when it changes anything: flush inlined data, merge adjacent files, rewrite files
+  // with many deletions. Expiring snapshots and removing files are left to their own calls
+  // (they need an age, which CHECKPOINT does not give).
+  Status Checkpoint(const sql::Statement& statement) {
+    sql::LakeState* lake =
+        statement.setting.empty() ? lakes.current() : lakes.Find(statement.setting);
+    if (lake == nullptr) {
+      if (statement.setting.empty()) {
+        return Status::InvalidArgument("Catalog Error: CHECKPOINT needs an attached DuckLake lake");
+      }
+      return Status::NotFound("Catalog Error: database \"", statement.setting,
+                              "\" does not exist");
+    }
+    for (const char* procedure : {"ducklake_flush_inlined_data", "ducklake_merge_adjacent_files",
+                                  "ducklake_rewrite_data_files"}) {
+      sql::TableRef call;
+      call.kind = sql::TableRef::Kind::kFunction;
+      call.names = {procedure};
+      sql::TableArg lake_name;
+      lake_name.expr = ast::MakeLiteral(ast::LiteralKind::kString, lake->binding.name);
+      call.args.push_back(std::move(lake_name));
+      TARN_RETURN_NOT_OK(sql::RunMaintenanceCall(call, "CHECKPOINT", &lake->binding).status());
+    }
+    return Status::OK();
+  }
+
   Result<QueryResult> Run(const sql::Statement& statement) {
+    expr::StatementTimeScope statement_time;  // now() is one value in a statement
+    expr::VariablesScope statement_variables(&variables);  // getvariable()
     QueryResult result;
     result.statement = statement.text;
     switch (statement.kind) {
@@ -335,6 +397,8 @@ struct Session::Impl {
       case sql::StatementKind::kAlterTable:
       case sql::StatementKind::kCreateView:
       case sql::StatementKind::kDropView:
+      case sql::StatementKind::kCreateMacro:
+      case sql::StatementKind::kDropMacro:
         return RunWrite(statement, std::move(result));
       case sql::StatementKind::kBegin:
       case sql::StatementKind::kCommit:
@@ -342,6 +406,9 @@ struct Session::Impl {
         TARN_RETURN_NOT_OK(statement.kind == sql::StatementKind::kBegin
                                ? lakes.Begin(statement, Context())
                                : lakes.End(statement, Context()));
+        return EmptyResult(std::move(result));
+      case sql::StatementKind::kCheckpoint:
+        TARN_RETURN_NOT_OK(Checkpoint(statement));
         return EmptyResult(std::move(result));
       case sql::StatementKind::kAttach:
       case sql::StatementKind::kDetach:

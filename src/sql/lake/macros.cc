@@ -1,0 +1,419 @@
+#include "sql/lake/macros.h"
+
+#include <cctype>
+#include <functional>
+#include <utility>
+
+#include "expr/functions.h"
+#include "expr/parser.h"
+#include "sql/exec/aggregate_function.h"
+#include "sql/exec/window.h"
+#include "columnar/sql_keywords.h"
+#include "sql/lake/lake_source.h"
+#include "sql/parse/statement_clone.h"
+#include "sql/parse/statement_parser.h"
+#include "sql/plan/names.h"
+#include "sql/plan/planner.h"
+#include "tarn/type.h"
+
+namespace tarn::sql {
+namespace {
+
+using ast::Expr;
+using ast::ExprKind;
+using ExprPtr = std::unique_ptr<Expr>;
+
+constexpr int kMaxMacroDepth = 32;
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool SameName(std::string_view a, std::string_view b) { return Lower(a) == Lower(b); }
+
+// Names the binder or planner resolve themselves: never a macro call.
+bool IsBuiltinName(const std::string& name) {
+  const std::string lower = Lower(name);
+  if (lower.empty() || lower[0] == '#') return true;  // "#subquery", "#exists"
+  return expr::LookupFunction(lower, 1) != expr::FunctionId::kNone || IsAggregateName(lower) ||
+         IsWindowFunctionName(lower) || lower == "coalesce" || lower == "ifnull" ||
+         lower == "typeof" || lower == "grouping" || lower == "unnest" || lower == "now" ||
+         lower == "get_current_timestamp" || lower == "transaction_timestamp" ||
+         lower == "current_timestamp" || lower == "current_date" || lower == "today" || lower == "getvariable";
+}
+
+// ---- walking the expressions of a query ----------------------------------------------------
+
+// Calls fn on each expression slot of `ref` (table function arguments, AT values, join
+// conditions), not inside its subquery.
+template <typename Ref, typename Fn>
+Status VisitRef(Ref& ref, Fn& fn) {
+  for (auto& arg : ref.args) {
+    if (arg.expr) TARN_RETURN_NOT_OK(fn(arg.expr));
+    for (auto& item : arg.list) TARN_RETURN_NOT_OK(fn(item));
+  }
+  if (ref.at.has_value() && ref.at->value) TARN_RETURN_NOT_OK(fn(ref.at->value));
+  if (ref.on) TARN_RETURN_NOT_OK(fn(ref.on));
+  if (ref.left) TARN_RETURN_NOT_OK(VisitRef(*ref.left, fn));
+  if (ref.right) TARN_RETURN_NOT_OK(VisitRef(*ref.right, fn));
+  return Status::OK();
+}
+
+// Calls fn on each expression slot of `select` at its own level.
+template <typename Select, typename Fn>
+Status VisitLevel(Select& select, Fn& fn) {
+  for (auto& row : select.values) {
+    for (auto& value : row) TARN_RETURN_NOT_OK(fn(value));
+  }
+  for (auto& item : select.items) {
+    if (item.expr) TARN_RETURN_NOT_OK(fn(item.expr));
+  }
+  TARN_RETURN_NOT_OK(VisitRef(select.from, fn));
+  if (select.where) TARN_RETURN_NOT_OK(fn(select.where));
+  for (auto& group : select.group_by) TARN_RETURN_NOT_OK(fn(group));
+  if (select.having) TARN_RETURN_NOT_OK(fn(select.having));
+  for (auto& window : select.windows) {
+    if (window.spec) TARN_RETURN_NOT_OK(fn(window.spec));
+  }
+  if (select.qualify) TARN_RETURN_NOT_OK(fn(select.qualify));
+  for (auto& item : select.order_by) {
+    if (item.expr) TARN_RETURN_NOT_OK(fn(item.expr));
+  }
+  if (select.limit) TARN_RETURN_NOT_OK(fn(select.limit));
+  if (select.offset) TARN_RETURN_NOT_OK(fn(select.offset));
+  return Status::OK();
+}
+
+// Calls fn on each expression slot of `select` and of the queries inside its FROM clause, WITH
+// clause and set operation (WITH queries are copied first: they are shared).
+Status VisitDeep(SelectStmt& select, const std::function<Status(ExprPtr&)>& fn);
+
+Status VisitRefQueries(TableRef& ref, const std::function<Status(ExprPtr&)>& fn) {
+  if (ref.subquery) TARN_RETURN_NOT_OK(VisitDeep(*ref.subquery, fn));
+  if (ref.left) TARN_RETURN_NOT_OK(VisitRefQueries(*ref.left, fn));
+  if (ref.right) TARN_RETURN_NOT_OK(VisitRefQueries(*ref.right, fn));
+  return Status::OK();
+}
+
+Status VisitDeep(SelectStmt& select, const std::function<Status(ExprPtr&)>& fn) {
+  for (CommonTableExpr& cte : select.ctes) {
+    std::unique_ptr<SelectStmt> copy = CloneSelect(*cte.query);
+    TARN_RETURN_NOT_OK(VisitDeep(*copy, fn));
+    cte.query = std::move(copy);
+  }
+  if (select.set_left) TARN_RETURN_NOT_OK(VisitDeep(*select.set_left, fn));
+  if (select.set_right) TARN_RETURN_NOT_OK(VisitDeep(*select.set_right, fn));
+  auto level = [&](ExprPtr& slot) { return fn(slot); };
+  TARN_RETURN_NOT_OK(VisitLevel(select, level));
+  return VisitRefQueries(select.from, fn);
+}
+
+bool CallsNonBuiltin(const Expr& expr) {
+  if (expr.kind == ExprKind::kFunction && !IsBuiltinName(expr.names[0])) return true;
+  for (const auto& child : expr.children) {
+    if (CallsNonBuiltin(*child)) return true;
+  }
+  return false;
+}
+
+// ---- one call ------------------------------------------------------------------------------
+
+// "f(a, b := 5)": an implementation's signature, for messages.
+std::string Signature(const MacroInfo& macro, const MacroImpl& impl) {
+  std::string out = macro.name + "(";
+  for (size_t i = 0; i < impl.parameters.size(); ++i) {
+    const MacroParameter& parameter = impl.parameters[i];
+    if (i > 0) out += ", ";
+    out += parameter.name;
+    if (parameter.type != "unknown") {
+      Result<DataType> type = ParseDuckLakeType(parameter.type);
+      out += " " + (type.ok() ? type->ToString() : parameter.type);
+    }
+    if (parameter.default_value.has_value()) out += " := " + *parameter.default_value;
+  }
+  return out + ")";
+}
+
+// The DuckDB type a DuckLake type name stands for, when it is one tarn can cast to.
+std::optional<std::string> SqlTypeOf(const std::string& ducklake_type) {
+  if (ducklake_type == "unknown") return std::nullopt;
+  Result<DataType> type = ParseDuckLakeType(ducklake_type);
+  if (!type.ok()) return std::nullopt;
+  return type->ToString();
+}
+
+ExprPtr CastTo(ExprPtr value, const std::string& type) {
+  auto cast = std::make_unique<Expr>();
+  cast->kind = ExprKind::kCast;
+  cast->type_name = type;
+  cast->range = value->range;
+  cast->children.push_back(std::move(value));
+  ast::UpdateHeight(cast.get());
+  return cast;
+}
+
+// A parameter's default: its stored text cast to its stored type.
+ExprPtr DefaultValue(const MacroParameter& parameter) {
+  if (!parameter.default_value.has_value()) return ast::MakeLiteral(ast::LiteralKind::kNull, "");
+  ExprPtr text = ast::MakeLiteral(ast::LiteralKind::kString, *parameter.default_value);
+  std::optional<std::string> type = SqlTypeOf(parameter.default_value_type);
+  return type ? CastTo(std::move(text), *type) : std::move(text);
+}
+
+// The implementation a call's arguments fit, and the value of each of its parameters.
+struct BoundCall {
+  const MacroImpl* impl = nullptr;
+  std::vector<ExprPtr> values;  // by parameter position
+};
+
+// `args[i]` named `names[i]` ("" when positional).
+Result<BoundCall> BindArguments(const MacroInfo& macro, const std::vector<const Expr*>& args,
+                                const std::vector<std::string>& names) {
+  std::vector<const Expr*> positional;
+  std::vector<std::pair<std::string, const Expr*>> named;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!names[i].empty()) {
+      named.emplace_back(names[i], args[i]);
+    } else if (!named.empty()) {
+      return Status::InvalidArgument("Binder Error: macro ", macro.name,
+                                     ": a positional argument follows a named one");
+    } else {
+      positional.push_back(args[i]);
+    }
+  }
+  for (const MacroImpl& impl : macro.impls) {
+    const std::vector<MacroParameter>& parameters = impl.parameters;
+    if (positional.size() > parameters.size()) continue;
+    std::vector<const Expr*> given(parameters.size(), nullptr);
+    for (size_t i = 0; i < positional.size(); ++i) given[i] = positional[i];
+    bool fits = true;
+    for (const auto& [name, value] : named) {
+      size_t j = 0;
+      while (j < parameters.size() && !SameName(parameters[j].name, name)) ++j;
+      if (j == parameters.size() || given[j] != nullptr) {
+        fits = false;
+        break;
+      }
+      given[j] = value;
+    }
+    for (size_t j = 0; fits && j < parameters.size(); ++j) {
+      if (given[j] == nullptr && !parameters[j].default_value.has_value()) fits = false;
+    }
+    if (!fits) continue;
+    BoundCall call;
+    call.impl = &impl;
+    for (size_t j = 0; j < parameters.size(); ++j) {
+      ExprPtr value = given[j] != nullptr ? given[j]->Clone() : DefaultValue(parameters[j]);
+      if (std::optional<std::string> type = SqlTypeOf(parameters[j].type)) {
+        value = CastTo(std::move(value), *type);
+      }
+      call.values.push_back(std::move(value));
+    }
+    return call;
+  }
+  std::string message = StrCat("Binder Error: Macro function ", macro.name, " has no ",
+                               macro.impls.size() == 1 ? "signature" : "implementation",
+                               " that takes ", positional.size(), " positional argument",
+                               positional.size() == 1 ? "" : "s");
+  if (!named.empty()) {
+    message += " and the named argument";
+    if (named.size() > 1) message += "s";
+    for (size_t i = 0; i < named.size(); ++i) message += (i ? ", " : " ") + named[i].first;
+  }
+  message += "; it takes ";
+  for (size_t i = 0; i < macro.impls.size(); ++i) {
+    if (i > 0) message += " or ";
+    message += Signature(macro, macro.impls[i]);
+  }
+  return Status::InvalidArgument(message);
+}
+
+// Replaces the references to the parameters in `slot` by their values (p.field: a field of
+// the value).
+void Substitute(ExprPtr& slot, const MacroImpl& impl, const std::vector<ExprPtr>& values) {
+  Expr& e = *slot;
+  if (e.kind == ExprKind::kColumnRef && !e.names.empty()) {
+    for (size_t j = 0; j < impl.parameters.size(); ++j) {
+      if (!SameName(impl.parameters[j].name, e.names[0])) continue;
+      ExprPtr value = values[j]->Clone();
+      for (size_t k = 1; k < e.names.size(); ++k) {
+        auto field = std::make_unique<Expr>();
+        field->kind = ExprKind::kField;
+        field->names = {e.names[k]};
+        field->children.push_back(std::move(value));
+        ast::UpdateHeight(field.get());
+        value = std::move(field);
+      }
+      slot = std::move(value);
+      return;
+    }
+  }
+  for (auto& child : e.children) Substitute(child, impl, values);
+}
+
+// The macros of the default lake at its snapshot (the transaction's, when one is open).
+class MacroScope {
+ public:
+  explicit MacroScope(const ExecContext& context) : context_(context) {}
+
+  // The macro `name` of the kind asked for, else of the other kind (for the message), else
+  // null. A scalar and a table macro may share a name.
+  Result<const MacroInfo*> Find(const std::string& name, bool is_table) {
+    if (context_.lake == nullptr) return nullptr;
+    if (!snapshot_) {
+      TARN_ASSIGN_OR_RETURN(snapshot_, LoadLakeSnapshot(*context_.lake, std::nullopt, "", 0));
+    }
+    const MacroInfo* other = nullptr;
+    for (const std::string& schema : {context_.lake->default_schema, std::string("main")}) {
+      for (const MacroInfo& macro : snapshot_->macros()) {
+        if (!SameName(macro.schema_name, schema) || !SameName(macro.name, name)) continue;
+        if (macro.is_table() == is_table) return &macro;
+        if (other == nullptr) other = &macro;
+      }
+    }
+    return other;
+  }
+
+  // Expands the macro calls in `slot`, innermost first.
+  Status Expand(ExprPtr& slot, int depth) {
+    for (auto& child : slot->children) TARN_RETURN_NOT_OK(Expand(child, depth));
+    const Expr& call = *slot;
+    if (call.kind != ExprKind::kFunction || IsBuiltinName(call.names[0])) return Status::OK();
+    TARN_ASSIGN_OR_RETURN(const MacroInfo* macro, Find(call.names[0], /*is_table=*/false));
+    if (macro == nullptr) return Status::OK();
+    if (macro->is_table()) {
+      return Status::InvalidArgument("Binder Error: ", macro->name,
+                                     " is a table macro: call it in FROM");
+    }
+    if (depth >= kMaxMacroDepth) {
+      return Status::InvalidArgument("Binder Error: macros nest more than ", kMaxMacroDepth,
+                                     " deep at ", macro->name, " (does it call itself?)");
+    }
+    std::vector<const Expr*> args;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < call.children.size(); ++i) {
+      args.push_back(call.children[i].get());
+      names.push_back(i + 1 < call.names.size() ? call.names[i + 1] : std::string());
+    }
+    TARN_ASSIGN_OR_RETURN(BoundCall bound, BindArguments(*macro, args, names));
+    Result<ExprPtr> body = ParseExpressionText(bound.impl->sql);
+    if (!body.ok()) {
+      return Status::Corruption("macro ", macro->schema_name, ".", macro->name,
+                                ": its stored expression does not parse: ",
+                                body.status().message());
+    }
+    ExprPtr expanded = std::move(body).value();
+    Substitute(expanded, *bound.impl, bound.values);
+    TARN_RETURN_NOT_OK(Expand(expanded, depth + 1));
+    slot = std::move(expanded);
+    ++expansions_;
+    return Status::OK();
+  }
+
+  int expansions() const { return expansions_; }
+
+ private:
+  const ExecContext& context_;
+  std::shared_ptr<const LakeSnapshot> snapshot_;
+  int expansions_ = 0;
+};
+
+// Table macros calling table macros: a bound on the nesting.
+thread_local int table_macro_depth = 0;
+
+}  // namespace
+
+bool MayCallMacros(const SelectStmt& select) {
+  bool found = false;
+  auto check = [&](const ExprPtr& slot) {
+    found = found || CallsNonBuiltin(*slot);
+    return Status::OK();
+  };
+  (void)VisitLevel(select, check);
+  return found;
+}
+
+Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,
+                                                     const ExecContext& context) {
+  if (context.lake == nullptr) return std::unique_ptr<SelectStmt>();
+  MacroScope scope(context);
+  std::unique_ptr<SelectStmt> out = CloneSelect(select);
+  // A select item keeps the name DuckDB gives it, the call as written: simple(1).
+  for (SelectItem& item : out->items) {
+    if (!item.expr || !item.alias.empty() || item.expr->kind == ExprKind::kColumnRef) continue;
+    const int before = scope.expansions();
+    std::string written = DefaultColumnName(*item.expr);
+    if (item.expr->kind == ExprKind::kFunction && internal::IsSqlKeyword(Lower(item.expr->names[0]))) {
+      // DuckDB quotes a function name that is a keyword: "simple"(1).
+      written = "\"" + item.expr->names[0] + "\"" + written.substr(item.expr->names[0].size());
+    }
+    TARN_RETURN_NOT_OK(scope.Expand(item.expr, 0));
+    if (scope.expansions() > before) item.alias = std::move(written);
+  }
+  auto expand = [&](ExprPtr& slot) { return scope.Expand(slot, 0); };
+  TARN_RETURN_NOT_OK(VisitLevel(*out, expand));
+  if (scope.expansions() == 0) return std::unique_ptr<SelectStmt>();
+  return out;
+}
+
+Result<std::unique_ptr<Source>> BindTableMacro(const TableRef& ref, std::string_view sql_text,
+                                               const ExecContext& context) {
+  (void)sql_text;
+  if (context.lake == nullptr || ref.names.size() != 1) return std::unique_ptr<Source>();
+  MacroScope scope(context);
+  TARN_ASSIGN_OR_RETURN(const MacroInfo* macro, scope.Find(ref.names[0], /*is_table=*/true));
+  if (macro == nullptr) return std::unique_ptr<Source>();
+  if (!macro->is_table()) {
+    return Status::InvalidArgument("Binder Error: ", macro->name,
+                                   " is a scalar macro: call it in an expression, not in FROM");
+  }
+  if (table_macro_depth >= kMaxMacroDepth) {
+    return Status::InvalidArgument("Binder Error: table macros nest more than ",
+                                   kMaxMacroDepth, " deep at ", macro->name,
+                                   " (does it call itself?)");
+  }
+  // The arguments as expressions ([a, b] as a list).
+  std::vector<ExprPtr> owned;
+  std::vector<const Expr*> args;
+  std::vector<std::string> names;
+  for (const TableArg& arg : ref.args) {
+    if (arg.is_list) {
+      auto list = std::make_unique<Expr>();
+      list->kind = ExprKind::kList;
+      for (const auto& item : arg.list) list->children.push_back(item->Clone());
+      ast::UpdateHeight(list.get());
+      owned.push_back(std::move(list));
+      args.push_back(owned.back().get());
+    } else {
+      args.push_back(arg.expr.get());
+    }
+    names.push_back(arg.name);
+  }
+  TARN_ASSIGN_OR_RETURN(BoundCall bound, BindArguments(*macro, args, names));
+  const std::string& sql = bound.impl->sql;
+  Result<std::vector<std::unique_ptr<Statement>>> statements = ParseStatements(sql);
+  if (!statements.ok() || statements->size() != 1 ||
+      (*statements)[0]->kind != StatementKind::kSelect || !(*statements)[0]->select) {
+    return Status::Corruption("macro ", macro->schema_name, ".", macro->name,
+                              ": its stored query is not one SELECT: ", sql);
+  }
+  std::unique_ptr<SelectStmt> query = std::move((*statements)[0]->select);
+  TARN_RETURN_NOT_OK(VisitDeep(*query, [&](ExprPtr& slot) {
+    Substitute(slot, *bound.impl, bound.values);
+    return Status::OK();
+  }));
+  ExecContext inner = context;
+  inner.ctes = nullptr;  // the macro's query sees the catalog, not the caller's WITH queries
+  ++table_macro_depth;
+  Result<std::unique_ptr<Operator>> plan = PlanSelect(*query, sql, inner);
+  --table_macro_depth;
+  if (!plan.ok()) {
+    return Status(plan.status().code(), StrCat("in macro ", macro->schema_name, ".",
+                                               macro->name, ": ", plan.status().message()));
+  }
+  return MakeQuerySource(std::move(plan).value());
+}
+
+}  // namespace tarn::sql
