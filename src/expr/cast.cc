@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -347,12 +348,15 @@ Result<Value> CastFromText(const Value& v, const DataType& to) {
             (ec != std::errc() && ec != std::errc::result_out_of_range)) {
           return CouldNotConvert(v, to);
         }
-        if (ec == std::errc::result_out_of_range) return CouldNotConvert(v, to);
+        // The syntax is checked; the value is rounded once to the target type, as DuckDB
+        // does: past the largest finite value it is ±inf ('3.4028236e38' as FLOAT, '1e400'),
+        // below the smallest subnormal ±0.
+        if (to.id == TypeId::kFloat32) {
+          return Value::Double(to, static_cast<double>(std::strtof(begin, nullptr)));
+        }
+        d = std::strtod(begin, nullptr);
       }
-      if (to.id == TypeId::kFloat32) {
-        if (std::isfinite(d) && std::fabs(d) > 3.4028234663852886e38) return CouldNotConvert(v, to);
-        d = static_cast<float>(d);
-      }
+      if (to.id == TypeId::kFloat32) d = static_cast<float>(d);
       return Value::Double(to, d);
     }
     case TypeId::kDecimal: {

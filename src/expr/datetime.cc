@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "catalog/inlined_text.h"
+
 namespace tarn::expr {
 namespace {
 
@@ -61,6 +63,8 @@ bool ReadClock(std::string_view s, size_t* pos, int64_t* nanos) {
   return true;
 }
 
+// "[-]Y-M-D" with an optional " (BC)" right after the day (year n BC is year 1 - n), as
+// DuckDB writes dates outside the common era; the day count is not range-checked here.
 bool ReadDate(std::string_view s, size_t* pos, int64_t* days) {
   int64_t year = 0, month = 0, day = 0;
   bool negative = false;
@@ -74,6 +78,13 @@ bool ReadDate(std::string_view s, size_t* pos, int64_t* days) {
   ++*pos;
   if (!ReadNumber(s, pos, 2, &day)) return false;
   if (negative) year = -year;
+  constexpr std::string_view kBc = " (BC)";
+  if (s.size() - *pos >= kBc.size() && s[*pos] == ' ' && s[*pos + 1] == '(' &&
+      (s[*pos + 2] | 0x20) == 'b' && (s[*pos + 3] | 0x20) == 'c' && s[*pos + 4] == ')') {
+    if (year <= 0) return false;
+    year = 1 - year;
+    *pos += kBc.size();
+  }
   if (!IsValidDate(year, month, day)) return false;
   *days = DaysFromCivil(year, month, day);
   return true;
@@ -104,7 +115,7 @@ void CivilFromDays(int64_t z, int64_t* year, int64_t* month, int64_t* day) {
 
 bool IsValidDate(int64_t year, int64_t month, int64_t day) {
   return month >= 1 && month <= 12 && day >= 1 && day <= DaysInMonth(year, month) &&
-         year > -290000 && year < 290000;
+         year > -5877650 && year < 5881590;
 }
 
 std::optional<int32_t> ParseDate(std::string_view text) {
@@ -112,6 +123,7 @@ std::optional<int32_t> ParseDate(std::string_view text) {
   size_t pos = 0;
   int64_t days = 0;
   if (!ReadDate(s, &pos, &days) || pos != s.size()) return std::nullopt;
+  if (days < kMinDateDays || days > kMaxDateDays) return std::nullopt;
   return static_cast<int32_t>(days);
 }
 
@@ -161,14 +173,25 @@ std::optional<TimestampParts> ReadTimestamp(std::string_view text) {
 
 std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
   auto parts = ReadTimestamp(text);
-  if (!parts) return std::nullopt;
-  return parts->days * kMicrosPerDay + parts->nanos_of_day / 1000 -
-         parts->offset_minutes * 60 * kMicrosPerSecond;
+  if (!parts || parts->days < kMinTimestampDays || parts->days > kMaxTimestampDays) {
+    return std::nullopt;
+  }
+  int64_t micros = 0;
+  if (__builtin_mul_overflow(parts->days, kMicrosPerDay, &micros) ||
+      __builtin_add_overflow(micros, parts->nanos_of_day / 1000 -
+                                         parts->offset_minutes * 60 * kMicrosPerSecond,
+                             &micros) ||
+      micros == INT64_MAX || micros <= -INT64_MAX) {
+    return std::nullopt;  // past the largest timestamp, or one of the infinities
+  }
+  return micros;
 }
 
 std::optional<int64_t> ParseTimestampNanos(std::string_view text) {
   auto parts = ReadTimestamp(text);
-  if (!parts) return std::nullopt;
+  if (!parts || parts->days < kMinTimestampDays || parts->days > kMaxTimestampDays) {
+    return std::nullopt;
+  }
   int64_t nanos = 0;
   if (__builtin_mul_overflow(parts->days, 86400LL * 1000000000LL, &nanos) ||
       __builtin_add_overflow(nanos, parts->nanos_of_day - parts->offset_minutes * 60000000000LL,
@@ -179,60 +202,9 @@ std::optional<int64_t> ParseTimestampNanos(std::string_view text) {
 }
 
 std::optional<Interval> ParseInterval(std::string_view text) {
-  std::string_view s = Trim(text);
+  // One grammar for DuckDB's interval text, shared with the catalog's inlined values.
   Interval result;
-  size_t pos = 0;
-  bool any = false;
-  while (true) {
-    while (pos < s.size() && s[pos] == ' ') ++pos;
-    if (pos >= s.size()) break;
-    int64_t sign = 1;
-    if (s[pos] == '-' || s[pos] == '+') {
-      sign = s[pos] == '-' ? -1 : 1;
-      ++pos;
-    }
-    size_t number_start = pos;
-    int64_t number = 0;
-    if (!ReadNumber(s, &pos, 18, &number)) return std::nullopt;
-    if (pos < s.size() && s[pos] == ':') {
-      pos = number_start;
-      int64_t micros = 0;
-      if (!ReadClock(s, &pos, &micros)) return std::nullopt;
-      result.nanos += sign * micros * 1000;
-      any = true;
-      continue;
-    }
-    while (pos < s.size() && s[pos] == ' ') ++pos;
-    size_t unit_start = pos;
-    while (pos < s.size() && std::isalpha(static_cast<unsigned char>(s[pos]))) ++pos;
-    std::string unit(s.substr(unit_start, pos - unit_start));
-    for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (unit.size() > 2 && unit.back() == 's') unit.pop_back();
-    int64_t value = sign * number;
-    if (unit == "year" || unit == "y") {
-      result.months += static_cast<int32_t>(value * 12);
-    } else if (unit == "month" || unit == "mon") {
-      result.months += static_cast<int32_t>(value);
-    } else if (unit == "week" || unit == "w") {
-      result.days += static_cast<int32_t>(value * 7);
-    } else if (unit == "day" || unit == "d") {
-      result.days += static_cast<int32_t>(value);
-    } else if (unit == "hour" || unit == "h") {
-      result.nanos += value * 3600 * 1000000000LL;
-    } else if (unit == "minute" || unit == "min" || unit == "m") {
-      result.nanos += value * 60 * 1000000000LL;
-    } else if (unit == "second" || unit == "sec" || unit == "s") {
-      result.nanos += value * 1000000000LL;
-    } else if (unit == "millisecond" || unit == "ms") {
-      result.nanos += value * 1000000LL;
-    } else if (unit == "microsecond" || unit == "us") {
-      result.nanos += value * 1000LL;
-    } else {
-      return std::nullopt;
-    }
-    any = true;
-  }
-  if (!any) return std::nullopt;
+  if (!catalog_internal::ParseIntervalText(Trim(text), &result)) return std::nullopt;
   return result;
 }
 

@@ -18,11 +18,20 @@ namespace tarn::expr {
 constexpr int64_t kMicrosPerSecond = 1000000;
 constexpr int64_t kMicrosPerDay = 86400LL * kMicrosPerSecond;
 
+// DuckDB's finite ranges: DATE 5877642-06-25 (BC) .. 5881580-07-10 (±(2^31 - 2) days; the
+// infinities are ±(2^31 - 1)), TIMESTAMP 290309-12-22 (BC) 00:00:00 .. 294247-01-10
+// 04:00:54.775806 (2^63 - 2 microseconds; the infinities are ±(2^63 - 1)).
+constexpr int64_t kMinDateDays = -2147483646;
+constexpr int64_t kMaxDateDays = 2147483646;
+constexpr int64_t kMinTimestampDays = -106751991;  // 290309-12-22 (BC)
+constexpr int64_t kMaxTimestampDays = 106751991;   // 294247-01-10
+
 int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day);
 void CivilFromDays(int64_t days, int64_t* year, int64_t* month, int64_t* day);
 bool IsValidDate(int64_t year, int64_t month, int64_t day);
 
-// "2020-01-31" (also "2020-1-5"; surrounding spaces allowed). nullopt when malformed.
+// "2020-01-31" (also "2020-1-5", "5877642-06-25 (BC)"; surrounding spaces allowed). nullopt
+// when malformed or outside DATE's finite range.
 std::optional<int32_t> ParseDate(std::string_view text);
 // "2020-01-31 10:20:30.123456", "T" separator, optional seconds/fraction, optional "+00" or
 // "Z" offset (converted to UTC), a bare date = midnight.

@@ -7,6 +7,20 @@
 namespace tarn::sql {
 namespace {
 
+// The unit words DuckDB's grammar takes after INTERVAL 'n' or INTERVAL n (any other word is an
+// alias: INTERVAL '4 hours' AS-less alias `b`).
+bool IsIntervalUnit(const Token& token) {
+  static constexpr std::string_view kUnits[] = {
+      "YEAR", "YEARS", "MONTH", "MONTHS", "DAY", "DAYS", "HOUR", "HOURS", "MINUTE", "MINUTES",
+      "SECOND", "SECONDS", "MILLISECOND", "MILLISECONDS", "MICROSECOND", "MICROSECONDS",
+      "WEEK", "WEEKS", "QUARTER", "QUARTERS", "DECADE", "DECADES", "CENTURY", "CENTURIES",
+      "MILLENNIUM", "MILLENNIA"};
+  for (std::string_view unit : kUnits) {
+    if (token.IsKeyword(unit)) return true;
+  }
+  return false;
+}
+
 using ast::Expr;
 using ast::ExprKind;
 using ast::Op;
@@ -565,7 +579,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
     const Token& next = Peek(1);
     bool interval_units = (next.kind == TokenKind::kInteger || next.kind == TokenKind::kDecimal ||
                            next.kind == TokenKind::kString) &&
-                          Peek(2).kind == TokenKind::kIdentifier && !IsStopWord(Peek(2));
+                          Peek(2).kind == TokenKind::kIdentifier && IsIntervalUnit(Peek(2));
     if (next.kind == TokenKind::kString || interval_units) {
       pos_ += 2;
       auto e = ast::MakeLiteral(ast::LiteralKind::kTyped, next.text);

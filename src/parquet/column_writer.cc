@@ -48,17 +48,23 @@ void AppendConverted(const LeafLevels& levels, std::vector<T>* out, Convert conv
   size_t start = out->size();
   out->resize(start + static_cast<size_t>(levels.num_values));
   T* dst = out->data() + start;
-  if constexpr (std::is_same_v<Src, T>) {
-    if (levels.dense && levels.leaf->null_count == 0) {
-      std::memcpy(dst, src, static_cast<size_t>(levels.num_values) * sizeof(T));
-      return;
-    }
-  }
   ForEachPresentRow(levels, [&](int64_t row) { *dst++ = convert(src[row]); });
 }
 
+// AppendConverted with a plain cast; values already of type T and without NULLs are copied
+// in one go. (Only here: a conversion that changes the value, such as seconds to
+// microseconds, must never take the copy.)
 template <typename Src, typename T>
 void AppendCast(const LeafLevels& levels, std::vector<T>* out) {
+  if constexpr (std::is_same_v<Src, T>) {
+    if (levels.dense && levels.leaf->null_count == 0) {
+      size_t start = out->size();
+      out->resize(start + static_cast<size_t>(levels.num_values));
+      std::memcpy(out->data() + start, levels.leaf->values_as<Src>(),
+                  static_cast<size_t>(levels.num_values) * sizeof(T));
+      return;
+    }
+  }
   AppendConverted<Src>(levels, out, [](Src v) { return static_cast<T>(v); });
 }
 
@@ -190,15 +196,26 @@ Status TypedChunkWriter<T>::Gather(const LeafLevels& levels) {
     switch (id) {
       case TypeId::kDecimal: AppendCast<__int128>(levels, &values_); break;
       case TypeId::kTimestampS: {
-        bool overflow = false;
+        // Parquet has no unit of seconds: TIMESTAMP_S is written in microseconds, and a value
+        // without a microsecond form (±infinity, years past 294247) is refused with DuckDB's
+        // words, as DuckDB's writer refuses it.
+        std::optional<int64_t> unwritable;
         AppendConverted<int64_t>(levels, &values_, [&](int64_t seconds) {
           int64_t micros = 0;
-          overflow |= __builtin_mul_overflow(seconds, int64_t{1000000}, &micros);
+          if (__builtin_mul_overflow(seconds, int64_t{1000000}, &micros) && !unwritable) {
+            unwritable = seconds;
+          }
           return micros;
         });
-        if (overflow) {
-          return Status::InvalidArgument("column '", leaf_.path[0],
-                                         "': a TIMESTAMP_S value does not fit in microseconds");
+        if (unwritable) {
+          const int64_t seconds = *unwritable;
+          const std::string shown =
+              seconds == INT64_MAX    ? "infinity"
+              : seconds == -INT64_MAX ? "-infinity"
+                                      : Value::Int(DataType(TypeId::kTimestampS), seconds).ToString();
+          return Status::InvalidArgument("column '", leaf_.path[0], "': Could not convert "
+                                         "Timestamp(S) to Timestamp(US): the value ", shown,
+                                         " has no microsecond form");
         }
         break;
       }
@@ -264,14 +281,15 @@ Status TypedChunkWriter<T>::Gather(const LeafLevels& levels) {
           out += 12;
         });
         if (unwritable != nullptr) {
+          const std::string shown = Value::MakeInterval(*unwritable).ToString();
           if (unwritable->months < 0 || unwritable->days < 0 || unwritable->nanos < 0) {
             return Status::InvalidArgument("column '", leaf_.path[0],
-                                           "': Parquet files do not support negative intervals");
+                                           "': Parquet files do not support negative intervals "
+                                           "(the value ", shown, ")");
           }
-          return Status::InvalidArgument("column '", leaf_.path[0],
-                                         "': an INTERVAL whose time part is 2^32 milliseconds "
-                                         "(about 49.7 days) or more does not fit Parquet's "
-                                         "INTERVAL");
+          return Status::InvalidArgument("column '", leaf_.path[0], "': the INTERVAL ", shown,
+                                         " does not fit Parquet's INTERVAL: its time part is "
+                                         "2^32 milliseconds (about 49.7 days) or more");
         }
       }
       arena_.push_back(std::move(bytes));

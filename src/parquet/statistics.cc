@@ -75,8 +75,10 @@ bool SignedOrderIsRight(const LeafDescriptor& leaf) {
 
 int64_t ApplyFactor(const LeafDescriptor& leaf, int64_t raw) {
   switch (leaf.kind) {
-    case ValueKind::kInt32ToInt64:
     case ValueKind::kInt64Multiply:
+      if (raw == INT64_MAX || raw == -INT64_MAX) return raw;  // an infinite timestamp
+      [[fallthrough]];
+    case ValueKind::kInt32ToInt64:
       return static_cast<int64_t>(static_cast<uint64_t>(raw) * static_cast<uint64_t>(leaf.factor));
     case ValueKind::kInt64Divide: {
       int64_t q = raw / leaf.factor;

@@ -54,9 +54,12 @@ void ConvertFixed(const ValueLayout& layout, const uint8_t* src, int64_t count, 
     case ValueKind::kInt64Multiply: {
       const uint64_t factor = static_cast<uint64_t>(layout.factor);
       for (int64_t i = 0; i < count; ++i) {
-        // Unsigned: out-of-range values wrap rather than overflow.
-        Store<int64_t>(dst + 8 * i,
-                       static_cast<int64_t>(Load<uint64_t>(src + 8 * i) * factor));
+        // ±(2^63 - 1) are the infinite timestamps, in every unit (as DuckDB reads them);
+        // other out-of-range values wrap (unsigned) rather than overflow.
+        const int64_t v = Load<int64_t>(src + 8 * i);
+        Store<int64_t>(dst + 8 * i, v == INT64_MAX || v == -INT64_MAX
+                                        ? v
+                                        : static_cast<int64_t>(static_cast<uint64_t>(v) * factor));
       }
       break;
     }

@@ -479,17 +479,110 @@ TEST(ParquetWriterTest, IntervalsThatDoNotFitAreRefused) {
   Interval expected = fits;
   expected.nanos = int64_t{0xFFFFFFFF} * 1000000;
   EXPECT_EQ((*read)->column(0).GetValue(0), Value::MakeInterval(expected));
-  for (const Interval& negative :
-       {Interval{-1, 0, 0}, Interval{0, -1, 0}, Interval{0, 0, -1000}, Interval{1, 1, -1}}) {
+  const std::pair<Interval, const char*> kNegative[] = {
+      {Interval{-1, 0, 0}, "-1 month"},
+      {Interval{0, -1, 0}, "-1 day"},
+      {Interval{0, 0, -1000}, "-00:00:00.000001"},
+      {Interval{1, 1, -1}, "1 month 1 day -00:00:00.000000001"}};
+  for (const auto& [negative, shown] : kNegative) {
     Status status = write(negative, NewMemoryFileSystem());
     ASSERT_FALSE(status.ok());
     EXPECT_EQ(status.message(),
-              "parquet writer /i.parquet: column 'i': Parquet files do not support negative "
-              "intervals");
+              StrCat("parquet writer /i.parquet: column 'i': Parquet files do not support "
+                     "negative intervals (the value ", shown, ")"));
   }
   Status too_long = write(Interval{0, 0, int64_t{0x100000000} * 1000000}, NewMemoryFileSystem());
   ASSERT_FALSE(too_long.ok());
   EXPECT_NE(too_long.message().find("2^32 milliseconds"), std::string::npos) << too_long.message();
+  EXPECT_NE(too_long.message().find("the INTERVAL 1193:02:47.296 does not fit"), std::string::npos) << too_long.message();
+}
+
+// TIMESTAMP_S is written as TIMESTAMP(MICROS), each value scaled, whatever path the values
+// take: a column without NULLs (once copied as is, so 2000-01-01 00:00:01 read back as
+// 1970-01-01 00:15:46.684801), one with NULLs, and list elements.
+TEST(ParquetWriterTest, TimestampSecondsAreScaledToMicroseconds) {
+  const DataType type(TypeId::kTimestampS);
+  const DataType list = DataType::List(Field("element", type));
+  auto schema = std::make_shared<Schema>(
+      std::vector<Field>{Field("dense", type), Field("nullable", type), Field("list", list)});
+  const int64_t kSeconds[] = {946684801, -62135596800, 253402300799, -1};
+  ColumnBuilder dense(type), nullable(type), lists(list);
+  for (int64_t seconds : kSeconds) {
+    ASSERT_TRUE(dense.Append(Value::Int(type, seconds)).ok());
+    ASSERT_TRUE(nullable.Append(seconds == -1 ? Value::Null(type) : Value::Int(type, seconds)).ok());
+    ASSERT_TRUE(lists.Append(Value::Nested(list, {Value::Int(type, seconds)})).ok());
+  }
+  auto fs = NewMemoryFileSystem();
+  auto writer = ParquetWriter::Open(fs, "/s.parquet", *schema, Props(WriterProperties::Builder()));
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  ASSERT_TRUE(
+      (*writer)->Write(*MakeBatch(schema, {dense.Finish(), nullable.Finish(), lists.Finish()})).ok());
+  ASSERT_TRUE((*writer)->Finish().ok());
+  auto reader = ParquetReader::Open(fs, "/s.parquet");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto read = (*reader)->ReadAll();
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  const DataType micros(TypeId::kTimestamp);
+  for (size_t row = 0; row < std::size(kSeconds); ++row) {
+    const int64_t seconds = kSeconds[row];
+    const auto r = static_cast<int64_t>(row);
+    EXPECT_EQ((*read)->column(0).GetValue(r), Value::Int(micros, seconds * 1000000)) << row;
+    EXPECT_EQ((*read)->column(1).GetValue(r),
+              seconds == -1 ? Value::Null(micros) : Value::Int(micros, seconds * 1000000))
+        << row;
+    EXPECT_EQ((*read)->column(2).GetValue(r),
+              Value::Nested(DataType::List(Field("element", micros)),
+                            {Value::Int(micros, seconds * 1000000)}))
+        << row;
+  }
+}
+
+// TIMESTAMP_MS is written as TIMESTAMP(MILLIS) and read as TIMESTAMP (microseconds), as DuckDB
+// reads it: ±infinity (±(2^63 - 1) in every unit) stay infinite instead of wrapping to
+// 1970-01-01 00:00:00.001, in the values and in the chunk statistics.
+TEST(ParquetWriterTest, InfiniteMillisecondTimestampsReadBackInfinite) {
+  const DataType type(TypeId::kTimestampMs);
+  auto schema = std::make_shared<Schema>(std::vector<Field>{Field("t", type)});
+  const int64_t kMillis[] = {INT64_MAX, -INT64_MAX, 946684801123};
+  ColumnBuilder builder(type);
+  for (int64_t millis : kMillis) ASSERT_TRUE(builder.Append(Value::Int(type, millis)).ok());
+  auto fs = NewMemoryFileSystem();
+  auto writer = ParquetWriter::Open(fs, "/ms.parquet", *schema, Props(WriterProperties::Builder()));
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  ASSERT_TRUE((*writer)->Write(*MakeBatch(schema, {builder.Finish()})).ok());
+  ASSERT_TRUE((*writer)->Finish().ok());
+  auto reader = ParquetReader::Open(fs, "/ms.parquet");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto read = (*reader)->ReadAll();
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  const DataType micros(TypeId::kTimestamp);
+  EXPECT_EQ((*read)->column(0).GetValue(0), Value::Int(micros, INT64_MAX));
+  EXPECT_EQ((*read)->column(0).GetValue(1), Value::Int(micros, -INT64_MAX));
+  EXPECT_EQ((*read)->column(0).GetValue(2), Value::Int(micros, 946684801123000));
+}
+
+// Parquet has no unit of seconds, so TIMESTAMP_S is written in microseconds; a value without
+// a microsecond form (±infinity) is refused in DuckDB's words, naming the column and value.
+TEST(ParquetWriterTest, TimestampSecondsWithoutMicrosecondFormAreRefused) {
+  const DataType type(TypeId::kTimestampS);
+  auto schema = std::make_shared<Schema>(std::vector<Field>{
+      Field("t", DataType::List(Field("element", type)))});
+  for (const auto& [seconds, shown] :
+       {std::pair<int64_t, const char*>{INT64_MAX, "infinity"}, {-INT64_MAX, "-infinity"}}) {
+    ColumnBuilder builder(schema->field(0).type);
+    ASSERT_TRUE(builder.Append(Value::Nested(schema->field(0).type,
+                                             {Value::Int(type, 1), Value::Int(type, seconds)}))
+                    .ok());
+    auto fs = NewMemoryFileSystem();
+    auto writer = ParquetWriter::Open(fs, "/t.parquet", *schema, Props(WriterProperties::Builder()));
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    Status status = (*writer)->Write(*MakeBatch(schema, {builder.Finish()}));
+    if (status.ok()) status = (*writer)->Finish().status();
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.message(),
+              StrCat("parquet writer /t.parquet: column 't': Could not convert Timestamp(S) to "
+                     "Timestamp(US): the value ", shown, " has no microsecond form"));
+  }
 }
 
 }  // namespace
