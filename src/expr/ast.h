@@ -154,4 +154,12 @@ std::string WindowText(const Expr& expr, const std::function<std::string(const E
 // Quotes an identifier when it is not a plain lower-case word or is a reserved word.
 std::string QuoteIdentifier(const std::string& name);
 
+// DuckDB's spelling of an expression (its ParsedExpression::ToString): every operator and
+// comparison parenthesized ("(id + 0)"), function names lower-case, casts as CAST(x AS T),
+// identifiers quoted only when they hold other characters than letters, digits and '_' or are
+// keywords. The DuckLake extension stores sort-key expressions in this form
+// (ducklake_sort_expression.expression), so tarn writes them the same way.
+std::string ToDuckDBText(const Expr& expr);
+std::string DuckDBIdentifier(const std::string& name);
+
 }  // namespace tarn::ast

@@ -1,0 +1,59 @@
+// ast::ToDuckDBText against DuckDB itself: DuckDB prints a macro's body with the same
+// ParsedExpression::ToString the DuckLake extension uses for sort-key expressions, so each
+// expression's text is checked against `macro_definition` of a macro with that body.
+#include <gtest/gtest.h>
+
+#include "expr/ast.h"
+#include "support/oracle.h"
+#include "tarn/expr.h"
+
+namespace tarn {
+namespace {
+
+std::string SqlString(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+TEST(DuckDBTextTest, SpellsExpressionsAsDuckDBDoes) {
+  const std::vector<std::string> expressions = {
+      "(id + 0)", "id+0", "-id", "-1", "id::BIGINT", "CASE WHEN id > 1 THEN 'a' END",
+      "CASE id WHEN 1 THEN 'a' ELSE 'b' END", "id % 3 = 1", "a AND b OR c", "x IS NULL",
+      "x IS NOT NULL", "x IN (1, 2)", "x NOT IN (1, 2)", "x BETWEEN 1 AND 2", "s LIKE 'a%'",
+      "s ILIKE 'a%'", "a || b", "MyCol", "l[1]", "s.f", "date_trunc('day', ts)", "id <> 2",
+      "id >= 2", "TRUE", "1.5", "CAST(x AS VARCHAR)", "TRY_CAST(x AS INTEGER)", "x::INT[]",
+      "abs(-x)", "coalesce(a, b)", "LOWER(s)", "id // 2", "2 ^ 3", "'it''s'", "NULL",
+      "(a + b) * c", "a * (b + c)", "x NOT BETWEEN 1 AND 2", "s NOT LIKE 'a%'"};
+  std::vector<std::string> queries;
+  for (size_t i = 0; i < expressions.size(); ++i) {
+    auto parsed = ParseExpression(expressions[i]);
+    ASSERT_TRUE(parsed.ok()) << expressions[i] << ": " << parsed.status().ToString();
+    const std::string ours = ast::ToDuckDBText(**parsed);
+    queries.push_back(StrCat("CREATE MACRO m(id, x, a, b, c, s, l, ts, MyCol) AS ", expressions[i],
+                             "; SELECT macro_definition = ", SqlString(ours),
+                             " AS same, macro_definition FROM duckdb_functions() WHERE "
+                             "function_name = 'm'"));
+  }
+  std::vector<Result<std::string>> answers = testing::DuckDBQueryCsvBatch(queries);
+  ASSERT_EQ(answers.size(), expressions.size());
+  for (size_t i = 0; i < expressions.size(); ++i) {
+    ASSERT_TRUE(answers[i].ok()) << expressions[i] << ": " << answers[i].status().ToString();
+    EXPECT_EQ(answers[i]->rfind("same,macro_definition\ntrue,", 0), 0u)
+        << expressions[i] << " -> "
+        << ast::ToDuckDBText(**ParseExpression(expressions[i])) << "\nDuckDB: " << *answers[i];
+  }
+}
+
+TEST(DuckDBTextTest, QuotesIdentifiersOnlyWhenDuckDBDoes) {
+  EXPECT_EQ(ast::DuckDBIdentifier("id"), "id");
+  EXPECT_EQ(ast::DuckDBIdentifier("MyCol"), "MyCol");
+  EXPECT_EQ(ast::DuckDBIdentifier("my col"), "\"my col\"");
+  EXPECT_EQ(ast::DuckDBIdentifier("a\"b"), "\"a\"\"b\"");
+  EXPECT_EQ(ast::DuckDBIdentifier("1a"), "\"1a\"");
+  EXPECT_EQ(ast::DuckDBIdentifier("select"), "\"select\"");
+  EXPECT_EQ(ast::DuckDBIdentifier(""), "\"\"");
+}
+
+}  // namespace
+}  // namespace tarn
