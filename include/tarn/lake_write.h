@@ -237,6 +237,17 @@ struct DropMacroChange {
   bool is_table = false;
 };
 
+// SET SORTED BY / RESET SORTED BY (reference §2.7, §3.5 "Sort keys"): the table's current
+// ducklake_sort_info row gets end_snapshot and, unless `fields` is empty (RESET), a new one
+// (sort_id from next_catalog_id) with one ducklake_sort_expression row per field (0-based
+// sort_key_index, dialect as given). A spec equal to the current one (or a RESET of none)
+// writes no rows. Token altered_table:T; the snapshot's schema_version is bumped, but no
+// ducklake_schema_versions row is written (sort keys do not split compaction groups).
+struct SetSortKeyChange {
+  int64_t table_id = 0;  // real or provisional
+  std::vector<SortField> fields;  // sort_key_index 0..n-1
+};
+
 // ducklake_set_option: replaces the value of (key, scope) in ducklake_metadata. Not a snapshot
 // of its own when it is the only change (the extension writes options outside snapshots).
 struct SetOptionChange {
@@ -308,8 +319,8 @@ struct CompactFilesChange {
 using LakeChange =
     std::variant<CreateSchemaChange, DropSchemaChange, CreateTableChange, DropTableChange,
                  RenameTableChange, AddColumnChange, DropColumnChange, AlterColumnChange,
-                 SetPartitioningChange, CreateViewChange, DropViewChange, CreateMacroChange,
-                 DropMacroChange, SetOptionChange, NewDataFile, NewDeleteFile,
+                 SetPartitioningChange, SetSortKeyChange, CreateViewChange, DropViewChange,
+                 CreateMacroChange, DropMacroChange, SetOptionChange, NewDataFile, NewDeleteFile,
                  InlinedFileDeletes, EndDataFile, InlinedInsert, InlinedRowDeletes,
                  FlushInlinedChange, CompactFilesChange>;
 

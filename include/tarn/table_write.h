@@ -74,7 +74,8 @@ struct WriteResult {
   int64_t rows = 0;           // rows inserted, deleted or updated
   int64_t files_written = 0;  // data and delete files
   // The most bytes of rows the write held in memory at once (rows streamed to data files:
-  // the open row group); 0 when the rows stayed in memory as inlined rows.
+  // the open row group; an insert into a sorted table: the rows it sorted at once, about
+  // twice that with their sorted copy); 0 when the rows stayed in memory as inlined rows.
   int64_t peak_held_bytes = 0;
 };
 
@@ -86,6 +87,10 @@ class WriteTransaction {
   ~WriteTransaction();  // rolls back when neither committed nor rolled back
 
   int64_t start_snapshot_id() const;
+  // The most bytes of rows an insert into a sorted table holds to sort them (the SQL
+  // session's memory_limit). An insert larger than this is sorted in runs of at most this
+  // many bytes, each run written to files of its own. Default: no limit.
+  void SetSortMemoryLimit(int64_t bytes);
 
   // --- reads at the transaction's view (start snapshot + own changes) ---
   Result<std::shared_ptr<const LakeSnapshot>> Snapshot();
@@ -111,6 +116,16 @@ class WriteTransaction {
                     const std::string& column);
   Status RenameColumn(const std::string& schema, const std::string& table,
                       const std::string& column, const std::string& new_name);
+  // SET SORTED BY (fields: expression text in DuckDB's spelling, direction, NULL order;
+  // indices and dialect are filled in) or, with no fields, RESET SORTED BY. The key orders the
+  // rows of later inserts, flushes and compactions; RENAME COLUMN rewrites its references and
+  // DROP COLUMN of a column it uses is refused. InvalidArgument naming columns it does not
+  // know.
+  Status SetSortKey(const std::string& schema, const std::string& table,
+                    std::vector<SortField> fields);
+  // Rewrites every row of the table in the order of its sort key, each keeping its rowid (the
+  // rewrite of SET SORTED BY AUTO); the old files end in the same snapshot.
+  Result<WriteResult> RewriteInSortOrder(const std::string& schema, const std::string& table);
   // Type promotion only (int8→…→int64, uint widening, float32→float64, any → wider per
   // DuckLake); InvalidArgument otherwise, naming both types.
   Status AlterColumnType(const std::string& schema, const std::string& table,

@@ -33,6 +33,7 @@ Result<TableState*> CommitAttempt::Table(int64_t real_table_id) {
   state.schema_name = info->schema_name;
   state.name = info->name;
   state.columns = info->columns;
+  if (info->sorting.has_value()) state.sort_fields = info->sorting->fields;
   return &tables.emplace(real_table_id, std::move(state)).first->second;
 }
 
@@ -328,6 +329,48 @@ Status SetPartitioning(CommitAttempt* a, const SetPartitioningChange& c) {
   return Status::OK();
 }
 
+bool SameSortFields(const std::vector<SortField>& a, const std::vector<SortField>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (a[k].expression != b[k].expression || a[k].dialect != b[k].dialect ||
+        a[k].descending != b[k].descending || a[k].nulls_first != b[k].nulls_first) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Status SetSortKey(CommitAttempt* a, const SetSortKeyChange& c) {
+  TARN_ASSIGN_OR_RETURN(int64_t id, a->Resolve(c.table_id, "table"));
+  TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(id));
+  if (!table->created_here) a->tokens.altered_tables.insert(id);
+  a->schema_changed = true;
+  // As the extension does: an unchanged key (or a RESET of none) writes no rows.
+  if (SameSortFields(table->sort_fields, c.fields)) return Status::OK();
+  TARN_RETURN_NOT_OK(EndRows(a, "ducklake_sort_info", "table_id", id));
+  table->sort_fields = c.fields;
+  if (c.fields.empty()) return Status::OK();
+  const int64_t sort_id = a->next_catalog_id++;
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          "INSERT INTO ducklake_sort_info (sort_id, table_id, begin_snapshot, "
+                          "end_snapshot) VALUES (?1, ?2, ?3, NULL)",
+                          {CatalogDatum::Integer(sort_id), CatalogDatum::Integer(id),
+                           CatalogDatum::Integer(a->snapshot_id)}));
+  for (size_t k = 0; k < c.fields.size(); ++k) {
+    const SortField& field = c.fields[k];
+    TARN_RETURN_NOT_OK(Exec(
+        a->store,
+        "INSERT INTO ducklake_sort_expression (sort_id, table_id, sort_key_index, expression, "
+        "dialect, sort_direction, null_order) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        {CatalogDatum::Integer(sort_id), CatalogDatum::Integer(id),
+         CatalogDatum::Integer(static_cast<int64_t>(k)), CatalogDatum::Text(field.expression),
+         CatalogDatum::Text(field.dialect.empty() ? std::string("duckdb") : field.dialect),
+         CatalogDatum::Text(field.descending ? "DESC" : "ASC"),
+         CatalogDatum::Text(field.nulls_first ? "NULLS_FIRST" : "NULLS_LAST")}));
+  }
+  return Status::OK();
+}
+
 std::string FormatAliases(const std::vector<std::string>& aliases) {
   std::string text;
   for (const std::string& alias : aliases) {
@@ -472,6 +515,7 @@ Status WriteCatalogChanges(CommitAttempt* a) {
             return AlterColumns(a, c.table_id, change);
           }
           if constexpr (std::is_same_v<C, SetPartitioningChange>) return SetPartitioning(a, c);
+          if constexpr (std::is_same_v<C, SetSortKeyChange>) return SetSortKey(a, c);
           if constexpr (std::is_same_v<C, CreateViewChange>) return CreateView(a, c);
           if constexpr (std::is_same_v<C, DropViewChange>) return DropView(a, c);
           if constexpr (std::is_same_v<C, CreateMacroChange>) return CreateMacro(a, c);

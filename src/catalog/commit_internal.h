@@ -123,6 +123,8 @@ struct TableState {
   bool dropped_here = false;
   // A new ducklake_schema_versions row and a new inlined-data table are due.
   bool schema_version_row = false;
+  // The sort key as of the changes applied so far (empty: unsorted).
+  std::vector<SortField> sort_fields;
 };
 
 struct SchemaState {

@@ -492,7 +492,8 @@ Result<ChangeTokens> TokensOfChanges(const LakeChanges& changes, const LakeSnaps
           } else if constexpr (std::is_same_v<C, AddColumnChange> ||
                                std::is_same_v<C, DropColumnChange> ||
                                std::is_same_v<C, AlterColumnChange> ||
-                               std::is_same_v<C, SetPartitioningChange>) {
+                               std::is_same_v<C, SetPartitioningChange> ||
+                               std::is_same_v<C, SetSortKeyChange>) {
             if (real(c.table_id)) t.altered_tables.insert(c.table_id);
           } else if constexpr (std::is_same_v<C, DropViewChange>) {
             if (real(c.view_id)) t.dropped_views.insert(c.view_id);

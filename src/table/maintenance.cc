@@ -10,6 +10,7 @@
 
 #include "table/deletes.h"
 #include "table/file_reader.h"
+#include "table/sort_rows.h"
 #include "table/write_files.h"
 #include "table/write_state.h"
 #include "tarn/table_write.h"
@@ -208,10 +209,11 @@ Status FlushInlinedTable(Run& run, const TableInfo& info, const TableMetadata& m
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     return std::make_pair(rid(a), bs(a)) < std::make_pair(rid(b), bs(b));
   });
+  // Sort step: the table's sort key first, row ids breaking ties.
+  const std::vector<std::shared_ptr<Column>> values(all->columns.begin() + 3, all->columns.end());
+  TARN_RETURN_NOT_OK(table_internal::StableSortByTableKey(info, inlined.columns, values, &order));
   std::vector<std::shared_ptr<Column>> columns;
-  for (size_t c = 3; c < all->columns.size(); ++c) {
-    columns.push_back(Take(*all->columns[c], order));
-  }
+  for (const auto& column : values) columns.push_back(Take(*column, order));
   std::vector<int64_t> row_ids, snapshots;
   std::vector<table_internal::DeletedPosition> deleted;
   for (size_t p = 0; p < order.size(); ++p) {
@@ -388,6 +390,9 @@ void SetPartition(const DataFileInfo& source, MaintenanceDataFile* file) {
 Status MergeGroup(Run& run, const TableMetadata& md, const std::vector<ColumnInfo>& columns,
                   const std::vector<const DataFileInfo*>& group, MaintenanceTableResult* r) {
   TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, md, group, &columns));
+  // Sort step: the output in the table's sort-key order (row ids follow their rows).
+  TARN_RETURN_NOT_OK(table_internal::SortColumnsByTableKey(*md.table, columns, &rows.columns,
+                                                           &rows.row_ids, &rows.snapshots));
   bool contiguous = group[0]->row_id_start.has_value();
   for (size_t i = 0; contiguous && i < rows.row_ids.size(); ++i) {
     contiguous = rows.row_ids[i] == *group[0]->row_id_start + static_cast<int64_t>(i);
@@ -506,6 +511,9 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
     std::sort(group.begin(), group.end(), ByFileOrder);
     const std::vector<ColumnInfo>& columns = versions[std::get<0>(key)].columns;
     TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, *md, group, &columns));
+    // Sort step: the output in the table's sort-key order (row ids follow their rows).
+    TARN_RETURN_NOT_OK(table_internal::SortColumnsByTableKey(info, columns, &rows.columns,
+                                                             &rows.row_ids, &rows.snapshots));
     CompactFilesChange change;
     change.kind = CompactFilesChange::Kind::kRewriteDeletes;
     change.table_id = info.table_id;

@@ -28,7 +28,8 @@ void EraseTableChanges(WriteState& state, int64_t table_id) {
                                std::is_same_v<T, AddColumnChange> ||
                                std::is_same_v<T, DropColumnChange> ||
                                std::is_same_v<T, AlterColumnChange> ||
-                               std::is_same_v<T, SetPartitioningChange>) {
+                               std::is_same_v<T, SetPartitioningChange> ||
+                               std::is_same_v<T, SetSortKeyChange>) {
             return c.table_id == table_id;
           } else {
             return false;
@@ -521,6 +522,19 @@ Status DdlSetOption(WriteState& state, const std::string& key, const std::string
   MetadataEntry entry;
   entry.key = key;
   entry.value = value;
+  if (key == "sort_on_insert") {
+    // A boolean option: the value is cast as DuckDB casts text to BOOLEAN.
+    std::string lower = value;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "true" || lower == "t" || lower == "1") {
+      entry.value = "true";
+    } else if (lower == "false" || lower == "f" || lower == "0") {
+      entry.value = "false";
+    } else {
+      return Status::InvalidArgument("Conversion Error: Could not convert string '", value,
+                                     "' to BOOL");
+    }
+  }
   if (scope_table.has_value()) {
     const std::string schema = scope_schema.value_or("main");
     TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, *scope_table));

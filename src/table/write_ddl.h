@@ -44,6 +44,18 @@ Status DdlSetColumnNotNull(WriteState& state, const std::string& schema,
 // of an unpartitioned table, change nothing.
 Status DdlSetPartitioning(WriteState& state, const std::string& schema, const std::string& table,
                           const std::vector<PartitionKeyDefinition>& keys);
+// SET SORTED BY (fields) / RESET SORTED BY (no fields): expressions in DuckDB's spelling;
+// every column they name must be a column of the table (Binder Error naming the others).
+Status DdlSetSortKey(WriteState& state, const std::string& schema, const std::string& table,
+                     std::vector<SortField> fields);
+// The check of DdlSetSortKey alone (also run before a sorted write).
+Status CheckSortKeyColumns(const TableInfo& table, const std::vector<SortField>& fields);
+// RENAME COLUMN of a sorted table: the key's references to the column follow the new name
+// (table->sorting is updated and a new key recorded).
+Status RenameSortKeyColumn(WriteState& state, TableInfo* table, const std::string& old_name,
+                           const std::string& new_name);
+// DROP COLUMN: refused when the table's sort key uses the column.
+Status CheckDropSortedColumn(const TableInfo& table, const std::string& column);
 Status DdlCreateView(WriteState& state, const std::string& schema, const std::string& view,
                      const std::string& sql, const std::vector<std::string>& column_aliases,
                      bool or_replace);

@@ -150,6 +150,8 @@ Status DdlDropColumn(WriteState& state, const std::string& schema, const std::st
     return Status::InvalidArgument("cannot drop column \"", column_name,
                                    "\": it is the only column of table \"", name, "\"");
   }
+  TARN_RETURN_NOT_OK(
+      CheckDropSortedColumn(*target.table, target.table->columns[target.index].name));
   TARN_RETURN_NOT_OK(FlushPendingInlined(state, *target.table));
   const int64_t column_id = target.table->columns[target.index].column_id;
   const int64_t table_id = target.table->table_id;
@@ -187,8 +189,10 @@ Status DdlRenameColumn(WriteState& state, const std::string& schema, const std::
     return Status::AlreadyExists("column \"", new_name, "\" already exists in table \"", name,
                                  "\"");
   }
+  const std::string old_name = target.copy->columns[target.index].name;
   target.copy->columns[target.index].name = new_name;
   CommitColumnChange(state, target);
+  TARN_RETURN_NOT_OK(RenameSortKeyColumn(state, target.copy.get(), old_name, new_name));
   return Status::OK();
 }
 

@@ -5,6 +5,7 @@
 #include "expr/cast.h"
 #include "table/column_conform.h"
 #include "table/file_reader.h"
+#include "table/sort_rows.h"
 #include "table/write_delete.h"
 #include "table/write_files.h"
 #include "table/write_match.h"
@@ -63,21 +64,119 @@ Result<int64_t> InsertNewRows(WriteState& state, const TableInfo& table,
   for (const auto& batch : rows) count += batch->num_rows;
   TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, table, count));
   if (count == 0) return 0;
+  // The extension sorts an insert by the table's key unless sort_on_insert is false; then only
+  // rows that go to Parquet files are sorted, and only when inlining is enabled (its sort sits
+  // after the inlining step).
+  const std::vector<SortField> no_key;
+  const std::vector<SortField>& key = table.sorting ? table.sorting->fields : no_key;
+  if (!key.empty() && settings.sort_on_insert) {
+    TARN_ASSIGN_OR_RETURN(auto sorted, SortRowsByKey(table, key, rows));
+    rows = {std::move(sorted)};
+  }
   TableDml& dml = state.Dml(table.table_id);
   if (Inlinable(settings, dml.plain_inlined.num_rows(), count)) {
     for (const auto& batch : rows) AppendRows(&dml.plain_inlined.rows, batch);
     return 0;
   }
-  if (dml.plain_inlined.num_rows() > 0) rows.insert(rows.begin(), dml.plain_inlined.rows);
+  const bool joined_inlined = dml.plain_inlined.num_rows() > 0;
+  if (joined_inlined) rows.insert(rows.begin(), dml.plain_inlined.rows);
+  const bool sorted_already = settings.sort_on_insert && !joined_inlined;
+  if (!key.empty() && !sorted_already &&
+      (settings.sort_on_insert || settings.inlining_row_limit > 0)) {
+    TARN_ASSIGN_OR_RETURN(auto sorted, SortRowsByKey(table, key, rows));
+    rows = {std::move(sorted)};
+  }
   TARN_ASSIGN_OR_RETURN(int64_t files, WriteNewFiles(state, table, settings, false, rows));
   state.Dml(table.table_id).plain_inlined = PendingInlinedRows();
   return files;
 }
 
+namespace {
+
+// The settings of a streamed write of unknown size: a read-optimized one gets the row groups
+// of its smallest size class (what any write of up to lanes x minimum rows gets), so the open
+// row group stays small.
+Result<WriteSettings> StreamingSettings(WriteState& state, const TableInfo& table) {
+  const ReadOptimizedSettings read_optimized;
+  return ResolveWriteSettings(state, table,
+                              read_optimized.lanes * read_optimized.min_row_group_rows);
+}
+
+// InsertRowStream for a table whose key orders the rows written to files: the rows are held
+// and sorted before they reach the sink. Up to state.sort_memory_limit bytes of input they
+// are one run, written as InsertNewRows writes (sorted, or inlined when few enough); past it
+// each run of at most that many bytes is sorted and written to files of its own, so every
+// file is in key order but the runs' key ranges overlap.
+Result<WriteResult> InsertSortedRowStream(WriteState& state, const TableInfo& table,
+                                          const WriteSettings& settings, BatchReader& rows) {
+  const std::vector<SortField>& key = TableSortKey(table);
+  WriteResult result;
+  std::vector<std::shared_ptr<Batch>> run;
+  int64_t run_bytes = 0;
+  std::vector<PendingDataFile> files;
+  std::unique_ptr<RowSink> sink;
+  bool wrote_run = false;
+  auto write_run = [&]() -> Status {
+    if (!wrote_run) {
+      // The transaction's earlier inlined rows join the first run (as InsertNewRows joins them).
+      const TableDml* dml = state.FindDml(table.table_id);
+      if (dml != nullptr && dml->plain_inlined.num_rows() > 0) {
+        run.insert(run.begin(), dml->plain_inlined.rows);
+      }
+    }
+    TARN_ASSIGN_OR_RETURN(auto sorted, SortRowsByKey(table, key, run));
+    run.clear();
+    TARN_ASSIGN_OR_RETURN(WriteSettings streaming, StreamingSettings(state, table));
+    sink = MakeTableSink(state, table, streaming, DataFileSchema(table, false), false);
+    TARN_RETURN_NOT_OK(sink->Add(*sorted));
+    TARN_ASSIGN_OR_RETURN(auto written, sink->Finish());
+    result.peak_held_bytes =
+        std::max(result.peak_held_bytes, run_bytes + BatchBytes(*sorted) + sink->peak_held_bytes());
+    sink.reset();
+    run_bytes = 0;
+    for (PendingDataFile& file : written) files.push_back(std::move(file));
+    wrote_run = true;
+    return Status::OK();
+  };
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(auto batch, rows.Next());
+    if (!batch) break;
+    if (batch->num_rows == 0) continue;
+    TARN_ASSIGN_OR_RETURN(auto arranged, ArrangeRows(table, *batch));
+    result.rows += arranged->num_rows;
+    run_bytes += BatchBytes(*arranged);
+    run.push_back(std::move(arranged));
+    if (run_bytes <= state.sort_memory_limit) continue;
+    const TableDml* dml = state.FindDml(table.table_id);
+    const int64_t pending = dml ? dml->plain_inlined.num_rows() : 0;
+    if (!wrote_run && Inlinable(settings, pending, result.rows)) continue;
+    TARN_RETURN_NOT_OK(write_run());
+  }
+  if (!wrote_run) {
+    TARN_ASSIGN_OR_RETURN(result.files_written, InsertNewRows(state, table, std::move(run)));
+    if (result.files_written > 0) result.peak_held_bytes = run_bytes;
+    return result;
+  }
+  if (!run.empty()) TARN_RETURN_NOT_OK(write_run());
+  result.files_written = static_cast<int64_t>(files.size());
+  TableDml& dml = state.Dml(table.table_id);
+  for (PendingDataFile& file : files) dml.files.push_back(std::move(file));
+  dml.plain_inlined = PendingInlinedRows();
+  return result;
+}
+
+}  // namespace
+
 Result<WriteResult> InsertRowStream(WriteState& state, const TableInfo& table,
                                     BatchReader& rows) {
   TARN_RETURN_NOT_OK(NeedPath(table));
   TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, table));
+  // As InsertNewRows: the key orders the rows that go to files unless sort_on_insert is false
+  // and inlining is disabled.
+  if (!TableSortKey(table).empty() &&
+      (settings.sort_on_insert || settings.inlining_row_limit > 0)) {
+    return InsertSortedRowStream(state, table, settings, rows);
+  }
   WriteResult result;
   // Rows wait here only while the transaction's new rows could still be inlined.
   std::vector<std::shared_ptr<Batch>> waiting;
@@ -96,13 +195,8 @@ Result<WriteResult> InsertRowStream(WriteState& state, const TableInfo& table,
     const TableDml* dml = state.FindDml(table.table_id);
     const int64_t pending = dml ? dml->plain_inlined.num_rows() : 0;
     if (Inlinable(settings, pending, result.rows)) continue;
-    // Too many to inline: stream from here on. A read-optimized write of unknown size gets
-    // the row groups of its smallest size class (what any write of up to lanes x minimum
-    // rows gets), so the open row group stays small.
-    const ReadOptimizedSettings read_optimized;
-    TARN_ASSIGN_OR_RETURN(WriteSettings streaming,
-                          ResolveWriteSettings(state, table, read_optimized.lanes *
-                                                                 read_optimized.min_row_group_rows));
+    // Too many to inline: stream from here on.
+    TARN_ASSIGN_OR_RETURN(WriteSettings streaming, StreamingSettings(state, table));
     sink = MakeTableSink(state, table, streaming, DataFileSchema(table, false), false);
     if (pending > 0) TARN_RETURN_NOT_OK(sink->Add(*dml->plain_inlined.rows));
     for (const auto& held : waiting) TARN_RETURN_NOT_OK(sink->Add(*held));
@@ -251,6 +345,55 @@ Result<WriteResult> UpdateRows(WriteState& state, const std::string& schema,
   TARN_ASSIGN_OR_RETURN(auto final_rows, rewrite(matched.final_rows, &final_ids));
   TARN_ASSIGN_OR_RETURN(auto provisional_rows, rewrite(matched.provisional_rows, nullptr));
 
+  TARN_ASSIGN_OR_RETURN(int64_t deleted_files, ApplyDeletes(state, *table, settings, matched));
+  result.files_written += deleted_files;
+  if (final_rows) {
+    TARN_ASSIGN_OR_RETURN(int64_t files,
+                          InsertRowsWithIds(state, *table, final_rows, std::move(final_ids)));
+    result.files_written += files;
+  }
+  if (provisional_rows) {
+    TARN_ASSIGN_OR_RETURN(int64_t files, InsertNewRows(state, *table, {provisional_rows}));
+    result.files_written += files;
+  }
+  return result;
+}
+
+Result<WriteResult> RewriteSortedRows(WriteState& state, const std::string& schema,
+                                      const std::string& table_name) {
+  TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, table_name));
+  TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, *table));
+  TARN_ASSIGN_OR_RETURN(MatchedRows matched, FindMatches(state, table, std::nullopt, true));
+  WriteResult result;
+  result.rows = matched.count;
+  if (matched.count == 0) return result;
+  const int rowid_index = static_cast<int>(table->columns.size());
+  // The table's columns of the matched rows, and their rowids, in key order.
+  auto sorted = [&](const std::vector<std::shared_ptr<Batch>>& parts,
+                    std::vector<int64_t>* row_ids) -> Result<std::shared_ptr<Batch>> {
+    if (parts.empty()) return std::shared_ptr<Batch>();
+    auto joined = ConcatenateBatches(parts);
+    joined->schema = matched.internal_schema;
+    std::vector<std::shared_ptr<Column>> columns(joined->columns.begin(),
+                                                 joined->columns.begin() + rowid_index);
+    auto rows = MakeBatch(DataFileSchema(*table, false), std::move(columns));
+    rows->num_rows = joined->num_rows;
+    TARN_ASSIGN_OR_RETURN(std::vector<int64_t> order,
+                          SortKeyOrder(*table, TableSortKey(*table), *rows));
+    std::vector<std::shared_ptr<Column>> ordered;
+    for (const auto& column : rows->columns) ordered.push_back(Take(*column, order));
+    auto out = MakeBatch(rows->schema, std::move(ordered));
+    out->num_rows = rows->num_rows;
+    if (row_ids != nullptr) {
+      const int64_t* ids = joined->column(rowid_index).values_as<int64_t>();
+      row_ids->clear();
+      for (int64_t i : order) row_ids->push_back(ids[i]);
+    }
+    return out;
+  };
+  std::vector<int64_t> final_ids;
+  TARN_ASSIGN_OR_RETURN(auto final_rows, sorted(matched.final_rows, &final_ids));
+  TARN_ASSIGN_OR_RETURN(auto provisional_rows, sorted(matched.provisional_rows, nullptr));
   TARN_ASSIGN_OR_RETURN(int64_t deleted_files, ApplyDeletes(state, *table, settings, matched));
   result.files_written += deleted_files;
   if (final_rows) {

@@ -45,6 +45,10 @@ Result<WriteResult> DeleteRows(WriteState& state, const std::string& schema,
                                const std::string& table,
                                const std::optional<std::string>& predicate);
 
+// Every row of the table rewritten in the order of its sort key, keeping its rowid (as an
+// UPDATE that changes nothing): the old files end, the new ones roll at target_file_size.
+Result<WriteResult> RewriteSortedRows(WriteState& state, const std::string& schema,
+                                      const std::string& table);
 Result<WriteResult> UpdateRows(WriteState& state, const std::string& schema,
                                const std::string& table,
                                const std::vector<UpdateAssignment>& assignments,

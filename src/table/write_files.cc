@@ -144,6 +144,16 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
     TARN_ASSIGN_OR_RETURN(settings.inlining_row_limit,
                           ParseOptionInt("data_inlining_row_limit", *text, 0));
   }
+  if (auto text = option("sort_on_insert")) {
+    if (*text == "true" || *text == "1") {
+      settings.sort_on_insert = true;
+    } else if (*text == "false" || *text == "0") {
+      settings.sort_on_insert = false;
+    } else {
+      return Status::InvalidArgument("option sort_on_insert = '", *text,
+                                     "' is not true or false");
+    }
+  }
   auto built = builder.Build();
   if (!built.ok()) return built.status().WithContext("table " + table.name);
   settings.properties = *built;

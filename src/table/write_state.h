@@ -77,6 +77,8 @@ struct WriteSettings {
   int64_t inlining_row_limit = 10;
   bool inlining_allowed = true;  // false for tables with columns named like inlined columns
   WriterProfile profile = WriterProfile::kDuckDb;  // the table's parquet_profile
+  // sort_on_insert: inserts order their rows by the table's sort key. Default: true.
+  bool sort_on_insert = true;
 };
 
 struct WriteState {
@@ -108,6 +110,9 @@ struct WriteState {
   int64_t NewProvisionalId() { return --last_provisional_id; }
 
   CommitOptions commit_options;
+  // The most bytes of rows an insert into a sorted table holds to sort them
+  // (WriteTransaction::SetSortMemoryLimit). Default: no limit.
+  int64_t sort_memory_limit = INT64_MAX;
   bool finished = false;
   LakeChanges built;  // BuildChanges output, for changes()
 

@@ -54,6 +54,8 @@ WriteTransaction::~WriteTransaction() {
 
 int64_t WriteTransaction::start_snapshot_id() const { return state_->start_snapshot_id; }
 
+void WriteTransaction::SetSortMemoryLimit(int64_t bytes) { state_->sort_memory_limit = bytes; }
+
 Result<std::shared_ptr<const LakeSnapshot>> WriteTransaction::Snapshot() {
   return table_internal::OverlaySnapshot(*state_);
 }
@@ -116,6 +118,18 @@ Status WriteTransaction::RenameColumn(const std::string& schema, const std::stri
                                       const std::string& column, const std::string& new_name) {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));
   return table_internal::DdlRenameColumn(*state_, schema, table, column, new_name);
+}
+
+Status WriteTransaction::SetSortKey(const std::string& schema, const std::string& table,
+                                    std::vector<SortField> fields) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlSetSortKey(*state_, schema, table, std::move(fields));
+}
+
+Result<WriteResult> WriteTransaction::RewriteInSortOrder(const std::string& schema,
+                                                        const std::string& table) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::RewriteSortedRows(*state_, schema, table);
 }
 
 Status WriteTransaction::AlterColumnType(const std::string& schema, const std::string& table,

@@ -14,75 +14,18 @@ namespace {
 
 using expr::Phys;
 
-template <typename T>
-int Three(T a, T b) {
-  return a < b ? -1 : (b < a ? 1 : 0);
-}
-
-int CompareFloat(double a, double b) {
-  if (expr::FloatEqual(a, b)) return 0;
-  return expr::FloatLess(a, b) ? -1 : 1;
-}
-
 }  // namespace
 
-struct RowComparator::Key {
-  const Column* column;
-  Phys phys;
-  bool descending;
-  bool nulls_first;
+RowComparator::RowComparator(const Batch& batch, const std::vector<SortKey>& keys)
+    : comparator_([&] {
+        std::vector<expr::OrderColumn> columns;
+        for (const SortKey& key : keys) {
+          columns.push_back({batch.columns[key.column].get(), key.descending, key.nulls_first});
+        }
+        return columns;
+      }()) {}
 
-  int CompareValues(int64_t a, int64_t b) const {
-    const Column& c = *column;
-    switch (phys) {
-      case Phys::kBool: return Three(c.GetBool(a), c.GetBool(b));
-      case Phys::kI8: return Three(c.values_as<int8_t>()[a], c.values_as<int8_t>()[b]);
-      case Phys::kI16: return Three(c.values_as<int16_t>()[a], c.values_as<int16_t>()[b]);
-      case Phys::kI32: return Three(c.values_as<int32_t>()[a], c.values_as<int32_t>()[b]);
-      case Phys::kI64: return Three(c.values_as<int64_t>()[a], c.values_as<int64_t>()[b]);
-      case Phys::kU8: return Three(c.values_as<uint8_t>()[a], c.values_as<uint8_t>()[b]);
-      case Phys::kU16: return Three(c.values_as<uint16_t>()[a], c.values_as<uint16_t>()[b]);
-      case Phys::kU32: return Three(c.values_as<uint32_t>()[a], c.values_as<uint32_t>()[b]);
-      case Phys::kU64: return Three(c.values_as<uint64_t>()[a], c.values_as<uint64_t>()[b]);
-      case Phys::kI128: {
-        __int128 x, y;
-        std::memcpy(&x, c.values->data() + a * 16, 16);
-        std::memcpy(&y, c.values->data() + b * 16, 16);
-        return Three(x, y);
-      }
-      case Phys::kF32: return CompareFloat(c.values_as<float>()[a], c.values_as<float>()[b]);
-      case Phys::kF64: return CompareFloat(c.values_as<double>()[a], c.values_as<double>()[b]);
-      case Phys::kBytes: {
-        int r = c.GetView(a).compare(c.GetView(b));
-        return r < 0 ? -1 : (r > 0 ? 1 : 0);
-      }
-      default: return expr::CompareValues(c.GetValue(a), c.GetValue(b));
-    }
-  }
-};
-
-RowComparator::RowComparator(const Batch& batch, const std::vector<SortKey>& keys) {
-  for (const SortKey& key : keys) {
-    const Column* column = batch.columns[key.column].get();
-    keys_.push_back(Key{column, expr::PhysOf(column->type), key.descending, key.nulls_first});
-  }
-}
-
-RowComparator::~RowComparator() = default;
-
-int RowComparator::Compare(int64_t a, int64_t b) const {
-  for (const Key& key : keys_) {
-    bool a_null = key.column->IsNull(a);
-    bool b_null = key.column->IsNull(b);
-    if (a_null || b_null) {
-      if (a_null && b_null) continue;
-      return (a_null == key.nulls_first) ? -1 : 1;
-    }
-    int c = key.CompareValues(a, b);
-    if (c != 0) return key.descending ? -c : c;
-  }
-  return 0;
-}
+int RowComparator::Compare(int64_t a, int64_t b) const { return comparator_.Compare(a, b); }
 
 namespace {
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "expr/kernels.h"
+#include "expr/row_compare.h"
 #include "parquet/filtered_scan.h"
 #include "sql/exec/operator.h"
 
@@ -76,16 +77,15 @@ std::unique_ptr<Operator> MakeTopNPerBatch(std::unique_ptr<Operator> input,
 std::vector<int64_t> OrderRows(const Batch& batch, const std::vector<SortKey>& keys,
                                int64_t keep);
 
-// Compares rows of one batch by the keys: <0, 0, >0.
+// Compares rows of one batch by the keys: <0, 0, >0 (expr::RowComparator over the batch's key
+// columns; the batch must outlive the comparator).
 class RowComparator {
  public:
   RowComparator(const Batch& batch, const std::vector<SortKey>& keys);
-  ~RowComparator();
   int Compare(int64_t a, int64_t b) const;
 
  private:
-  struct Key;
-  std::vector<Key> keys_;
+  expr::RowComparator comparator_;
 };
 
 }  // namespace tarn::sql

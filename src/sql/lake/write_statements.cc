@@ -12,6 +12,7 @@
 #include "tarn/expr.h"
 #include "tarn/format.h"
 #if TARN_SQL_LAKE_WRITES
+#include "tarn/layout.h"
 #include "tarn/table_write.h"
 #endif
 
@@ -96,6 +97,46 @@ std::string TargetText(const ast::Expr& expr, const WriteStmt& write) {
   auto copy = expr.Clone();
   StripTarget(copy.get(), write);
   return copy->ToString();
+}
+
+// SET SORTED BY items as the catalog stores them: the expression in DuckDB's spelling.
+bool HasWindow(const ast::Expr& expr) {
+  if (expr.kind == ast::ExprKind::kWindow) return true;
+  for (const auto& child : expr.children) {
+    if (HasWindow(*child)) return true;
+  }
+  return false;
+}
+
+Result<std::vector<SortField>> SortFieldsOf(const std::vector<OrderItem>& items) {
+  std::vector<SortField> fields;
+  for (const OrderItem& item : items) {
+    if (HasWindow(*item.expr)) {
+      return Status::InvalidArgument("Binder Error: window functions are not allowed in ",
+                                     "SORTED BY");
+    }
+    SortField field;
+    field.expression = ast::ToDuckDBText(*item.expr);
+    field.dialect = "duckdb";
+    field.descending = item.descending;
+    field.nulls_first = item.nulls_first.value_or(false);
+    fields.push_back(std::move(field));
+  }
+  return fields;
+}
+
+// The picker's key as catalog sort fields (plain column names in DuckDB's spelling).
+std::vector<SortField> SortFieldsOf(const SortKeyChoice& choice) {
+  std::vector<SortField> fields;
+  for (const SortKeyColumn& column : choice.key) {
+    SortField field;
+    field.expression = ast::DuckDBIdentifier(column.name);
+    field.dialect = "duckdb";
+    field.descending = column.descending;
+    field.nulls_first = column.nulls_first;
+    fields.push_back(std::move(field));
+  }
+  return fields;
 }
 
 Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
@@ -185,6 +226,8 @@ class Writer {
 
   Result<std::optional<int64_t>> Run(WriteTransaction* txn) {
     txn_ = txn;
+    // An insert into a sorted table sorts its rows within the session's memory_limit.
+    txn_->SetSortMemoryLimit(context_.memory_limit);
     switch (statement_.kind) {
       case StatementKind::kCreateSchema: {
         TARN_ASSIGN_OR_RETURN(std::string schema, SchemaName());
@@ -306,6 +349,27 @@ class Writer {
     TARN_RETURN_NOT_OK(txn_->CreateTable(name.schema, name.name, columns, write_.if_not_exists));
     if (!query) return std::optional<int64_t>();
     auto schema = std::make_shared<Schema>(*query->schema());
+    if (write_.sort_auto) {
+      // SORTED BY AUTO: the picker chooses over the query's rows; the table stores its key.
+      std::vector<std::shared_ptr<Batch>> batches;
+      while (true) {
+        TARN_ASSIGN_OR_RETURN(auto batch, query->Next());
+        if (!batch) break;
+        if (batch->num_rows == 0) continue;
+        auto renamed = MakeBatch(schema, batch->columns);
+        renamed->num_rows = batch->num_rows;
+        batches.push_back(std::move(renamed));
+      }
+      TARN_ASSIGN_OR_RETURN(SortKeyChoice choice, PickSortKey(schema, batches));
+      TARN_RETURN_NOT_OK(txn_->SetSortKey(name.schema, name.name, SortFieldsOf(choice)));
+      auto rows = MakeVectorReader(schema, std::move(batches));
+      TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, *rows));
+      return std::optional<int64_t>(result.rows);
+    }
+    if (!write_.sort_keys.empty()) {
+      TARN_ASSIGN_OR_RETURN(std::vector<SortField> fields, SortFieldsOf(write_.sort_keys));
+      TARN_RETURN_NOT_OK(txn_->SetSortKey(name.schema, name.name, std::move(fields)));
+    }
     RenamingReader rows(std::move(query), schema);
     TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, rows));
     return std::optional<int64_t>(result.rows);
@@ -462,6 +526,24 @@ class Writer {
       case AlterAction::kResetPartitionedBy:
         TARN_RETURN_NOT_OK(txn_->SetPartitioning(s, t, {}));
         break;
+      case AlterAction::kSetSortedBy: {
+        if (write_.sort_auto) {
+          // SET SORTED BY AUTO: pick over the table's rows at the transaction's view, store the
+          // explicit key, and rewrite the table in that order in the same snapshot.
+          WriteTransaction* txn = txn_;
+          RowSourceFactory open_rows = [txn, s, t]() -> Result<std::unique_ptr<BatchReader>> {
+            TARN_ASSIGN_OR_RETURN(auto scan, txn->Scan(s, t));
+            return std::unique_ptr<BatchReader>(std::move(scan));
+          };
+          TARN_ASSIGN_OR_RETURN(SortKeyChoice choice, PickSortKey(open_rows));
+          TARN_RETURN_NOT_OK(txn_->SetSortKey(s, t, SortFieldsOf(choice)));
+          if (!choice.key.empty()) TARN_RETURN_NOT_OK(txn_->RewriteInSortOrder(s, t).status());
+          break;
+        }
+        TARN_ASSIGN_OR_RETURN(std::vector<SortField> fields, SortFieldsOf(write_.sort_keys));
+        TARN_RETURN_NOT_OK(txn_->SetSortKey(s, t, std::move(fields)));
+        break;
+      }
     }
     return std::optional<int64_t>();
   }

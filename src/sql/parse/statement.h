@@ -179,6 +179,7 @@ enum class AlterAction : uint8_t {
   kDropNotNull,   // column
   kSetPartitionedBy,    // partition_keys
   kResetPartitionedBy,  // —
+  kSetSortedBy,   // sort_keys (empty: RESET SORTED BY)
 };
 
 // One implementation of CREATE MACRO: (parameters) AS expression, or AS TABLE query.
@@ -222,6 +223,9 @@ struct WriteStmt {
   std::unique_ptr<ast::Expr> default_value;
   // SET PARTITIONED BY (key, ...): a column, year/month/day/hour(column), bucket(n, column)
   std::vector<std::unique_ptr<ast::Expr>> partition_keys;
+  // ALTER TABLE SET SORTED BY (...) | AUTO; CREATE TABLE t SORTED BY (...) | AUTO AS SELECT
+  std::vector<OrderItem> sort_keys;
+  bool sort_auto = false;
   // CREATE VIEW v (a, b)
   std::vector<std::string> view_aliases;
   // CREATE MACRO name impl, impl, ... / DROP MACRO TABLE (table_macro)

@@ -295,6 +295,28 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
     TARN_ASSIGN_OR_RETURN(statement->select, ParseQuery());
     return statement;
   }
+  if (first.IsKeyword("EXPLAIN") && Peek(1).IsKeyword("SORTED") && Peek(2).IsKeyword("BY") &&
+      Peek(3).IsKeyword("AUTO")) {
+    // EXPLAIN SORTED BY AUTO FROM t: what SET SORTED BY AUTO would choose, as
+    // SELECT * FROM tarn_layout_explain('t').
+    for (int i = 0; i < 4; ++i) Advance();
+    TARN_RETURN_NOT_OK(ExpectKeyword("FROM"));
+    auto select = std::make_unique<SelectStmt>();
+    SelectItem star;
+    star.star = true;
+    select->items.push_back(std::move(star));
+    select->from.offset = Peek().offset;
+    TARN_ASSIGN_OR_RETURN(std::vector<std::string> names, ParseQualifiedName());
+    std::string qualified;
+    for (const std::string& part : names) qualified += (qualified.empty() ? "" : ".") + part;
+    select->from.kind = TableRef::Kind::kFunction;
+    select->from.names.push_back("tarn_layout_explain");
+    TableArg arg;
+    arg.expr = ast::MakeLiteral(ast::LiteralKind::kString, qualified);
+    select->from.args.push_back(std::move(arg));
+    statement->select = std::move(select);
+    return statement;
+  }
   if (AcceptKeyword("EXPLAIN")) {
     statement->kind = StatementKind::kExplain;
     statement->analyze = AcceptKeyword("ANALYZE");

@@ -145,6 +145,8 @@ class StatementParser {
   Result<std::unique_ptr<Statement>> ParseDelete();
   Result<std::unique_ptr<Statement>> ParseUpdate();
   Result<std::unique_ptr<Statement>> ParseAlter();
+  // (expr [ASC|DESC] [NULLS FIRST|LAST], ...) of SET SORTED BY / CREATE TABLE ... SORTED BY.
+  Result<std::vector<OrderItem>> ParseSortKeyList();
   // BEGIN [TRANSACTION] | START TRANSACTION | COMMIT | END | ROLLBACK | ABORT [TRANSACTION]
   Result<std::unique_ptr<Statement>> ParseTransaction();
   // The table an INSERT, DELETE or UPDATE writes: a qualified name into write->names, then,

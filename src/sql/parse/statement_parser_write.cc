@@ -170,6 +170,17 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
   write.or_replace = or_replace;
   write.if_not_exists = AcceptIfNotExists();
   TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+  // duckrun's CREATE TABLE t SORTED BY (keys) | SORTED BY AUTO AS SELECT ...
+  if (Peek().IsKeyword("SORTED") && Peek(1).IsKeyword("BY")) {
+    Advance();
+    Advance();
+    if (AcceptKeyword("AUTO")) {
+      write.sort_auto = true;
+    } else {
+      TARN_ASSIGN_OR_RETURN(write.sort_keys, ParseSortKeyList());
+    }
+    if (!Peek().IsKeyword("AS")) return SyntaxError();
+  }
   if (AcceptKeyword("AS")) {
     size_t first = pos_;
     TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
@@ -399,6 +410,31 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseTransaction() {
   return statement;
 }
 
+Result<std::vector<OrderItem>> StatementParser::ParseSortKeyList() {
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  std::vector<OrderItem> items;
+  do {
+    OrderItem item;
+    TARN_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+    if (AcceptKeyword("DESC")) {
+      item.descending = true;
+    } else {
+      AcceptKeyword("ASC");
+    }
+    if (AcceptKeyword("NULLS")) {
+      if (AcceptKeyword("FIRST")) {
+        item.nulls_first = true;
+      } else {
+        TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
+        item.nulls_first = false;
+      }
+    }
+    items.push_back(std::move(item));
+  } while (AcceptOperator(","));
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  return items;
+}
+
 Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
   Advance();  // ALTER
   if (!AcceptKeyword("TABLE")) {
@@ -456,6 +492,25 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
       if (!AcceptOperator(",")) break;
     }
     TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    return statement;
+  }
+  if (Peek().IsKeyword("RESET") && Peek(1).IsKeyword("SORTED")) {
+    Advance();
+    Advance();
+    TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+    write.alter = AlterAction::kSetSortedBy;
+    return statement;
+  }
+  if (Peek().IsKeyword("SET") && Peek(1).IsKeyword("SORTED")) {
+    Advance();
+    Advance();
+    TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+    write.alter = AlterAction::kSetSortedBy;
+    if (AcceptKeyword("AUTO")) {
+      write.sort_auto = true;
+      return statement;
+    }
+    TARN_ASSIGN_OR_RETURN(write.sort_keys, ParseSortKeyList());
     return statement;
   }
   TARN_RETURN_NOT_OK(ExpectKeyword("ALTER"));
