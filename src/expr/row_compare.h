@@ -24,6 +24,9 @@ class RowComparator {
   explicit RowComparator(const std::vector<OrderColumn>& keys);
   // Rows a and b of the key columns: <0, 0, >0.
   int Compare(int64_t a, int64_t b) const;
+  // Row a of these key columns against row b of `other`'s, which holds the same keys over
+  // other columns of the same types (a merge of sorted runs): <0, 0, >0.
+  int Compare(int64_t a, const RowComparator& other, int64_t b) const;
 
  private:
   struct Key {
@@ -31,8 +34,10 @@ class RowComparator {
     Phys phys;
     bool descending;
     bool nulls_first;
-    int CompareValues(int64_t a, int64_t b) const;
+    // Row a of `column` against row b of `other` (of the same type).
+    int CompareValues(int64_t a, const Column& other, int64_t b) const;
   };
+  static int CompareKey(const Key& key, int64_t a, const Key& other, int64_t b);
   std::vector<Key> keys_;
 };
 

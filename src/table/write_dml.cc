@@ -4,6 +4,7 @@
 
 #include "expr/cast.h"
 #include "table/column_conform.h"
+#include "table/external_sort.h"
 #include "table/file_reader.h"
 #include "table/sort_rows.h"
 #include "table/write_delete.h"
@@ -104,60 +105,53 @@ Result<WriteSettings> StreamingSettings(WriteState& state, const TableInfo& tabl
 
 // InsertRowStream for a table whose key orders the rows written to files: the rows are held
 // and sorted before they reach the sink. Up to state.sort_memory_limit bytes of input they
-// are one run, written as InsertNewRows writes (sorted, or inlined when few enough); past it
-// each run of at most that many bytes is sorted and written to files of its own, so every
-// file is in key order but the runs' key ranges overlap.
+// are written as InsertNewRows writes (sorted, or inlined when few enough); past it they go
+// through an ExternalSort (sorted runs spilled to temporary files, then merged), so the whole
+// insert reaches the sink in key order and its files cover consecutive key ranges.
 Result<WriteResult> InsertSortedRowStream(WriteState& state, const TableInfo& table,
                                           const WriteSettings& settings, BatchReader& rows) {
-  const std::vector<SortField>& key = TableSortKey(table);
   WriteResult result;
-  std::vector<std::shared_ptr<Batch>> run;
-  int64_t run_bytes = 0;
-  std::vector<PendingDataFile> files;
-  std::unique_ptr<RowSink> sink;
-  bool wrote_run = false;
-  auto write_run = [&]() -> Status {
-    if (!wrote_run) {
-      // The transaction's earlier inlined rows join the first run (as InsertNewRows joins them).
-      const TableDml* dml = state.FindDml(table.table_id);
-      if (dml != nullptr && dml->plain_inlined.num_rows() > 0) {
-        run.insert(run.begin(), dml->plain_inlined.rows);
-      }
-    }
-    TARN_ASSIGN_OR_RETURN(auto sorted, SortRowsByKey(table, key, run));
-    run.clear();
-    TARN_ASSIGN_OR_RETURN(WriteSettings streaming, StreamingSettings(state, table));
-    sink = MakeTableSink(state, table, streaming, DataFileSchema(table, false), false);
-    TARN_RETURN_NOT_OK(sink->Add(*sorted));
-    TARN_ASSIGN_OR_RETURN(auto written, sink->Finish());
-    result.peak_held_bytes =
-        std::max(result.peak_held_bytes, run_bytes + BatchBytes(*sorted) + sink->peak_held_bytes());
-    sink.reset();
-    run_bytes = 0;
-    for (PendingDataFile& file : written) files.push_back(std::move(file));
-    wrote_run = true;
-    return Status::OK();
-  };
+  std::vector<std::shared_ptr<Batch>> held;
+  int64_t held_bytes = 0;
+  std::unique_ptr<ExternalSort> sort;  // once the rows pass the memory limit
   while (true) {
     TARN_ASSIGN_OR_RETURN(auto batch, rows.Next());
     if (!batch) break;
     if (batch->num_rows == 0) continue;
     TARN_ASSIGN_OR_RETURN(auto arranged, ArrangeRows(table, *batch));
     result.rows += arranged->num_rows;
-    run_bytes += BatchBytes(*arranged);
-    run.push_back(std::move(arranged));
-    if (run_bytes <= state.sort_memory_limit) continue;
+    if (sort) {
+      TARN_RETURN_NOT_OK(sort->Add(std::move(arranged)));
+      continue;
+    }
+    held_bytes += BatchBytes(*arranged);
+    held.push_back(std::move(arranged));
+    if (held_bytes <= state.sort_memory_limit) continue;
     const TableDml* dml = state.FindDml(table.table_id);
     const int64_t pending = dml ? dml->plain_inlined.num_rows() : 0;
-    if (!wrote_run && Inlinable(settings, pending, result.rows)) continue;
-    TARN_RETURN_NOT_OK(write_run());
+    if (Inlinable(settings, pending, result.rows)) continue;
+    sort = std::make_unique<ExternalSort>(table, TableSortKey(table), DataFileSchema(table, false),
+                                          state.sort_memory_limit);
+    // The transaction's earlier inlined rows join the sort (as InsertNewRows joins them).
+    if (pending > 0) TARN_RETURN_NOT_OK(sort->Add(dml->plain_inlined.rows));
+    for (auto& rows_held : held) TARN_RETURN_NOT_OK(sort->Add(std::move(rows_held)));
+    held.clear();
   }
-  if (!wrote_run) {
-    TARN_ASSIGN_OR_RETURN(result.files_written, InsertNewRows(state, table, std::move(run)));
-    if (result.files_written > 0) result.peak_held_bytes = run_bytes;
+  if (!sort) {
+    TARN_ASSIGN_OR_RETURN(result.files_written, InsertNewRows(state, table, std::move(held)));
+    if (result.files_written > 0) result.peak_held_bytes = held_bytes;
     return result;
   }
-  if (!run.empty()) TARN_RETURN_NOT_OK(write_run());
+  TARN_ASSIGN_OR_RETURN(WriteSettings streaming, StreamingSettings(state, table));
+  std::unique_ptr<RowSink> sink =
+      MakeTableSink(state, table, streaming, DataFileSchema(table, false), false);
+  Status merged = sort->Finish([&](const Batch& sorted) { return sink->Add(sorted); });
+  if (!merged.ok()) {
+    sink->Abandon();
+    return merged;
+  }
+  TARN_ASSIGN_OR_RETURN(std::vector<PendingDataFile> files, sink->Finish());
+  result.peak_held_bytes = sort->peak_held_bytes() + sink->peak_held_bytes();
   result.files_written = static_cast<int64_t>(files.size());
   TableDml& dml = state.Dml(table.table_id);
   for (PendingDataFile& file : files) dml.files.push_back(std::move(file));

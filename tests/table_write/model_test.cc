@@ -1,11 +1,14 @@
 // The randomized model test: random inserts (inlined and to files), deletes, updates, column
-// adds, drops, renames and type promotions, some several in one transaction, committed one
-// transaction per step, against an in-memory model keyed by rowid. Between steps it runs the
+// adds, drops, renames and type promotions, and sort keys set, changed and reset (SET SORTED
+// BY: plain columns and an expression, ASC/DESC, NULLS FIRST/LAST), some several in one
+// transaction, committed one transaction per step, against an in-memory model keyed by rowid. Between steps it runs the
 // maintenance procedures with random options: flushing inlined data, merging adjacent files,
 // rewriting files with deletes (each a snapshot whose rows equal the one before), expiring
 // random past snapshots (they leave the model and must no longer load), cleaning up old files
 // and deleting orphaned files (nothing a remaining snapshot reads may go). Every past snapshot
 // is read back (time travel) every 25 steps and at the end, and a random one after each step.
+// Every file a flush, merge, rewrite or a transaction of one insert writes is read back alone:
+// its rows are in the order of the table's sort key (a DROP COLUMN of a key column is refused).
 // (The periodic checks reuse each past snapshot's metadata once loaded, until a maintenance
 // step changes files under it; the random checks and the final one reload it from the catalog,
 // and the final one also reopens the lake.)
@@ -35,6 +38,14 @@ struct ModelColumn {
   std::string name;
   DataType type;
   Value default_value;  // INSERT default and the value older rows get
+};
+
+// One field of the table's sort key: a column (by model key) or, for column k, (k % 7).
+struct ModelSortField {
+  int key = 0;
+  bool mod7 = false;
+  bool descending = false;
+  bool nulls_first = false;
 };
 
 struct ModelState {
@@ -343,6 +354,12 @@ class ModelRun {
     const size_t index = candidates[rng_() % candidates.size()];
     const ModelColumn column = state_.columns[index];
     Status status = txn.DropColumn("main", "t", column.name);
+    if (InSortKey(column.key)) {
+      ASSERT_FALSE(status.ok()) << "dropped sort key column " << column.name;
+      EXPECT_NE(status.message().find("the table is sorted by this column"), std::string::npos)
+          << status.ToString();
+      return;
+    }
     ASSERT_TRUE(status.ok()) << status.ToString();
     state_.columns.erase(state_.columns.begin() + static_cast<std::ptrdiff_t>(index));
     for (auto& [rowid, row] : state_.rows) row.erase(column.key);
@@ -373,6 +390,123 @@ class ModelRun {
     }
   }
 
+  // SET SORTED BY one to three random fields, or (one time in five) RESET SORTED BY.
+  void SetSortKey(WriteTransaction& txn) {
+    std::vector<ModelSortField> key;
+    std::vector<SortField> fields;
+    if (rng_() % 5 != 0) {
+      const int n = 1 + static_cast<int>(rng_() % 3);
+      for (int i = 0; i < n; ++i) {
+        ModelSortField field;
+        field.key = state_.columns[rng_() % state_.columns.size()].key;
+        field.mod7 = field.key == 0 && rng_() % 2 == 0;
+        field.descending = rng_() % 2 == 0;
+        field.nulls_first = rng_() % 3 == 0;
+        SortField sort;
+        sort.expression = field.mod7 ? "(" + Quote(Find(0)->name) + " % 7)"
+                                     : Quote(Find(field.key)->name);
+        sort.descending = field.descending;
+        sort.nulls_first = field.nulls_first;
+        key.push_back(field);
+        fields.push_back(std::move(sort));
+      }
+    }
+    Status status = txn.SetSortKey("main", "t", std::move(fields));
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    sort_key_ = std::move(key);
+    log_ += StrCat("step ", step_, ": sort key of ", sort_key_.size(), " fields\n");
+  }
+
+  bool InSortKey(int key) const {
+    for (const ModelSortField& field : sort_key_) {
+      if (field.key == key) return true;
+    }
+    return false;
+  }
+
+  // DuckDB's order of two non-NULL values of one column (NaN above every number, -0 = 0).
+  static int CompareValue(const Value& a, const Value& b) {
+    switch (a.type().id) {
+      case TypeId::kFloat64: {
+        const double x = a.GetDouble();
+        const double y = b.GetDouble();
+        if (std::isnan(x) || std::isnan(y)) return std::isnan(x) - std::isnan(y);
+        return x < y ? -1 : (y < x ? 1 : 0);
+      }
+      case TypeId::kVarchar: {
+        const int c = a.GetBytes().compare(b.GetBytes());
+        return c < 0 ? -1 : (c > 0 ? 1 : 0);
+      }
+      default: {
+        const int64_t x = a.GetInt64();
+        const int64_t y = b.GetInt64();
+        return x < y ? -1 : (y < x ? 1 : 0);
+      }
+    }
+  }
+
+  // Rows a and b of `batch` (a scan with rowid first) by the model's sort key: <0, 0, >0.
+  int CompareByKey(const Batch& batch, int64_t a, int64_t b) const {
+    for (const ModelSortField& field : sort_key_) {
+      const Column& column = batch.column(1 + KeyIndex(field.key));
+      Value x = column.GetValue(a);
+      Value y = column.GetValue(b);
+      if (field.mod7) {
+        x = Value::Int64(x.GetInt64() % 7);
+        y = Value::Int64(y.GetInt64() % 7);
+      }
+      if (x.is_null() || y.is_null()) {
+        if (x.is_null() && y.is_null()) continue;
+        return x.is_null() == field.nulls_first ? -1 : 1;
+      }
+      const int c = CompareValue(x, y);
+      if (c != 0) return field.descending ? -c : c;
+    }
+    return 0;
+  }
+
+  // The live data files of the latest snapshot, by id.
+  std::map<int64_t, DataFileInfo> LiveFiles() {
+    std::map<int64_t, DataFileInfo> out;
+    auto metadata = MetadataAt(last_snapshot_, /*fresh=*/true);
+    if (!metadata) return out;
+    for (const DataFileInfo& file : metadata->data_files) out[file.data_file_id] = file;
+    return out;
+  }
+
+  // Each file live now but not in `before` holds its rows in the order of the sort key: read
+  // alone (no deletes, every snapshot's rows, no inlined rows) with the current columns.
+  void CheckNewFilesSorted(const std::map<int64_t, DataFileInfo>& before, const char* what) {
+    if (sort_key_.empty()) return;
+    auto metadata = MetadataAt(last_snapshot_, /*fresh=*/true);
+    ASSERT_TRUE(metadata);
+    for (const DataFileInfo& file : metadata->data_files) {
+      if (before.count(file.data_file_id) > 0) continue;
+      auto alone = std::make_shared<TableMetadata>(*metadata);
+      auto info = std::make_shared<TableInfo>(*metadata->table);
+      info->inlined_tables.clear();
+      alone->table = info;
+      DataFileInfo whole = file;
+      whole.delete_file.reset();
+      whole.other_delete_files.clear();
+      whole.inlined_deletes.clear();
+      whole.partial_max.reset();
+      alone->data_files = {whole};
+      alone->pending_inlined_rows.clear();
+      alone->pending_inlined_row_deletes.clear();
+      TableScanOptions options;
+      options.with_rowid = true;
+      auto batch = ScanTableToBatch(*lake_.lake, LocalFileSystem(), alone, options);
+      ASSERT_TRUE(batch.ok()) << what << ": " << batch.status().ToString();
+      ASSERT_EQ((*batch)->num_rows, file.record_count) << what << ": " << file.path;
+      for (int64_t row = 1; row < (*batch)->num_rows; ++row) {
+        ASSERT_LE(CompareByKey(**batch, row - 1, row), 0)
+            << what << ": file " << file.path << " rows " << row - 1 << " and " << row
+            << " are out of key order";
+      }
+    }
+  }
+
   void Commit(std::unique_ptr<WriteTransaction> txn) {
     auto result = txn->Commit();
     ASSERT_TRUE(result.ok()) << result.status().ToString();
@@ -398,7 +532,8 @@ class ModelRun {
   }
 
   // A maintenance procedure's snapshot (if any) holds the same rows as the one before.
-  void AfterMaintenance(const Result<MaintenanceResult>& result, const char* what) {
+  void AfterMaintenance(const Result<MaintenanceResult>& result, const char* what,
+                        const std::map<int64_t, DataFileInfo>& files_before) {
     ASSERT_TRUE(result.ok()) << what << ": " << result.status().ToString();
     log_ += StrCat("step ", step_, ": ", what, " -> snapshot ", result->commit.snapshot.snapshot_id,
                    "\n");
@@ -409,6 +544,7 @@ class ModelRun {
     last_snapshot_ = snapshot_id;
     snapshots_[last_snapshot_] = state_;
     Check(last_snapshot_, /*fresh=*/true);
+    CheckNewFilesSorted(files_before, what);
   }
 
   // Expires a random few past snapshots (never the latest): they leave the model.
@@ -433,16 +569,18 @@ class ModelRun {
 
   void Maintain() {
     const int roll = static_cast<int>(rng_() % 100);
+    const std::map<int64_t, DataFileInfo> files =
+        roll < 85 ? LiveFiles() : std::map<int64_t, DataFileInfo>();
     if (roll < 30) {
       AfterMaintenance(FlushInlinedData(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
-                       "flush");
+                       "flush", files);
     } else if (roll < 60) {
       AfterMaintenance(
           MergeAdjacentFiles(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
-          "merge");
+          "merge", files);
     } else if (roll < 85) {
       AfterMaintenance(RewriteDataFiles(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
-                       "rewrite");
+                       "rewrite", files);
     } else if (roll < 93) {
       Expire();
     } else {
@@ -470,8 +608,11 @@ class ModelRun {
     auto txn = Begin();
     ASSERT_TRUE(txn);
     const int ops = rng_() % 5 == 0 ? 2 + static_cast<int>(rng_() % 3) : 1;
+    bool only_insert = ops == 1;
+    const std::map<int64_t, DataFileInfo> files = LiveFiles();
     for (int op = 0; op < ops; ++op) {
       const int roll = static_cast<int>(rng_() % 100);
+      only_insert = only_insert && roll < 35;
       if (roll < 35) {
         Insert(*txn);
       } else if (roll < 57) {
@@ -482,10 +623,12 @@ class ModelRun {
         AddColumn(*txn);
       } else if (roll < 92) {
         DropColumn(*txn);
-      } else if (roll < 97) {
+      } else if (roll < 95) {
         RenameColumn(*txn);
-      } else {
+      } else if (roll < 97) {
         Promote(*txn);
+      } else {
+        SetSortKey(*txn);
       }
       if (::testing::Test::HasFailure()) return;
       if (ops > 1) CheckTransactionView(*txn);
@@ -495,6 +638,8 @@ class ModelRun {
     if (::testing::Test::HasFailure()) return;
     if (last_snapshot_ != before) AssignRowIds();
     snapshots_[last_snapshot_] = state_;
+    // An insert's files are in key order (sort_on_insert is on by default).
+    if (only_insert && last_snapshot_ != before) CheckNewFilesSorted(files, "insert");
   }
 
   // Reads the new snapshot to learn the rowids the commit gave the pending rows.
@@ -646,6 +791,7 @@ class ModelRun {
   int next_key_ = 0;
   int64_t next_k_ = 0;
   int rename_counter_ = 0;
+  std::vector<ModelSortField> sort_key_;  // the table's current sort key
   std::string log_;  // the maintenance steps run, for a failure's message
 };
 

@@ -110,6 +110,57 @@ TEST(StreamingInsertTest, LargeInsertHoldsOneRowGroupAndRollsFiles) {
   EXPECT_EQ(*csv, *expected);
 }
 
+// Into a sorted table, an insert past SetSortMemoryLimit is sorted externally: it holds about
+// the limit (the held rows and their sorted copy, then the merge's row groups), not the input.
+TEST(StreamingInsertTest, SortedInsertPastTheLimitHoldsAboutTheLimit) {
+  auto lake = EmptyLake(10);
+  ASSERT_TRUE(lake.ok()) << lake.status().ToString();
+  auto txn = WriteTransaction::Begin(*lake->lake, LocalFileSystem());
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+  std::vector<ColumnDefinition> columns(2);
+  columns[0].name = "id";
+  columns[0].type = DataType(TypeId::kInt64);
+  columns[1].name = "label";
+  columns[1].type = DataType(TypeId::kVarchar);
+  ASSERT_TRUE((*txn)->CreateTable("main", "t", columns).ok());
+  SortField key;
+  key.expression = "label";
+  key.descending = true;
+  ASSERT_TRUE((*txn)->SetSortKey("main", "t", {key}).ok());
+  // Small row groups: the files' open row group (held by any insert) stays far below the limit.
+  ASSERT_TRUE((*txn)->SetOption("parquet_row_group_size", "10000").ok());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  ASSERT_TRUE(lake->Reopen().ok());  // options are read when the lake opens
+
+  constexpr int64_t kRows = 300'000;
+  constexpr int64_t kLimit = 512 << 10;
+  txn = WriteTransaction::Begin(*lake->lake, LocalFileSystem());
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+  (*txn)->SetSortMemoryLimit(kLimit);
+  GeneratedRows rows(kRows);
+  auto inserted = (*txn)->Insert("main", "t", rows);
+  ASSERT_TRUE(inserted.ok()) << inserted.status().ToString();
+  EXPECT_EQ(inserted->rows, kRows);
+  EXPECT_GT(rows.produced_bytes(), 8 * kLimit);
+  EXPECT_GT(inserted->peak_held_bytes, kLimit / 2);
+  EXPECT_LT(inserted->peak_held_bytes, 4 * kLimit);
+  auto committed = (*txn)->Commit();
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+
+  Session session;
+  ASSERT_TRUE(session.Attach("ducklake:sqlite:" + lake->catalog_path).ok());
+  auto csv = testing::TarnCsv(&session,
+                              "SELECT count(*) AS n, sum(id) AS ids, count(DISTINCT id) AS d, "
+                              "max(label) AS m FROM t");
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  auto expected = testing::TarnCsv(
+      &session,
+      "SELECT count(*) AS n, sum(i) AS ids, count(DISTINCT i) AS d, "
+      "max('label-' || (i * 7919 % 1000003)::VARCHAR) AS m FROM range(300000) r(i)");
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  EXPECT_EQ(*csv, *expected);
+}
+
 TEST(StreamingInsertTest, CreateTableAsAndInsertSelectUnderASmallMemoryLimit) {
   testing::TempDir dir;
   Session session;
