@@ -89,7 +89,8 @@ Status ExternalSort::SpillHeld() {
     std::error_code error;
     std::filesystem::path root = std::filesystem::temp_directory_path(error);
     if (error) root = "/tmp";
-    std::string pattern = (root / "tarn-sort-XXXXXX").string();
+    // tarn-sort-<pid>-XXXXXX: a process can tell its own spill folders from others'.
+    std::string pattern = (root / StrCat("tarn-sort-", getpid(), "-XXXXXX")).string();
     if (mkdtemp(pattern.data()) == nullptr) {
       return Status::IOError("creating a folder for the sorted runs of an insert into \"",
                              table_.schema_name, ".", table_.name, "\" under '", root.string(),

@@ -47,6 +47,8 @@ class ExternalSort {
   int64_t merge_passes() const { return merge_passes_; }
   // The most bytes of rows held at once (rows and their sorted copy, or the merge's batches).
   int64_t peak_held_bytes() const { return peak_held_bytes_; }
+  // The spill folder (empty until the first run is spilled); the destructor removes it.
+  const std::string& spill_folder() const { return folder_; }
 
  private:
   struct Run;

@@ -5,6 +5,7 @@
 // every write path leaves: read back by DuckDB, their rows are in key order, and the table's
 // answers at every snapshot are unchanged by maintenance.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -266,11 +267,14 @@ TEST_F(SortKeyTest, InsertBeyondMemoryLimitSortsExternally) {
   Run("CREATE TABLE big (id BIGINT, v BIGINT, s VARCHAR)");
   Run("ALTER TABLE big SET SORTED BY (v DESC, id)");
   Run("CALL ducklake_set_option('lake', 'target_file_size', 200000)");
+  // This process's spill folders (tarn-sort-<pid>-...): tests running at the same time have
+  // their own.
   auto spill_folders = [] {
+    const std::string prefix = StrCat("tarn-sort-", getpid(), "-");
     int n = 0;
     for (const auto& entry : std::filesystem::directory_iterator(
              std::filesystem::temp_directory_path())) {
-      n += entry.path().filename().string().rfind("tarn-sort-", 0) == 0;
+      n += entry.path().filename().string().rfind(prefix, 0) == 0;
     }
     return n;
   };
