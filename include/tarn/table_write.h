@@ -75,7 +75,8 @@ struct WriteResult {
   int64_t files_written = 0;  // data and delete files
   // The most bytes of rows the write held in memory at once (rows streamed to data files:
   // the open row group; an insert into a sorted table: the rows it sorted at once, about
-  // twice that with their sorted copy); 0 when the rows stayed in memory as inlined rows.
+  // twice that with their sorted copy, or the runs' batches while merging them); 0 when the
+  // rows stayed in memory as inlined rows.
   int64_t peak_held_bytes = 0;
 };
 
@@ -88,8 +89,9 @@ class WriteTransaction {
 
   int64_t start_snapshot_id() const;
   // The most bytes of rows an insert into a sorted table holds to sort them (the SQL
-  // session's memory_limit). An insert larger than this is sorted in runs of at most this
-  // many bytes, each run written to files of its own. Default: no limit.
+  // session's memory_limit). An insert larger than this is sorted externally: runs of at most
+  // this many bytes are sorted and spilled to temporary files, then merged, so its files are
+  // in one key order. Default: no limit.
   void SetSortMemoryLimit(int64_t bytes);
 
   // --- reads at the transaction's view (start snapshot + own changes) ---
