@@ -25,17 +25,13 @@ using ExprPtr = std::unique_ptr<Expr>;
 
 constexpr int kMaxMacroDepth = 32;
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+bool SameName(std::string_view a, std::string_view b) {
+  return LowerAscii(std::string(a)) == LowerAscii(std::string(b));
 }
-
-bool SameName(std::string_view a, std::string_view b) { return Lower(a) == Lower(b); }
 
 // Names the binder or planner resolve themselves: never a macro call.
 bool IsBuiltinName(const std::string& name) {
-  const std::string lower = Lower(name);
+  const std::string lower = LowerAscii(name);
   if (lower.empty() || lower[0] == '#') return true;  // "#subquery", "#exists"
   return expr::LookupFunction(lower, 1) != expr::FunctionId::kNone || IsAggregateName(lower) ||
          IsWindowFunctionName(lower) || lower == "coalesce" || lower == "ifnull" ||
@@ -345,7 +341,7 @@ Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,
     if (!item.expr || !item.alias.empty() || item.expr->kind == ExprKind::kColumnRef) continue;
     const int before = scope.expansions();
     std::string written = DefaultColumnName(*item.expr);
-    if (item.expr->kind == ExprKind::kFunction && internal::IsSqlKeyword(Lower(item.expr->names[0]))) {
+    if (item.expr->kind == ExprKind::kFunction && internal::IsSqlKeyword(LowerAscii(item.expr->names[0]))) {
       // DuckDB quotes a function name that is a keyword: "simple"(1).
       written = "\"" + item.expr->names[0] + "\"" + written.substr(item.expr->names[0].size());
     }
