@@ -222,7 +222,7 @@ class WriterProperties {
   bool dictionary_enabled_ = true;                 // Default: on
   int data_page_version_ = 1;                      // Default: data page v1
   bool statistics_enabled_ = true;                 // Default: on
-  int64_t statistics_truncate_length_ = 64;        // Default: 64 bytes for binary min/max
+  int64_t statistics_truncate_length_ = 256;       // Default: 256 bytes for binary min/max, as DuckDB
   bool write_page_crc_ = true;                     // Default: on
   std::string created_by_ = "tarn";
   // (dotted leaf path or top-level column name, parquet::Encoding value). Default: none.

@@ -380,6 +380,11 @@ Result<Value> CastFromText(const Value& v, const DataType& to) {
       if (!micros) return CouldNotConvert(v, to);
       return Value::Int(to, *micros);
     }
+    case TypeId::kTimeTz: {
+      auto micros = ParseTimeTzMicros(trimmed);
+      if (!micros) return CouldNotConvert(v, to);
+      return Value::Int(to, *micros);
+    }
     case TypeId::kInterval: {
       auto interval = ParseInterval(trimmed);
       if (!interval) return CouldNotConvert(v, to);
@@ -700,7 +705,11 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
     if (from.IsFloating()) {
       double d = v.GetDouble();
       if (to.IsFloating()) {
-        return Value::Double(to, to.id == TypeId::kFloat32 ? static_cast<float>(d) : d);
+        if (to.id == TypeId::kFloat64) return Value::Double(to, d);
+        // A finite DOUBLE past FLOAT's range is an error, as in DuckDB (text rounds to ±inf).
+        const float f = static_cast<float>(d);
+        if (std::isinf(f) && std::isfinite(d)) return OutOfRange(v, to);
+        return Value::Double(to, f);
       }
       if (to.IsInteger()) {
         __int128 lo, hi;

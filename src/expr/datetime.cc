@@ -135,6 +135,18 @@ std::optional<int64_t> ParseTimeMicros(std::string_view text) {
   return nanos / 1000;
 }
 
+std::optional<int64_t> ParseTimeTzMicros(std::string_view text) {
+  std::string_view s = Trim(text);
+  if (s.find_first_of("+-") == std::string_view::npos) {
+    auto micros = ParseTimeMicros(s);
+    if (!micros) return std::nullopt;
+    return *micros % kMicrosPerDay;
+  }
+  int64_t utc = 0;
+  if (!catalog_internal::ParseTimeTzText(s, &utc)) return std::nullopt;
+  return utc;
+}
+
 namespace {
 
 // The parts of a timestamp's text: its date, the time of day, and the UTC offset it names.

@@ -39,6 +39,10 @@ std::optional<int64_t> ParseTimestampMicros(std::string_view text);
 // The same in nanoseconds (nine fraction digits kept); nullopt also outside int64's range.
 std::optional<int64_t> ParseTimestampNanos(std::string_view text);
 std::optional<int64_t> ParseTimeMicros(std::string_view text);
+// "12:34:56.5+05:30" (offsets ±HH[:MM[:SS]], none is +00) as UTC microseconds of the day, in
+// [0, 24h): tarn holds TIMETZ as UTC, as DuckDB's Parquet writer stores it (the offset is not
+// kept).
+std::optional<int64_t> ParseTimeTzMicros(std::string_view text);
 // "1 day", "2 hours 30 minutes", "1 year 2 months", "-3 days", "10:00:00", "1 day 02:00:00".
 std::optional<Interval> ParseInterval(std::string_view text);
 

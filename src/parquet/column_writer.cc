@@ -444,7 +444,12 @@ Status TypedChunkWriter<T>::EncodeDataPage(const PageRange& range, int64_t first
   entry.first_row_index = first_row;
   if (record_pages_) {
     ChunkStatistics page_stats;
-    UpdateMinMax(leaf_, values_.data() + range.value_begin, value_count, &page_stats);
+    if constexpr (kIsBytes) {
+      UpdateByteArrayBounds(leaf_, values_.data() + range.value_begin, value_count,
+                            props_.statistics_truncate_length(), &page_stats);
+    } else {
+      UpdateMinMax(leaf_, values_.data() + range.value_begin, value_count, &page_stats);
+    }
     TruncateMinMax(leaf_, props_.statistics_truncate_length(), &page_stats);
     entry.null_count = level_count - value_count;
     entry.nan_count = page_stats.nan_count;
@@ -506,7 +511,12 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
   ChunkStatistics& stats = chunk.stats;
   stats.num_levels = num_levels_;
   stats.null_count = num_levels_ - num_values;
-  UpdateMinMax(leaf_, values_.data(), num_values, &stats);
+  if constexpr (kIsBytes) {
+    UpdateByteArrayBounds(leaf_, values_.data(), num_values, props_.statistics_truncate_length(),
+                          &stats);
+  } else {
+    UpdateMinMax(leaf_, values_.data(), num_values, &stats);
+  }
   TruncateMinMax(leaf_, props_.statistics_truncate_length(), &stats);
 
   use_dictionary_ = BuildDictionary();

@@ -1,5 +1,6 @@
 #include "parquet/writer_statistics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -148,6 +149,49 @@ void UpdateMinMax(const WriterLeaf& leaf, const std::string_view* values, int64_
   FoldEncoded(leaf, std::string(lo), std::string(hi), stats);
 }
 
+void UpdateByteArrayBounds(const WriterLeaf& leaf, const std::string_view* values, int64_t count,
+                           int64_t max_length, ChunkStatistics* stats) {
+  const bool is_string = leaf.type.id == TypeId::kVarchar || leaf.type.id == TypeId::kJson;
+  if (leaf.physical != PhysicalType::kByteArray || leaf.sort_order != SortOrder::kBytes ||
+      (!is_string && leaf.type.id != TypeId::kBlob)) {
+    UpdateMinMax(leaf, values, count, stats);
+    return;
+  }
+  const size_t limit = static_cast<size_t>(max_length);
+  const uint8_t increment_below = is_string ? 0x7F : 0xFF;
+  for (int64_t value_idx = 0; value_idx < count && !stats->bounds_lost; ++value_idx) {
+    const std::string_view value = values[value_idx];
+    if (!stats->has_min_max || CompareBytes(value, stats->min) < 0) {
+      size_t cut = std::min(limit, value.size());
+      if (is_string && cut < value.size()) {
+        while (cut > 0 && (static_cast<uint8_t>(value[cut]) & 0xC0) == 0x80) --cut;
+      }
+      stats->min.assign(value.substr(0, cut));
+      stats->min_exact = cut == value.size();
+    }
+    if (!stats->has_min_max || CompareBytes(value, stats->max) > 0) {
+      if (value.size() <= limit) {
+        stats->max.assign(value);
+        stats->max_exact = true;
+      } else {
+        size_t end = limit;
+        while (end > 0 && static_cast<uint8_t>(value[end - 1]) >= increment_below) --end;
+        if (end == 0) {
+          stats->bounds_lost = true;
+          stats->has_min_max = false;
+          stats->min.clear();
+          stats->max.clear();
+          return;
+        }
+        stats->max.assign(value.substr(0, end));
+        stats->max.back() = static_cast<char>(static_cast<uint8_t>(stats->max.back()) + 1);
+        stats->max_exact = false;
+      }
+    }
+    stats->has_min_max = true;
+  }
+}
+
 void TruncateMinMax(const WriterLeaf& leaf, int64_t max_length, ChunkStatistics* stats) {
   if (!stats->has_min_max || leaf.physical != PhysicalType::kByteArray) return;
   size_t limit = static_cast<size_t>(max_length);
@@ -220,6 +264,13 @@ void MergeStatistics(const WriterLeaf& leaf, const ChunkStatistics& chunk, bool 
   file->null_count += chunk.null_count;
   file->nan_count += chunk.nan_count;
   file->num_levels += chunk.num_levels;
+  if (chunk.bounds_lost || file->bounds_lost) {
+    file->bounds_lost = true;
+    file->has_min_max = false;
+    file->min.clear();
+    file->max.clear();
+    return;
+  }
   if (!chunk.has_min_max) return;
   if (!file->has_min_max) {
     file->has_min_max = true;

@@ -26,6 +26,9 @@ struct ChunkStatistics {
   std::string max;
   bool min_exact = true;
   bool max_exact = true;
+  // A string or blob max could not be cut (UpdateByteArrayBounds): the values have no bounds,
+  // and a file holding this chunk has none either.
+  bool bounds_lost = false;
   int64_t null_count = 0;
   int64_t nan_count = 0;
   int64_t num_levels = 0;  // values including nulls
@@ -45,6 +48,17 @@ void UpdateMinMax(const WriterLeaf& leaf, const double* values, int64_t count,
                   ChunkStatistics* stats);
 void UpdateMinMax(const WriterLeaf& leaf, const std::string_view* values, int64_t count,
                   ChunkStatistics* stats);
+
+// Folds string and blob values (BYTE_ARRAY, byte order) into stats as DuckDB's writer does,
+// value by value in order, so the bounds equal DuckDB's for the same values: a value longer
+// than `max_length` bytes gives a min cut to at most `max_length` bytes (a string at a UTF-8
+// character boundary) and a max cut after the last byte within `max_length` that can be
+// incremented (below 0x7F for strings, so the max stays UTF-8; below 0xFF for blobs), that
+// byte incremented; when no byte can be, the chunk keeps no bounds at all (bounds_lost). Each
+// value is compared with the bounds kept so far, cut or not, as DuckDB compares. Other leaves
+// go to UpdateMinMax.
+void UpdateByteArrayBounds(const WriterLeaf& leaf, const std::string_view* values, int64_t count,
+                           int64_t max_length, ChunkStatistics* stats);
 
 // Truncates BYTE_ARRAY min/max longer than `max_length` bytes: the min to a prefix (still a
 // lower bound), the max to a prefix incremented at its last byte below 0xFF (still an upper

@@ -32,9 +32,14 @@ Result<int64_t> ParseOptionInt(const std::string& key, const std::string& text, 
   return value;
 }
 
+// A bound of the writer's file statistics as the lake keeps it. String and blob bounds cut to
+// the writer's statistics length (a min cut to a prefix, a max cut and incremented) are kept,
+// as the official extension keeps DuckDB's: they still bound every value of the file.
 std::optional<Value> StatBound(const std::optional<Value>& bound, bool exact,
                                const DataType& type) {
-  if (!exact || !bound.has_value() || bound->is_null()) return std::nullopt;
+  const bool cut_bytes =
+      type.id == TypeId::kVarchar || type.id == TypeId::kJson || type.id == TypeId::kBlob;
+  if ((!exact && !cut_bytes) || !bound.has_value() || bound->is_null()) return std::nullopt;
   if (type.IsFloating() && std::isnan(bound->GetDouble())) return std::nullopt;
   if (bound->type() == type) return bound;
   auto cast = expr::CastValue(*bound, type, /*try_cast=*/true);

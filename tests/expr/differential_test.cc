@@ -367,6 +367,28 @@ TEST(DifferentialTest, TypingRulesMatchDuckDB) {
       {"'infinity'::TIMESTAMP::TIMESTAMP_NS"}, {"'infinity'::DATE < dt"},
       {"'infinity'::TIMESTAMP::TIME"}, {"'9999-01-01'::TIMESTAMP_NS"}, {"'+infinity'::DATE"},
       {"dt::TIMESTAMP_S"}, {"CAST(dt AS TIMESTAMP_NS)"}, {"CAST(dt AS TIMESTAMPTZ)"},
+      // The ends of the DATE and TIMESTAMP ranges, BC dates, and one past them.
+      {"CAST('5877642-06-25 (BC)' AS DATE)"}, {"CAST('5881580-07-10' AS DATE)"},
+      {"CAST('5877642-06-24 (BC)' AS DATE)"}, {"CAST('5881580-07-11' AS DATE)"},
+      {"CAST('2020-01-01 (BC)' AS DATE)"}, {"CAST('0001-01-01 (BC)' AS DATE)"},
+      {"CAST('0000-01-01 (BC)' AS DATE)"}, {"CAST('-0001-01-01' AS DATE)"},
+      {"CAST('294247-01-10 04:00:54.775806' AS TIMESTAMP)"},
+      {"CAST('294247-01-10 04:00:54.775807' AS TIMESTAMP)"},
+      {"CAST('290309-12-22 (BC) 00:00:00' AS TIMESTAMP)"},
+      {"CAST('290309-12-21 (BC) 23:59:59.999999' AS TIMESTAMP)"},
+      {"CAST('2020-01-01 (BC) 10:00' AS TIMESTAMP)"}, {"CAST('-infinity' AS TIMESTAMP_MS)"},
+      // FLOAT and DOUBLE from text: one rounding; past the largest finite value ±inf.
+      {"CAST('3.4028235e38' AS FLOAT)"}, {"CAST('3.40282357e38' AS FLOAT)"},
+      {"CAST('-1e39' AS FLOAT)"}, {"CAST('1e-46' AS FLOAT)"}, {"CAST('1.4e-45' AS FLOAT)"},
+      {"CAST('1e400' AS DOUBLE)"}, {"CAST('-1e-400' AS DOUBLE)"}, {"CAST(1e39 AS FLOAT)"},
+      // INTERVAL text, and INTERVAL 'x' followed by an alias rather than a unit.
+      {"CAST('04:05:06.789' AS INTERVAL)"}, {"CAST('100:00:00' AS INTERVAL)"},
+      {"CAST('-1:30' AS INTERVAL)"}, {"CAST('1 day -01:00:00' AS INTERVAL)"},
+      {"CAST('1 mons 2 days 3 microseconds' AS INTERVAL)"}, {"INTERVAL '4 hours'"},
+      {"INTERVAL 2 DAYS"}, {"INTERVAL '3' MONTH"},
+      // TIMETZ from text (held as UTC, so only UTC text prints as DuckDB prints it).
+      {"CAST('12:00:00' AS TIMETZ)"}, {"CAST('23:59:59.5+00' AS TIMETZ)"},
+      {"CAST('12:00:00+25' AS TIMETZ)"}, {"CAST('x' AS TIMETZ)"},
       {"INTEGER '42'"}, {"DECIMAL(10,2) '1.5'"}, {"DOUBLE PRECISION '1.5'"}, {"VARCHAR 'x'"},
       {"UUID '123e4567-e89b-12d3-a456-426614174000'"}, {"TIME '01:02:03'"},
       {"DATE '2020-02-29'"}, {"HUGEINT '5'"}, {"UBIGINT '7'"}, {"BOOLEAN 't'"},

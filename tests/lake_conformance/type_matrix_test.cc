@@ -184,11 +184,9 @@ struct KnownDefect {
 const KnownDefect kKnownDefects[] = {
     {"uint128", "the literal 2^127 goes through DOUBLE in tarn's binder and is refused as out "
                 "of range for UHUGEINT"},
-    {"timetz", "tarn has no cast from VARCHAR to TIMETZ"},
-    {"varchar_long", "a 64 KiB max string: tarn stores no max bound, DuckDB's writer a 256-byte "
-                     "truncated one with its last byte incremented"},
-    {"json", "inlined JSON inside a LIST/STRUCT/MAP loses its string quotes (\"é\" reads as é), "
-             "and the flushed file then holds invalid JSON"},
+    {"timetz", "tarn holds TIMETZ as UTC (as DuckDB's Parquet writer stores it), so inlined "
+               "rows and tarn's answers lose the offset DuckDB keeps ('12:00:00+02' reads "
+               "'10:00:00+00')"},
 };
 
 const KnownDefect* FindKnownDefect(const std::string& name) {
@@ -391,7 +389,12 @@ class Matrix {
                                                             ")"),
                               filter, " ORDER BY id");
     }
-    check.expected = DuckDBTable(type) + check.expected;
+    // Inlined, a list of JSON is kept as a JSON array, which the extension reads back by
+    // parsing JSON: its elements lose the spaces between their tokens (docs/catalog.md).
+    const std::string json_lists = &lake == &inlined_ && type.sql_type == "JSON"
+                                       ? "UPDATE t SET l = list_transform(l, x -> json(x)); "
+                                       : "";
+    check.expected = DuckDBTable(type) + json_lists + check.expected;
     checks_.push_back(std::move(check));
   }
 

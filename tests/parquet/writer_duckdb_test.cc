@@ -309,5 +309,73 @@ TEST(WriterDuckDBTest, NestedSchemaFieldIdsRowGroupsAndStatistics) {
   CheckSchemaAndStatistics(testing::NestedTypesSchema(), 4);
 }
 
+std::string Repeat(const std::string& piece, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i) out += piece;
+  return out;
+}
+
+// String and blob bounds equal DuckDB's own writer's for the same values in the same order:
+// long values cut at 256 bytes (strings at a UTF-8 boundary), a cut max incremented at its
+// last byte below 0x7F (strings) or 0xFF (blobs), no bounds at all when no byte can be, and
+// each value compared with the bounds kept so far.
+TEST(WriterDuckDBTest, LongStringAndBlobBoundsEqualDuckDBWriter) {
+  const std::string x = "x";
+  const std::vector<std::vector<std::string>> kStrings = {
+      {std::string(65536, 'x'), "a", ""},
+      {Repeat("é", 300)},
+      {std::string(255, 'x') + "ÿzz"},
+      {std::string(300, 'x'), std::string(256, 'x') + "a"},
+      {std::string(256, 'x') + "a", std::string(300, 'x')},
+      {std::string(254, 'x') + "é" + std::string(10, 'x'), "b"},
+      {std::string(300, 'a'), std::string(256, 'a')},
+      {std::string(254, 'a') + Repeat("é", 20), std::string(254, 'a') + "b"},
+      {"z", Repeat("é", 300), "a"},
+      {std::string(300, 'b'), "c", Repeat("é", 300)},
+      {std::string(256, 'y'), std::string(257, 'y')},
+  };
+  const std::vector<std::vector<std::string>> kBlobs = {
+      {std::string(300, '\xff')},
+      {std::string(255, '\xff') + "a" + std::string(10, '\xff')},
+      {std::string(10, 'a') + std::string(300, '\xff'), "b"},
+      {std::string(256, '\x7f') + "a"},
+  };
+  TempDir dir;
+  std::vector<std::string> queries;
+  auto add = [&](const std::vector<std::string>& values, const DataType& type, size_t set) {
+    const std::string name = StrCat(type.ToString(), "-", set);
+    auto schema = std::make_shared<Schema>(std::vector<Field>{Field("v", type)});
+    ColumnBuilder builder(type);
+    std::string rows;
+    for (const std::string& value : values) {
+      builder.AppendBytes(value);
+      rows += StrCat(rows.empty() ? "" : ", ", "(", SqlLiteral(Value::Bytes(type, value), type),
+                     ")");
+    }
+    const std::string tarn_path = dir.Join(name + "-tarn.parquet");
+    auto writer = ParquetWriter::Open(LocalFileSystem(), tarn_path, *schema,
+                                      WriterProperties::Builder().Build().value());
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    ASSERT_TRUE((*writer)->Write(*MakeBatch(schema, {builder.Finish()})).ok());
+    ASSERT_TRUE((*writer)->Finish().ok());
+    const std::string duck_path = dir.Join(name + "-duckdb.parquet");
+    const std::string bounds = "SELECT hex(stats_min_value) AS min, hex(stats_max_value) AS max, "
+                               "stats_null_count FROM parquet_metadata(";
+    queries.push_back(StrCat("COPY (SELECT * FROM (VALUES ", rows, ") t(v)) TO '", duck_path,
+                             "'; ", bounds, "'", duck_path, "')"));
+    queries.push_back(StrCat(bounds, "'", tarn_path, "')"));
+  };
+  for (size_t set = 0; set < kStrings.size(); ++set) add(kStrings[set], DataType(TypeId::kVarchar), set);
+  for (size_t set = 0; set < kBlobs.size(); ++set) add(kBlobs[set], DataType(TypeId::kBlob), set);
+  if (::testing::Test::HasFatalFailure()) return;
+  auto answers = DuckDBQueryCsvBatch(queries);
+  ASSERT_EQ(answers.size(), queries.size());
+  for (size_t q = 0; q < queries.size(); q += 2) {
+    ASSERT_TRUE(answers[q].ok()) << answers[q].status().ToString();
+    ASSERT_TRUE(answers[q + 1].ok()) << answers[q + 1].status().ToString();
+    EXPECT_EQ(*answers[q + 1], *answers[q]) << "value set " << q / 2 << "\n" << queries[q].substr(0, 300);
+  }
+}
+
 }  // namespace
 }  // namespace tarn
