@@ -442,9 +442,19 @@ Result<Value> DecodeText(std::string_view text, const DataType& type, bool stats
     case TypeId::kInt128:
     case TypeId::kUInt128: {
       if (stats) break;
+      if (type.id == TypeId::kUInt128) {  // up to 2^128 - 1, held as its bit pattern
+        if (text.empty() || text.size() > 39) return Undecodable(text, type, form);
+        unsigned __int128 u = 0;
+        for (char c : text) {
+          if (!IsDigit(c) || __builtin_mul_overflow(u, 10, &u) ||
+              __builtin_add_overflow(u, static_cast<unsigned>(c - '0'), &u)) {
+            return Undecodable(text, type, form);
+          }
+        }
+        return Value::Int128(type, static_cast<__int128>(u));
+      }
       __int128 v = 0;
       if (!ParseInt128Text(text, &v)) return Undecodable(text, type, form);
-      if (type.id == TypeId::kUInt128 && v < 0) return Undecodable(text, type, form);
       return Value::Int128(type, v);
     }
     case TypeId::kFloat32:

@@ -43,6 +43,47 @@ Status OverflowError(Op op, TypeId type, __int128 left, __int128 right) {
                                  ast::OpName(op), " ", Int128Text(right), ")!");
 }
 
+// UHUGEINT arithmetic in unsigned 128-bit arithmetic, so values past 2^127 - 1 work. A negative
+// operand of another type can only be added or subtracted.
+Result<Value> UnsignedArithmetic(Op op, const Value& left, const Value& right,
+                                 const DataType& result_type) {
+  using U = unsigned __int128;
+  auto magnitude = [](const Value& v, bool* negative) {
+    __int128 x = AsInt128(v);
+    *negative = !IsBeyondInt128(v) && x < 0;
+    return *negative ? static_cast<U>(0) - static_cast<U>(x) : static_cast<U>(x);
+  };
+  bool a_negative = false, b_negative = false;
+  U a = magnitude(left, &a_negative), b = magnitude(right, &b_negative), r = 0;
+  bool overflow = a_negative;  // a negative left operand of a UHUGEINT result never fits
+  switch (op) {
+    case Op::kAdd:
+      overflow = overflow || (b_negative ? __builtin_sub_overflow(a, b, &r)
+                                         : __builtin_add_overflow(a, b, &r));
+      break;
+    case Op::kSubtract:
+      overflow = overflow || (b_negative ? __builtin_add_overflow(a, b, &r)
+                                         : __builtin_sub_overflow(a, b, &r));
+      break;
+    case Op::kMultiply:
+      overflow = overflow || (b_negative && a != 0 && b != 0) || __builtin_mul_overflow(a, b, &r);
+      break;
+    case Op::kIntDivide:
+    case Op::kModulo:
+      if (b == 0) return Value::Null(result_type);
+      overflow = overflow || b_negative;
+      r = op == Op::kIntDivide ? a / b : a % b;
+      break;
+    default: return Status::Internal("bad integer operator");
+  }
+  if (overflow) {
+    return Status::InvalidArgument("Out of Range Error: Overflow in ", OpWord(op), " of ",
+                                   PhysicalName(result_type.id), " (", ValueToText(left), " ",
+                                   ast::OpName(op), " ", ValueToText(right), ")!");
+  }
+  return Value::Int128(result_type, static_cast<__int128>(r));
+}
+
 Result<Value> ArithmeticValues(Op op, const Value& left, const Value& right,
                                const DataType& result_type) {
   const DataType& lt = left.type();
@@ -52,6 +93,9 @@ Result<Value> ArithmeticValues(Op op, const Value& left, const Value& right,
     double v = ApplyDouble(op, AsDouble(left), AsDouble(right));
     if (result_type.id == TypeId::kFloat32) v = static_cast<float>(v);
     return Value::Double(result_type, v);
+  }
+  if (result_type.id == TypeId::kUInt128 && lt.IsInteger() && rt.IsInteger()) {
+    return UnsignedArithmetic(op, left, right, result_type);
   }
   if (result_type.IsInteger() && lt.IsInteger() && rt.IsInteger()) {
     __int128 a = AsInt128(left), b = AsInt128(right), r = 0;
@@ -157,9 +201,9 @@ Result<Value> NegateValue(const Value& v) {
   if (type.id == TypeId::kDecimal) return Value::Int128(type, -x);
   __int128 lo, hi;
   IntegerRange(type.id, &lo, &hi);
-  if (-x < lo || -x > hi) {
+  if (IsBeyondInt128(v) || -x < lo || -x > hi) {
     return Status::InvalidArgument("Out of Range Error: Overflow in negation of ",
-                                   PhysicalName(type.id), " (", Int128Text(x), ")!");
+                                   PhysicalName(type.id), " (", ValueToText(v), ")!");
   }
   return MakeInteger(type, -x);
 }

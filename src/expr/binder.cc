@@ -86,7 +86,12 @@ Status TypeError(const Expr& expr, const std::string& what) {
                    __builtin_add_overflow(v, c - '0', &v);
       }
       if (overflow) {
-        return MakeConstant(Value::Float64(std::strtod(expr.text.c_str(), nullptr)));
+        // Past HUGEINT, DuckDB types the literal UHUGEINT up to 2^128 - 1, and DOUBLE beyond.
+        Result<Value> wide = CastValue(Value::Varchar(expr.text), DataType(TypeId::kUInt128));
+        if (!wide.ok()) return MakeConstant(Value::Float64(std::strtod(expr.text.c_str(), nullptr)));
+        auto node = MakeConstant(std::move(wide).value());
+        node->integer_literal = true;
+        return node;
       }
       DataType type(v <= INT32_MAX ? TypeId::kInt32 : v <= INT64_MAX ? TypeId::kInt64 : TypeId::kInt128);
       auto node = MakeConstant(MakeInteger(type, v));
@@ -122,6 +127,7 @@ Status TypeError(const Expr& expr, const std::string& what) {
 
 bool FitsType(const Value& v, const DataType& type) {
   if (!type.IsInteger()) return false;
+  if (IsBeyondInt128(v)) return type.id == TypeId::kUInt128;
   __int128 lo, hi, x = AsInt128(v);
   IntegerRange(type.id, &lo, &hi);
   return x >= lo && x <= hi;
@@ -505,6 +511,17 @@ class Binder {
       // A negated integer literal is a literal of the negated value, as DuckDB folds the sign
       // into the number: an INTEGER stays INTEGER; a wider one takes the narrowest of BIGINT
       // and HUGEINT holding the value (-9223372036854775808 is a BIGINT).
+      if (IsBeyondInt128(child->constant)) {
+        // -2^127 is HUGEINT's minimum; a larger UHUGEINT literal negates to a DOUBLE.
+        auto u = static_cast<unsigned __int128>(child->constant.GetInt128());
+        if (u == static_cast<unsigned __int128>(1) << 127) {
+          auto node = MakeConstant(MakeInteger(DataType(TypeId::kInt128),
+                                               std::numeric_limits<__int128>::min()));
+          node->integer_literal = true;
+          return node;
+        }
+        return MakeConstant(Value::Float64(-static_cast<double>(u)));
+      }
       __int128 v = AsInt128(child->constant);
       if (v != std::numeric_limits<__int128>::min()) {
         __int128 negated = -v;

@@ -31,6 +31,28 @@ std::string Int128ToString(__int128 v) {
   return std::string(digits.rbegin(), digits.rend());
 }
 
+std::string UInt128ToString(unsigned __int128 u) {
+  std::string digits;
+  do {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  } while (u > 0);
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+// "[+]digits" into an unsigned 128-bit value; false when malformed or past 2^128 - 1.
+bool ParseUnsigned128(std::string_view s, unsigned __int128* out) {
+  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
+  if (s.empty()) return false;
+  unsigned __int128 v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, c - '0', &v)) return false;
+  }
+  *out = v;
+  return true;
+}
+
 std::string_view TrimSpaces(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -311,7 +333,14 @@ Result<Value> CastFromText(const Value& v, const DataType& to) {
   std::string_view trimmed = TrimSpaces(text);
   if (to.IsInteger()) {
     __int128 parsed = 0;
-    if (!ParseDecimalText(trimmed, 0, &parsed)) return CouldNotConvert(v, to);
+    if (!ParseDecimalText(trimmed, 0, &parsed)) {
+      // UHUGEINT reaches 2^128 - 1, past what the signed parse holds.
+      unsigned __int128 big = 0;
+      if (to.id == TypeId::kUInt128 && ParseUnsigned128(trimmed, &big)) {
+        return Value::Int128(to, static_cast<__int128>(big));
+      }
+      return CouldNotConvert(v, to);
+    }
     __int128 lo, hi;
     IntegerRange(to.id, &lo, &hi);
     if (parsed < lo || parsed > hi) return CouldNotConvert(v, to);
@@ -495,7 +524,14 @@ double AsDouble(const Value& v) {
     return static_cast<double>(static_cast<long double>(v.GetInt128()) /
                                static_cast<long double>(PowerOfTen(v.type().scale)));
   }
+  if (v.type().id == TypeId::kUInt128) {
+    return static_cast<double>(static_cast<unsigned __int128>(v.GetInt128()));
+  }
   return static_cast<double>(AsInt128(v));
+}
+
+bool IsBeyondInt128(const Value& v) {
+  return v.type().id == TypeId::kUInt128 && !v.is_null() && v.GetInt128() < 0;
 }
 
 Value MakeInteger(const DataType& type, __int128 v) {
@@ -527,6 +563,10 @@ int CompareValues(const Value& a, const Value& b) {
   }
   if (auto* x = std::get_if<__int128>(&sa)) {
     __int128 y = std::get<__int128>(sb);
+    if (a.type().id == TypeId::kUInt128) {  // UHUGEINT values compare as unsigned
+      auto ux = static_cast<unsigned __int128>(*x), uy = static_cast<unsigned __int128>(y);
+      return ux < uy ? -1 : ux > uy;
+    }
     return *x < y ? -1 : *x > y;
   }
   if (auto* x = std::get_if<bool>(&sa)) {
@@ -649,6 +689,9 @@ std::string ValueToText(const Value& v) {
     default:
       break;
   }
+  if (type.id == TypeId::kUInt128) {
+    return UInt128ToString(static_cast<unsigned __int128>(v.GetInt128()));
+  }
   if (type.IsInteger()) return Int128ToString(AsInt128(v));
   if (type.IsNested()) return FormatValue(v);
   return v.ToString();
@@ -675,6 +718,8 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
     if (from.IsInteger() || from.id == TypeId::kDecimal) {
       int from_scale = from.id == TypeId::kDecimal ? from.scale : 0;
       __int128 unscaled = AsInt128(v);
+      // A UHUGEINT past 2^127 - 1 fits no other integer or decimal type.
+      if (IsBeyondInt128(v) && !to.IsFloating()) return OutOfRange(v, to);
       if (to.IsInteger()) {
         __int128 value = RoundDivide(unscaled, from_scale);
         __int128 lo, hi;
@@ -715,6 +760,10 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
         __int128 lo, hi;
         IntegerRange(to.id, &lo, &hi);
         double rounded = std::nearbyint(d);
+        constexpr double kTwo127 = 170141183460469231731687303715884105728.0;
+        if (to.id == TypeId::kUInt128 && rounded >= kTwo127 && rounded < 2 * kTwo127) {
+          return Value::Int128(to, static_cast<__int128>(static_cast<unsigned __int128>(rounded)));
+        }
         if (!std::isfinite(d) || rounded < static_cast<double>(lo) ||
             rounded >= static_cast<double>(hi) + 1.0) {
           return OutOfRange(v, to);

@@ -26,6 +26,8 @@ __int128 PowerOfTen(int exponent);  // REQUIRES: 0 <= exponent <= 38
 // Numeric value as int128 / double (integers, decimals unscaled, booleans).
 __int128 AsInt128(const Value& v);
 double AsDouble(const Value& v);  // decimals are scaled
+// A UHUGEINT value past 2^127 - 1: AsInt128 sees it as negative.
+bool IsBeyondInt128(const Value& v);
 // Builds an integer-typed value (signed, unsigned or 128-bit storage as the type needs).
 Value MakeInteger(const DataType& type, __int128 v);
 

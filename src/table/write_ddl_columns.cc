@@ -152,8 +152,17 @@ Status DdlDropColumn(WriteState& state, const std::string& schema, const std::st
   }
   TARN_RETURN_NOT_OK(
       CheckDropSortedColumn(*target.table, target.table->columns[target.index].name));
-  TARN_RETURN_NOT_OK(FlushPendingInlined(state, *target.table));
   const int64_t column_id = target.table->columns[target.index].column_id;
+  if (target.table->partitioning.has_value()) {
+    for (const PartitionField& field : target.table->partitioning->fields) {
+      if (field.column_id != column_id) continue;
+      return Status::InvalidArgument(
+          "Catalog Error: Cannot drop column \"", target.table->columns[target.index].name,
+          "\" - the table is partitioned by this column. Reset or change the partitioning on "
+          "this table in order to drop this column");
+    }
+  }
+  TARN_RETURN_NOT_OK(FlushPendingInlined(state, *target.table));
   const int64_t table_id = target.table->table_id;
   if (CreateTableChange* create = FindCreateTable(state, table_id)) {
     std::erase_if(create->columns, [&](const ColumnInfo& c) { return c.column_id == column_id; });

@@ -182,8 +182,6 @@ struct KnownDefect {
   const char* what;
 };
 const KnownDefect kKnownDefects[] = {
-    {"uint128", "the literal 2^127 goes through DOUBLE in tarn's binder and is refused as out "
-                "of range for UHUGEINT"},
     {"timetz", "tarn holds TIMETZ as UTC (as DuckDB's Parquet writer stores it), so inlined "
                "rows and tarn's answers lose the offset DuckDB keeps ('12:00:00+02' reads "
                "'10:00:00+00')"},

@@ -1,6 +1,7 @@
 // The randomized model test: random inserts (inlined and to files), deletes, updates, column
 // adds, drops, renames and type promotions, and sort keys set, changed and reset (SET SORTED
-// BY: plain columns and an expression, ASC/DESC, NULLS FIRST/LAST), some several in one
+// BY: plain columns and an expression, ASC/DESC, NULLS FIRST/LAST), partition keys set and
+// reset (identity and bucket(n) of integer and VARCHAR columns), some several in one
 // transaction, committed one transaction per step, against an in-memory model keyed by rowid. Between steps it runs the
 // maintenance procedures with random options: flushing inlined data, merging adjacent files,
 // rewriting files with deletes (each a snapshot whose rows equal the one before), expiring
@@ -16,6 +17,7 @@
 // more seeds. A failure names its seed and step.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -354,6 +356,13 @@ class ModelRun {
     const size_t index = candidates[rng_() % candidates.size()];
     const ModelColumn column = state_.columns[index];
     Status status = txn.DropColumn("main", "t", column.name);
+    if (InPartitionKey(column.key)) {
+      ASSERT_FALSE(status.ok()) << "dropped partition key column " << column.name;
+      EXPECT_NE(status.message().find("the table is partitioned by this column"),
+                std::string::npos)
+          << status.ToString();
+      return;
+    }
     if (InSortKey(column.key)) {
       ASSERT_FALSE(status.ok()) << "dropped sort key column " << column.name;
       EXPECT_NE(status.message().find("the table is sorted by this column"), std::string::npos)
@@ -415,6 +424,39 @@ class ModelRun {
     ASSERT_TRUE(status.ok()) << status.ToString();
     sort_key_ = std::move(key);
     log_ += StrCat("step ", step_, ": sort key of ", sort_key_.size(), " fields\n");
+  }
+
+  // SET PARTITIONED BY one or two random integer or VARCHAR columns, as they are or through
+  // bucket(n), or (one time in four) RESET PARTITIONED BY. Later inserts and update rewrites
+  // split their rows into partition files, and every read prunes on the partition values.
+  void SetPartitioning(WriteTransaction& txn) {
+    std::vector<PartitionKeyDefinition> keys;
+    std::vector<int> columns;
+    if (rng_() % 4 != 0) {
+      const int n = 1 + static_cast<int>(rng_() % 2);
+      for (int i = 0; i < n; ++i) {
+        const ModelColumn& column = state_.columns[rng_() % state_.columns.size()];
+        if (column.type.IsFloating()) continue;
+        if (std::find(columns.begin(), columns.end(), column.key) != columns.end()) continue;
+        PartitionKeyDefinition key;
+        key.column = column.name;
+        if (rng_() % 2 == 0) {
+          key.transform = PartitionTransform::kBucket;
+          key.bucket_count = 1 + static_cast<int64_t>(rng_() % 5);
+        }
+        keys.push_back(std::move(key));
+        columns.push_back(column.key);
+      }
+    }
+    Status status = txn.SetPartitioning("main", "t", keys);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    partition_columns_ = std::move(columns);
+    log_ += StrCat("step ", step_, ": partitioned by ", partition_columns_.size(), " keys\n");
+  }
+
+  bool InPartitionKey(int key) const {
+    return std::find(partition_columns_.begin(), partition_columns_.end(), key) !=
+           partition_columns_.end();
   }
 
   bool InSortKey(int key) const {
@@ -627,8 +669,10 @@ class ModelRun {
         RenameColumn(*txn);
       } else if (roll < 97) {
         Promote(*txn);
-      } else {
+      } else if (roll < 99) {
         SetSortKey(*txn);
+      } else {
+        SetPartitioning(*txn);
       }
       if (::testing::Test::HasFailure()) return;
       if (ops > 1) CheckTransactionView(*txn);
@@ -792,6 +836,7 @@ class ModelRun {
   int64_t next_k_ = 0;
   int rename_counter_ = 0;
   std::vector<ModelSortField> sort_key_;  // the table's current sort key
+  std::vector<int> partition_columns_;     // keys of the columns the table is partitioned by
   std::string log_;  // the maintenance steps run, for a failure's message
 };
 

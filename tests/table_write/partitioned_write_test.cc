@@ -118,6 +118,36 @@ TEST_F(PartitionedWriteTest, SetAndResetAreStoredAsTheExtensionStoresThem) {
       << hour_of_date.ToString();
 }
 
+// Dropping a partition key column is refused with the extension's message (it once committed
+// and left a partition spec naming a dropped column, so no later snapshot could be loaded);
+// after RESET PARTITIONED BY (or a spec without it) the column can go.
+TEST_F(PartitionedWriteTest, DroppingAPartitionColumnIsRefused) {
+  ASSERT_TRUE(Run("CREATE TABLE pt (a INTEGER, b INTEGER, c VARCHAR)").ok());
+  ASSERT_TRUE(Run("ALTER TABLE pt SET PARTITIONED BY (b, c)").ok());
+  ASSERT_TRUE(Run("INSERT INTO pt VALUES (1, 2, 'x')").ok());
+  Status dropped = Run("ALTER TABLE pt DROP COLUMN b");
+  ASSERT_FALSE(dropped.ok());
+  EXPECT_NE(dropped.message().find("Catalog Error: Cannot drop column \"b\" - the table is "
+                                   "partitioned by this column. Reset or change the "
+                                   "partitioning on this table in order to drop this column"),
+            std::string::npos)
+      << dropped.ToString();
+  // Within a transaction that set the keys too.
+  ASSERT_TRUE(Run("BEGIN").ok());
+  ASSERT_TRUE(Run("ALTER TABLE pt SET PARTITIONED BY (bucket(3, a))").ok());
+  EXPECT_FALSE(Run("ALTER TABLE pt DROP COLUMN a").ok());
+  ASSERT_TRUE(Run("ROLLBACK").ok());
+  EXPECT_EQ(Query("SELECT * FROM pt"), "a,b,c\n1,2,x\n");
+  ASSERT_TRUE(Run("ALTER TABLE pt SET PARTITIONED BY (c)").ok());
+  ASSERT_TRUE(Run("ALTER TABLE pt DROP COLUMN b").ok());
+  ASSERT_TRUE(Run("ALTER TABLE pt RENAME COLUMN c TO c2").ok());
+  ASSERT_TRUE(Run("INSERT INTO pt VALUES (3, 'y')").ok());
+  EXPECT_EQ(Query("SELECT * FROM pt ORDER BY a"), "a,c2\n1,x\n3,y\n");
+  ASSERT_TRUE(Run("ALTER TABLE pt RESET PARTITIONED BY").ok());
+  ASSERT_TRUE(Run("ALTER TABLE pt DROP COLUMN c2").ok());
+  EXPECT_EQ(Query("SELECT * FROM pt ORDER BY a"), "a\n1\n3\n");
+}
+
 TEST_F(PartitionedWriteTest, InsertsSplitIntoHiveFoldersWithPartitionValues) {
   ASSERT_TRUE(Run("CREATE TABLE pt (id BIGINT, cat VARCHAR, ts TIMESTAMP, v DOUBLE)").ok());
   ASSERT_TRUE(Run("ALTER TABLE pt SET PARTITIONED BY (cat, month(ts))").ok());
