@@ -185,16 +185,6 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
     size_t first = pos_;
     TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
     write.query_text = TextFrom(first);
-    // WITH [NO] DATA: without data the table takes the query's columns and no rows.
-    if (Peek().IsKeyword("WITH") &&
-        (Peek(1).IsKeyword("DATA") || (Peek(1).IsKeyword("NO") && Peek(2).IsKeyword("DATA")))) {
-      Advance();
-      if (AcceptKeyword("NO")) {
-        write.query->limit = ast::MakeLiteral(ast::LiteralKind::kInteger, "0");
-        write.query->offset.reset();
-      }
-      TARN_RETURN_NOT_OK(ExpectKeyword("DATA"));
-    }
     return statement;
   }
   TARN_RETURN_NOT_OK(ExpectOperator("("));
