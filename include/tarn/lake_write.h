@@ -97,7 +97,8 @@ struct NewFileColumnStats {
 struct NewDataFile {
   int64_t provisional_id = 0;  // negative; deletes in the same change set may name it
   int64_t table_id = 0;        // real or provisional
-  std::string path;            // relative to the table's path (path_is_relative = true)
+  std::string path;            // relative to the table's path, or absolute (below)
+  bool path_is_relative = true;
   int64_t record_count = 0;
   int64_t file_size_bytes = 0;
   int64_t footer_size = 0;
@@ -112,6 +113,11 @@ struct NewDataFile {
   // Counted into ducklake_table_stats.record_count (false for UPDATE rewrites, whose rows
   // replace deleted ones — the extension counts them anyway; keep its behavior: true).
   bool counts_toward_record_count = true;
+  // Files added by ducklake_add_data_files: their columns mapped by name (entries indexed
+  // 0, 1, ... depth-first, parents before children). The commit reuses the table's equal
+  // ducklake_column_mapping or writes a new 'map_by_name' one (its id from next_file_id,
+  // before the file's) with its ducklake_name_mapping rows. Empty: columns by field id.
+  std::vector<NameMappingEntry> name_mapping;
 };
 
 // A delete file for one data file, cumulative (every deleted position of that file, not only

@@ -70,6 +70,17 @@ struct UpdateAssignment {
   std::string expression;
 };
 
+// ducklake_add_data_files: how files whose columns differ from the table's are taken.
+struct AddDataFilesOptions {
+  // Table columns (and struct fields) the file lacks read as NULL instead of refusing it.
+  bool allow_missing = false;
+  // File columns (and struct fields) the table lacks are skipped instead of refusing it.
+  bool ignore_extra_columns = false;
+  // `key=value` folders of the path supply columns the file lacks (and partition values).
+  // nullopt: used when present, as the extension's default; false: never.
+  std::optional<bool> hive_partitioning;
+};
+
 struct WriteResult {
   int64_t rows = 0;           // rows inserted, deleted or updated
   int64_t files_written = 0;  // data and delete files
@@ -173,6 +184,18 @@ class WriteTransaction {
   Result<WriteResult> Update(const std::string& schema, const std::string& table,
                              const std::vector<UpdateAssignment>& assignments,
                              const std::optional<std::string>& predicate);
+
+  // ducklake_add_data_files: registers existing Parquet files (paths, globs already expanded)
+  // as data files of the table, as the extension does: columns matched by name (struct fields
+  // too, case-insensitively) through a name mapping, types checked against the table's
+  // (InvalidArgument with the extension's "Failed to map column ..." message), statistics
+  // from the footers, partition values from `key=value` folders (a partitioned table needs
+  // every key). The files are not the transaction's: a rollback leaves them in place. A path
+  // under the table's folder is stored relative to it, any other path as it is. Files
+  // without rows are skipped; a path given twice is added once.
+  Result<WriteResult> AddDataFiles(const std::string& schema, const std::string& table,
+                                   const std::vector<std::string>& paths,
+                                   const AddDataFilesOptions& options = {});
 
   // --- end ---
   void SetCommitInfo(std::optional<std::string> author, std::optional<std::string> message,

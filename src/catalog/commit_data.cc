@@ -122,6 +122,59 @@ Result<CatalogDatum> StatsText(const std::optional<Value>& bound, std::string_vi
   return CatalogDatum::Text(*text);
 }
 
+bool SameEntry(const NameMappingEntry& a, const NameMappingEntry& b) {
+  return a.column_id == b.column_id && a.source_name == b.source_name &&
+         a.target_field_id == b.target_field_id && a.parent_column == b.parent_column &&
+         a.is_partition == b.is_partition;
+}
+
+// The mapping_id of `entries` for the table: an equal mapping the table already has (the
+// extension writes one mapping per distinct shape, not one per file), else a new one with its
+// id from next_file_id.
+Result<int64_t> ResolveNameMapping(CommitAttempt* a, int64_t table_id,
+                                   const std::vector<NameMappingEntry>& entries) {
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult result,
+      RunQuery(a->store,
+               "SELECT m.mapping_id, n.column_id, n.source_name, n.target_field_id, "
+               "n.parent_column, n.is_partition FROM ducklake_column_mapping m JOIN "
+               "ducklake_name_mapping n ON n.mapping_id = m.mapping_id WHERE m.table_id = ?1 "
+               "AND m.type = 'map_by_name' ORDER BY m.mapping_id, n.column_id",
+               {CatalogDatum::Integer(table_id)},
+               {T::kBigint, T::kBigint, T::kVarchar, T::kBigint, T::kBigint, T::kBoolean},
+               "ducklake_name_mapping"));
+  std::map<int64_t, std::vector<NameMappingEntry>> existing;
+  for (size_t i = 0; i < result.rows.size(); ++i) {
+    RowReader row(*a->store, result, i, "ducklake_name_mapping", {0, 1});
+    TARN_ASSIGN_OR_RETURN(int64_t mapping_id, row.Int(0));
+    NameMappingEntry entry;
+    TARN_ASSIGN_OR_RETURN(entry.column_id, row.Int(1));
+    entry.source_name = row.OptText(2).value_or("");
+    entry.target_field_id = row.OptInt(3).value_or(-1);
+    entry.parent_column = row.OptInt(4);
+    entry.is_partition = row.BoolOr(5, false);
+    existing[mapping_id].push_back(std::move(entry));
+  }
+  for (const auto& [mapping_id, stored] : existing) {
+    if (stored.size() != entries.size()) continue;
+    bool same = true;
+    for (size_t i = 0; same && i < entries.size(); ++i) same = SameEntry(stored[i], entries[i]);
+    if (same) return mapping_id;
+  }
+  const int64_t mapping_id = a->next_file_id++;
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          "INSERT INTO ducklake_column_mapping VALUES (?1, ?2, 'map_by_name')",
+                          {CatalogDatum::Integer(mapping_id), CatalogDatum::Integer(table_id)}));
+  for (const NameMappingEntry& entry : entries) {
+    TARN_RETURN_NOT_OK(Exec(
+        a->store, "INSERT INTO ducklake_name_mapping VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        {CatalogDatum::Integer(mapping_id), CatalogDatum::Integer(entry.column_id),
+         CatalogDatum::Text(entry.source_name), CatalogDatum::Integer(entry.target_field_id),
+         OptInteger(entry.parent_column), CatalogDatum::Boolean(entry.is_partition)}));
+  }
+  return mapping_id;
+}
+
 Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
   TARN_ASSIGN_OR_RETURN(int64_t table_id, a->Resolve(f.table_id, "table"));
   TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(table_id));
@@ -137,6 +190,10 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
   if (f.partition_id.has_value()) {
     TARN_ASSIGN_OR_RETURN(partition_id, a->Resolve(*f.partition_id, "partition"));
   }
+  std::optional<int64_t> mapping_id;
+  if (!f.name_mapping.empty()) {
+    TARN_ASSIGN_OR_RETURN(mapping_id, ResolveNameMapping(a, table_id, f.name_mapping));
+  }
   const int64_t id = a->next_file_id++;
   if (f.provisional_id < 0) a->id_mapping[f.provisional_id] = id;
   const int64_t row_id_start = accum->next_row_id;
@@ -149,12 +206,12 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
       "INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, "
       "file_order, path, path_is_relative, file_format, record_count, file_size_bytes, "
       "footer_size, row_id_start, partition_id, encryption_key, mapping_id, partial_max) VALUES "
-      "(?1, ?2, ?3, NULL, NULL, ?4, 1, 'parquet', ?5, ?6, ?7, ?8, ?9, NULL, NULL, NULL)",
+      "(?1, ?2, ?3, NULL, NULL, ?4, ?5, 'parquet', ?6, ?7, ?8, ?9, ?10, NULL, ?11, NULL)",
       {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
        CatalogDatum::Integer(a->snapshot_id), CatalogDatum::Text(f.path),
-       CatalogDatum::Integer(f.record_count), CatalogDatum::Integer(f.file_size_bytes),
-       CatalogDatum::Integer(f.footer_size), CatalogDatum::Integer(row_id_start),
-       OptInteger(partition_id)}));
+       CatalogDatum::Boolean(f.path_is_relative), CatalogDatum::Integer(f.record_count),
+       CatalogDatum::Integer(f.file_size_bytes), CatalogDatum::Integer(f.footer_size),
+       CatalogDatum::Integer(row_id_start), OptInteger(partition_id), OptInteger(mapping_id)}));
   for (const NewFileColumnStats& s : f.column_stats) {
     TARN_ASSIGN_OR_RETURN(const ColumnInfo* column, ColumnOf(*table, s.column_id));
     const std::string what = StrCat("data file ", f.path, " column ", column->name);

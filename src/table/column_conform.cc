@@ -9,7 +9,17 @@ namespace {
 
 // The source child that carries `target`'s column: by field id when the source has ids,
 // else by name (case-insensitive). -1 when absent.
-int FindSourceChild(const std::vector<Field>& children, const ColumnInfo& target) {
+int FindSourceChild(const std::vector<Field>& children, const ColumnInfo& target,
+                    const MappedNames* mapped_names) {
+  if (mapped_names != nullptr) {
+    auto it = mapped_names->find(target.column_id);
+    if (it == mapped_names->end()) return -1;
+    for (size_t i = 0; i < children.size(); ++i) {
+      if (children[i].name == it->second) return static_cast<int>(i);
+    }
+    Schema names(children);
+    return names.FindField(it->second);
+  }
   bool any_ids = false;
   for (size_t i = 0; i < children.size(); ++i) {
     if (!children[i].field_id.has_value()) continue;
@@ -22,21 +32,23 @@ int FindSourceChild(const std::vector<Field>& children, const ColumnInfo& target
 }
 
 Result<std::shared_ptr<Column>> ConformStruct(const Column& column, const Field& source,
-                                              const ColumnInfo& target) {
+                                              const ColumnInfo& target,
+                                              const MappedNames* mapped_names) {
   auto out = std::make_shared<Column>();
   out->type = target.type;
   out->length = column.length;
   out->null_count = column.null_count;
   out->validity = column.validity;
   for (const ColumnInfo& child : target.children) {
-    int index = FindSourceChild(source.type.children, child);
+    int index = FindSourceChild(source.type.children, child, mapped_names);
     std::shared_ptr<Column> conformed;
     if (index < 0) {
       TARN_ASSIGN_OR_RETURN(conformed,
                             ConstantColumn(InitialValue(child), child.type, column.length));
     } else {
       TARN_ASSIGN_OR_RETURN(conformed, ConformColumn(column.children[index],
-                                                     source.type.children[index], child));
+                                                     source.type.children[index], child,
+                                                     mapped_names));
     }
     out->children.push_back(std::move(conformed));
   }
@@ -109,17 +121,18 @@ Value InitialValue(const ColumnInfo& column) {
 }
 
 Result<std::shared_ptr<Column>> ConformColumn(std::shared_ptr<Column> column, const Field& source,
-                                              const ColumnInfo& target) {
+                                              const ColumnInfo& target,
+                                              const MappedNames* mapped_names) {
   const DataType& type = target.type;
   switch (type.id) {
     case TypeId::kStruct:
       if (source.type.id != TypeId::kStruct) break;
-      return ConformStruct(*column, source, target);
+      return ConformStruct(*column, source, target, mapped_names);
     case TypeId::kList: {
       if (source.type.id != TypeId::kList || target.children.size() != 1) break;
       TARN_ASSIGN_OR_RETURN(auto element, ConformColumn(column->children[0],
                                                         source.type.children[0],
-                                                        target.children[0]));
+                                                        target.children[0], mapped_names));
       auto out = std::make_shared<Column>(*column);
       out->type = type;
       out->children = {std::move(element)};
@@ -132,10 +145,10 @@ Result<std::shared_ptr<Column>> ConformColumn(std::shared_ptr<Column> column, co
       if (entry_field.type.children.size() != 2) break;
       TARN_ASSIGN_OR_RETURN(auto key, ConformColumn(entries.children[0],
                                                     entry_field.type.children[0],
-                                                    target.children[0]));
+                                                    target.children[0], mapped_names));
       TARN_ASSIGN_OR_RETURN(auto value, ConformColumn(entries.children[1],
                                                       entry_field.type.children[1],
-                                                      target.children[1]));
+                                                      target.children[1], mapped_names));
       auto out_entries = std::make_shared<Column>(entries);
       out_entries->type = type.children[0].type;
       out_entries->children = {std::move(key), std::move(value)};

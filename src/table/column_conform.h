@@ -6,7 +6,9 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
@@ -32,9 +34,14 @@ Result<std::shared_ptr<Column>> ConstantColumn(const Value& value, const DataTyp
 // The value a column takes in data written before it existed: its initial default, else NULL.
 Value InitialValue(const ColumnInfo& column);
 
+// Source names of nested columns, by column id, from a file's name mapping.
+using MappedNames = std::map<int64_t, std::string>;
+
 // Conforms `column`, described in its source by `source`, to `target`. The result's type is
-// exactly target.type.
+// exactly target.type. With `mapped_names` (a name-mapped file) struct fields are found by
+// the mapping's source names only, and a field the mapping lacks reads as its initial default.
 Result<std::shared_ptr<Column>> ConformColumn(std::shared_ptr<Column> column, const Field& source,
-                                              const ColumnInfo& target);
+                                              const ColumnInfo& target,
+                                              const MappedNames* mapped_names = nullptr);
 
 }  // namespace tarn::table_internal

@@ -151,6 +151,12 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
                                 ", which the catalog does not hold");
     }
     mapping = &it->second;
+    self->name_mapped_ = true;
+    for (const NameMappingEntry& entry : mapping->entries) {
+      if (entry.parent_column.has_value() && !entry.is_partition) {
+        self->mapped_names_[entry.target_field_id] = entry.source_name;
+      }
+    }
   }
   bool has_ids = false;
   for (const Field& field : schema.fields) has_ids |= field.field_id.has_value();
@@ -427,7 +433,8 @@ Result<std::shared_ptr<Batch>> DataFileReader::Convert(const Batch& batch) {
     std::shared_ptr<Column> column;
     if (source.file_column >= 0) {
       TARN_ASSIGN_OR_RETURN(column, ConformColumn(filtered(source.file_column),
-                                                  *source.file_field, *columns_[i]));
+                                                  *source.file_field, *columns_[i],
+                                                  name_mapped_ ? &mapped_names_ : nullptr));
     } else {
       TARN_ASSIGN_OR_RETURN(column, ConstantColumn(*source.constant, columns_[i]->type,
                                                    keep_count));

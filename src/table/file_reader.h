@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tarn/catalog.h"
@@ -93,6 +94,9 @@ class DataFileReader {
   std::unique_ptr<ParquetReader> reader_;
   std::unique_ptr<ScanReader> scan_;
   std::vector<Source> sources_;
+  // A name-mapped file: the source names of nested fields, by column id.
+  bool name_mapped_ = false;
+  std::map<int64_t, std::string> mapped_names_;
   int row_id_column_ = -1;    // in the scan's output
   int snapshot_column_ = -1;  // in the scan's output
   int position_column_ = -1;  // in the scan's output

@@ -60,8 +60,16 @@ Result<std::shared_ptr<const TableMetadata>> OverlayTable(WriteState& state,
     file.begin_snapshot = state.start_snapshot_id;
     file.path = pending.absolute_path;
     file.relative_path = pending.change.path;
-    file.path_is_relative = true;
+    file.path_is_relative = pending.change.path_is_relative;
     file.file_format = "parquet";
+    if (!pending.change.name_mapping.empty()) {
+      // Provisional mapping ids are the file's (negative) id: one mapping per pending file.
+      NameMapping& mapping = view->name_mappings[pending.change.provisional_id];
+      mapping.mapping_id = pending.change.provisional_id;
+      mapping.type = "map_by_name";
+      mapping.entries = pending.change.name_mapping;
+      file.mapping_id = pending.change.provisional_id;
+    }
     file.record_count = pending.change.record_count;
     file.file_size_bytes = pending.change.file_size_bytes;
     file.footer_size = pending.change.footer_size;

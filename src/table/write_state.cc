@@ -162,7 +162,8 @@ TableDml* WriteState::FindDml(int64_t table_id) {
 }
 
 void WriteState::DropWrittenFile(const std::string& absolute_path) {
-  written_files.erase(absolute_path);
+  // Only files this transaction wrote: files added by AddDataFiles are not its to delete.
+  if (written_files.erase(absolute_path) == 0) return;
   (void)fs->Delete(absolute_path);  // best effort: an orphan is harmless and cleanup finds it
 }
 

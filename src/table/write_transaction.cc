@@ -1,6 +1,7 @@
 // WriteTransaction: the public face of the write side; the work is in write_*.cc.
 #include "tarn/table_write.h"
 
+#include "table/add_files.h"
 #include "table/write_ddl.h"
 #include "table/write_dml.h"
 #include "table/write_overlay.h"
@@ -211,6 +212,15 @@ Result<WriteResult> WriteTransaction::Update(const std::string& schema, const st
                                              const std::optional<std::string>& predicate) {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));
   return table_internal::UpdateRows(*state_, schema, table, assignments, predicate);
+}
+
+Result<WriteResult> WriteTransaction::AddDataFiles(const std::string& schema,
+                                                   const std::string& table,
+                                                   const std::vector<std::string>& paths,
+                                                   const AddDataFilesOptions& options) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  TARN_ASSIGN_OR_RETURN(auto info, state_->RequireTable(schema, table));
+  return table_internal::AddDataFiles(*state_, *info, paths, options);
 }
 
 void WriteTransaction::SetCommitInfo(std::optional<std::string> author,

@@ -9,6 +9,7 @@
 #include "expr/lexer.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
+#include "sql/plan/source.h"
 #include "tarn/expr.h"
 #include "tarn/format.h"
 #if TARN_SQL_LAKE_WRITES
@@ -61,7 +62,8 @@ bool IsWriteStatement(const Statement& statement) {
       return true;
     case StatementKind::kCall:
       return IsCallOf(statement, "ducklake_set_option") ||
-             IsCallOf(statement, "ducklake_set_commit_message");
+             IsCallOf(statement, "ducklake_set_commit_message") ||
+             IsCallOf(statement, "ducklake_add_data_files");
     default:
       return false;
   }
@@ -645,8 +647,133 @@ std::optional<std::string> OptionalText(const Value& value) {
   return value.type().id == TypeId::kVarchar ? value.GetBytes() : FormatValue(value);
 }
 
-Status RunCall(const Statement& statement, LakeState* lake, WriteTransaction* txn) {
+// The table a CALL names in `schema` (the lake's default schema when none is given), or the
+// extension's Catalog Error, pointing at a table of that name in another schema.
+Status RequireCallTable(WriteTransaction* txn, const std::string& schema,
+                        const std::string& table) {
+  TARN_ASSIGN_OR_RETURN(auto snapshot, txn->Snapshot());
+  std::string elsewhere;
+  for (const auto& candidate : snapshot->tables()) {
+    if (LowerAscii(candidate->name) != LowerAscii(table)) continue;
+    if (LowerAscii(candidate->schema_name) == LowerAscii(schema)) return Status::OK();
+    if (elsewhere.empty()) elsewhere = candidate->schema_name + "." + candidate->name;
+  }
+  std::string message = StrCat("Catalog Error: Table with name ", table, " does not exist!");
+  if (!elsewhere.empty()) message += StrCat("\nDid you mean \"", elsewhere, "\"?");
+  return Status::NotFound(message);
+}
+
+// CALL ducklake_add_data_files(cat, table, file | [files], schema =>, allow_missing =>,
+// ignore_extra_columns =>, hive_partitioning =>). Globs are expanded here.
+Status RunAddDataFiles(const TableRef& call, LakeState* lake, WriteTransaction* txn,
+                       const ExecContext& context) {
+  const std::string function = "ducklake_add_data_files";
+  std::vector<Value> positional;
+  std::vector<std::string> patterns;
+  std::optional<std::string> schema;
+  AddDataFilesOptions options;
+  for (const TableArg& arg : call.args) {
+    const std::string name = LowerAscii(arg.name);
+    if (arg.is_list) {
+      if (!name.empty() || positional.size() != 2) {
+        return Status::InvalidArgument("Binder Error: ", function,
+                                       " takes a list only as its file list");
+      }
+      for (const auto& element : arg.list) {
+        TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*element, function + " arguments"));
+        if (value.is_null() || value.type().id != TypeId::kVarchar) {
+          return Status::InvalidArgument(
+              "Invalid Input Error: File list must be a string or a list of strings");
+        }
+        patterns.push_back(value.GetBytes());
+      }
+      positional.push_back(Value::Varchar(""));
+      continue;
+    }
+    TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*arg.expr, function + " arguments"));
+    if (name.empty()) {
+      if (positional.size() == 2) {
+        if (value.is_null()) {
+          return Status::InvalidArgument("Invalid Input Error: File list cannot be NULL");
+        }
+        if (value.type().id == TypeId::kList) {
+          for (const Value& element : value.children()) {
+            if (element.is_null() || element.type().id != TypeId::kVarchar) {
+              return Status::InvalidArgument(
+                  "Invalid Input Error: File list must be a string or a list of strings");
+            }
+            patterns.push_back(element.GetBytes());
+          }
+        } else if (value.type().id == TypeId::kVarchar) {
+          patterns.push_back(value.GetBytes());
+        } else {
+          return Status::InvalidArgument(
+              "Invalid Input Error: File list must be a string or a list of strings");
+        }
+      }
+      positional.push_back(std::move(value));
+      continue;
+    }
+    auto flag = [&](bool* out) -> Status {
+      if (value.is_null()) return Status::OK();
+      TARN_ASSIGN_OR_RETURN(Value cast, expr::CastValue(value, DataType(TypeId::kBoolean)));
+      *out = cast.GetBool();
+      return Status::OK();
+    };
+    if (name == "schema") {
+      if (!value.is_null()) schema = value.type().id == TypeId::kVarchar ? value.GetBytes()
+                                                                         : FormatValue(value);
+    } else if (name == "allow_missing") {
+      TARN_RETURN_NOT_OK(flag(&options.allow_missing));
+    } else if (name == "ignore_extra_columns") {
+      TARN_RETURN_NOT_OK(flag(&options.ignore_extra_columns));
+    } else if (name == "hive_partitioning") {
+      bool hive = true;
+      TARN_RETURN_NOT_OK(flag(&hive));
+      if (!value.is_null()) options.hive_partitioning = hive;
+    } else {
+      return Status::InvalidArgument("Binder Error: ", function, " has no named parameter \"",
+                                     arg.name, "\"");
+    }
+  }
+  if (positional.size() != 3) {
+    return Status::InvalidArgument("Binder Error: ", function,
+                                   " takes the catalog, the table and the files");
+  }
+  const Value& catalog = positional[0];
+  if (catalog.is_null() || catalog.type().id != TypeId::kVarchar ||
+      LowerAscii(catalog.GetBytes()) != LowerAscii(lake->binding.name)) {
+    return Status::NotFound("Catalog Error: catalog \"", FormatValue(catalog),
+                            "\" does not exist; the attached lake is \"", lake->binding.name,
+                            "\"");
+  }
+  if (positional[1].is_null()) {
+    return Status::InvalidArgument("Invalid Input Error: Table name cannot be NULL");
+  }
+  const std::string table = positional[1].type().id == TypeId::kVarchar
+                                ? positional[1].GetBytes()
+                                : FormatValue(positional[1]);
+  const std::string schema_name = schema.value_or(lake->binding.default_schema);
+  TARN_RETURN_NOT_OK(RequireCallTable(txn, schema_name, table));
+  std::vector<std::string> files;
+  for (const std::string& pattern : patterns) {
+    Result<std::vector<std::string>> matched = ExpandGlob(context.fs.get(), pattern);
+    if (!matched.ok()) {
+      return Status::InvalidArgument(
+          "Invalid Input Error: Failed to add data files to DuckLake: IO Error: No files found "
+          "that match the pattern \"", pattern, "\"");
+    }
+    files.insert(files.end(), matched->begin(), matched->end());
+  }
+  return txn->AddDataFiles(schema_name, table, files, options).status();
+}
+
+Status RunCall(const Statement& statement, LakeState* lake, WriteTransaction* txn,
+               const ExecContext& context) {
   const TableRef& call = statement.select->from;
+  if (IsCallOf(statement, "ducklake_add_data_files")) {
+    return RunAddDataFiles(call, lake, txn, context);
+  }
   if (IsCallOf(statement, "ducklake_set_option")) {
     TARN_ASSIGN_OR_RETURN(CallArguments args,
                           EvaluateCall(call, lake->binding, 3, {"schema", "table_name"}));
@@ -748,7 +875,7 @@ Result<std::optional<int64_t>> ExecuteWriteStatement(const Statement& statement,
   inner.lake = &binding;
   Result<std::optional<int64_t>> result = std::optional<int64_t>();
   if (statement.kind == StatementKind::kCall) {
-    Status status = RunCall(statement, lake, txn);
+    Status status = RunCall(statement, lake, txn, inner);
     if (!status.ok()) result = status;
   } else {
     result = Writer(statement, lake, inner).Run(txn);
