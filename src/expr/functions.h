@@ -32,6 +32,9 @@ enum class FunctionId : uint8_t {
   kTrunc, kMd5, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
   kToMillennia,
+  // regexp_functions.cc
+  kRegexpMatches, kRegexpFullMatch, kRegexpExtract, kRegexpExtractAll, kRegexpReplace,
+  kRegexpSplitToArray,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,
