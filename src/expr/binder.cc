@@ -367,6 +367,14 @@ class Binder {
   [[gnu::noinline]] Result<NodePtr> BindSubscript(const Expr& expr) {
     TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
     TARN_ASSIGN_OR_RETURN(auto index, Bind(*expr.children[1]));
+    if (base->type.id == TypeId::kMap) {
+      // map[key]: the value of that key's entry (NULL when absent), as DuckDB's
+      // map_extract_value.
+      std::vector<NodePtr> args;
+      args.push_back(std::move(base));
+      args.push_back(std::move(index));
+      return MakeCall(expr, FunctionId::kMapExtractValue, "map_extract_value", std::move(args));
+    }
     if (base->type.id != TypeId::kList) {
       return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
     }

@@ -46,7 +46,7 @@ constexpr NameEntry kNames[] = {
     {"second", FunctionId::kSecond},
     {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
     {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
-    {"range", FunctionId::kRange}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
+    {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
     {"to_timestamp", FunctionId::kToTimestamp},
     {"to_microseconds", FunctionId::kToMicroseconds},
     {"to_milliseconds", FunctionId::kToMilliseconds}, {"to_seconds", FunctionId::kToSeconds},

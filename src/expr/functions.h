@@ -27,7 +27,7 @@ enum class FunctionId : uint8_t {
   kIsNan, kIsInf, kIsFinite,
   kDatePart, kDateTrunc, kYear, kMonth, kDay, kHour, kMinute, kSecond,
   // nested_functions.cc
-  kStructPack, kListValue, kMap, kRange,
+  kStructPack, kListValue, kMap, kRange, kMapExtractValue,
   // conversion_functions.cc
   kTrunc, kMd5, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
