@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything tarn's build, tests and benchmarks need. Idempotent.
 #   Debian packages: compiler toolchain, compression libraries, SQLite, utf8proc (Unicode case
-#   mapping), GoogleTest/Benchmark.
+#   mapping), RE2 (regular expressions, the engine DuckDB embeds), GoogleTest/Benchmark.
 #   npm (pinned in tools/oracle/package-lock.json): DuckDB as test oracle and benchmark peer,
 #   vega-datasets for flights-3m.parquet.
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make ccache pkg-config nodejs npm
           libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libsqlite3-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-          libutf8proc-dev)
+          libutf8proc-dev libre2-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

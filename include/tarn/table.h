@@ -46,6 +46,13 @@ namespace tarn {
 inline constexpr const char* kRowIdColumnName = "rowid";
 // The name of the per-row snapshot pseudo-column: the snapshot that wrote the row.
 inline constexpr const char* kSnapshotIdColumnName = "snapshot_id";
+// The names of the virtual columns of a row's place: its position in its file, the file.
+inline constexpr const char* kFileRowNumberColumnName = "file_row_number";
+inline constexpr const char* kFilenameColumnName = "filename";
+// The filename of a write transaction's own inlined rows (TableScanOptions::with_filename), as
+// the DuckLake extension names them.
+inline constexpr const char* kTransactionLocalInlinedName =
+    "__ducklake_inlined_transaction_local_data";
 
 struct TableScanOptions {
   // Table columns to return, by name (case-insensitive), in this order. Empty = every
@@ -57,6 +64,18 @@ struct TableScanOptions {
   // row (the embedded _ducklake_internal_snapshot_id, else the data file's begin_snapshot;
   // for inlined rows their begin_snapshot). Default: false.
   bool with_snapshot_id = false;
+  // Appends (after the columns) the BIGINT column "file_row_number": the row's position in its
+  // data file; for inlined rows, its position among the visible rows of its inlined table (or
+  // of the transaction's own inlined rows). Default: false.
+  bool with_file_row_number = false;
+  // Appends (last) the VARCHAR column "filename": the data file's path; for inlined rows the
+  // inlined table's name, or kTransactionLocalInlinedName for a transaction's own inlined rows.
+  // Default: false.
+  bool with_filename = false;
+  // Rows a write transaction wrote and has not committed (its data files and inlined rows)
+  // have a NULL snapshot_id, as the DuckLake extension shows them; otherwise they have the
+  // transaction's start snapshot. The filter sees the same values. Default: false.
+  bool local_snapshot_id_null = false;
   // A SQL predicate over the table's columns and the pseudo-columns "rowid" and
   // "snapshot_id"; rows where it is not TRUE are dropped. It also prunes files and row
   // groups. Default: none.

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "expr/cast.h"
+#include "expr/regexp_functions.h"
 
 namespace tarn::expr {
 
@@ -372,6 +373,14 @@ class Binder {
   [[gnu::noinline]] Result<NodePtr> BindSubscript(const Expr& expr) {
     TARN_ASSIGN_OR_RETURN(auto base, Bind(*expr.children[0]));
     TARN_ASSIGN_OR_RETURN(auto index, Bind(*expr.children[1]));
+    if (base->type.id == TypeId::kMap) {
+      // map[key]: the value of that key's entry (NULL when absent), as DuckDB's
+      // map_extract_value.
+      std::vector<NodePtr> args;
+      args.push_back(std::move(base));
+      args.push_back(std::move(index));
+      return MakeCall(expr, FunctionId::kMapExtractValue, "map_extract_value", std::move(args));
+    }
     if (base->type.id != TypeId::kList) {
       return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
     }
@@ -855,6 +864,10 @@ class Binder {
     std::vector<DataType> cast_to;
     DataType result;
     Status status = ResolveFunctionTypes(id, name, types, constants, &cast_to, &result);
+    if (!status.ok() && IsRegexpFunction(id) &&
+        !std::string_view(status.message()).starts_with("Binder Error: No function")) {
+      return status;  // DuckDB's own wording: a bad pattern, group or option
+    }
     if (!status.ok()) return TypeError(expr, status.message());
     auto node = MakeNode(BoundKind::kFunction, result);
     node->function = id;
@@ -927,7 +940,10 @@ class Binder {
                                         "strpos", "left", "right", "isnan", "isinf", "date_part",
                                         "date_trunc", "year", "month", "day", "coalesce", "nullif",
                                         "map", "range", "md5", "to_timestamp", "trunc",
-                                        "list_value", "to_seconds", "typeof"};
+                                        "list_value", "to_seconds", "typeof", "regexp_matches",
+                                        "regexp_full_match", "regexp_extract",
+                                        "regexp_extract_all", "regexp_replace",
+                                        "regexp_split_to_array"};
       // DuckDB's wording, with its one closest name.
       std::string message =
           StrCat("Catalog Error: Scalar Function with name ", expr.names[0], " does not exist!");
@@ -949,6 +965,18 @@ class Binder {
       node->children.push_back(MakeConstant(Value::Null(again->type)));
       node->children.push_back(std::move(again));
       return node;
+    }
+    if (id == FunctionId::kRegexpExtract && args.size() > 2 &&
+        args[2]->kind == BoundKind::kFunction && args[2]->function == FunctionId::kListValue) {
+      // regexp_extract(s, p, ['a', 'b']): the group names are needed while binding.
+      std::vector<Value> names;
+      for (const auto& item : args[2]->children) {
+        if (item->kind != BoundKind::kConstant) break;
+        names.push_back(item->constant);
+      }
+      if (names.size() == args[2]->children.size()) {
+        args[2] = MakeConstant(Value::Nested(args[2]->type, std::move(names)));
+      }
     }
     if (id == FunctionId::kGreatest || id == FunctionId::kLeast) {
       if (args.empty()) return TypeError(expr, StrCat(name, " needs arguments"));

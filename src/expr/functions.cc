@@ -10,6 +10,7 @@
 #include "expr/conversion_functions.h"
 #include "expr/datetime.h"
 #include "expr/nested_functions.h"
+#include "expr/regexp_functions.h"
 
 namespace tarn::expr {
 namespace {
@@ -45,7 +46,7 @@ constexpr NameEntry kNames[] = {
     {"second", FunctionId::kSecond},
     {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
     {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
-    {"range", FunctionId::kRange}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
+    {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
     {"to_timestamp", FunctionId::kToTimestamp},
     {"to_microseconds", FunctionId::kToMicroseconds},
     {"to_milliseconds", FunctionId::kToMilliseconds}, {"to_seconds", FunctionId::kToSeconds},
@@ -54,6 +55,14 @@ constexpr NameEntry kNames[] = {
     {"to_months", FunctionId::kToMonths}, {"to_quarters", FunctionId::kToQuarters},
     {"to_years", FunctionId::kToYears}, {"to_decades", FunctionId::kToDecades},
     {"to_centuries", FunctionId::kToCenturies}, {"to_millennia", FunctionId::kToMillennia},
+    {"regexp_matches", FunctionId::kRegexpMatches},
+    {"regexp_full_match", FunctionId::kRegexpFullMatch},
+    {"regexp_extract", FunctionId::kRegexpExtract},
+    {"regexp_extract_all", FunctionId::kRegexpExtractAll},
+    {"regexp_replace", FunctionId::kRegexpReplace},
+    {"regexp_split_to_array", FunctionId::kRegexpSplitToArray},
+    {"string_split_regex", FunctionId::kRegexpSplitToArray},
+    {"str_split_regex", FunctionId::kRegexpSplitToArray},
 };
 
 const DataType kBigint(TypeId::kInt64);
@@ -339,6 +348,13 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
     case FunctionId::kNone:
       break;
     default:
+      if (IsRegexpFunction(id)) {
+        Status status = ResolveRegexpFunctionTypes(id, arg_types, constant_args, cast_to, result);
+        // DuckDB's own errors (a bad pattern, group or option) stand; a type mismatch is
+        // reported below with the signature.
+        if (status.ok() || status.message() != "mismatch") return status;
+        break;
+      }
       if (IsNestedFunction(id) || IsConversionFunction(id)) {
         Status status = IsNestedFunction(id)
                             ? ResolveNestedFunctionTypes(id, arg_types, cast_to, result)
@@ -559,6 +575,7 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
     case FunctionId::kSecond: return DatePart("second", args[0]);
     case FunctionId::kNone: break;
     default:
+      if (IsRegexpFunction(id)) return InvokeRegexpFunction(id, args, result_type);
       if (IsNestedFunction(id)) return InvokeNestedFunction(id, args, result_type);
       if (IsConversionFunction(id)) return InvokeConversionFunction(id, args, result_type);
       break;

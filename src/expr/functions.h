@@ -27,11 +27,14 @@ enum class FunctionId : uint8_t {
   kIsNan, kIsInf, kIsFinite,
   kDatePart, kDateTrunc, kYear, kMonth, kDay, kHour, kMinute, kSecond,
   // nested_functions.cc
-  kStructPack, kListValue, kMap, kRange,
+  kStructPack, kListValue, kMap, kRange, kMapExtractValue,
   // conversion_functions.cc
   kTrunc, kMd5, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
   kToMillennia,
+  // regexp_functions.cc
+  kRegexpMatches, kRegexpFullMatch, kRegexpExtract, kRegexpExtractAll, kRegexpReplace,
+  kRegexpSplitToArray,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,

@@ -70,11 +70,23 @@ std::optional<DataType> ElementType(const DataType& type) {
   return type.children[0].type;
 }
 
+// map[key]: the value of the entry with that key, NULL when there is none.
+Value MapExtractValue(std::span<const Value> args, const DataType& result_type) {
+  for (const Value& entry : args[0].children()) {
+    const std::vector<Value>& pair = entry.children();
+    if (pair.size() == 2 && !pair[0].is_null() && CompareValues(pair[0], args[1]) == 0) {
+      return pair[1];
+    }
+  }
+  return Value::Null(result_type);
+}
+
 }  // namespace
 
 bool IsNestedFunction(FunctionId id) {
   return id == FunctionId::kStructPack || id == FunctionId::kListValue ||
-         id == FunctionId::kMap || id == FunctionId::kRange;
+         id == FunctionId::kMap || id == FunctionId::kRange ||
+         id == FunctionId::kMapExtractValue;
 }
 
 Status ResolveNestedFunctionTypes(FunctionId id, const std::vector<DataType>& arg_types,
@@ -108,6 +120,13 @@ Status ResolveNestedFunctionTypes(FunctionId id, const std::vector<DataType>& ar
       *result = DataType::Map(*key, *value);
       return Status::OK();
     }
+    case FunctionId::kMapExtractValue: {
+      if (n != 2 || arg_types[0].id != TypeId::kMap) return mismatch();
+      const DataType& entry = arg_types[0].children[0].type;
+      *cast_to = {arg_types[0], entry.children[0].type};
+      *result = entry.children[1].type;
+      return Status::OK();
+    }
     default:
       return mismatch();
   }
@@ -121,6 +140,7 @@ Result<Value> InvokeNestedFunction(FunctionId id, std::span<const Value> args,
       return Value::Nested(result_type, std::vector<Value>(args.begin(), args.end()));
     case FunctionId::kMap: return Map(args, result_type);
     case FunctionId::kRange: return Range(args, result_type);
+    case FunctionId::kMapExtractValue: return MapExtractValue(args, result_type);
     default: return Status::Internal("not a nested function");
   }
 }

@@ -267,6 +267,21 @@ Result<bool> ExprParser::ParseMembershipSuffix(const Token& first,
     *left = Located(std::move(e), first, tokens_[pos_ - 1]);
     return true;
   }
+  const bool similar = word.IsKeyword("SIMILAR") && Peek(ahead + 1).IsKeyword("TO");
+  const bool tilde = ahead == 0 && (token.IsOperator("~") || token.IsOperator("!~"));
+  if (similar || tilde) {
+    // x [NOT] SIMILAR TO p, x ~ p and x !~ p are DuckDB's regexp_full_match(x, p) [negated].
+    pos_ += similar ? ahead + 2 : 1;
+    negated = similar ? negated : token.IsOperator("!~");
+    TARN_ASSIGN_OR_RETURN(auto pattern, ParseLevel(kOther));
+    std::vector<std::unique_ptr<Expr>> args;
+    args.push_back(std::move(*left));
+    args.push_back(std::move(pattern));
+    auto call = ast::MakeFunction("regexp_full_match", std::move(args));
+    if (negated) call = ast::MakeUnary(Op::kNot, std::move(call));
+    *left = Located(std::move(call), first, tokens_[pos_ - 1]);
+    return true;
+  }
   if (word.IsKeyword("LIKE") || word.IsKeyword("ILIKE")) {
     pos_ += ahead + 1;
     auto e = std::make_unique<Expr>();

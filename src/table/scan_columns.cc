@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "table/column_conform.h"
 #include "table/file_reader.h"
 
 namespace tarn::table_internal {
@@ -74,11 +75,20 @@ Result<ScanColumns> ScanColumns::Make(const TableInfo& table, const TableScanOpt
     output_fields.push_back(plan.internal_schema->field(internal_of_table[index]));
     plan.output_columns.push_back(internal_of_table[index]);
   }
+  if (options.with_file_row_number) {
+    output_fields.emplace_back(kFileRowNumberColumnName, DataType(TypeId::kInt64));
+    plan.output_columns.push_back(rowid_index + 2);
+  }
+  if (options.with_filename) {
+    output_fields.emplace_back(kFilenameColumnName, DataType(TypeId::kVarchar));
+    plan.output_columns.push_back(kFilenameColumn);
+  }
   plan.output_schema = std::make_shared<Schema>(std::move(output_fields));
   return plan;
 }
 
-Result<std::shared_ptr<Batch>> ScanColumns::Finish(const Batch& internal, int64_t* filtered) const {
+Result<std::shared_ptr<Batch>> ScanColumns::Finish(const Batch& internal, int64_t* filtered,
+                                                   std::string_view filename) const {
   const Batch* source = &internal;
   std::shared_ptr<Batch> kept;
   if (filter) {
@@ -88,7 +98,16 @@ Result<std::shared_ptr<Batch>> ScanColumns::Finish(const Batch& internal, int64_
   }
   std::vector<std::shared_ptr<Column>> columns;
   columns.reserve(output_columns.size());
-  for (int index : output_columns) columns.push_back(source->columns[index]);
+  for (int index : output_columns) {
+    if (index == kFilenameColumn) {
+      TARN_ASSIGN_OR_RETURN(auto names, ConstantColumn(Value::Varchar(std::string(filename)),
+                                                       DataType(TypeId::kVarchar),
+                                                       source->num_rows));
+      columns.push_back(std::move(names));
+      continue;
+    }
+    columns.push_back(source->columns[index]);
+  }
   auto out = MakeBatch(output_schema, std::move(columns));
   out->num_rows = source->num_rows;
   return out;

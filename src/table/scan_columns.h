@@ -1,6 +1,7 @@
 // The column plan of a table scan: which table columns are read (the projection plus those
 // the predicate reads), the internal batch layout, the bound residual filter, the pruning
-// predicate, and the output layout ([snapshot_id][rowid] then the projection).
+// predicate, and the output layout ([snapshot_id][rowid], the projection, then
+// [file_row_number][filename]).
 //
 // Names resolve case-insensitively against the table's columns first, then the
 // pseudo-columns rowid and snapshot_id (a table column of the same name shadows them).
@@ -25,7 +26,9 @@ struct ScanColumns {
   std::shared_ptr<const Schema> internal_schema;   // MakeInternalSchema(needed)
   std::shared_ptr<const Schema> full_schema;       // every table column, rowid, snapshot_id
   std::shared_ptr<const Schema> output_schema;
-  std::vector<int> output_columns;                 // internal column of each output column
+  // Internal column of each output column; kFilenameColumn for the filename.
+  std::vector<int> output_columns;
+  static constexpr int kFilenameColumn = -1;
   std::shared_ptr<const BoundExpr> filter;         // over internal_schema; null = none
   std::shared_ptr<const StatisticsPredicate> pruning_predicate;  // over full_schema
   std::shared_ptr<const BoundExpr> full_filter;  // the filter over full_schema; null = none
@@ -33,8 +36,9 @@ struct ScanColumns {
   static Result<ScanColumns> Make(const TableInfo& table, const TableScanOptions& options);
 
   // Filters an internal batch and projects it to the output layout; adds the rows the filter
-  // dropped to *filtered.
-  Result<std::shared_ptr<Batch>> Finish(const Batch& internal, int64_t* filtered) const;
+  // dropped to *filtered. `filename` names the batch's file (with_filename).
+  Result<std::shared_ptr<Batch>> Finish(const Batch& internal, int64_t* filtered,
+                                        std::string_view filename = {}) const;
 };
 
 // The batches end to end, or an empty batch of `schema` when there are none.

@@ -64,6 +64,31 @@ std::shared_ptr<Batch> KeepRowIds(std::shared_ptr<Batch> batch, int rowid_index,
   return out;
 }
 
+// `internal` with its position column numbered 0, 1, ... (inlined rows: their position among
+// the rows read) and, when `null_snapshots`, its snapshot_id column NULL.
+std::shared_ptr<Batch> PlaceInlinedRows(std::shared_ptr<Batch> internal, bool null_snapshots) {
+  const int num_columns = internal->schema->num_fields();
+  const int64_t rows = internal->num_rows;
+  ColumnBuilder positions(DataType(TypeId::kInt64));
+  for (int64_t row = 0; row < rows; ++row) positions.AppendNumber<int64_t>(row);
+  std::vector<std::shared_ptr<Column>> columns = internal->columns;
+  columns[static_cast<size_t>(num_columns - 1)] = positions.Finish();
+  if (null_snapshots) {
+    ColumnBuilder snapshots(DataType(TypeId::kInt64));
+    for (int64_t row = 0; row < rows; ++row) snapshots.AppendNull();
+    columns[static_cast<size_t>(num_columns - 2)] = snapshots.Finish();
+  }
+  auto out = MakeBatch(internal->schema, std::move(columns));
+  out->num_rows = rows;
+  return out;
+}
+
+// A batch of the inlined rows, with the name its rows give as their filename.
+struct InlinedBatch {
+  std::shared_ptr<Batch> rows;
+  std::string name;
+};
+
 // A point lookup's plan: the ids sought and where they sit.
 struct RowIdLookup {
   std::vector<int64_t> row_ids;                         // sorted, unique
@@ -75,12 +100,12 @@ class TableScanReaderImpl : public TableScanReader {
  public:
   TableScanReaderImpl(std::shared_ptr<FileSystem> fs, std::shared_ptr<const TableMetadata> table,
                       ScanColumns columns, FileReadOptions read_options,
-                      std::unique_ptr<FilePruner> pruner,
-                      std::vector<std::shared_ptr<Batch>> inlined,
-                      std::optional<RowIdLookup> lookup)
+                      std::unique_ptr<FilePruner> pruner, std::vector<InlinedBatch> inlined,
+                      std::optional<RowIdLookup> lookup, bool local_snapshot_id_null)
       : fs_(std::move(fs)), table_(std::move(table)), columns_(std::move(columns)),
         read_options_(std::move(read_options)), pruner_(std::move(pruner)),
-        inlined_(std::move(inlined)), lookup_(std::move(lookup)) {
+        inlined_(std::move(inlined)), lookup_(std::move(lookup)),
+        local_snapshot_id_null_(local_snapshot_id_null) {
     metrics_.files_total = static_cast<int64_t>(table_->data_files.size());
     metrics_.row_id_lookup = lookup_.has_value() && lookup_->placed;
   }
@@ -101,7 +126,8 @@ class TableScanReaderImpl : public TableScanReader {
                               lookup_->row_ids);
         if (internal->num_rows == 0) continue;
       }
-      TARN_ASSIGN_OR_RETURN(auto output, columns_.Finish(*internal, &metrics_.rows_filtered));
+      TARN_ASSIGN_OR_RETURN(auto output,
+                            columns_.Finish(*internal, &metrics_.rows_filtered, source_name_));
       if (output->num_rows > 0) return output;
     }
   }
@@ -112,6 +138,15 @@ class TableScanReaderImpl : public TableScanReader {
     while (true) {
       if (file_) {
         TARN_ASSIGN_OR_RETURN(auto batch, file_->Next());
+        if (batch && file_is_local_ && local_snapshot_id_null_) {
+          const int snapshot_column = batch->schema->num_fields() - 2;
+          ColumnBuilder nulls(DataType(TypeId::kInt64));
+          for (int64_t row = 0; row < batch->num_rows; ++row) nulls.AppendNull();
+          auto changed = MakeBatch(batch->schema, batch->columns);
+          changed->columns[static_cast<size_t>(snapshot_column)] = nulls.Finish();
+          changed->num_rows = batch->num_rows;
+          batch = std::move(changed);
+        }
         if (batch) return batch;
         AddFileMetrics();
         file_.reset();
@@ -138,6 +173,8 @@ class TableScanReaderImpl : public TableScanReader {
             break;
         }
         ++metrics_.files_read;
+        source_name_ = file.path;
+        file_is_local_ = file.data_file_id < 0;  // a write transaction's own file
         TARN_ASSIGN_OR_RETURN(file_, DataFileReader::Open(fs_, file, *table_->table,
                                                           table_->name_mappings,
                                                           columns_.needed,
@@ -145,7 +182,11 @@ class TableScanReaderImpl : public TableScanReader {
                                                           file_options));
         continue;
       }
-      if (next_inlined_ < inlined_.size()) return inlined_[next_inlined_++];
+      if (next_inlined_ < inlined_.size()) {
+        const InlinedBatch& inlined = inlined_[next_inlined_++];
+        source_name_ = inlined.name;
+        return inlined.rows;
+      }
       return std::shared_ptr<Batch>();
     }
   }
@@ -163,9 +204,12 @@ class TableScanReaderImpl : public TableScanReader {
   ScanColumns columns_;
   FileReadOptions read_options_;
   std::unique_ptr<FilePruner> pruner_;
-  std::vector<std::shared_ptr<Batch>> inlined_;
+  std::vector<InlinedBatch> inlined_;
   std::optional<RowIdLookup> lookup_;
+  bool local_snapshot_id_null_;
   std::unique_ptr<DataFileReader> file_;
+  bool file_is_local_ = false;
+  std::string source_name_;  // the file (or inlined table) the current batch came from
   size_t next_file_ = 0;
   size_t next_inlined_ = 0;
   TableScanMetrics metrics_;
@@ -215,7 +259,7 @@ Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_p
     lookup->row_ids = IntersectRowIds(*options.row_ids, *options.row_ids);
   }
 
-  std::vector<std::shared_ptr<Batch>> inlined;
+  std::vector<InlinedBatch> inlined;
   int64_t inlined_rows = 0;
   for (const InlinedDataTable& inlined_table : table->table->inlined_tables) {
     TARN_ASSIGN_OR_RETURN(auto rows, lake.ReadInlinedRows(*table, inlined_table,
@@ -227,20 +271,28 @@ Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_p
     TARN_ASSIGN_OR_RETURN(auto internal, table_internal::InlinedToInternal(
                                              *rows, columns.needed, columns.internal_schema));
     inlined_rows += internal->num_rows;
-    inlined.push_back(std::move(internal));
+    inlined.push_back({PlaceInlinedRows(std::move(internal), false), inlined_table.table_name});
   }
-  // A write transaction's own inlined rows, not yet committed.
+  // A write transaction's own inlined rows, not yet committed, numbered as one table.
+  std::vector<std::shared_ptr<Batch>> local_rows;
   for (const auto& rows : table->pending_inlined_rows) {
     if (rows->num_rows == 0) continue;
     TARN_ASSIGN_OR_RETURN(auto internal, table_internal::InlinedToInternal(
                                              *rows, columns.needed, columns.internal_schema));
     inlined_rows += internal->num_rows;
-    inlined.push_back(std::move(internal));
+    local_rows.push_back(std::move(internal));
+  }
+  if (!local_rows.empty()) {
+    std::shared_ptr<Batch> all =
+        local_rows.size() == 1 ? local_rows[0] : ConcatenateBatches(local_rows);
+    inlined.push_back({PlaceInlinedRows(std::move(all), options.local_snapshot_id_null),
+                       kTransactionLocalInlinedName});
   }
   auto reader = std::make_unique<TableScanReaderImpl>(std::move(fs), std::move(table),
                                                       std::move(columns), std::move(read_options),
                                                       std::move(pruner), std::move(inlined),
-                                                      std::move(lookup));
+                                                      std::move(lookup),
+                                                      options.local_snapshot_id_null);
   reader->set_inlined_rows(inlined_rows);
   return std::unique_ptr<TableScanReader>(std::move(reader));
 }

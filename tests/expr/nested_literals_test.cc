@@ -127,6 +127,7 @@ TEST(NestedLiteralsTest, MatchesDuckDB) {
       "map(['a', 'a'], [1, 2])", "map(['a', NULL], [1, 2])", "map(['a'], [1, 2])",
       "map(['a'], NULL)", "map(NULL, [1])", "map([1, 2], [[1], []])",
       "[map(['a'], [1]), map(['b'], [2::BIGINT])]", "map(['k'], [{'x': 1}])",
+      "map(['a', 'b'], [1, 2])['b']", "map(['a'], [1])['z']", "MAP {1: 'x'}[1]",
       // range as a scalar function
       "range(3)", "range(2, 5)", "range(NULL)", "range(5, 2)", "range(1, 10, 3)",
       "range(10, 1, -3)", "range(1, 5, 0)", "range(0)", "range(3)::INTEGER[]",

@@ -541,6 +541,21 @@ Result<std::unique_ptr<Source>> BindDucklakeFunction(const TableRef& ref,
     batch = ListFiles(lake, args);
   } else {
     batch = Changes(lake, args, *spec, context);
+    if (batch.ok() && (name.ends_with("_insertions") || name.ends_with("_deletions"))) {
+      // As the extension's: snapshot_id and rowid are virtual columns, which `*` leaves out.
+      std::shared_ptr<Batch> feed = std::move(*batch);
+      std::vector<Field> fields(feed->schema->fields.begin() + 2, feed->schema->fields.end());
+      std::vector<std::shared_ptr<Column>> columns(feed->columns.begin() + 2,
+                                                   feed->columns.end());
+      for (int c = 0; c < 2; ++c) {
+        fields.push_back(feed->schema->field(c));
+        columns.push_back(feed->columns[static_cast<size_t>(c)]);
+      }
+      auto moved = MakeBatch(std::make_shared<Schema>(std::move(fields)), std::move(columns));
+      moved->num_rows = feed->num_rows;
+      return std::unique_ptr<Source>(std::make_unique<RowsSource>(
+          StrCat("TABLE_FUNCTION ", spec->name), std::move(moved), /*hidden_columns=*/2));
+    }
   }
   if (!batch.ok()) return located(batch.status());
   return std::unique_ptr<Source>(

@@ -49,27 +49,51 @@ std::string SnapshotRange(Lake& lake) {
                 " to ", snapshots->back().snapshot_time_text, ")");
 }
 
-// The schema a lake table presents to queries: its columns, then rowid unless shadowed.
-Schema LakeTableSchema(const TableInfo& table, bool* has_rowid) {
+// The virtual columns of a lake table, as the DuckLake extension has them, in the order they
+// follow the table's columns.
+enum class VirtualColumn : uint8_t { kRowId, kSnapshotId, kFileRowNumber, kFilename };
+
+struct VirtualColumnInfo {
+  VirtualColumn kind;
+  const char* name;
+  TypeId type;
+};
+
+constexpr VirtualColumnInfo kVirtualColumns[] = {
+    {VirtualColumn::kRowId, kRowIdColumnName, TypeId::kInt64},
+    {VirtualColumn::kSnapshotId, kSnapshotIdColumnName, TypeId::kInt64},
+    {VirtualColumn::kFileRowNumber, kFileRowNumberColumnName, TypeId::kInt64},
+    {VirtualColumn::kFilename, kFilenameColumnName, TypeId::kVarchar},
+};
+
+// The schema a lake table presents to queries: its columns, then the virtual columns a real
+// column does not shadow (`virtuals` gets their kinds, in schema order).
+Schema LakeTableSchema(const TableInfo& table, std::vector<VirtualColumn>* virtuals) {
   Schema schema;
   for (const ColumnInfo& column : table.columns) {
     Field field = column.ToField();
     field.nullable = true;
     schema.fields.push_back(std::move(field));
   }
-  *has_rowid = schema.FindField(kRowIdColumnName) < 0;
-  if (*has_rowid) schema.fields.emplace_back(kRowIdColumnName, DataType(TypeId::kInt64), false);
+  const int num_columns = schema.num_fields();
+  for (const VirtualColumnInfo& info : kVirtualColumns) {
+    const int found = schema.FindField(info.name);
+    if (found >= 0 && found < num_columns) continue;
+    schema.fields.emplace_back(info.name, DataType(info.type),
+                               info.kind == VirtualColumn::kSnapshotId);
+    virtuals->push_back(info.kind);
+  }
   return schema;
 }
 
 class LakeScanOperator : public Operator {
  public:
+  // Output column i is the scan's column order[i].
   LakeScanOperator(std::unique_ptr<TableScanReader> reader, std::shared_ptr<const Schema> schema,
-                   bool rowid_last, bool no_columns, std::vector<std::string> description,
+                   std::vector<int> order, std::vector<std::string> description,
                    std::vector<std::string> estimate)
-      : reader_(std::move(reader)), schema_(std::move(schema)), rowid_last_(rowid_last),
-        no_columns_(no_columns), description_(std::move(description)),
-        estimate_(std::move(estimate)) {}
+      : reader_(std::move(reader)), schema_(std::move(schema)), order_(std::move(order)),
+        description_(std::move(description)), estimate_(std::move(estimate)) {}
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
 
@@ -79,11 +103,13 @@ class LakeScanOperator : public Operator {
       finished_ = true;
       return batch;
     }
-    if (no_columns_) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
-    std::vector<std::shared_ptr<Column>> columns = std::move(batch->columns);
-    // The scan puts rowid first; the source's order has it last.
-    if (rowid_last_) std::rotate(columns.begin(), columns.begin() + 1, columns.end());
-    return MakeBatch(schema_, std::move(columns));
+    if (order_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
+    std::vector<std::shared_ptr<Column>> columns;
+    columns.reserve(order_.size());
+    for (int index : order_) columns.push_back(batch->columns[static_cast<size_t>(index)]);
+    auto out = MakeBatch(schema_, std::move(columns));
+    out->num_rows = batch->num_rows;
+    return out;
   }
 
   std::string label() const override { return "LAKE_SCAN"; }
@@ -91,9 +117,7 @@ class LakeScanOperator : public Operator {
   std::vector<std::string> details() const override {
     std::vector<std::string> lines = description_;
     std::vector<std::string> names;
-    if (!no_columns_) {
-      for (const Field& field : schema_->fields) names.push_back(field.name);
-    }
+    for (const Field& field : schema_->fields) names.push_back(field.name);
     lines.push_back("columns: " + JoinNames(names));
     if (!finished_) {
       for (const std::string& line : estimate_) lines.push_back(line);
@@ -118,8 +142,7 @@ class LakeScanOperator : public Operator {
  private:
   std::unique_ptr<TableScanReader> reader_;
   std::shared_ptr<const Schema> schema_;
-  bool rowid_last_;
-  bool no_columns_;
+  std::vector<int> order_;
   std::vector<std::string> description_;
   std::vector<std::string> estimate_;  // before the scan ran: catalog-level file pruning
   bool finished_ = false;
@@ -132,14 +155,33 @@ class LakeTableSource : public Source {
                   const ExecContext& context)
       : lake_(lake), name_(std::move(name)), table_(std::move(table)),
         through_transaction_(through_transaction), context_(context) {
-    schema_ = LakeTableSchema(*table_->table, &has_rowid_);
+    schema_ = LakeTableSchema(*table_->table, &virtuals_);
   }
 
   const Schema& schema() const override { return schema_; }
   int visible_columns() const override {
-    return schema_.num_fields() - (has_rowid_ ? 1 : 0);
+    return schema_.num_fields() - static_cast<int>(virtuals_.size());
   }
   void PushFilter(const ast::Expr& where) override { filter_ = where.ToString(); }
+
+  // From the table-wide statistics (ducklake_table_column_stats) of the column `expr` names.
+  std::optional<std::string> StatisticsText(const ast::Expr& expr) const override {
+    const ColumnInfo* column = StatisticsColumn(expr);
+    if (column == nullptr) return std::nullopt;
+    for (const TableColumnStats& stats : table_->column_stats) {
+      if (stats.column_id != column->column_id) continue;
+      // DuckDB keeps the first 8 bytes of a string bound.
+      auto bound = [&](const std::optional<std::string>& text) -> std::string {
+        if (!text) return "NULL";
+        if (column->type.id == TypeId::kVarchar) return text->substr(0, 8);
+        return *text;
+      };
+      return StrCat("[Min: ", bound(stats.min_text), ", Max: ", bound(stats.max_text),
+                    "][Has Null: ", stats.contains_null.value_or(true) ? "true" : "false",
+                    ", Has No Null: true]");
+    }
+    return std::nullopt;
+  }
 
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
                                          std::shared_ptr<const StatisticsPredicate>) override {
@@ -149,26 +191,45 @@ class LakeTableSource : public Source {
     }
     TableScanOptions options;
     options.pool = context_.pool;
+    options.local_snapshot_id_null = true;
     auto out = std::make_shared<Schema>();
-    bool rowid = false;
+    const int first_virtual = visible_columns();
     for (int index : columns) {
       out->fields.push_back(schema_.field(index));
-      if (has_rowid_ && index == schema_.num_fields() - 1) {
-        rowid = true;
-      } else {
+      if (index < first_virtual) {
         options.columns.push_back(schema_.field(index).name);
+        continue;
+      }
+      switch (virtuals_[static_cast<size_t>(index - first_virtual)]) {
+        case VirtualColumn::kRowId: options.with_rowid = true; break;
+        case VirtualColumn::kSnapshotId: options.with_snapshot_id = true; break;
+        case VirtualColumn::kFileRowNumber: options.with_file_row_number = true; break;
+        case VirtualColumn::kFilename: options.with_filename = true; break;
       }
     }
-    bool no_columns = columns.empty();
-    options.with_rowid = rowid;
-    if (options.columns.empty()) {
-      // An empty list means every column: read the cheapest one (or only rowid, kept).
-      if (!rowid) options.with_rowid = true;
+    const bool only_virtual = options.columns.empty();
+    if (only_virtual) {
+      // An empty list means every column: read the cheapest one, dropped below.
       options.columns.push_back(CheapestColumn());
     }
-    bool rowid_last = rowid;
-    if (rowid && columns.size() == 1) {
-      rowid_last = false;  // the output is only rowid; the extra column is dropped below
+    // The scan's layout: [snapshot_id][rowid], the table columns, [file_row_number][filename].
+    std::vector<int> scan_of_virtual(std::size(kVirtualColumns), -1);
+    int next = 0;
+    if (options.with_snapshot_id) scan_of_virtual[1] = next++;
+    if (options.with_rowid) scan_of_virtual[0] = next++;
+    const int first_table_column = next;
+    next += static_cast<int>(options.columns.size());
+    if (options.with_file_row_number) scan_of_virtual[2] = next++;
+    if (options.with_filename) scan_of_virtual[3] = next++;
+    std::vector<int> order;
+    int table_column = first_table_column;
+    for (int index : columns) {
+      if (index < first_virtual) {
+        order.push_back(table_column++);
+      } else {
+        order.push_back(scan_of_virtual[static_cast<size_t>(
+            virtuals_[static_cast<size_t>(index - first_virtual)])]);
+      }
     }
     options.filter = filter_;
     Result<std::unique_ptr<TableScanReader>> reader = OpenScan(options);
@@ -183,18 +244,9 @@ class LakeTableSource : public Source {
         StrCat("table: ", lake_.name, ".", name_.ToString(), " at snapshot ", table_->snapshot_id,
                through_transaction_ ? " (in the open transaction)" : "")};
     if (options.filter) description.push_back("filter: " + *options.filter);
-    std::unique_ptr<Operator> scan = std::make_unique<LakeScanOperator>(
-        std::move(reader).value(), rowid && columns.size() == 1 ? WithExtra(out, options) : out,
-        rowid_last, no_columns, std::move(description), Estimate(options));
-    if (rowid && columns.size() == 1) {
-      // Keep only rowid (the scan's first column).
-      std::vector<std::unique_ptr<BoundExpr>> expressions;
-      TARN_ASSIGN_OR_RETURN(auto bound, Bind(*ast::MakeColumnRef({out->field(0).name}),
-                                             *scan->schema()));
-      expressions.push_back(std::move(bound));
-      return MakeProjection(std::move(scan), std::move(expressions), {out->field(0).name});
-    }
-    return scan;
+    return std::unique_ptr<Operator>(std::make_unique<LakeScanOperator>(
+        std::move(reader).value(), out, std::move(order), std::move(description),
+        Estimate(options)));
   }
 
  private:
@@ -209,12 +261,38 @@ class LakeTableSource : public Source {
     return OpenTableScan(*lake_.lake, lake_.fs, table_, options);
   }
 
-  // rowid alone: the scan yields rowid and one table column.
-  std::shared_ptr<const Schema> WithExtra(const std::shared_ptr<Schema>& out,
-                                          const TableScanOptions& options) const {
-    auto schema = std::make_shared<Schema>(*out);
-    schema->fields.push_back(schema_.field(schema_.FindField(options.columns[0])));
-    return schema;
+  // The column (or nested column) `expr` names: c, t.c, c.field, c[1] (a list's elements).
+  const ColumnInfo* StatisticsColumn(const ast::Expr& expr) const {
+    auto child = [](const ColumnInfo* parent, const std::string& name) -> const ColumnInfo* {
+      if (parent == nullptr || parent->type.id != TypeId::kStruct) return nullptr;
+      for (const ColumnInfo& field : parent->children) {
+        if (SameName(field.name, name)) return &field;
+      }
+      return nullptr;
+    };
+    switch (expr.kind) {
+      case ast::ExprKind::kColumnRef: {
+        std::vector<std::string> names = expr.names;
+        if (names.size() > 1 && SameName(names[0], name_.name)) names.erase(names.begin());
+        const ColumnInfo* column = nullptr;
+        for (const ColumnInfo& top : table_->table->columns) {
+          if (SameName(top.name, names[0])) column = &top;
+        }
+        for (size_t i = 1; i < names.size(); ++i) column = child(column, names[i]);
+        return column;
+      }
+      case ast::ExprKind::kField:
+        return child(StatisticsColumn(*expr.children[0]), expr.names[0]);
+      case ast::ExprKind::kSubscript: {
+        const ColumnInfo* list = StatisticsColumn(*expr.children[0]);
+        if (list == nullptr || list->type.id != TypeId::kList || list->children.empty()) {
+          return nullptr;
+        }
+        return &list->children[0];
+      }
+      default:
+        return nullptr;
+    }
   }
 
   std::string CheapestColumn() const {
@@ -262,7 +340,7 @@ class LakeTableSource : public Source {
   bool through_transaction_;
   ExecContext context_;
   Schema schema_;
-  bool has_rowid_ = false;
+  std::vector<VirtualColumn> virtuals_;  // the kinds of the schema's last columns
   std::optional<std::string> filter_;
 };
 

@@ -26,18 +26,21 @@ class RowsBuilder {
   int64_t rows_ = 0;
 };
 
-// A materialized result as a source; `label` names it in EXPLAIN.
+// A materialized result as a source; `label` names it in EXPLAIN. Its last `hidden_columns`
+// columns are virtual: named explicitly, left out of `*`.
 class RowsSource : public Source {
  public:
-  RowsSource(std::string label, std::shared_ptr<Batch> batch)
-      : label_(std::move(label)), batch_(std::move(batch)) {}
+  RowsSource(std::string label, std::shared_ptr<Batch> batch, int hidden_columns = 0)
+      : label_(std::move(label)), batch_(std::move(batch)), hidden_columns_(hidden_columns) {}
   const Schema& schema() const override { return *batch_->schema; }
+  int visible_columns() const override { return schema().num_fields() - hidden_columns_; }
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
                                          std::shared_ptr<const StatisticsPredicate>) override;
 
  private:
   std::string label_;
   std::shared_ptr<Batch> batch_;
+  int hidden_columns_;
 };
 
 }  // namespace tarn::sql

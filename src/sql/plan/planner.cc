@@ -171,6 +171,19 @@ Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visi
   return Status::OK();
 }
 
+// stats(x) over a source that keeps statistics for x: the text, as DuckDB's optimizer folds it.
+void ReplaceStatisticsCalls(const Source& source, ExprPtr* expr) {
+  Expr& e = **expr;
+  if (e.kind == ExprKind::kFunction && e.children.size() == 1 && e.names.size() == 1 &&
+      SameName(e.names[0], "stats")) {
+    if (std::optional<std::string> text = source.StatisticsText(*e.children[0])) {
+      *expr = ast::MakeLiteral(ast::LiteralKind::kString, std::move(*text));
+      return;
+    }
+  }
+  for (auto& child : e.children) ReplaceStatisticsCalls(source, &child);
+}
+
 // `joined`: the Source of a FROM clause with joins, `select` rewritten over it (join_source.h).
 Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
                                                  std::unique_ptr<Source> joined,
@@ -212,6 +225,9 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
   std::vector<OutputItem> items;
   const int visible = source ? source->visible_columns() : source_schema.num_fields();
   TARN_RETURN_NOT_OK(ExpandSelectList(select, source_schema, visible, qualifier, &items));
+  if (source) {
+    for (auto& item : items) ReplaceStatisticsCalls(*source, &item.expr);
+  }
   ExprPtr where = select.where ? Prepared(*select.where, qualifier) : nullptr;
   ExprPtr having = select.having ? Prepared(*select.having, qualifier) : nullptr;
   ExprPtr qualify = select.qualify ? Prepared(*select.qualify, qualifier) : nullptr;

@@ -15,6 +15,7 @@
 #include "sql/lake/maintenance_calls.h"
 #include "sql/lake/metadata_tables.h"
 #include "sql/lake/rows_source.h"
+#include "sql/system/system_tables.h"
 #include "sql/system/tarn_functions.h"
 #include "tarn/expr.h"
 
@@ -264,6 +265,7 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     }
     if (IsDucklakeFunction(name)) return BindDucklakeFunction(ref, sql_text, context);
     if (IsTarnFunction(name)) return BindTarnFunction(ref, sql_text, context);
+    if (IsSystemTableFunction(name)) return BindSystemTableFunction(ref, sql_text, context);
     if (name == "glob") return BindGlob(ref, context);
     if (name == "range" || name == "generate_series") {
       if (name == "generate_series") {
@@ -283,7 +285,11 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
     return Status::NotFound(message);
   }
-  // A table of a lake's catalog database, of an attached lake, else of the SqlCatalog.
+  // DuckDB's information_schema, a table of a lake's catalog database, of an attached lake,
+  // else of the SqlCatalog.
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> information,
+                        BindInformationSchema(ref, sql_text, context));
+  if (information) return information;
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> metadata,
                         BindMetadataTable(ref, sql_text, context));
   if (metadata) return metadata;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ class Source {
   // About how many rows a scan without filter returns (Parquet footers, catalog row counts),
   // for choosing join sides; -1 when unknown.
   virtual int64_t EstimatedRows() const { return -1; }
+  // DuckDB's stats(expr) text ("[Min: 1, Max: 7][Has Null: true, Has No Null: true]") for
+  // `expr` naming one of the source's columns, a struct field or a list's elements (`l[1]`),
+  // from statistics the source keeps; nullopt when it keeps none.
+  virtual std::optional<std::string> StatisticsText(const ast::Expr& expr) const {
+    (void)expr;
+    return std::nullopt;
+  }
 };
 
 // Resolves a table function call, a file name or a catalog table. Errors name the closest
