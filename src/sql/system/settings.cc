@@ -44,6 +44,25 @@ Result<Value> CastSetting(const Value& value, const DataType& type) {
   return Status::InvalidArgument("Invalid Input Error: Failed to cast value: ", message);
 }
 
+// memory_limit as current_setting() shows it: DuckDB's BytesToHumanReadableString, whose
+// one decimal is truncated ("953.6 MiB" for 1GB), not rounded.
+std::string HumanReadableBytes(int64_t bytes) {
+  static const char* kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  uint64_t parts[6] = {};
+  parts[0] = static_cast<uint64_t>(bytes);
+  for (int i = 1; i < 6; ++i) {
+    parts[i] = parts[i - 1] / 1024;
+    parts[i - 1] %= 1024;
+  }
+  for (int i = 5; i >= 1; --i) {
+    if (parts[i] != 0) {
+      return std::to_string(parts[i]) + "." + std::to_string(parts[i - 1] * 10 / 1024) + " " +
+             kUnits[i];
+    }
+  }
+  return std::to_string(parts[0]) + (bytes == 1 ? " byte" : " bytes");
+}
+
 }  // namespace
 
 enum class SessionSettings::Id : uint8_t {
@@ -135,7 +154,7 @@ Status SessionSettings::Reset(std::string_view name) {
       return Status::OK();
     case Id::kMemoryLimit:
       memory_limit_ = default_memory_limit_;
-      Publish(*definition, Value::Varchar(FormatMemorySize(memory_limit_)));
+      Publish(*definition, Value::Varchar(HumanReadableBytes(memory_limit_)));
       return Status::OK();
     case Id::kPreserveInsertionOrder:
       return Apply(*definition, Value::Boolean(true));
@@ -163,7 +182,7 @@ Status SessionSettings::Apply(const Definition& definition, const Value& value) 
   if (definition.id == Id::kMemoryLimit) {
     if (value.is_null()) return Status::InvalidArgument("Invalid Input Error: memory_limit is NULL");
     TARN_ASSIGN_OR_RETURN(memory_limit_, ParseMemorySize(FormatValue(value)));
-    Publish(definition, Value::Varchar(FormatMemorySize(memory_limit_)));
+    Publish(definition, Value::Varchar(HumanReadableBytes(memory_limit_)));
     return Status::OK();
   }
   if (definition.id == Id::kThreads && !value.is_null() && !value.type().IsInteger() &&
