@@ -298,6 +298,10 @@ struct TableInfo {
   std::optional<PartitionSpec> partitioning;
   std::optional<SortSpec> sorting;
   std::vector<InlinedDataTable> inlined_tables;  // by schema_version ascending
+  // COMMENT ON TABLE / COLUMN: the 'comment' rows of ducklake_tag (object_id = table_id) and
+  // ducklake_column_tag visible at the snapshot; a NULL comment is no entry.
+  std::optional<std::string> comment;
+  std::map<int64_t, std::string> column_comments;  // by column_id
 
   // Finds a column, top-level or nested, by id; nullptr if absent at this snapshot.
   const ColumnInfo* FindColumn(int64_t column_id) const;
@@ -313,6 +317,8 @@ struct ViewInfo {
   std::string sql;
   std::vector<std::string> column_aliases;  // parsed from "\"a\",\"b\""
   int64_t begin_snapshot = 0;
+  // COMMENT ON VIEW: the 'comment' row of ducklake_tag (object_id = view_id), if not NULL.
+  std::optional<std::string> comment;
 };
 
 // One parameter of a macro implementation (ducklake_macro_parameters).

@@ -225,6 +225,26 @@ struct CreateViewChange {
 struct DropViewChange {
   int64_t view_id = 0;
 };
+// ALTER VIEW … RENAME TO: the view's current ducklake_view row ends and a row with the same
+// view_id, uuid, dialect, SQL and aliases under the new name begins (its comment stays: tags
+// name the id). Token created_view:"s"."new", as the extension writes it.
+struct RenameViewChange {
+  int64_t view_id = 0;  // real or provisional
+  std::string new_name;
+};
+// COMMENT ON TABLE | VIEW | COLUMN … IS …: the object's current 'comment' row of ducklake_tag
+// (object_id = the table or view id) or ducklake_column_tag (table_id, column_id) gets
+// end_snapshot and a new one begins, value NULL for IS NULL. Token altered_table:T or
+// altered_view:V (none for objects created in the same change set); the snapshot's
+// schema_version is bumped but no ducklake_schema_versions row is written, as the extension
+// does.
+struct SetCommentChange {
+  enum class Target : uint8_t { kTable, kView, kColumn };
+  Target target = Target::kTable;
+  int64_t object_id = 0;  // the table or view: real or provisional
+  int64_t column_id = 0;  // kColumn
+  std::optional<std::string> comment;
+};
 
 // CREATE MACRO: a ducklake_macro row (its id from next_catalog_id, mapped from provisional_id)
 // with one ducklake_macro_impl row per implementation (impl_id = position) and one
@@ -326,6 +346,7 @@ using LakeChange =
     std::variant<CreateSchemaChange, DropSchemaChange, CreateTableChange, DropTableChange,
                  RenameTableChange, AddColumnChange, DropColumnChange, AlterColumnChange,
                  SetPartitioningChange, SetSortKeyChange, CreateViewChange, DropViewChange,
+                 RenameViewChange, SetCommentChange,
                  CreateMacroChange, DropMacroChange, SetOptionChange, NewDataFile, NewDeleteFile,
                  InlinedFileDeletes, EndDataFile, InlinedInsert, InlinedRowDeletes,
                  FlushInlinedChange, CompactFilesChange>;

@@ -91,6 +91,50 @@ struct WriteResult {
   int64_t peak_held_bytes = 0;
 };
 
+// DuckDB's ducklake_* session settings as a SQL session hands them to its writes and
+// maintenance calls (SET ducklake_target_file_size = '10KB', ...).
+struct LakeSessionSettings {
+  // ducklake_target_file_size: when set, the target file size of inserts and compactions,
+  // over every target_file_size option. Default: unset (the options decide).
+  std::optional<int64_t> target_file_size;
+  // ducklake_default_data_inlining_row_limit: the inlining limit of tables no
+  // data_inlining_row_limit option reaches. Default: 10.
+  int64_t default_inlining_row_limit = 10;
+  // ducklake_max_retry_count, ducklake_retry_wait_ms, ducklake_retry_backoff: the commit's
+  // retries (CommitOptions). Defaults: 10, 100, 1.5.
+  int max_retries = 10;
+  int64_t retry_wait_ms = 100;
+  double retry_backoff = 1.5;
+};
+
+struct MaintenanceOptions {
+  std::optional<std::string> schema;  // only this schema ("main" when only table is given)
+  std::optional<std::string> table;   // only this table
+  // ducklake_merge_adjacent_files: files with min_file_size <= size < max_file_size qualify
+  // (defaults 0 and the table's target_file_size).
+  std::optional<int64_t> min_file_size;
+  std::optional<int64_t> max_file_size;
+  // ducklake_rewrite_data_files: files whose deleted fraction >= this are rewritten.
+  // Default: the rewrite_delete_threshold option (table > schema > global), else 0.95.
+  std::optional<double> delete_threshold;
+  // The session's target_file_size and inlining default (its retry settings go in `commit`).
+  LakeSessionSettings session;
+  CommitOptions commit;
+};
+
+struct MaintenanceTableResult {
+  std::string schema_name;
+  std::string table_name;
+  int64_t rows_flushed = 0;     // flush
+  int64_t files_processed = 0;  // compaction: source files
+  int64_t files_created = 0;
+};
+
+struct MaintenanceResult {
+  std::vector<MaintenanceTableResult> tables;  // tables changed, by table id
+  CommitResult commit;                         // snapshot_id -1 when nothing was done
+};
+
 class WriteTransaction {
  public:
   // Starts at the latest snapshot. REQUIRES: the lake was opened writable.
@@ -104,6 +148,8 @@ class WriteTransaction {
   // this many bytes are sorted and spilled to temporary files, then merged, so its files are
   // in one key order. Default: no limit.
   void SetSortMemoryLimit(int64_t bytes);
+  // The session settings later writes and the commit use. Default: LakeSessionSettings{}.
+  void SetSessionSettings(const LakeSessionSettings& settings);
 
   // --- reads at the transaction's view (start snapshot + own changes) ---
   Result<std::shared_ptr<const LakeSnapshot>> Snapshot();
@@ -157,6 +203,16 @@ class WriteTransaction {
   Status CreateView(const std::string& schema, const std::string& view, const std::string& sql,
                     const std::vector<std::string>& column_aliases, bool or_replace = false);
   Status DropView(const std::string& schema, const std::string& view, bool if_exists = false);
+  // ALTER VIEW … RENAME TO, with the extension's messages (a table named: "Cannot use ALTER
+  // VIEW on entry t - it is not a view"; the new name taken: "Could not rename view …").
+  Status RenameView(const std::string& schema, const std::string& view,
+                    const std::string& new_name, bool if_exists = false);
+  // COMMENT ON TABLE | VIEW | COLUMN (`column`, a top-level column, for kColumn); nullopt is
+  // IS NULL. Reads in the transaction see it (TableInfo::comment, column_comments,
+  // ViewInfo::comment); only the last comment of an object is committed.
+  Status SetComment(SetCommentChange::Target target, const std::string& schema,
+                    const std::string& name, const std::string& column,
+                    std::optional<std::string> comment);
   // CREATE [OR REPLACE] MACRO schema.name with its implementations (all scalar or all table;
   // their SQL in DuckDB's dialect). AlreadyExists as DuckDB words it unless `or_replace` or
   // `if_not_exists` (which then changes nothing).
@@ -197,6 +253,19 @@ class WriteTransaction {
                                    const std::vector<std::string>& paths,
                                    const AddDataFilesOptions& options = {});
 
+  // --- maintenance inside the transaction ---
+  // ducklake_flush_inlined_data, _merge_adjacent_files, _rewrite_data_files as the extension
+  // runs them in an open transaction: over the tables and files committed at the start
+  // snapshot (not the transaction's own rows), ordered by the transaction's sort keys. Their
+  // files are written now and their catalog changes become part of Commit (after the DDL,
+  // before the transaction's inserts and deletes); Rollback deletes the files. Files a run
+  // already compacted and tables it already flushed are left alone by later runs. Commit
+  // fails (Conflict) when the transaction also deleted or updated committed rows of a table
+  // one of these changed, as the extension's commit does.
+  Result<MaintenanceResult> FlushInlinedData(const MaintenanceOptions& options);
+  Result<MaintenanceResult> MergeAdjacentFiles(const MaintenanceOptions& options);
+  Result<MaintenanceResult> RewriteDataFiles(const MaintenanceOptions& options);
+
   // --- end ---
   void SetCommitInfo(std::optional<std::string> author, std::optional<std::string> message,
                      std::optional<std::string> extra_info = std::nullopt);
@@ -218,32 +287,6 @@ class WriteTransaction {
 // latest snapshot, writes its files, and commits one snapshot (none when nothing qualifies);
 // a failed commit deletes the files it wrote. docs/maintenance.md has the rules.
 // =============================================================================================
-
-struct MaintenanceOptions {
-  std::optional<std::string> schema;  // only this schema ("main" when only table is given)
-  std::optional<std::string> table;   // only this table
-  // ducklake_merge_adjacent_files: files with min_file_size <= size < max_file_size qualify
-  // (defaults 0 and the table's target_file_size).
-  std::optional<int64_t> min_file_size;
-  std::optional<int64_t> max_file_size;
-  // ducklake_rewrite_data_files: files whose deleted fraction >= this are rewritten.
-  // Default: the rewrite_delete_threshold option (table > schema > global), else 0.95.
-  std::optional<double> delete_threshold;
-  CommitOptions commit;
-};
-
-struct MaintenanceTableResult {
-  std::string schema_name;
-  std::string table_name;
-  int64_t rows_flushed = 0;     // flush
-  int64_t files_processed = 0;  // compaction: source files
-  int64_t files_created = 0;
-};
-
-struct MaintenanceResult {
-  std::vector<MaintenanceTableResult> tables;  // tables changed, by table id
-  CommitResult commit;                         // snapshot_id -1 when nothing was done
-};
 
 // ducklake_flush_inlined_data: every inlined row (deleted ones included) into one Parquet file
 // per inlined table (written with that table's schema version's columns) carrying

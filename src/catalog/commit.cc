@@ -115,8 +115,10 @@ Result<CommitResult> TryCommit(Lake& lake, int64_t start, const LakeChanges& cha
   if (a.schema_changed) a.schema_version++;
   TARN_RETURN_NOT_OK(ci::WriteNewInlinedTables(&a));
   ci::CrashPoint("catalog_rows");
-  TARN_RETURN_NOT_OK(ci::WriteDataChanges(&a));
+  // A transaction's flushes and compactions (run on its start snapshot) take their file ids
+  // before its own new files, as the extension's do when called before its inserts.
   TARN_RETURN_NOT_OK(ci::WriteMaintenanceChanges(&a));
+  TARN_RETURN_NOT_OK(ci::WriteDataChanges(&a));
   ci::CrashPoint("data_rows");
   TARN_RETURN_NOT_OK(ci::WriteTableStats(&a));
   TARN_RETURN_NOT_OK(ci::WriteSchemaVersionRows(&a));

@@ -416,6 +416,72 @@ CatalogDatum OptionalText(const std::optional<std::string>& text) {
   return text ? CatalogDatum::Text(*text) : CatalogDatum::Null();
 }
 
+Status RenameView(CommitAttempt* a, const RenameViewChange& c) {
+  TARN_ASSIGN_OR_RETURN(int64_t id, a->Resolve(c.view_id, "view"));
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult current,
+      RunQuery(a->store,
+               "SELECT view_uuid, schema_id, dialect, sql, column_aliases FROM ducklake_view "
+               "WHERE view_id = ?1 AND end_snapshot IS NULL",
+               {CatalogDatum::Integer(id)},
+               {T::kVarchar, T::kBigint, T::kVarchar, T::kVarchar, T::kVarchar},
+               "ducklake_view"));
+  if (current.rows.size() != 1) {
+    return Status::NotFound("rename view: view_id ", id, " has ", current.rows.size(),
+                            " current rows at snapshot ", a->latest.snapshot_id);
+  }
+  const auto& row = current.rows[0];
+  TARN_RETURN_NOT_OK(EndRows(a, "ducklake_view", "view_id", id));
+  TARN_RETURN_NOT_OK(Exec(
+      a->store,
+      "INSERT INTO ducklake_view (view_id, view_uuid, begin_snapshot, end_snapshot, schema_id, "
+      "view_name, dialect, sql, column_aliases) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8)",
+      {CatalogDatum::Integer(id), row[0], CatalogDatum::Integer(a->snapshot_id), row[1],
+       CatalogDatum::Text(c.new_name), row[2], row[3], row[4]}));
+  const int64_t schema_id = row[1].is_null() ? 0 : row[1].integer();
+  TARN_ASSIGN_OR_RETURN(SchemaState * schema, a->Schema(schema_id));
+  a->tokens.created_tables.push_back({schema->name, c.new_name, true});
+  a->schema_changed = true;
+  return Status::OK();
+}
+
+Status SetComment(CommitAttempt* a, const SetCommentChange& c) {
+  const bool view = c.target == SetCommentChange::Target::kView;
+  TARN_ASSIGN_OR_RETURN(int64_t id, a->Resolve(c.object_id, view ? "view" : "table"));
+  if (view) {
+    if (c.object_id >= 0) a->tokens.altered_views.insert(id);
+  } else {
+    TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(id));
+    if (!table->created_here) a->tokens.altered_tables.insert(id);
+  }
+  a->schema_changed = true;  // as the extension bumps schema_version; no schema_versions row
+  const CatalogDatum snapshot = CatalogDatum::Integer(a->snapshot_id);
+  if (c.target == SetCommentChange::Target::kColumn) {
+    TARN_RETURN_NOT_OK(Exec(a->store,
+                            "UPDATE ducklake_column_tag SET end_snapshot = ?1 WHERE table_id = ?2 "
+                            "AND column_id = ?3 AND key = 'comment' AND end_snapshot IS NULL",
+                            {snapshot, CatalogDatum::Integer(id),
+                             CatalogDatum::Integer(c.column_id)})
+                           .status());
+    return Exec(a->store,
+                "INSERT INTO ducklake_column_tag (table_id, column_id, begin_snapshot, "
+                "end_snapshot, key, value) VALUES (?1, ?2, ?3, NULL, 'comment', ?4)",
+                {CatalogDatum::Integer(id), CatalogDatum::Integer(c.column_id), snapshot,
+                 OptionalText(c.comment)})
+        .status();
+  }
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          "UPDATE ducklake_tag SET end_snapshot = ?1 WHERE object_id = ?2 AND "
+                          "key = 'comment' AND end_snapshot IS NULL",
+                          {snapshot, CatalogDatum::Integer(id)})
+                         .status());
+  return Exec(a->store,
+              "INSERT INTO ducklake_tag (object_id, begin_snapshot, end_snapshot, key, value) "
+              "VALUES (?1, ?2, NULL, 'comment', ?3)",
+              {CatalogDatum::Integer(id), snapshot, OptionalText(c.comment)})
+      .status();
+}
+
 Status CreateMacro(CommitAttempt* a, const CreateMacroChange& c) {
   TARN_ASSIGN_OR_RETURN(int64_t schema_id, a->Resolve(c.schema_id, "schema"));
   TARN_ASSIGN_OR_RETURN(SchemaState * schema, a->Schema(schema_id));
@@ -518,6 +584,8 @@ Status WriteCatalogChanges(CommitAttempt* a) {
           if constexpr (std::is_same_v<C, SetSortKeyChange>) return SetSortKey(a, c);
           if constexpr (std::is_same_v<C, CreateViewChange>) return CreateView(a, c);
           if constexpr (std::is_same_v<C, DropViewChange>) return DropView(a, c);
+          if constexpr (std::is_same_v<C, RenameViewChange>) return RenameView(a, c);
+          if constexpr (std::is_same_v<C, SetCommentChange>) return SetComment(a, c);
           if constexpr (std::is_same_v<C, CreateMacroChange>) return CreateMacro(a, c);
           if constexpr (std::is_same_v<C, DropMacroChange>) return DropMacro(a, c);
           if constexpr (std::is_same_v<C, SetOptionChange>) return SetOption(a, c);

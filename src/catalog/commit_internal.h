@@ -208,7 +208,7 @@ std::string InlinedColumnType(const DataType& type);
 // A stored cell for an inlined value; NotSupported for types tarn does not inline.
 Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row);
 
-// commit_maintenance.cc: flushed inlined data and compacted files (after the data changes).
+// commit_maintenance.cc: flushed inlined data and compacted files (before the data changes).
 Status WriteMaintenanceChanges(CommitAttempt* attempt);
 
 // commit_stats.cc

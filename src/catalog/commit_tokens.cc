@@ -497,6 +497,22 @@ Result<ChangeTokens> TokensOfChanges(const LakeChanges& changes, const LakeSnaps
             if (real(c.table_id)) t.altered_tables.insert(c.table_id);
           } else if constexpr (std::is_same_v<C, DropViewChange>) {
             if (real(c.view_id)) t.dropped_views.insert(c.view_id);
+          } else if constexpr (std::is_same_v<C, RenameViewChange>) {
+            if (real(c.view_id)) {
+              std::string schema;
+              for (const ViewInfo& view : start.views()) {
+                if (view.view_id == c.view_id) schema = view.schema_name;
+              }
+              t.created_tables.push_back({schema, c.new_name, true});
+            }
+          } else if constexpr (std::is_same_v<C, SetCommentChange>) {
+            if (real(c.object_id)) {
+              if (c.target == SetCommentChange::Target::kView) {
+                t.altered_views.insert(c.object_id);
+              } else {
+                t.altered_tables.insert(c.object_id);
+              }
+            }
           } else if constexpr (std::is_same_v<C, CreateMacroChange>) {
             TARN_ASSIGN_OR_RETURN(std::string schema, schema_name(c.schema_id));
             ChangeTokens::Created created{schema, c.name};

@@ -363,6 +363,46 @@ Result<std::vector<TableSchemaVersion>> Lake::LoadSchemaVersions(const TableInfo
   return out;
 }
 
+// COMMENT ON: the 'comment' tags visible at `snapshot`. Table and view comments by object id
+// into `object_comments` (as stored: NULL is no comment), column comments into their tables.
+static Status LoadComments(CatalogStore* store, int64_t snapshot,
+                           std::map<int64_t, std::shared_ptr<TableInfo>>* tables,
+                           std::map<int64_t, std::optional<std::string>>* object_comments) {
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult tag_rows,
+      RunQuery(store,
+               StrCat("SELECT object_id, value FROM ducklake_tag WHERE key = 'comment' AND ",
+                      kVisible),
+               {CatalogDatum::Integer(snapshot)}, {T::kBigint, T::kVarchar}, "ducklake_tag"));
+  for (size_t i = 0; i < tag_rows.rows.size(); ++i) {
+    RowReader row(*store, tag_rows, i, "ducklake_tag", {0});
+    TARN_ASSIGN_OR_RETURN(int64_t object_id, row.Int(0));
+    (*object_comments)[object_id] = row.OptText(1);
+  }
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult column_rows,
+      RunQuery(store,
+               StrCat("SELECT table_id, column_id, value FROM ducklake_column_tag WHERE "
+                      "key = 'comment' AND ",
+                      kVisible),
+               {CatalogDatum::Integer(snapshot)}, {T::kBigint, T::kBigint, T::kVarchar},
+               "ducklake_column_tag"));
+  for (size_t i = 0; i < column_rows.rows.size(); ++i) {
+    RowReader row(*store, column_rows, i, "ducklake_column_tag", {0, 1});
+    TARN_ASSIGN_OR_RETURN(int64_t table_id, row.Int(0));
+    TARN_ASSIGN_OR_RETURN(int64_t column_id, row.Int(1));
+    auto table = tables->find(table_id);
+    if (table == tables->end()) continue;  // a tag of a table not visible here
+    std::optional<std::string> value = row.OptText(2);
+    if (value.has_value()) {
+      table->second->column_comments[column_id] = *value;
+    } else {
+      table->second->column_comments.erase(column_id);
+    }
+  }
+  return Status::OK();
+}
+
 Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSelector& selector) {
   std::lock_guard<std::mutex> lock(mu_);
   CatalogStore* store = store_.get();
@@ -422,7 +462,13 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
   TARN_RETURN_NOT_OK(LoadPartitioning(store, result->snapshot_, &tables));
   TARN_RETURN_NOT_OK(LoadSorting(store, result->snapshot_, &tables));
   TARN_RETURN_NOT_OK(LoadInlinedRegistry(store, snapshot, &tables));
-  for (auto& [table_id, table] : tables) result->tables_.push_back(std::move(table));
+  std::map<int64_t, std::optional<std::string>> object_comments;
+  TARN_RETURN_NOT_OK(LoadComments(store, snapshot, &tables, &object_comments));
+  for (auto& [table_id, table] : tables) {
+    auto comment = object_comments.find(table_id);
+    if (comment != object_comments.end()) table->comment = comment->second;
+    result->tables_.push_back(std::move(table));
+  }
 
   // Views.
   TARN_ASSIGN_OR_RETURN(
@@ -455,6 +501,8 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
     Result<std::vector<std::string>> aliases = ParseColumnAliases(row.OptText(7).value_or(""));
     if (!aliases.ok()) return row.Error("column_aliases: ", aliases.status().message());
     view.column_aliases = std::move(aliases).value();
+    auto comment = object_comments.find(view.view_id);
+    if (comment != object_comments.end()) view.comment = comment->second;
     result->views_.push_back(std::move(view));
   }
   std::sort(result->views_.begin(), result->views_.end(),

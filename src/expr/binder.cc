@@ -16,6 +16,7 @@ namespace tarn::expr {
 namespace {
 thread_local std::optional<int64_t> statement_time_micros;
 thread_local const std::map<std::string, Value>* session_variables = nullptr;
+thread_local const std::map<std::string, Value>* session_settings = nullptr;
 
 int64_t ClockMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -40,6 +41,13 @@ VariablesScope::VariablesScope(const std::map<std::string, Value>* variables)
 }
 
 VariablesScope::~VariablesScope() { session_variables = outer_; }
+
+SettingsScope::SettingsScope(const std::map<std::string, Value>* settings)
+    : outer_(session_settings) {
+  session_settings = settings;
+}
+
+SettingsScope::~SettingsScope() { session_settings = outer_; }
 namespace {
 
 using ast::Expr;
@@ -913,6 +921,27 @@ class Binder {
         if (it != session_variables->end()) return MakeConstant(it->second);
       }
       return MakeConstant(Value());
+    }
+    if (name == "current_setting") {
+      if (args.size() != 1 || args[0]->kind != BoundKind::kConstant ||
+          args[0]->constant.is_null() || args[0]->constant.type().id != TypeId::kVarchar) {
+        return TypeError(expr, "current_setting takes one constant VARCHAR name");
+      }
+      std::string key = args[0]->constant.GetBytes();
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (session_settings != nullptr) {
+        auto it = session_settings->find(key);
+        if (it != session_settings->end()) return MakeConstant(it->second);
+      }
+      std::string message = StrCat("Catalog Error: unrecognized configuration parameter \"",
+                                   args[0]->constant.GetBytes(), "\"");
+      if (session_settings != nullptr) {
+        std::vector<std::string> names;
+        for (const auto& [setting, value] : *session_settings) names.push_back(setting);
+        std::vector<std::string> closest = ClosestNames(key, names);
+        if (!closest.empty()) message += "; did you mean \"" + closest[0] + "\"?";
+      }
+      return Status::InvalidArgument(message);
     }
     if (name == "typeof") {
       // The argument's type as DuckDB names it: a constant, whatever the rows hold.

@@ -54,6 +54,19 @@ class VariablesScope {
   const std::map<std::string, Value>* outer_;
 };
 
+// current_setting('name'): the session's settings (SET) while a statement runs on this
+// thread, by lower-case name; an unknown name, or no scope, is DuckDB's Catalog Error.
+class SettingsScope {
+ public:
+  explicit SettingsScope(const std::map<std::string, Value>* settings);
+  ~SettingsScope();
+  SettingsScope(const SettingsScope&) = delete;
+  SettingsScope& operator=(const SettingsScope&) = delete;
+
+ private:
+  const std::map<std::string, Value>* outer_;
+};
+
 // Levenshtein distance, ASCII case-insensitive.
 size_t EditDistance(std::string_view a, std::string_view b);
 // The names closest to `name` (at most three, the smallest distance first), for messages.

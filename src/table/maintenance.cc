@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include "table/deletes.h"
@@ -33,18 +34,30 @@ struct Run {
   LakeChanges changes;
   std::vector<std::string> written;
   MaintenanceResult result;
+  // Inside a transaction: its committed data files already consumed and tables already
+  // flushed by earlier runs (left alone), and what this run consumes and flushes.
+  const std::set<int64_t>* excluded_files = nullptr;
+  const std::set<int64_t>* excluded_tables = nullptr;
+  std::set<int64_t> consumed_files;
+  std::set<int64_t> flushed_tables;
+
+  bool Excluded(int64_t data_file_id) const {
+    return excluded_files != nullptr && excluded_files->count(data_file_id) > 0;
+  }
 
   ~Run() {
     for (const std::string& path : written) (void)fs->Delete(path);
   }
 };
 
-Result<std::unique_ptr<Run>> StartRun(Lake& lake, std::shared_ptr<FileSystem> fs) {
+Result<std::unique_ptr<Run>> StartRun(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                      const MaintenanceOptions& options) {
   if (fs == nullptr) fs = LocalFileSystem();
   auto run = std::make_unique<Run>();
   run->lake = &lake;
   run->fs = fs;
   TARN_ASSIGN_OR_RETURN(run->snapshot, lake.LoadSnapshot(SnapshotSelector::Latest()));
+  run->state.session = options.session;
   run->state.lake = &lake;
   run->state.fs = fs;
   run->state.start_snapshot_id = run->snapshot->snapshot_id();
@@ -248,6 +261,10 @@ Status FlushInlinedTable(Run& run, const TableInfo& info, const TableMetadata& m
 }
 
 Status FlushTable(Run& run, const TableInfo& info) {
+  if (run.excluded_tables != nullptr && run.excluded_tables->count(info.table_id) > 0) {
+    return Status::OK();
+  }
+  run.flushed_tables.insert(info.table_id);
   const int64_t s = run.snapshot->snapshot_id();
   TARN_ASSIGN_OR_RETURN(auto md, run.lake->LoadTable(*run.snapshot, info.table_id));
   FlushInlinedChange change;
@@ -267,7 +284,8 @@ Status FlushTable(Run& run, const TableInfo& info) {
   // Inlined file deletions become partial delete files, merged with the visible ones.
   std::vector<MaintenanceDeleteFile> merged;
   for (const DataFileInfo& file : md->data_files) {
-    if (file.inlined_deletes.empty()) continue;
+    if (file.inlined_deletes.empty() || run.Excluded(file.data_file_id)) continue;
+    run.consumed_files.insert(file.data_file_id);
     std::vector<table_internal::DeletedPosition> positions;
     if (file.delete_file.has_value()) {
       TARN_ASSIGN_OR_RETURN(positions, table_internal::ReadDeleteFile(
@@ -415,6 +433,7 @@ Status MergeGroup(Run& run, const TableMetadata& md, const std::vector<ColumnInf
   change.table_id = info.table_id;
   for (const DataFileInfo* f : group) {
     change.sources.push_back({f->data_file_id, FromDataPath(*run.lake, f->path)});
+    run.consumed_files.insert(f->data_file_id);
   }
   change.output = std::move(file);
   run.changes.Add(std::move(change));
@@ -437,7 +456,7 @@ Status MergeTable(Run& run, const TableInfo& info, const MaintenanceOptions& opt
     if (file.delete_file.has_value() || !file.inlined_deletes.empty()) continue;
     if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
     if (file.file_size_bytes < min_size || file.file_size_bytes >= max_size) continue;
-    if (file.file_size_bytes >= target) continue;
+    if (file.file_size_bytes >= target || run.Excluded(file.data_file_id)) continue;
     groups[GroupOf(versions, file)].push_back(&file);
   }
   MaintenanceTableResult result;
@@ -491,6 +510,7 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
   for (const DataFileInfo& file : md->data_files) {
     if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
     if (!file.delete_file.has_value() && file.inlined_deletes.empty()) continue;
+    if (run.Excluded(file.data_file_id)) continue;
     TARN_ASSIGN_OR_RETURN(std::vector<int64_t> deleted,
                           table_internal::DeletedPositionsAt(run.fs, file, file.record_count, s));
     if (deleted.empty() || file.record_count <= 0) continue;
@@ -519,6 +539,7 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
     change.table_id = info.table_id;
     for (const DataFileInfo* f : group) {
       change.sources.push_back({f->data_file_id, FromDataPath(*run.lake, f->path)});
+      run.consumed_files.insert(f->data_file_id);
     }
     result.files_processed += static_cast<int64_t>(group.size());
     if (!rows.row_ids.empty()) {
@@ -537,30 +558,91 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
   return Status::OK();
 }
 
+using table_internal::MaintenanceProcedure;
+
+Status RunProcedure(Run& run, MaintenanceProcedure procedure, const TableInfo& info,
+                    const MaintenanceOptions& options) {
+  switch (procedure) {
+    case MaintenanceProcedure::kFlush: return FlushTable(run, info);
+    case MaintenanceProcedure::kMerge: return MergeTable(run, info, options);
+    case MaintenanceProcedure::kRewrite: return RewriteTable(run, info, options);
+  }
+  return Status::Internal("unknown maintenance procedure");
+}
+
+Result<MaintenanceResult> RunCommitted(Lake& lake, std::shared_ptr<FileSystem> fs,
+                                       MaintenanceProcedure procedure,
+                                       const MaintenanceOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Run> run, StartRun(lake, std::move(fs), options));
+  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
+  for (const auto& table : tables) TARN_RETURN_NOT_OK(RunProcedure(*run, procedure, *table, options));
+  return Finish(std::move(run), options);
+}
+
 }  // namespace
+
+namespace table_internal {
+
+Result<MaintenanceResult> RunMaintenanceInTransaction(WriteState& txn,
+                                                      MaintenanceProcedure procedure,
+                                                      const MaintenanceOptions& options) {
+  auto run = std::make_unique<Run>();
+  run->lake = txn.lake;
+  run->fs = txn.fs;
+  run->snapshot = txn.start;
+  run->state.lake = txn.lake;
+  run->state.fs = txn.fs;
+  run->state.start_snapshot_id = txn.start_snapshot_id;
+  run->state.start = txn.start;
+  run->state.pending_options = txn.pending_options;
+  run->state.session = txn.session;
+  run->excluded_files = &txn.maintained_files;
+  run->excluded_tables = &txn.flushed_tables;
+  // Provisional ids continue the transaction's, so the two change sets never share one.
+  while (txn.last_provisional_id < 0 &&
+         run->changes.NewProvisionalId() > txn.last_provisional_id) {
+  }
+  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
+  for (const auto& committed : tables) {
+    std::shared_ptr<const TableInfo> current = txn.FindTableById(committed->table_id);
+    if (current == nullptr) continue;  // dropped by the transaction
+    // The transaction's sort key orders what the run writes.
+    TableInfo info = *committed;
+    info.sorting = current->sorting;
+    TARN_RETURN_NOT_OK(RunProcedure(*run, procedure, info, options));
+  }
+  txn.last_provisional_id = run->changes.NewProvisionalId();
+  for (const LakeChange& change : run->changes.changes()) {
+    if (const auto* flush = std::get_if<FlushInlinedChange>(&change)) {
+      txn.maintained_tables.insert(flush->table_id);
+    } else if (const auto* compact = std::get_if<CompactFilesChange>(&change)) {
+      txn.maintained_tables.insert(compact->table_id);
+    }
+    txn.maintenance.push_back(change);
+  }
+  txn.maintained_files.insert(run->consumed_files.begin(), run->consumed_files.end());
+  txn.flushed_tables.insert(run->flushed_tables.begin(), run->flushed_tables.end());
+  for (std::string& path : run->written) txn.written_files.insert(std::move(path));
+  run->written.clear();  // the transaction owns them now
+  run->result.commit.snapshot.snapshot_id = -1;
+  return std::move(run->result);
+}
+
+}  // namespace table_internal
 
 Result<MaintenanceResult> FlushInlinedData(Lake& lake, std::shared_ptr<FileSystem> fs,
                                            const MaintenanceOptions& options) {
-  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Run> run, StartRun(lake, std::move(fs)));
-  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
-  for (const auto& table : tables) TARN_RETURN_NOT_OK(FlushTable(*run, *table));
-  return Finish(std::move(run), options);
+  return RunCommitted(lake, std::move(fs), MaintenanceProcedure::kFlush, options);
 }
 
 Result<MaintenanceResult> MergeAdjacentFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                              const MaintenanceOptions& options) {
-  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Run> run, StartRun(lake, std::move(fs)));
-  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
-  for (const auto& table : tables) TARN_RETURN_NOT_OK(MergeTable(*run, *table, options));
-  return Finish(std::move(run), options);
+  return RunCommitted(lake, std::move(fs), MaintenanceProcedure::kMerge, options);
 }
 
 Result<MaintenanceResult> RewriteDataFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                            const MaintenanceOptions& options) {
-  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Run> run, StartRun(lake, std::move(fs)));
-  TARN_ASSIGN_OR_RETURN(auto tables, SelectTables(*run, options));
-  for (const auto& table : tables) TARN_RETURN_NOT_OK(RewriteTable(*run, *table, options));
-  return Finish(std::move(run), options);
+  return RunCommitted(lake, std::move(fs), MaintenanceProcedure::kRewrite, options);
 }
 
 }  // namespace tarn

@@ -57,7 +57,7 @@ Result<int64_t> EffectiveInliningRowLimit(const WriteState& state, int64_t schem
                                           std::optional<int64_t> table_id) {
   std::optional<std::string> text =
       state.GetOption("data_inlining_row_limit", schema_id, table_id.value_or(kNoId));
-  if (!text.has_value()) return 10;
+  if (!text.has_value()) return state.session.default_inlining_row_limit;
   return ParseLimit(*text);
 }
 

@@ -11,6 +11,7 @@
 #include "table/write_dml.h"
 #include "table/write_files.h"
 #include "table/write_match.h"
+#include "util/byte_size.h"
 
 namespace tarn::table_internal {
 
@@ -31,6 +32,8 @@ void EraseTableChanges(WriteState& state, int64_t table_id) {
                                std::is_same_v<T, SetPartitioningChange> ||
                                std::is_same_v<T, SetSortKeyChange>) {
             return c.table_id == table_id;
+          } else if constexpr (std::is_same_v<T, SetCommentChange>) {
+            return c.target != SetCommentChange::Target::kView && c.object_id == table_id;
           } else {
             return false;
           }
@@ -449,15 +452,114 @@ Status DdlDropView(WriteState& state, const std::string& schema, const std::stri
     return Status::NotFound("view \"", schema, ".", name, "\" not found");
   }
   const int64_t id = view->view_id;
-  if (id < 0) {
-    std::erase_if(state.ddl, [&](const LakeChange& change) {
-      auto* create = std::get_if<CreateViewChange>(&change);
-      return create != nullptr && create->provisional_id == id;
-    });
-  } else {
-    state.ddl.push_back(DropViewChange{id});
-  }
+  std::erase_if(state.ddl, [&](const LakeChange& change) {
+    if (auto* create = std::get_if<CreateViewChange>(&change)) return create->provisional_id == id;
+    if (auto* rename = std::get_if<RenameViewChange>(&change)) return rename->view_id == id;
+    if (auto* comment = std::get_if<SetCommentChange>(&change)) {
+      return comment->target == SetCommentChange::Target::kView && comment->object_id == id;
+    }
+    return false;
+  });
+  if (id >= 0) state.ddl.push_back(DropViewChange{id});
   std::erase_if(state.views, [&](const ViewInfo& v) { return v.view_id == id; });
+  return Status::OK();
+}
+
+Status DdlRenameView(WriteState& state, const std::string& schema, const std::string& name,
+                     const std::string& new_name, bool if_exists) {
+  TARN_RETURN_NOT_OK(CheckName("view", new_name));
+  const ViewInfo* view = state.FindView(schema, name);
+  if (view == nullptr) {
+    if (state.FindTable(schema, name)) {
+      return Status::InvalidArgument("Binder Error: Cannot use ALTER VIEW on entry ", name,
+                                     " - it is not a view");
+    }
+    if (if_exists) return Status::OK();
+    return Status::NotFound("Catalog Error: View with name ", name, " does not exist!");
+  }
+  if (!NameEquals(name, new_name) &&
+      (state.FindTable(schema, new_name) || state.FindView(schema, new_name))) {
+    return Status::AlreadyExists("Catalog Error: Could not rename view \"", name, "\" to \"",
+                                 new_name, "\": another entry with this name already exists!");
+  }
+  const int64_t id = view->view_id;
+  bool folded = false;
+  for (LakeChange& change : state.ddl) {
+    if (auto* create = std::get_if<CreateViewChange>(&change); create && create->provisional_id == id) {
+      create->name = new_name;
+      folded = true;
+    } else if (auto* rename = std::get_if<RenameViewChange>(&change); rename && rename->view_id == id) {
+      rename->new_name = new_name;
+      folded = true;
+    }
+  }
+  if (!folded) state.ddl.push_back(RenameViewChange{id, new_name});
+  for (ViewInfo& v : state.views) {
+    if (v.view_id == id) v.name = new_name;
+  }
+  return Status::OK();
+}
+
+Status DdlSetComment(WriteState& state, SetCommentChange::Target target,
+                     const std::string& schema, const std::string& name,
+                     const std::string& column, std::optional<std::string> comment) {
+  SetCommentChange change;
+  change.target = target;
+  change.comment = comment;
+  if (target == SetCommentChange::Target::kView) {
+    const ViewInfo* view = state.FindView(schema, name);
+    if (view == nullptr) {
+      if (state.FindTable(schema, name)) {
+        return Status::InvalidArgument("Binder Error: Cannot use ALTER VIEW on entry ", name,
+                                       " - it is not a view");
+      }
+      return Status::NotFound("Catalog Error: View with name ", name, " does not exist!");
+    }
+    change.object_id = view->view_id;
+    for (ViewInfo& v : state.views) {
+      if (v.view_id == change.object_id) v.comment = comment;
+    }
+  } else {
+    auto table = state.FindTable(schema, name);
+    if (table == nullptr) {
+      if (state.FindView(schema, name)) {
+        return Status::InvalidArgument(
+            "Binder Error: ",
+            target == SetCommentChange::Target::kColumn
+                ? StrCat("Cannot comment on columns for entry ", name, " - it is not a table")
+                : StrCat("Cannot use ALTER TABLE on entry ", name, " - it is not a table"));
+      }
+      return state.RequireTable(schema, name).status();
+    }
+    change.object_id = table->table_id;
+    auto copy = std::make_shared<TableInfo>(*table);
+    if (target == SetCommentChange::Target::kColumn) {
+      const ColumnInfo* found = nullptr;
+      for (const ColumnInfo& c : table->columns) {
+        if (NameEquals(c.name, column)) found = &c;
+      }
+      if (found == nullptr) {
+        return Status::InvalidArgument("Binder Error: Table \"", name,
+                                       "\" does not have a column with name \"", column, "\"");
+      }
+      change.column_id = found->column_id;
+      if (comment.has_value()) {
+        copy->column_comments[found->column_id] = *comment;
+      } else {
+        copy->column_comments.erase(found->column_id);
+      }
+    } else {
+      copy->comment = comment;
+    }
+    state.ReplaceTable(std::move(copy));
+  }
+  // Only the latest comment of an object in a transaction is written, as the extension does.
+  std::erase_if(state.ddl, [&](const LakeChange& other) {
+    auto* previous = std::get_if<SetCommentChange>(&other);
+    return previous != nullptr && previous->target == change.target &&
+           previous->object_id == change.object_id && previous->column_id == change.column_id;
+  });
+  state.ddl.push_back(std::move(change));
   return Status::OK();
 }
 
@@ -533,6 +635,17 @@ Status DdlSetOption(WriteState& state, const std::string& key, const std::string
     } else {
       return Status::InvalidArgument("Conversion Error: Could not convert string '", value,
                                      "' to BOOL");
+    }
+  }
+  if (key == "target_file_size" || key == "parquet_row_group_size_bytes") {
+    // A byte count in DuckDB's spelling ('1KB', '5MB', '1GiB'), stored as the number of bytes
+    // as the extension stores it; a plain number is bytes.
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
+      TARN_ASSIGN_OR_RETURN(int64_t bytes, ParseByteSize(value));
+      entry.value = std::to_string(bytes);
+    }
+    if (key == "parquet_row_group_size_bytes" && entry.value.find_first_not_of('0') == std::string::npos) {
+      return Status::NotSupported("Not implemented Error: Row group size bytes cannot be 0");
     }
   }
   if (scope_table.has_value()) {

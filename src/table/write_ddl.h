@@ -61,6 +61,12 @@ Status DdlCreateView(WriteState& state, const std::string& schema, const std::st
                      bool or_replace);
 Status DdlDropView(WriteState& state, const std::string& schema, const std::string& view,
                    bool if_exists);
+Status DdlRenameView(WriteState& state, const std::string& schema, const std::string& view,
+                     const std::string& new_name, bool if_exists);
+// COMMENT ON TABLE | VIEW | COLUMN (`column` for kColumn); nullopt is IS NULL.
+Status DdlSetComment(WriteState& state, SetCommentChange::Target target,
+                     const std::string& schema, const std::string& name,
+                     const std::string& column, std::optional<std::string> comment);
 // CREATE [OR REPLACE] MACRO: every implementation of one kind (scalar or table).
 Status DdlCreateMacro(WriteState& state, const std::string& schema, const std::string& name,
                       std::vector<MacroImpl> impls, bool or_replace, bool if_not_exists);

@@ -407,6 +407,7 @@ LakeChanges BuildChanges(const WriteState& state) {
   while (state.last_provisional_id < 0 && out.NewProvisionalId() > state.last_provisional_id) {
   }
   for (const LakeChange& change : state.ddl) out.Add(change);
+  for (const LakeChange& change : state.maintenance) out.Add(change);
   for (const TableDml& dml : state.dml) {
     if (!dml.inlined_row_deletes.empty()) {
       out.Add(InlinedRowDeletes{dml.table_id, std::vector<int64_t>(dml.inlined_row_deletes.begin(),

@@ -12,6 +12,7 @@
 #include "table/file_reader.h"
 #include "table/reserved_columns.h"
 #include "table/write_sink.h"
+#include "util/byte_size.h"
 
 namespace tarn::table_internal {
 
@@ -45,6 +46,18 @@ std::optional<Value> StatBound(const std::optional<Value>& bound, bool exact,
   auto cast = expr::CastValue(*bound, type, /*try_cast=*/true);
   if (!cast.ok() || cast->is_null()) return std::nullopt;
   return *cast;
+}
+
+// A byte count option: digits, or DuckDB's size spelling ('1KB', '5MB', '1GiB').
+Result<int64_t> ParseOptionBytes(const std::string& key, const std::string& text, int64_t min) {
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    return ParseOptionInt(key, text, min);
+  }
+  Result<int64_t> bytes = ParseByteSize(text);
+  if (!bytes.ok() || *bytes < min) {
+    return Status::InvalidArgument("option ", key, " = '", text, "' is not a size >= ", min);
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -138,13 +151,16 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
   }
   if (auto text = option("parquet_row_group_size_bytes")) {
     TARN_ASSIGN_OR_RETURN(int64_t bytes,
-                          ParseOptionInt("parquet_row_group_size_bytes", *text, 1));
+                          ParseOptionBytes("parquet_row_group_size_bytes", *text, 1));
     builder.max_row_group_bytes(bytes);
   }
   if (auto text = option("target_file_size")) {
     TARN_ASSIGN_OR_RETURN(settings.target_file_size,
-                          ParseOptionInt("target_file_size", *text, 1));
+                          ParseOptionBytes("target_file_size", *text, 1));
   }
+  // The session's ducklake_target_file_size wins over every scope of the option.
+  if (state.session.target_file_size) settings.target_file_size = *state.session.target_file_size;
+  settings.inlining_row_limit = state.session.default_inlining_row_limit;
   if (auto text = option("data_inlining_row_limit")) {
     TARN_ASSIGN_OR_RETURN(settings.inlining_row_limit,
                           ParseOptionInt("data_inlining_row_limit", *text, 0));

@@ -96,6 +96,14 @@ struct WriteState {
 
   // DDL changes in order (schemas, tables, columns, views, options).
   std::vector<LakeChange> ddl;
+  // Maintenance run inside the transaction (WriteTransaction::FlushInlinedData, ...): its
+  // catalog changes, committed after `ddl` and before the DML; the tables it changed; the
+  // committed data files it consumed (compaction sources, files whose inlined deletions a
+  // flush merged) and the tables it flushed, which later runs leave alone.
+  std::vector<LakeChange> maintenance;
+  std::set<int64_t> maintained_tables;
+  std::set<int64_t> maintained_files;
+  std::set<int64_t> flushed_tables;
   // DML per table, in the order tables were first written.
   std::deque<TableDml> dml;  // a deque: references stay valid as tables are added
   // Table metadata at the start snapshot, loaded on demand, by table id.
@@ -110,6 +118,8 @@ struct WriteState {
   int64_t NewProvisionalId() { return --last_provisional_id; }
 
   CommitOptions commit_options;
+  // The SQL session's ducklake_* settings (WriteTransaction::SetSessionSettings).
+  LakeSessionSettings session;
   // The most bytes of rows an insert into a sorted table holds to sort them
   // (WriteTransaction::SetSortMemoryLimit). Default: no limit.
   int64_t sort_memory_limit = INT64_MAX;
@@ -146,5 +156,12 @@ struct WriteState {
 
 // Catalog names match case-insensitively, as the catalog's own lookups match them.
 using catalog_internal::NameEquals;
+
+// ducklake_flush_inlined_data, _merge_adjacent_files, _rewrite_data_files inside the open
+// transaction `txn` (maintenance.cc; WriteTransaction::FlushInlinedData has the rules).
+enum class MaintenanceProcedure : uint8_t { kFlush, kMerge, kRewrite };
+Result<MaintenanceResult> RunMaintenanceInTransaction(WriteState& txn,
+                                                      MaintenanceProcedure procedure,
+                                                      const MaintenanceOptions& options);
 
 }  // namespace tarn::table_internal

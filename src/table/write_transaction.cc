@@ -57,6 +57,13 @@ int64_t WriteTransaction::start_snapshot_id() const { return state_->start_snaps
 
 void WriteTransaction::SetSortMemoryLimit(int64_t bytes) { state_->sort_memory_limit = bytes; }
 
+void WriteTransaction::SetSessionSettings(const LakeSessionSettings& settings) {
+  state_->session = settings;
+  state_->commit_options.max_retries = settings.max_retries;
+  state_->commit_options.retry_wait_ms = settings.retry_wait_ms;
+  state_->commit_options.retry_backoff = settings.retry_backoff;
+}
+
 Result<std::shared_ptr<const LakeSnapshot>> WriteTransaction::Snapshot() {
   return table_internal::OverlaySnapshot(*state_);
 }
@@ -173,6 +180,20 @@ Status WriteTransaction::DropView(const std::string& schema, const std::string& 
   return table_internal::DdlDropView(*state_, schema, view, if_exists);
 }
 
+Status WriteTransaction::RenameView(const std::string& schema, const std::string& view,
+                                    const std::string& new_name, bool if_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlRenameView(*state_, schema, view, new_name, if_exists);
+}
+
+Status WriteTransaction::SetComment(SetCommentChange::Target target, const std::string& schema,
+                                    const std::string& name, const std::string& column,
+                                    std::optional<std::string> comment) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlSetComment(*state_, target, schema, name, column,
+                                       std::move(comment));
+}
+
 Status WriteTransaction::CreateMacro(const std::string& schema, const std::string& name,
                                      std::vector<MacroImpl> impls, bool or_replace,
                                      bool if_not_exists) {
@@ -231,8 +252,56 @@ void WriteTransaction::SetCommitInfo(std::optional<std::string> author,
   state_->commit_options.commit_extra_info = std::move(extra_info);
 }
 
+Result<MaintenanceResult> WriteTransaction::FlushInlinedData(const MaintenanceOptions& options) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::RunMaintenanceInTransaction(
+      *state_, table_internal::MaintenanceProcedure::kFlush, options);
+}
+
+Result<MaintenanceResult> WriteTransaction::MergeAdjacentFiles(
+    const MaintenanceOptions& options) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::RunMaintenanceInTransaction(
+      *state_, table_internal::MaintenanceProcedure::kMerge, options);
+}
+
+Result<MaintenanceResult> WriteTransaction::RewriteDataFiles(const MaintenanceOptions& options) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::RunMaintenanceInTransaction(
+      *state_, table_internal::MaintenanceProcedure::kRewrite, options);
+}
+
+namespace {
+
+// Maintenance inside the transaction rewrote committed rows of a table as they were at the
+// start snapshot; deletions of those rows by the same transaction would be lost.
+Status CheckMaintenanceAgainstDeletes(const WriteState& state) {
+  for (int64_t table_id : state.maintained_tables) {
+    const table_internal::TableDml* dml = nullptr;
+    for (const auto& entry : state.dml) {
+      if (entry.table_id == table_id) dml = &entry;
+    }
+    if (dml == nullptr || (dml->file_deletes.empty() && dml->inlined_row_deletes.empty())) {
+      continue;
+    }
+    auto table = state.FindTableById(table_id);
+    return Status::Conflict("TransactionContext Error: Failed to commit: the transaction deleted "
+                            "or updated rows of table ",
+                            table ? table->schema_name + "." + table->name
+                                  : std::to_string(table_id),
+                            " that a flush or compaction in the same transaction rewrote");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<CommitResult> WriteTransaction::Commit() {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  if (Status check = CheckMaintenanceAgainstDeletes(*state_); !check.ok()) {
+    (void)Rollback();
+    return check;
+  }
   state_->built = table_internal::BuildChanges(*state_);
   state_->finished = true;
   if (state_->built.empty()) {
@@ -260,6 +329,7 @@ Status WriteTransaction::Rollback() {
   }
   state_->dml.clear();
   state_->ddl.clear();
+  state_->maintenance.clear();
   return Status::OK();
 }
 

@@ -111,14 +111,21 @@ TEST_F(CatalogMethodsTest, MaintenanceInFromAndCheckpoint) {
   Result<QueryResult> other = lake_.session->Execute("CHECKPOINT nowhere");
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.status().message(), "Catalog Error: database \"nowhere\" does not exist");
-  // Inside a transaction a procedure is refused, in FROM as in CALL.
+  // Inside a transaction a procedure runs on what was committed when it began, in FROM as in
+  // CALL, and its changes join the transaction's one snapshot.
+  Exec("INSERT INTO t VALUES (102)");
+  const int64_t committed = Snapshots();
   Exec("BEGIN");
-  Result<QueryResult> in_transaction =
-      lake_.session->Execute("SELECT * FROM ducklake_flush_inlined_data('lake')");
-  ASSERT_FALSE(in_transaction.ok());
-  EXPECT_NE(in_transaction.status().message().find("cannot run inside a transaction"),
-            std::string::npos);
-  Exec("ROLLBACK");
+  Exec("INSERT INTO t VALUES (103)");  // the transaction's own file: not merged
+  EXPECT_EQ(Csv("SELECT table_name, files_processed, files_created FROM "
+                "ducklake_merge_adjacent_files('lake')"),
+            "table_name,files_processed,files_created\nt,2,1\n");
+  EXPECT_EQ(Csv("SELECT count(*) AS n FROM t"), "n\n5\n");
+  EXPECT_EQ(Snapshots(), committed);
+  Exec("COMMIT");
+  EXPECT_EQ(Snapshots(), committed + 1);
+  EXPECT_EQ(RowsText(QueryRows(lake_.catalog_path, live)), "2\n");
+  EXPECT_EQ(Csv("SELECT count(*) AS n, sum(i) AS s FROM t"), "n,s\n5,465\n");
 }
 
 TEST_F(CatalogMethodsTest, GlobListsFiles) {

@@ -36,6 +36,7 @@
 
 namespace tarn {
 class WriteTransaction;
+struct LakeSessionSettings;
 }  // namespace tarn
 
 namespace tarn::sql {
@@ -54,6 +55,9 @@ struct LakeBinding {
   std::optional<int64_t> pinned_snapshot;
   // The name SQL reads the catalog database's tables under (metadata_tables.h).
   std::string metadata_catalog;
+  // The session's ducklake_* settings (SET ducklake_target_file_size, ...), or null for the
+  // defaults. Owned by the session.
+  const LakeSessionSettings* settings = nullptr;
 };
 
 // A planned query (a view's, a table macro's) as a source of its output columns.

@@ -37,7 +37,8 @@ bool IsBuiltinName(const std::string& name) {
          IsWindowFunctionName(lower) || lower == "coalesce" || lower == "ifnull" ||
          lower == "typeof" || lower == "grouping" || lower == "unnest" || lower == "now" ||
          lower == "get_current_timestamp" || lower == "transaction_timestamp" ||
-         lower == "current_timestamp" || lower == "current_date" || lower == "today" || lower == "getvariable";
+         lower == "current_timestamp" || lower == "current_date" || lower == "today" || lower == "getvariable" ||
+         lower == "current_setting";
 }
 
 // ---- walking the expressions of a query ----------------------------------------------------

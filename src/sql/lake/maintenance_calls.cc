@@ -170,18 +170,24 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::str
     return Status::InvalidArgument("Invalid Input Error: cannot run ", what,
                                    ": the lake \"", lake->name, "\" is attached read-only");
   }
-  if (lake->transaction) {
-    return Status::InvalidArgument("Invalid Input Error: ", function,
-                                   " cannot run inside a transaction: run it after COMMIT");
-  }
   if (function == "ducklake_expire_snapshots" || function == "ducklake_cleanup_old_files" ||
       function == "ducklake_delete_orphaned_files") {
+    if (lake->transaction) {
+      return Status::NotSupported("not yet supported: ", function,
+                                  " inside a transaction: run it after COMMIT");
+    }
     return RunCatalogCall(call, function, lake);
   }
   const bool flush = function == "ducklake_flush_inlined_data";
   const bool rewrite = function == "ducklake_rewrite_data_files";
   std::vector<Value> positional;
   MaintenanceOptions options;
+  if (lake->settings != nullptr) {
+    options.session = *lake->settings;
+    options.commit.max_retries = lake->settings->max_retries;
+    options.commit.retry_wait_ms = lake->settings->retry_wait_ms;
+    options.commit.retry_backoff = lake->settings->retry_backoff;
+  }
   for (const TableArg& arg : call.args) {
     if (arg.is_list) return Status::InvalidArgument("Binder Error: ", function, " takes no lists");
     TARN_ASSIGN_OR_RETURN(Value value, Constant(*arg.expr, function));
@@ -224,10 +230,15 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::str
   if (positional.size() == 2 && !positional[1].is_null()) options.table = Text(positional[1]);
 
   Lake& target = *lake->lake;
+  // Inside BEGIN ... COMMIT the procedure's changes become part of the transaction's commit.
+  WriteTransaction* txn = lake->transaction;
   Result<MaintenanceResult> result =
-      flush ? FlushInlinedData(target, lake->fs, options)
-            : rewrite ? RewriteDataFiles(target, lake->fs, options)
-                      : MergeAdjacentFiles(target, lake->fs, options);
+      txn != nullptr
+          ? (flush ? txn->FlushInlinedData(options)
+                   : rewrite ? txn->RewriteDataFiles(options) : txn->MergeAdjacentFiles(options))
+          : (flush ? FlushInlinedData(target, lake->fs, options)
+                   : rewrite ? RewriteDataFiles(target, lake->fs, options)
+                             : MergeAdjacentFiles(target, lake->fs, options));
   TARN_RETURN_NOT_OK(result.status());
 
   std::vector<Field> fields = {Field("schema_name", DataType(TypeId::kVarchar)),

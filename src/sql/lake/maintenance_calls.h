@@ -1,7 +1,8 @@
 // CALL of the DuckLake maintenance procedures on the attached lake: ducklake_flush_inlined_data,
 // ducklake_merge_adjacent_files, ducklake_rewrite_data_files (tarn/table_write.h does the work).
-// Each commits its own snapshot; inside BEGIN ... COMMIT they are refused, as a compaction
-// may hold no other change.
+// Each commits its own snapshot; inside BEGIN ... COMMIT their changes become part of the
+// transaction's commit (WriteTransaction::FlushInlinedData has the rules), as the extension
+// runs them there. ducklake_expire_snapshots and the cleanups are refused in a transaction.
 //
 // Thread-safety: one thread at a time (the session's).
 #pragma once

@@ -350,6 +350,7 @@ class Writer {
     }
     TARN_RETURN_NOT_OK(txn_->CreateTable(name.schema, name.name, columns, write_.if_not_exists));
     if (!query) return std::optional<int64_t>();
+    if (write_.no_data) return std::optional<int64_t>(0);
     auto schema = std::make_shared<Schema>(*query->schema());
     if (write_.sort_auto) {
       // SORTED BY AUTO: the picker chooses over the query's rows; the table stores its key.
@@ -458,11 +459,46 @@ class Writer {
     return std::optional<int64_t>(result.rows);
   }
 
+  // COMMENT ON TABLE | VIEW | COLUMN … IS 'text' | NULL
+  Result<std::optional<int64_t>> Comment() {
+    std::vector<std::string> names = write_.names;
+    std::string column;
+    if (write_.comment_on == "COLUMN") {
+      column = names.back();
+      names.pop_back();
+    }
+    TARN_ASSIGN_OR_RETURN(auto snapshot, View());
+    TARN_ASSIGN_OR_RETURN(LakeObjectName name, ResolveLakeName(names, lake_->binding, *snapshot));
+    TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*write_.default_value, "a comment"));
+    std::optional<std::string> comment;
+    if (!value.is_null()) {
+      comment = value.type().id == TypeId::kVarchar ? value.GetBytes() : FormatValue(value);
+    }
+    const SetCommentChange::Target target =
+        write_.comment_on == "VIEW"     ? SetCommentChange::Target::kView
+        : write_.comment_on == "COLUMN" ? SetCommentChange::Target::kColumn
+                                        : SetCommentChange::Target::kTable;
+    TARN_RETURN_NOT_OK(txn_->SetComment(target, name.schema, name.name, column, comment));
+    return std::optional<int64_t>();
+  }
+
   Result<std::optional<int64_t>> Alter() {
+    if (write_.alter == AlterAction::kSetComment) return Comment();
     TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
-    if (write_.if_exists) {
+    if (write_.alter == AlterAction::kRenameView) {
+      TARN_RETURN_NOT_OK(txn_->RenameView(name.schema, name.name, write_.new_name,
+                                          write_.if_exists));
+      return std::optional<int64_t>();
+    }
+    {
       TARN_ASSIGN_OR_RETURN(auto snapshot, View());
-      if (!snapshot->FindTable(name.schema, name.name)) return std::optional<int64_t>();
+      if (!snapshot->FindTable(name.schema, name.name)) {
+        if (snapshot->FindView(name.schema, name.name)) {
+          return Status::InvalidArgument("Binder Error: Cannot use ALTER TABLE on entry ",
+                                         name.name, " - it is not a table");
+        }
+        if (write_.if_exists) return std::optional<int64_t>();
+      }
     }
     const std::string& s = name.schema;
     const std::string& t = name.name;
@@ -546,6 +582,9 @@ class Writer {
         TARN_RETURN_NOT_OK(txn_->SetSortKey(s, t, std::move(fields)));
         break;
       }
+      case AlterAction::kRenameView:
+      case AlterAction::kSetComment:
+        break;  // handled above
     }
     return std::optional<int64_t>();
   }
@@ -849,6 +888,7 @@ Result<std::optional<int64_t>> ExecuteWriteStatement(const Statement& statement,
       if (statement.kind == StatementKind::kRollback) {
         TARN_RETURN_NOT_OK(txn->Rollback());
       } else {
+        if (lake->binding.settings != nullptr) txn->SetSessionSettings(*lake->binding.settings);
         TARN_RETURN_NOT_OK(txn->Commit().status());
       }
       return std::optional<int64_t>();
@@ -869,6 +909,7 @@ Result<std::optional<int64_t>> ExecuteWriteStatement(const Statement& statement,
     TARN_ASSIGN_OR_RETURN(own, WriteTransaction::Begin(*lake->lake, lake->binding.fs));
     txn = own.get();
   }
+  if (lake->binding.settings != nullptr) txn->SetSessionSettings(*lake->binding.settings);
   ExecContext inner = context;
   LakeBinding binding = lake->binding;
   binding.transaction = txn;

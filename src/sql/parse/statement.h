@@ -180,6 +180,8 @@ enum class AlterAction : uint8_t {
   kSetPartitionedBy,    // partition_keys
   kResetPartitionedBy,  // —
   kSetSortedBy,   // sort_keys (empty: RESET SORTED BY)
+  kRenameView,    // ALTER VIEW names RENAME TO new_name
+  kSetComment,    // COMMENT ON comment_on names IS default_value (a string or NULL)
 };
 
 // One implementation of CREATE MACRO: (parameters) AS expression, or AS TABLE query.
@@ -207,6 +209,7 @@ struct WriteStmt {
   // CREATE TABLE AS / INSERT ... SELECT / CREATE VIEW AS: the query and its source text
   std::unique_ptr<SelectStmt> query;
   std::string query_text;
+  bool no_data = false;  // CREATE TABLE … AS … WITH NO DATA: the query's columns, no rows
   // INSERT
   std::vector<std::string> insert_columns;  // empty: every column in order
   std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;  // VALUES rows
@@ -228,6 +231,8 @@ struct WriteStmt {
   bool sort_auto = false;
   // CREATE VIEW v (a, b)
   std::vector<std::string> view_aliases;
+  // COMMENT ON: "TABLE", "VIEW" or "COLUMN" (then `names` ends with the column's name)
+  std::string comment_on;
   // CREATE MACRO name impl, impl, ... / DROP MACRO TABLE (table_macro)
   std::vector<MacroImplDef> macro_impls;
   bool table_macro = false;

@@ -17,7 +17,7 @@ constexpr std::string_view kClauseWords[] = {
     "FROM",  "WHERE", "GROUP",  "HAVING",    "ORDER", "LIMIT",   "OFFSET", "UNION",
     "EXCEPT", "INTERSECT", "WINDOW", "QUALIFY", "ON",    "USING",   "JOIN",   "INNER",
     "LEFT",  "RIGHT", "FULL",   "CROSS",     "NATURAL", "SELECT", "AS",    "TO",
-    "POSITIONAL", "ASOF", "ANTI", "SEMI", "LATERAL", "PIVOT", "UNPIVOT", "SAMPLE", "TABLESAMPLE"};
+    "POSITIONAL", "ASOF", "ANTI", "SEMI", "LATERAL", "PIVOT", "UNPIVOT", "SAMPLE", "TABLESAMPLE", "WITH"};
 
 // Statement keywords tarn recognizes but does not run: refused, naming the statement.
 constexpr std::string_view kUnsupportedWords[] = {
@@ -388,6 +388,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   if (first.IsKeyword("DELETE")) return ParseDelete();
   if (first.IsKeyword("UPDATE")) return ParseUpdate();
   if (first.IsKeyword("ALTER")) return ParseAlter();
+  if (first.IsKeyword("COMMENT") && Peek(1).IsKeyword("ON")) return ParseComment();
   if (first.IsKeyword("ATTACH")) return ParseAttach();
   if (first.IsKeyword("DETACH")) return ParseDetach();
   if (first.IsKeyword("USE")) return ParseUse();

@@ -145,6 +145,7 @@ class StatementParser {
   Result<std::unique_ptr<Statement>> ParseDelete();
   Result<std::unique_ptr<Statement>> ParseUpdate();
   Result<std::unique_ptr<Statement>> ParseAlter();
+  Result<std::unique_ptr<Statement>> ParseComment();
   // (expr [ASC|DESC] [NULLS FIRST|LAST], ...) of SET SORTED BY / CREATE TABLE ... SORTED BY.
   Result<std::vector<OrderItem>> ParseSortKeyList();
   // BEGIN [TRANSACTION] | START TRANSACTION | COMMIT | END | ROLLBACK | ABORT [TRANSACTION]

@@ -185,6 +185,13 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
     size_t first = pos_;
     TARN_ASSIGN_OR_RETURN(write.query, ParseQuery());
     write.query_text = TextFrom(first);
+    // WITH [NO] DATA
+    if (Peek().IsKeyword("WITH") &&
+        (Peek(1).IsKeyword("DATA") || (Peek(1).IsKeyword("NO") && Peek(2).IsKeyword("DATA")))) {
+      Advance();
+      write.no_data = AcceptKeyword("NO");
+      Advance();  // DATA
+    }
     return statement;
   }
   TARN_RETURN_NOT_OK(ExpectOperator("("));
@@ -435,8 +442,48 @@ Result<std::vector<OrderItem>> StatementParser::ParseSortKeyList() {
   return items;
 }
 
+// COMMENT ON TABLE | VIEW | COLUMN name IS 'text' | NULL
+Result<std::unique_ptr<Statement>> StatementParser::ParseComment() {
+  Advance();  // COMMENT
+  Advance();  // ON
+  std::string target;
+  for (const char* word : {"TABLE", "VIEW", "COLUMN"}) {
+    if (target.empty() && AcceptKeyword(word)) target = word;
+  }
+  if (target.empty()) {
+    std::string what = "COMMENT ON";
+    if (Peek().kind == TokenKind::kIdentifier) what += " " + Upper(Peek().text);
+    return ParseUnsupportedNamed(std::move(what));
+  }
+  auto statement = WriteStatement(StatementKind::kAlterTable, "COMMENT ON " + target);
+  WriteStmt& write = *statement->write;
+  write.alter = AlterAction::kSetComment;
+  write.comment_on = target;
+  TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+  if (target == "COLUMN" && write.names.size() < 2) {
+    return Status::InvalidArgument("Parser Error: Invalid column reference: '", write.names[0],
+                                   "', please specify a table");
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("IS"));
+  if (Peek().kind != TokenKind::kString && !Peek().IsKeyword("NULL")) return SyntaxError();
+  TARN_ASSIGN_OR_RETURN(write.default_value, ParseExpr());
+  return statement;
+}
+
 Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
   Advance();  // ALTER
+  if (AcceptKeyword("VIEW")) {
+    // ALTER VIEW [IF EXISTS] v RENAME TO n
+    auto statement = WriteStatement(StatementKind::kAlterTable, "ALTER VIEW");
+    WriteStmt& write = *statement->write;
+    write.if_exists = AcceptIfExists();
+    TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
+    TARN_RETURN_NOT_OK(ExpectKeyword("RENAME"));
+    TARN_RETURN_NOT_OK(ExpectKeyword("TO"));
+    write.alter = AlterAction::kRenameView;
+    TARN_ASSIGN_OR_RETURN(write.new_name, ParseName());
+    return statement;
+  }
   if (!AcceptKeyword("TABLE")) {
     std::string what = "ALTER";
     if (Peek().kind == TokenKind::kIdentifier) what += " " + Upper(Peek().text);

@@ -114,6 +114,7 @@ Status AttachedLakes::Attach(std::unique_ptr<Lake> lake, const AttachOptions& op
   }
   auto state = std::make_unique<LakeState>();
   state->binding.name = options.name;
+  state->binding.settings = settings_;
   state->binding.metadata_catalog =
       options.metadata_catalog.value_or("__ducklake_metadata_" + options.name);
   state->binding.fs = std::move(fs);

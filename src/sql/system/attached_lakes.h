@@ -48,6 +48,10 @@ class AttachedLakes {
   Status End(const Statement& statement, const ExecContext& context);
   bool in_transaction() const { return in_transaction_; }
 
+  // The session's ducklake_* settings every lake's writes use (LakeBinding::settings).
+  // REQUIRES: `settings` outlives this object.
+  void set_settings(const LakeSessionSettings* settings) { settings_ = settings; }
+
  private:
   Status RunAttach(const Statement& statement, std::shared_ptr<FileSystem> fs);
   Status RunDetach(const SessionStmt& detach);
@@ -56,6 +60,7 @@ class AttachedLakes {
   std::vector<std::unique_ptr<LakeState>> lakes_;  // attach order
   LakeState* current_ = nullptr;                    // one of lakes_, or null
   bool in_transaction_ = false;
+  const LakeSessionSettings* settings_ = nullptr;
 };
 
 // The catalog name DuckDB derives from an ATTACH path: the file name without its extension

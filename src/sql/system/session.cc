@@ -20,6 +20,7 @@
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
 #include "sql/system/attached_lakes.h"
+#include "sql/system/settings.h"
 #include "sql/system/show.h"
 #include "tarn/catalog.h"
 #include "tarn/format.h"
@@ -157,7 +158,8 @@ std::shared_ptr<Batch> TextBatch(const std::vector<std::string>& names,
 struct Session::Impl {
   std::shared_ptr<FileSystem> fs;
   SqlCatalog catalog;
-  SqlSettings settings;
+  SqlSettings settings;  // threads and memory_limit of `values`, for Session::settings()
+  sql::SessionSettings values{DefaultThreads(), DefaultMemoryLimit()};
   std::unique_ptr<ThreadPool> pool;
   sql::AttachedLakes lakes;  // ATTACH, DETACH, USE
   std::map<std::string, Value> variables;  // SET VARIABLE
@@ -218,49 +220,24 @@ struct Session::Impl {
     return Status::OK();
   }
 
+  // SET / RESET of a DuckDB setting (settings.h has the list and the rules).
   Status Set(const sql::Statement& statement, bool reset) {
     if (statement.variable) return SetVariable(statement, reset);
-    std::string name = LowerAscii(statement.setting);
-    Value value;
-    if (!reset) {
+    if (reset) {
+      TARN_RETURN_NOT_OK(values.Reset(statement.setting));
+    } else {
       Schema empty;
       TARN_ASSIGN_OR_RETURN(auto bound, Bind(*statement.value, empty));
       if (!bound->IsConstant()) {
-        return Status::InvalidArgument("Binder Error: SET ", name, " needs a constant value");
+        return Status::InvalidArgument("Binder Error: SET ", statement.setting,
+                                       " needs a constant value");
       }
-      TARN_ASSIGN_OR_RETURN(value, bound->EvaluateConstant());
+      TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
+      TARN_RETURN_NOT_OK(values.Set(statement.setting, value));
     }
-    if (name == "threads" || name == "worker_threads") {
-      if (reset) {
-        settings.threads = DefaultThreads();
-        return Status::OK();
-      }
-      if (value.is_null() || !value.type().IsInteger()) {
-        return Status::InvalidArgument("Invalid Input Error: threads must be an integer, not ",
-                                       FormatValue(value));
-      }
-      __int128 threads = expr::AsInt128(value);
-      if (threads < 1 || threads > 256) {
-        return Status::InvalidArgument("Invalid Input Error: threads must be between 1 and 256");
-      }
-      settings.threads = static_cast<int>(threads);
-      return Status::OK();
-    }
-    if (name == "memory_limit" || name == "max_memory") {
-      if (reset) {
-        settings.memory_limit = DefaultMemoryLimit();
-        return Status::OK();
-      }
-      if (value.is_null()) return Status::InvalidArgument("Invalid Input Error: memory_limit is NULL");
-      TARN_ASSIGN_OR_RETURN(settings.memory_limit, ParseMemorySize(FormatValue(value)));
-      return Status::OK();
-    }
-    std::string message = StrCat("Catalog Error: unrecognized configuration parameter \"",
-                                 statement.setting, "\"");
-    std::vector<std::string> closest =
-        expr::ClosestNames(name, {"threads", "memory_limit", "worker_threads", "max_memory"});
-    if (!closest.empty()) message += "; did you mean \"" + closest[0] + "\"?";
-    return Status::InvalidArgument(message);
+    settings.threads = values.threads();
+    settings.memory_limit = values.memory_limit();
+    return Status::OK();
   }
 
   // CHECKPOINT [lake]: the lake's maintenance in the extension's order, each step its own
@@ -293,6 +270,7 @@ struct Session::Impl {
   Result<QueryResult> Run(const sql::Statement& statement) {
     expr::StatementTimeScope statement_time;  // now() is one value in a statement
     expr::VariablesScope statement_variables(&variables);  // getvariable()
+    expr::SettingsScope statement_settings(&values.values());  // current_setting()
     QueryResult result;
     result.statement = statement.text;
     switch (statement.kind) {
@@ -457,8 +435,9 @@ struct Session::Impl {
 
 Session::Session(std::shared_ptr<FileSystem> fs) : impl_(std::make_unique<Impl>()) {
   impl_->fs = fs ? std::move(fs) : LocalFileSystem();
-  impl_->settings.threads = DefaultThreads();
-  impl_->settings.memory_limit = DefaultMemoryLimit();
+  impl_->settings.threads = impl_->values.threads();
+  impl_->settings.memory_limit = impl_->values.memory_limit();
+  impl_->lakes.set_settings(&impl_->values.lake());
 }
 
 Session::~Session() = default;
