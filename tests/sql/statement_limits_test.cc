@@ -155,7 +155,8 @@ TEST(StatementLimitsTest, ParenthesizedJoinsAndGroupingSetsAreBounded) {
   }
 }
 
-// `operators` set operations (`op` between SELECTs) or joins (`op` between range(1)s).
+// `operators` set operations (`op` between SELECTs) or joins (`op` between range(1)s; a
+// JOIN gets ON true).
 std::string SetOperations(int operators, const std::string& op) {
   return "SELECT count(*) AS n FROM (SELECT 1 AS a" + Repeat(" " + op + " SELECT 1", operators) +
          ")";
@@ -163,7 +164,7 @@ std::string SetOperations(int operators, const std::string& op) {
 std::string Joins(int operators, const std::string& op) {
   std::string sql = "SELECT count(*) AS n FROM range(1) AS t0";
   for (int i = 1; i <= operators; ++i) {
-    sql += op + "range(1) AS t" + std::to_string(i) + (op == "," ? "" : " ON true");
+    sql += op + "range(1) AS t" + std::to_string(i) + (op == " JOIN " ? " ON true" : "");
   }
   return sql;
 }
