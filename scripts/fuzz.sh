@@ -3,15 +3,18 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer:
 #   parquet  tests/fuzz/parquet_fuzzer.cc, Parquet decoding, corpus tests/fuzz/corpus
 #   sql      tests/fuzz/sql_fuzzer.cc, the SQL lexer, parsers and binder, corpus tests/fuzz/corpus_sql
+#   catalog  tests/fuzz/catalog_fuzzer.cc, the catalog loader over damaged copies of the fixture
+#            catalogs, corpus tests/fuzz/corpus_catalog (needs ../shared, or TARN_SHARED_DIR)
 #
 #   scripts/fuzz.sh [SECONDS] [BUILD_DIR] [TARGET]     default: 300 seconds, build-fuzz, parquet
 #
 # Installs clang-14 and libfuzzer-14-dev with apt-get when they are missing. The library sources
-# the target needs (src/{parquet,columnar,io,util,expr,format}) are compiled with coverage
-# instrumentation into BUILD_DIR; the normal CMake build is not involved. New inputs go to
-# BUILD_DIR/corpus (parquet) or BUILD_DIR/corpus_sql (sql), seeded from the target's corpus in
-# tests/fuzz; crashes are written to BUILD_DIR/crash-*. Keep the inputs that once failed in the
-# target's corpus (small files), where corpus_replay_test.cc replays them.
+# the target needs (src/{parquet,columnar,io,util,expr,format}, the statement parser for sql,
+# all of src/ for catalog) are compiled with coverage instrumentation into BUILD_DIR; the
+# normal CMake build is not involved. New inputs go to BUILD_DIR/<corpus>, seeded from the
+# target's corpus in tests/fuzz; crashes are written to BUILD_DIR/crash-*. Keep the inputs
+# that once failed in the target's corpus (small files), where corpus_replay_test.cc and
+# catalog_fuzz_test.cc replay them.
 set -euo pipefail
 
 SECONDS_TO_RUN="${1:-300}"
@@ -21,8 +24,12 @@ TARGET="${3:-parquet}"
 case "$TARGET" in
   parquet) CORPUS=corpus; MAX_LEN=65536 ;;
   sql) CORPUS=corpus_sql; MAX_LEN=65536 ;;
-  *) echo "usage: scripts/fuzz.sh [SECONDS] [BUILD_DIR] [parquet|sql]" >&2; exit 2 ;;
+  # A fixture, a snapshot and at most 16 mutations of 5 bytes (catalog_fuzz_entry.h).
+  catalog) CORPUS=corpus_catalog; MAX_LEN=82 ;;
+  *) echo "usage: scripts/fuzz.sh [SECONDS] [BUILD_DIR] [parquet|sql|catalog]" >&2; exit 2 ;;
 esac
+# The catalog target copies the fixture lakes' catalogs; it runs from BUILD_DIR.
+export TARN_SHARED_DIR="${TARN_SHARED_DIR:-$(cd "$ROOT/.." && pwd)/shared}"
 case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
 
 if ! command -v clang++-14 >/dev/null ||
@@ -65,9 +72,14 @@ FLAGS=(-std=gnu++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
 # Compile each library source whose object is older than it (headers: delete BUILD/obj).
 # (expr and format: a scan evaluates pushed-down WHERE clauses while decoding.)
 # (sql: the statement parser too, which needs nothing but expr.)
-mapfile -t SOURCES < <(cd "$ROOT" && ls src/parquet/*.cc src/columnar/*.cc src/io/*.cc src/util/*.cc \
-                       src/expr/*.cc src/format/*.cc src/sql/statement_parser*.cc \
-                       src/sql/parse/*.cc 2>/dev/null | grep -v '_test\.cc$')
+if [ "$TARGET" = catalog ]; then
+  # The loader, the table scan and what they reach: the whole library.
+  mapfile -t SOURCES < <(cd "$ROOT" && find src -name '*.cc' ! -name '*_test.cc' | sort)
+else
+  mapfile -t SOURCES < <(cd "$ROOT" && ls src/parquet/*.cc src/columnar/*.cc src/io/*.cc \
+                         src/util/*.cc src/expr/*.cc src/format/*.cc src/sql/parse/*.cc \
+                         2>/dev/null | grep -v '_test\.cc$')
+fi
 # Recompile a source when it or any header is newer than its object.
 HEADER_STAMP="$(find "$BUILD/include" "$ROOT/src" -name '*.h' -printf '%T@\n' | sort -n | tail -1)"
 HEADER_STAMP="${HEADER_STAMP%.*}"
@@ -84,9 +96,13 @@ export FLAGS_STRING="${FLAGS[*]}"
 for source in "${SOURCES[@]}"; do echo "$source"; done |
   xargs -P 2 -I{} bash -c 'FLAGS=($FLAGS_STRING); compile "$@"' _ {}
 
+# Only this target's objects (BUILD_DIR/obj also holds the other targets').
+OBJECTS=()
+for source in "${SOURCES[@]}"; do OBJECTS+=("$BUILD/obj/$(echo "$source" | tr '/' '_').o"); done
 $CXX "${FLAGS[@]}" -fsanitize=fuzzer "$ROOT/tests/fuzz/${TARGET}_fuzzer.cc" "$BUILD/clang_compat.cc" \
-  "$BUILD"/obj/*.o \
-  -lzstd -llz4 -lbrotlienc -lbrotlidec -lsnappy -lz -lutf8proc -lpthread -o "$BUILD/${TARGET}_fuzzer"
+  "${OBJECTS[@]}" \
+  -lzstd -llz4 -lbrotlienc -lbrotlidec -lsnappy -lz -lutf8proc -lsqlite3 -lxxhash -lpthread \
+  -o "$BUILD/${TARGET}_fuzzer"
 
 cd "$BUILD"
 # -malloc_limit_mb: a single allocation past this is a finding (inputs are at most 64 KiB).

@@ -549,7 +549,9 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
       RowReader row(*store, impl_rows, i, "ducklake_macro_impl", {0, 1});
       TARN_ASSIGN_OR_RETURN(int64_t macro_id, row.Int(0));
       TARN_ASSIGN_OR_RETURN(int64_t impl_id, row.Int(1));
-      MacroInfo& macro = result->macros_[macro_index.at(macro_id)];
+      auto index = macro_index.find(macro_id);
+      if (index == macro_index.end()) return row.Error("macro_id ", macro_id, " names no macro");
+      MacroInfo& macro = result->macros_[index->second];
       if (impl_id != static_cast<int64_t>(macro.impls.size())) {
         return row.Error("impl_id ", impl_id, " of macro ", macro.name, " is not ",
                          macro.impls.size(), " (impl ids count up from 0)");
@@ -580,7 +582,9 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
       TARN_ASSIGN_OR_RETURN(int64_t macro_id, row.Int(0));
       TARN_ASSIGN_OR_RETURN(int64_t impl_id, row.Int(1));
       TARN_ASSIGN_OR_RETURN(int64_t column_id, row.Int(2));
-      MacroInfo& macro = result->macros_[macro_index.at(macro_id)];
+      auto index = macro_index.find(macro_id);
+      if (index == macro_index.end()) return row.Error("macro_id ", macro_id, " names no macro");
+      MacroInfo& macro = result->macros_[index->second];
       if (impl_id < 0 || impl_id >= static_cast<int64_t>(macro.impls.size())) {
         return row.Error("impl_id ", impl_id, " is not an implementation of macro ", macro.name);
       }
@@ -598,7 +602,7 @@ Result<std::shared_ptr<const LakeSnapshot>> Lake::LoadSnapshot(const SnapshotSel
     }
     for (const MacroInfo& macro : result->macros_) {
       if (macro.impls.empty()) {
-        return Status::Corruption("catalog ", store->location(), ": macro ", macro.schema_name,
+        return Status::Corruption(StoreName(*store), ": macro ", macro.schema_name,
                                   ".", macro.name, " (macro_id ", macro.macro_id,
                                   ") has no row in ducklake_macro_impl");
       }

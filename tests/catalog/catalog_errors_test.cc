@@ -8,6 +8,7 @@
 
 #include "support/test_util.h"
 #include "tarn/catalog.h"
+#include "tarn/lake_maintenance.h"
 
 namespace tarn {
 namespace {
@@ -451,6 +452,24 @@ TEST(CatalogCorruptionTest, InlinedTableMissingAColumnIsNamedNeverReadAsText) {
                         "begin_snapshot"));
 }
 
+// Maintenance reads catalog rows too: a schedule time that is not a timestamp names its row,
+// and nothing is deleted.
+TEST(CatalogCorruptionTest, ScheduledDeletionWithoutATime) {
+  TempDir dir;
+  std::string path = EditedCopy(
+      "basic", dir,
+      {"UPDATE ducklake_files_scheduled_for_deletion SET schedule_start = 'soon' WHERE "
+       "data_file_id = 3"});
+  auto lake = OpenCopy(path);
+  ASSERT_TRUE(lake.ok()) << lake.status().ToString();
+  auto cleaned = CleanupOldFiles(**lake, nullptr, CleanupOptions{});
+  ASSERT_TRUE(cleaned.status().IsCorruption()) << cleaned.status().ToString();
+  EXPECT_THAT(cleaned.status().message(),
+              HasSubstr(StrCat("SQLite catalog '", path,
+                               "': ducklake_files_scheduled_for_deletion row (data_file_id = 3): "
+                               "schedule_start: 'soon' is not a timestamp")));
+}
+
 TEST(CatalogStoreTest, DoubleQuotedNamesAreNeverStringLiterals) {
   TempDir dir;
   std::string path = EditedCopy("basic", dir, {});
@@ -578,7 +597,128 @@ INSTANTIATE_TEST_SUITE_P(
                     "INSERT INTO ducklake_name_mapping VALUES (50, 0, 'ID', 1, NULL, 0), "
                     "(50, 0, 'S', 10, NULL, 0)",
                     "UPDATE ducklake_data_file SET mapping_id = 50 WHERE data_file_id = 14"},
-                   "ducklake_name_mapping of mapping_id 50 has entry column_id 0 twice"}),
+                   "ducklake_name_mapping of mapping_id 50 has entry column_id 0 twice"},
+        DomainCase{"MappingIdWithoutMapping", "basic",
+                   {"UPDATE ducklake_data_file SET mapping_id = 51 WHERE data_file_id = 14"},
+                   "data files of table 1 use mapping_id 51, which has no "
+                   "ducklake_column_mapping row"},
+        DomainCase{"UnknownMappingType", "basic",
+                   {"INSERT INTO ducklake_column_mapping VALUES (50, 1, 'map_by_id')",
+                    "UPDATE ducklake_data_file SET mapping_id = 50 WHERE data_file_id = 14"},
+                   "column mapping type 'map_by_id' is not known (map_by_name)"},
+        // Missing referenced rows and values outside their domain, one case per check of
+        // the loader that no other test reaches.
+        DomainCase{"NoSnapshots", "basic", {"DELETE FROM ducklake_snapshot"},
+                   "ducklake_snapshot has no rows"},
+        DomainCase{"UnknownMetadataScope", "basic",
+                   {"INSERT INTO ducklake_metadata VALUES ('x', 'y', 'column', 1)"},
+                   "unknown scope 'column' (expected NULL, 'schema' or 'table')"},
+        DomainCase{"SchemaTwiceVisible", "basic",
+                   {"INSERT INTO ducklake_schema SELECT * FROM ducklake_schema"},
+                   "ducklake_schema row (schema_id = 0): schema_id has more than one visible "
+                   "version at snapshot 10"},
+        DomainCase{"ViewOfNoSchema", "basic",
+                   {"INSERT INTO ducklake_view VALUES (7, 'u', 2, NULL, 42, 'v', 'duckdb', "
+                    "'SELECT 1', '')"},
+                   "ducklake_view row (view_id = 7): schema_id 42 is not a visible schema at "
+                   "snapshot 10"},
+        DomainCase{"ViewAliasesUnterminated", "basic",
+                   {"INSERT INTO ducklake_view VALUES (7, 'u', 2, NULL, 0, 'v', 'duckdb', "
+                    "'SELECT 1', '\"k')"},
+                   "ducklake_view row (view_id = 7): column_aliases: unterminated quoted name"},
+        DomainCase{"MacroOfNoSchema", "basic",
+                   {"INSERT INTO ducklake_macro VALUES (42, 7, 'f', 2, NULL)",
+                    "INSERT INTO ducklake_macro_impl VALUES (7, 0, 'duckdb', '1', 'scalar')"},
+                   "ducklake_macro row (macro_id = 7): schema_id 42 is not a visible schema at "
+                   "snapshot 10"},
+        DomainCase{"MacroWithoutImplementation", "basic",
+                   {"INSERT INTO ducklake_macro VALUES (0, 7, 'f', 2, NULL)"},
+                   "macro main.f (macro_id 7) has no row in ducklake_macro_impl"},
+        DomainCase{"MacroImplIdsWithAGap", "basic",
+                   {"INSERT INTO ducklake_macro VALUES (0, 7, 'f', 2, NULL)",
+                    "INSERT INTO ducklake_macro_impl VALUES (7, 1, 'duckdb', '1', 'scalar')"},
+                   "ducklake_macro_impl row (macro_id = 7, impl_id = 1): impl_id 1 of macro f "
+                   "is not 0 (impl ids count up from 0)"},
+        DomainCase{"MacroImplOfUnknownType", "basic",
+                   {"INSERT INTO ducklake_macro VALUES (0, 7, 'f', 2, NULL)",
+                    "INSERT INTO ducklake_macro_impl VALUES (7, 0, 'duckdb', '1', 'window')"},
+                   "type is 'window', not 'scalar' or 'table'"},
+        DomainCase{"MacroParameterOfNoImplementation", "basic",
+                   {"INSERT INTO ducklake_macro VALUES (0, 7, 'f', 2, NULL)",
+                    "INSERT INTO ducklake_macro_impl VALUES (7, 0, 'duckdb', 'x', 'scalar')",
+                    "INSERT INTO ducklake_macro_parameters VALUES (7, 3, 0, 'x', 'unknown', "
+                    "NULL, 'unknown')"},
+                   "ducklake_macro_parameters row (macro_id = 7, impl_id = 3, column_id = 0): "
+                   "impl_id 3 is not an implementation of macro f"},
+        DomainCase{"MacroParameterPositionsWithAGap", "basic",
+                   {"INSERT INTO ducklake_macro VALUES (0, 7, 'f', 2, NULL)",
+                    "INSERT INTO ducklake_macro_impl VALUES (7, 0, 'duckdb', 'x', 'scalar')",
+                    "INSERT INTO ducklake_macro_parameters VALUES (7, 0, 1, 'x', 'unknown', "
+                    "NULL, 'unknown')"},
+                   "column_id 1 of macro f is not 0 (parameter positions count up from 0)"},
+        DomainCase{"NegativeInlinedSchemaVersion", "inlined",
+                   {"UPDATE ducklake_inlined_data_tables SET schema_version = -1"},
+                   "schema_version is negative (-1)"},
+        DomainCase{"StructWithoutChildren", "nested",
+                   {"DELETE FROM ducklake_column WHERE parent_column = 5"},
+                   "struct column has no child columns"},
+        DomainCase{"MapWithOneChild", "nested",
+                   {"DELETE FROM ducklake_column WHERE column_id = 14"},
+                   "map column has 1 child columns (expected key and value)"},
+        DomainCase{"TableStatsTwice", "basic",
+                   {"INSERT INTO ducklake_table_stats SELECT * FROM ducklake_table_stats"},
+                   "ducklake_table_stats has 2 rows for table_id 1"},
+        DomainCase{"DataFileTwiceVisible", "basic",
+                   {"INSERT INTO ducklake_data_file SELECT * FROM ducklake_data_file WHERE "
+                    "data_file_id = 0"},
+                   "ducklake_data_file has two visible rows with data_file_id 0"},
+        DomainCase{"DataFileOfUnknownFormat", "basic",
+                   {"UPDATE ducklake_data_file SET file_format = 'orc' WHERE data_file_id = 0"},
+                   "ducklake_data_file row (data_file_id = 0): file_format 'orc' is not "
+                   "supported (only parquet)"},
+        DomainCase{"FileStatisticsTwice", "basic",
+                   {"INSERT INTO ducklake_file_column_stats SELECT * FROM "
+                    "ducklake_file_column_stats WHERE data_file_id = 0 AND column_id = 1"},
+                   "ducklake_file_column_stats has two rows for data_file_id 0, column_id 1"},
+        DomainCase{"DeleteFilePartialMaxBeforeBegin", "basic",
+                   {"UPDATE ducklake_delete_file SET partial_max = 1 WHERE delete_file_id = 12"},
+                   "ducklake_delete_file row (delete_file_id = 12): partial_max 1 is before "
+                   "begin_snapshot"},
+        DomainCase{"PartitionColumnOfNoColumn", "partitioned2",
+                   {"INSERT INTO ducklake_partition_column VALUES (5, 1, 0, 99, 'identity')"},
+                   "partition column_id 99 is not a column of table 1 at snapshot 14"},
+        DomainCase{"TwoVisiblePartitionSpecs", "partitioned2",
+                   {"UPDATE ducklake_partition_info SET end_snapshot = NULL WHERE "
+                    "partition_id = 4"},
+                   "has two visible partition specs"},
+        DomainCase{"PartitionKeyIndexesWithAGap", "partitioned2",
+                   {"INSERT INTO ducklake_partition_column VALUES (5, 1, 1, 2, 'identity')"},
+                   "ducklake_partition_column of partition 5 has key indexes that are not 0..0"},
+        DomainCase{"UnknownPartitionTransform", "partitioned2",
+                   {"INSERT INTO ducklake_partition_column VALUES (5, 1, 0, 2, 'fortnight')"},
+                   "ducklake_partition_column row (partition_id = 5, table_id = 1, "
+                   "partition_key_index = 0): "},
+        DomainCase{"PartitionValueOfNoKey", "partitioned2",
+                   {"UPDATE ducklake_file_partition_value SET partition_key_index = 7 WHERE "
+                    "data_file_id = 57 AND partition_key_index = 1"},
+                   "ducklake_file_partition_value row (data_file_id = 57, partition_key_index "
+                   "= 7): partition_key_index 7 is not a key of partition 2"},
+        DomainCase{"PartitionIdWithoutColumns", "partitioned2",
+                   {"UPDATE ducklake_data_file SET partition_id = 5 WHERE data_file_id = 57"},
+                   "partition_id 5 of data file 57 has no ducklake_partition_column rows"},
+        DomainCase{"TwoVisibleSortSpecs", "sorted",
+                   {"UPDATE ducklake_sort_info SET end_snapshot = NULL"},
+                   "table 1 has two visible sort specs at snapshot 10"},
+        DomainCase{"UnknownSortDirection", "sorted",
+                   {"UPDATE ducklake_sort_info SET end_snapshot = NULL WHERE sort_id = 3",
+                    "UPDATE ducklake_sort_expression SET sort_direction = 'UP' WHERE sort_id = 3"},
+                   "ducklake_sort_expression row (sort_id = 3, table_id = 1, sort_key_index = "
+                   "0): sort_direction 'UP' (expected ASC or DESC)"},
+        DomainCase{"UnknownNullOrder", "sorted",
+                   {"UPDATE ducklake_sort_info SET end_snapshot = NULL WHERE sort_id = 3",
+                    "UPDATE ducklake_sort_expression SET null_order = 'NULLS_MIDDLE' WHERE "
+                    "sort_id = 3"},
+                   "null_order 'NULLS_MIDDLE' (expected NULLS_FIRST or NULLS_LAST)"}),
     [](const ::testing::TestParamInfo<DomainCase>& param_info) { return param_info.param.name; });
 
 TEST(CatalogFeatureTest, PartitionSpecsAndValues) {

@@ -154,6 +154,29 @@ TEST_F(LinkedLake, OrphanCleanupStaysInsideTheDataPath) {
   EXPECT_EQ(Call("CALL ducklake_delete_orphaned_files('lake', cleanup_all => true)"), "");
 }
 
+// The temporary a writer makes (LocalFileSystem::OpenForWrite) is one orphan cleanup
+// recognizes: a writer killed before Close leaves exactly this file. While it is young (a
+// writer may still be at work) only cleanup_all or an older_than after it removes it.
+TEST_F(LinkedLake, AnUnfinishedWritersTemporaryIsAnOrphan) {
+  auto writer = LocalFileSystem()->OpenForWrite(table_dir_ + "ducklake-unfinished.parquet");
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  ASSERT_TRUE((*writer)->Append("PAR1").ok());
+  std::string temporary;
+  for (const auto& entry : fs::directory_iterator(table_dir_)) {
+    const std::string path = entry.path().string();
+    if (path.find("ducklake-unfinished.parquet.") != std::string::npos) temporary = path;
+  }
+  ASSERT_FALSE(temporary.empty());
+  EXPECT_EQ(Call("CALL ducklake_delete_orphaned_files('lake', dry_run => true)"), "");
+  EXPECT_EQ(Call("CALL ducklake_delete_orphaned_files('lake', cleanup_all => true, dry_run => "
+                 "true)"),
+            temporary + "\n");
+  SetAge(temporary, std::chrono::hours(24 * 3));
+  EXPECT_EQ(Call("CALL ducklake_delete_orphaned_files('lake')"), temporary + "\n");
+  EXPECT_FALSE(fs::exists(temporary));
+  EXPECT_EQ(Call("SELECT COUNT(*) FROM lake.t"), "10\n");
+}
+
 TEST_F(LinkedLake, OrphanCleanupHonoursOlderThan) {
   const std::string old_file = table_dir_ + "old.parquet";
   const std::string new_file = table_dir_ + "new.parquet";

@@ -32,12 +32,13 @@ Result<std::string> Csv(Session* session, const std::string& sql) {
   return out;
 }
 
-// Reads the fixture's own data files. Only for sessions that do not write: a writer gets a
-// copy (CopiedData), so the shared fixture stays as it is.
+// Reads the fixture's own data files, read-only: a session that writes gets a copy
+// (CopiedData), so the shared fixture stays as it is.
 AttachOptions DataPath(const std::string& fixture) {
   AttachOptions options;
   options.data_path = FixtureLakePath(fixture) + "/data";
   options.override_data_path = true;  // the catalog names the writer's folder
+  options.read_only = true;
   return options;
 }
 
@@ -90,6 +91,26 @@ TEST(LakeSessionTest, TableWithoutColumnsIsAnError) {
               std::string::npos)
         << sql << ": " << status.ToString();
   }
+}
+
+// ducklake_snapshots() lists the ids of each change in numeric order; an id too large for
+// BIGINT (a damaged catalog) is shown as written, never a crash.
+TEST(LakeSessionTest, SnapshotChangesWithIdsPastBigintAreShown) {
+  testing::TempDir dir;
+  const std::string catalog = CopyFixtureCatalog("basic", dir);
+  ASSERT_TRUE(EditCatalog(catalog,
+                          "UPDATE ducklake_snapshot_changes SET changes_made = "
+                          "'inserted_into_table:99999999999999999999999,inserted_into_table:1' "
+                          "WHERE snapshot_id = 2")
+                  .ok());
+  Session session;
+  ASSERT_TRUE(session.Attach(catalog, DataPath("basic")).ok());
+  auto damaged = Csv(&session, "SELECT changes FROM ducklake_snapshots() WHERE snapshot_id = 2");
+  ASSERT_TRUE(damaged.ok()) << damaged.status().ToString();
+  EXPECT_NE(damaged->find("[1, 99999999999999999999999]"), std::string::npos) << *damaged;
+  auto fine = Csv(&session, "SELECT changes FROM ducklake_snapshots() WHERE snapshot_id = 3");
+  ASSERT_TRUE(fine.ok()) << fine.status().ToString();
+  EXPECT_NE(fine->find("[1]"), std::string::npos) << *fine;
 }
 
 TEST(LakeSessionTest, OtherCatalogName) {

@@ -4,6 +4,7 @@
 // in their size. Runs under AddressSanitizer in CI, whose larger frames are the tight case for
 // the stack.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <functional>
 #include <string>
@@ -111,6 +112,99 @@ TEST(StatementLimitsTest, ParenthesizedQueriesAndExplainAreBounded) {
   }
 }
 
+// ( a0 JOIN ( a1 JOIN ( ... b ON true) ON true): each parenthesized join is one more level.
+std::string NestedJoins(int levels) {
+  std::string sql = "SELECT count(*) AS n FROM ";
+  for (int level = 0; level < levels; ++level) {
+    sql += "(range(1) AS a" + std::to_string(level) + " JOIN ";
+  }
+  return sql + "range(1) AS b" + Repeat(" ON true)", levels);
+}
+
+// GROUP BY GROUPING SETS (GROUPING SETS (... ())): each GROUPING SETS is one more level.
+std::string NestedGroupingSets(int levels) {
+  return "SELECT sum(range) AS s FROM range(3) GROUP BY " + Repeat("GROUPING SETS (", levels) +
+         "()" + Repeat(")", levels);
+}
+
+TEST(StatementLimitsTest, ParenthesizedJoinsAndGroupingSetsAreBounded) {
+  // The statement and its query are two levels; each parenthesized join or GROUPING SETS
+  // one more.
+  Status status = RunWithStack(2 << 20, [&]() -> Status {
+    Session session;
+    TARN_ASSIGN_OR_RETURN(std::string joins,
+                          testing::TarnCsv(&session, NestedJoins(kMaxQueryDepth - 2)));
+    if (joins != "n\n1\n") return Status::Internal("unexpected rows: ", joins);
+    TARN_ASSIGN_OR_RETURN(std::string sets,
+                          testing::TarnCsv(&session, NestedGroupingSets(kMaxQueryDepth - 2)));
+    if (sets != "s\n3\n") return Status::Internal("unexpected rows: ", sets);
+    return Status::OK();
+  });
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  for (int levels : {kMaxQueryDepth - 1, 8000}) {
+    SCOPED_TRACE(levels);
+    for (const std::string& sql : {NestedJoins(levels), NestedGroupingSets(levels)}) {
+      auto parsed = sql::ParseStatements(sql);
+      ASSERT_FALSE(parsed.ok()) << sql.substr(0, 60);
+      EXPECT_EQ(parsed.status().message().find("query nested too deeply (more than " +
+                                               std::to_string(kMaxQueryDepth) +
+                                               " levels) (line 1, column "),
+                0u)
+          << parsed.status().message().substr(0, 400);
+    }
+  }
+}
+
+// `operators` set operations (`op` between SELECTs) or joins (`op` between range(1)s; a
+// JOIN gets ON true).
+std::string SetOperations(int operators, const std::string& op) {
+  return "SELECT count(*) AS n FROM (SELECT 1 AS a" + Repeat(" " + op + " SELECT 1", operators) +
+         ")";
+}
+std::string Joins(int operators, const std::string& op) {
+  std::string sql = "SELECT count(*) AS n FROM range(1) AS t0";
+  for (int i = 1; i <= operators; ++i) {
+    sql += op + "range(1) AS t" + std::to_string(i) + (op == " JOIN " ? " ON true" : "");
+  }
+  return sql;
+}
+
+// Long chains of set operations and joins build trees as deep as the chain is long: their
+// count in one statement is bounded, and a statement at the bound plans and runs.
+TEST(StatementLimitsTest, SetOperationAndJoinChainsAreBounded) {
+  using sql::parser_internal::kMaxQueryOperators;
+  Session session;
+  for (const std::string& sql :
+       {SetOperations(kMaxQueryOperators, "UNION ALL"), Joins(kMaxQueryOperators, ","),
+        Joins(kMaxQueryOperators, " JOIN ")}) {
+    auto ok = testing::TarnCsv(&session, sql);
+    ASSERT_TRUE(ok.ok()) << sql.substr(0, 80) << ": " << ok.status().ToString().substr(0, 400);
+    EXPECT_EQ(*ok, sql.find("UNION") != std::string::npos
+                       ? "n\n" + std::to_string(kMaxQueryOperators + 1) + "\n"
+                       : "n\n1\n");
+  }
+  for (int operators : {kMaxQueryOperators + 1, 100000}) {
+    SCOPED_TRACE(operators);
+    for (const std::string& sql :
+         {SetOperations(operators, "UNION ALL"), SetOperations(operators, "INTERSECT"),
+          Joins(operators, ","), Joins(operators, " CROSS JOIN ")}) {
+      auto parsed = sql::ParseStatements(sql);
+      ASSERT_FALSE(parsed.ok()) << sql.substr(0, 80);
+      const std::string message = parsed.status().message();
+      EXPECT_EQ(message.find("query nested too deeply (more than " +
+                             std::to_string(kMaxQueryOperators) +
+                             " set operations and joins) (line 1, column "),
+                0u)
+          << message.substr(0, 400);
+      EXPECT_LT(message.size(), 400u);
+    }
+  }
+  // The count is per statement: a script of statements at the bound parses.
+  auto script = sql::ParseStatements(SetOperations(kMaxQueryOperators, "UNION ALL") + ";" +
+                                     Joins(kMaxQueryOperators, ","));
+  EXPECT_TRUE(script.ok()) << script.status().ToString().substr(0, 400);
+}
+
 TEST(StatementLimitsTest, ExpressionsAndTypesInStatementsAreBounded) {
   auto deep_expression = sql::ParseStatements(
       "SELECT " + Repeat("(", 100000) + "1" + Repeat(")", 100000) + " FROM range(1)");
@@ -171,6 +265,25 @@ TEST(StatementLimitsTest, LargeScriptsLexAndParseInLinearTime) {
                                           ", column 8)"),
             std::string::npos)
       << error.status().message();
+}
+
+// Token offsets are 32-bit: a longer text is refused before any is read (the pages of the
+// view are mapped, never touched).
+TEST(StatementLimitsTest, TextsPastTheOffsetRangeAreRefused) {
+  const size_t size = sql::kMaxSqlTextBytes + 1;
+  void* pages = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  const std::string_view text(static_cast<const char*>(pages), size);
+  const std::string expected =
+      "SQL text of 2147483648 bytes is longer than the limit of 2147483647 bytes";
+  auto tokens = sql::Tokenize(text);
+  auto statements = sql::ParseStatements(text);
+  ::munmap(pages, size);
+  ASSERT_FALSE(tokens.ok());
+  EXPECT_EQ(tokens.status().message(), expected);
+  ASSERT_FALSE(statements.ok());
+  EXPECT_EQ(statements.status().message(), expected);
 }
 
 TEST(StatementLimitsTest, ScriptOfOneMegabyteRuns) {

@@ -2,18 +2,62 @@
 // write holds at once (WriteResult::peak_held_bytes, the writer's open row group) stay far
 // below the input's size, files roll at target_file_size, and every row reads back. Through
 // SQL, CREATE TABLE AS and INSERT … SELECT of a large range() under a small memory_limit give
-// the right answer.
+// the right answer while the process's heap grows by less than the limit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <iostream>
 #include <string>
+#include <thread>
+
+#if !defined(TARN_SANITIZE)
+#include <malloc.h>
+#endif
 
 #include "support/sql_test_util.h"
 #include "support/test_util.h"
 #include "table_write/write_test_util.h"
 #include "tarn/sql.h"
 
+#if defined(TARN_SANITIZE)
+// AddressSanitizer's allocator statistics (sanitizer/allocator_interface.h).
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
+#endif
+
 namespace tarn::write_testing {
 namespace {
+
+// Bytes of the heap in use now, by every thread.
+int64_t AllocatedBytes() {
+#if defined(TARN_SANITIZE)
+  return static_cast<int64_t>(__sanitizer_get_current_allocated_bytes());
+#else
+  const struct mallinfo2 info = mallinfo2();
+  return static_cast<int64_t>(info.uordblks + info.hblkhd);
+#endif
+}
+
+// How far the heap grew above its size at the start while `work` ran, sampled every
+// millisecond by another thread.
+template <typename Work>
+int64_t PeakHeapGrowth(Work work) {
+  const int64_t start = AllocatedBytes();
+  std::atomic<bool> done{false};
+  std::atomic<int64_t> peak{start};
+  std::thread sampler([&] {
+    while (!done.load()) {
+      const int64_t now = AllocatedBytes();
+      if (now > peak.load()) peak.store(now);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  work();
+  done.store(true);
+  sampler.join();
+  return std::max<int64_t>(0, peak.load() - start);
+}
 
 Status RunSql(Session* session, const std::string& sql) {
   return session->ExecuteScript(sql, [](QueryResult& result) {
@@ -168,15 +212,28 @@ TEST(StreamingInsertTest, CreateTableAsAndInsertSelectUnderASmallMemoryLimit) {
                                    "' AS lake (DATA_PATH '" + dir.Join("files") + "')")
                   .ok());
   ASSERT_TRUE(RunSql(&session, "USE lake").ok());
+  constexpr int64_t kLimit = 32 << 20;
   ASSERT_TRUE(RunSql(&session, "SET memory_limit = '32MB'").ok());
-  Status created = RunSql(&session,
-                          "CREATE TABLE t AS SELECT i AS id, i % 1000 AS k, "
-                          "'row ' || i::VARCHAR AS s FROM range(2000000) r(i)");
+  // 2,000,000 rows of about 36 bytes (72 MB as batches) and 1,000,000 more: held whole, as
+  // they once were, the heap would grow by more than twice the limit.
+  Status created;
+  const int64_t create_growth = PeakHeapGrowth([&] {
+    created = RunSql(&session,
+                     "CREATE TABLE t AS SELECT i AS id, i % 1000 AS k, "
+                     "'row ' || i::VARCHAR AS s FROM range(2000000) r(i)");
+  });
   ASSERT_TRUE(created.ok()) << created.ToString();
-  Status inserted = RunSql(&session,
-                           "INSERT INTO t SELECT i + 2000000, i % 7, 'more ' || i::VARCHAR "
-                           "FROM range(1000000) r(i)");
+  EXPECT_LT(create_growth, kLimit);
+  Status inserted;
+  const int64_t insert_growth = PeakHeapGrowth([&] {
+    inserted = RunSql(&session,
+                      "INSERT INTO t SELECT i + 2000000, i % 7, 'more ' || i::VARCHAR "
+                      "FROM range(1000000) r(i)");
+  });
   ASSERT_TRUE(inserted.ok()) << inserted.ToString();
+  EXPECT_LT(insert_growth, kLimit);
+  std::cout << "heap growth: CREATE TABLE AS " << create_growth << " bytes, INSERT ... SELECT "
+            << insert_growth << " bytes\n";
   auto csv = testing::TarnCsv(&session,
                               "SELECT count(*), sum(id), sum(k), sum(length(s)) FROM t");
   ASSERT_TRUE(csv.ok()) << csv.status().ToString();

@@ -1,6 +1,7 @@
 #include "sql/lake/ducklake_functions.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 #include <utility>
@@ -239,19 +240,23 @@ Value ChangesValue(const std::optional<std::string>& changes_made) {
   std::vector<Value> entries;
   for (const auto& [display, names] : kKeys) {
     std::vector<std::string> values;
+    // Ids in numeric order when every value is one (a damaged catalog may hold any text).
+    std::set<int64_t> ids;
     bool numeric = true;
     for (const std::string& name : names) {
       auto range = tokens.equal_range(name);
       for (auto it = range.first; it != range.second; ++it) {
-        values.push_back(it->second);
-        numeric = numeric && !it->second.empty() &&
-                  it->second.find_first_not_of("0123456789") == std::string::npos;
+        const std::string& value = it->second;
+        values.push_back(value);
+        int64_t id = 0;
+        const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), id);
+        numeric = numeric && !value.empty() && value[0] != '-' && error == std::errc() &&
+                  end == value.data() + value.size();
+        if (numeric) ids.insert(id);
       }
     }
     if (values.empty()) continue;
     if (numeric) {
-      std::set<int64_t> ids;
-      for (const std::string& value : values) ids.insert(std::stoll(value));
       values.clear();
       for (int64_t id : ids) values.push_back(std::to_string(id));
     } else {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "expr/cast.h"
 #include "tarn/expr.h"
 #include "tarn/format.h"
 #include "tarn/lake_maintenance.h"
@@ -40,18 +41,25 @@ std::string Text(const Value& v) {
   return v.type().id == TypeId::kVarchar ? v.GetBytes() : FormatValue(v);
 }
 
-Result<double> Number(const Value& v, const std::string& what) {
-  switch (v.type().id) {
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-      return v.GetDouble();
-    case TypeId::kDecimal:
-    case TypeId::kVarchar:
-      return std::stod(FormatValue(v));
-    default:
-      if (v.type().IsInteger()) return static_cast<double>(v.GetInt64());
-      return Status::InvalidArgument("Binder Error: ", what, " must be a number");
+// A named argument as the parameter's type, cast as DuckDB casts it (1 is true, '0.5' is 0.5);
+// a value that does not convert is the cast's Conversion Error.
+Result<Value> ArgumentAs(const Value& v, TypeId type, const std::string& what) {
+  if (v.type().id == type) return v;
+  if (v.type().IsNested() || v.type().id == TypeId::kBlob) {
+    return Status::InvalidArgument("Binder Error: ", what, " must be a ",
+                                   DataType(type).ToString(), ", not ", v.type().ToString());
   }
+  return expr::CastValue(v, DataType(type));
+}
+
+Result<double> Number(const Value& v, const std::string& what) {
+  TARN_ASSIGN_OR_RETURN(Value number, ArgumentAs(v, TypeId::kFloat64, what));
+  return number.GetDouble();
+}
+
+Result<bool> Bool(const Value& v, const std::string& what) {
+  TARN_ASSIGN_OR_RETURN(Value flag, ArgumentAs(v, TypeId::kBoolean, what));
+  return flag.GetBool();
 }
 
 Result<int64_t> Micros(const Value& v) {
@@ -90,7 +98,8 @@ Result<std::shared_ptr<Batch>> RunCatalogCall(const TableRef& call, const std::s
         if (!v.type().IsInteger()) {
           return Status::InvalidArgument("Binder Error: versions must be snapshot ids");
         }
-        expire_options.versions.push_back(v.GetInt64());
+        TARN_ASSIGN_OR_RETURN(Value id, ArgumentAs(v, TypeId::kInt64, "versions"));
+        expire_options.versions.push_back(id.GetInt64());
       }
       continue;
     }
@@ -104,9 +113,10 @@ Result<std::shared_ptr<Batch>> RunCatalogCall(const TableRef& call, const std::s
       expire_options.older_than_micros = micros;
       cleanup.older_than_micros = micros;
     } else if (name == "dry_run") {
-      expire_options.dry_run = cleanup.dry_run = value.GetBool();
+      TARN_ASSIGN_OR_RETURN(bool dry_run, Bool(value, name));
+      expire_options.dry_run = cleanup.dry_run = dry_run;
     } else if (name == "cleanup_all" && !expire) {
-      cleanup.cleanup_all = value.GetBool();
+      TARN_ASSIGN_OR_RETURN(cleanup.cleanup_all, Bool(value, name));
     } else {
       return Status::InvalidArgument("Binder Error: ", function, " has no named parameter \"",
                                      arg.name, "\"");

@@ -77,6 +77,7 @@ Result<std::vector<std::unique_ptr<Statement>>> StatementParser::ParseAll() {
     }
     if (Peek().kind == TokenKind::kEnd) break;
     size_t start = pos_;
+    operators_ = 0;
     TARN_ASSIGN_OR_RETURN(auto statement, ParseStatement());
     if (!Peek().IsOperator(";") && Peek().kind != TokenKind::kEnd) return SyntaxError();
     statement->text = TextFrom(start);
@@ -94,6 +95,15 @@ Result<StatementParser::Nesting> StatementParser::Nest() {
         at.offset));
   }
   return Nesting(&depth_);
+}
+
+Status StatementParser::CountOperator(int32_t offset) {
+  if (++operators_ <= kMaxQueryOperators) return Status::OK();
+  return Status::InvalidArgument(FormatErrorAt(
+      text_,
+      StrCat("query nested too deeply (more than ", kMaxQueryOperators,
+             " set operations and joins)"),
+      offset));
 }
 
 Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr() {
@@ -170,6 +180,7 @@ Result<std::vector<std::vector<int>>> StatementParser::ParseGroupElement(SelectS
   }
   *plain = false;
   Advance();
+  TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // GROUPING SETS (GROUPING SETS (...
   if (grouping_sets) Advance();
   TARN_RETURN_NOT_OK(ExpectOperator("("));
   std::vector<std::vector<int>> parts;
@@ -664,7 +675,7 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetExpression(int min_
     if (Peek().IsKeyword("INTERSECT")) op = SetOp::kIntersect;
     const int precedence = op == SetOp::kIntersect ? 2 : 1;
     if (op == SetOp::kNone || precedence < min_precedence) return left;
-    Advance();
+    TARN_RETURN_NOT_OK(CountOperator(Advance().offset));
     auto combined = std::make_unique<SelectStmt>();
     combined->set_op = op;
     if (AcceptKeyword("ALL")) {
@@ -846,7 +857,8 @@ Result<TableRef> StatementParser::ParseTableRef() {
 Result<TableRef> StatementParser::ParseFromClause() {
   // Explicit joins bind tighter than commas: a, b JOIN c ON ... is a, (b JOIN c ON ...).
   TARN_ASSIGN_OR_RETURN(TableRef left, ParseJoinChain());
-  while (AcceptOperator(",")) {
+  while (Peek().IsOperator(",")) {
+    TARN_RETURN_NOT_OK(CountOperator(Advance().offset));
     TARN_ASSIGN_OR_RETURN(TableRef right, ParseJoinChain());
     TableRef join;
     join.kind = TableRef::Kind::kJoin;
@@ -903,6 +915,7 @@ Result<TableRef> StatementParser::ParseJoinChain() {
       }
       TARN_RETURN_NOT_OK(ExpectKeyword("JOIN"));
     }
+    TARN_RETURN_NOT_OK(CountOperator(offset));
     TARN_ASSIGN_OR_RETURN(TableRef right, ParseJoinOperand());
     const bool takes_condition = !join->natural && join->join_type != JoinType::kCross;
     if (takes_condition && AcceptKeyword("ON")) {
@@ -928,6 +941,7 @@ Result<TableRef> StatementParser::ParseJoinOperand() {
   if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
       !Peek(1).IsKeyword("WITH") && !Peek(1).IsKeyword("VALUES") && !Peek(1).IsOperator("(")) {
     Advance();
+    TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // ( a JOIN ( b JOIN ( ...
     TARN_ASSIGN_OR_RETURN(TableRef inner, ParseFromClause());
     TARN_RETURN_NOT_OK(ExpectOperator(")"));
     return inner;

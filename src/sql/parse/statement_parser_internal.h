@@ -28,6 +28,11 @@ namespace tarn::sql::parser_internal {
 // enough that parsing, planning and running the deepest one stays well within a thread's
 // stack in every build (sanitizers and -O0 included).
 constexpr int kMaxQueryDepth = 64;
+// Set operations and joins (JOIN or ',') in one statement. Each builds one more level of the
+// left-deep trees that planning walks recursively, so their count bounds those trees' height.
+// Planning a chain of 1000 set operations overflows an 8 MiB stack under AddressSanitizer;
+// 256 leaves a wide margin (DuckDB allows 1000 joins).
+constexpr int kMaxQueryOperators = 256;
 
 class StatementParser {
  public:
@@ -81,6 +86,9 @@ class StatementParser {
   // Opens one level at the current token: "query nested too deeply", naming the position,
   // when kMaxQueryDepth levels are open already.
   Result<Nesting> Nest();
+  // Counts one more set operation or join of the statement, at `offset` (the operator's
+  // first token): "query nested too deeply" past kMaxQueryOperators.
+  Status CountOperator(int32_t offset);
   static std::string Upper(std::string text);
 
   // --- shared pieces (statement_parser.cc) ---
@@ -168,6 +176,7 @@ class StatementParser {
   const std::vector<Token>& tokens_;
   size_t pos_ = 0;
   int depth_ = 0;  // open Nesting levels
+  int operators_ = 0;  // set operations and joins of the current statement
   int expression_depth_ = 0;  // expression levels open around the current subquery
 };
 
