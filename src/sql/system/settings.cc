@@ -6,6 +6,7 @@
 
 #include "expr/binder.h"
 #include "expr/cast.h"
+#include "sql/plan/names.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"
 #include "util/byte_size.h"
@@ -14,13 +15,6 @@ namespace tarn::sql {
 
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-
 // The time zones that name UTC (ICU's aliases of Etc/UTC), lower-case.
 bool IsUtcZone(std::string_view zone) {
   static const char* kUtc[] = {"utc",           "etc/utc",       "gmt",           "etc/gmt",
@@ -28,7 +22,7 @@ bool IsUtcZone(std::string_view zone) {
                                "etc/universal", "uct",           "etc/uct",       "greenwich",
                                "etc/greenwich", "gmt0",          "gmt+0",         "gmt-0",
                                "etc/gmt0",      "etc/gmt+0",     "etc/gmt-0"};
-  const std::string lower = Lower(zone);
+  const std::string lower = LowerAscii(std::string(zone));
   return std::any_of(std::begin(kUtc), std::end(kUtc),
                      [&](const char* name) { return lower == name; });
 }
@@ -118,10 +112,10 @@ SessionSettings::SessionSettings(int default_threads, int64_t default_memory_lim
 }
 
 Result<const SessionSettings::Definition*> SessionSettings::Find(std::string_view name) const {
-  const std::string lower = Lower(name);
+  const std::string lower = LowerAscii(std::string(name));
   std::vector<std::string> names;
   for (const Definition& definition : Definitions()) {
-    if (lower == Lower(definition.name) ||
+    if (lower == LowerAscii(std::string(definition.name)) ||
         (definition.alias != nullptr && lower == definition.alias)) {
       return &definition;
     }
@@ -136,7 +130,7 @@ Result<const SessionSettings::Definition*> SessionSettings::Find(std::string_vie
 }
 
 void SessionSettings::Publish(const Definition& definition, Value value) {
-  values_[Lower(definition.name)] = value;
+  values_[LowerAscii(std::string(definition.name))] = value;
   if (definition.alias != nullptr) values_[definition.alias] = std::move(value);
 }
 
@@ -178,7 +172,7 @@ Status SessionSettings::Reset(std::string_view name) {
 }
 
 Status SessionSettings::Apply(const Definition& definition, const Value& value) {
-  const std::string name = Lower(definition.name);
+  const std::string name = LowerAscii(std::string(definition.name));
   if (definition.id == Id::kMemoryLimit) {
     if (value.is_null()) return Status::InvalidArgument("Invalid Input Error: memory_limit is NULL");
     TARN_ASSIGN_OR_RETURN(memory_limit_, ParseMemorySize(FormatValue(value)));

@@ -60,6 +60,9 @@ Result<std::vector<ShownTable>> ListTables(const ExecContext& context) {
   return tables;
 }
 
+
+}  // namespace
+
 std::string DefaultText(const ColumnInfo& column) {
   const ColumnDefault& def = column.default_value;
   if (def.kind == ColumnDefault::Kind::kExpression) return def.text;
@@ -71,8 +74,6 @@ std::string DefaultText(const ColumnInfo& column) {
   }
   return out + "'";
 }
-
-}  // namespace
 
 Result<std::shared_ptr<Batch>> ShowTables(bool all, const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(std::vector<ShownTable> tables, ListTables(context));

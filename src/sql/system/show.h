@@ -11,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "sql/exec/operator.h"
@@ -20,6 +21,9 @@
 namespace tarn::sql {
 
 Result<std::shared_ptr<Batch>> ShowTables(bool all, const ExecContext& context);
+
+// DuckDB's spelling of a column's default: an expression's text, a literal as SQL.
+std::string DefaultText(const ColumnInfo& column);
 
 // The DESCRIBE rows of `select` when it is exactly `SELECT * FROM <lake table>`; null when it
 // is anything else (the caller then describes the query's output columns).

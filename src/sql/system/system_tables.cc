@@ -14,6 +14,7 @@
 #include "sql/lake/rows_source.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/names.h"
+#include "sql/system/show.h"
 #include "tarn/catalog.h"
 
 namespace tarn::sql {
@@ -122,19 +123,6 @@ std::optional<std::string> Find(const std::map<int64_t, std::string>& map, int64
   auto found = map.find(key);
   if (found == map.end()) return std::nullopt;
   return found->second;
-}
-
-// DuckDB's spelling of a column default: the expression's text, a literal as SQL.
-std::string DefaultText(const ColumnInfo& column) {
-  const ColumnDefault& def = column.default_value;
-  if (def.kind == ColumnDefault::Kind::kExpression) return def.text;
-  if (column.type.IsNumeric() || column.type.id == TypeId::kBoolean) return def.text;
-  std::string out = "'";
-  for (char c : def.text) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out + "'";
 }
 
 std::string QualifiedName(const std::string& schema, const std::string& name) {
