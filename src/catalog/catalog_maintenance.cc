@@ -48,22 +48,37 @@ Result<std::string> RealDataPath(FileSystem& fs, const Lake& lake) {
   return root;
 }
 
-// A file DuckLake or tarn writes and orphan cleanup may remove: `*.parquet`, and the
-// temporary `*.parquet.tarn-tmp-<pid>-<n>` of a tarn writer that never finished (killed).
-bool IsDataFileName(std::string_view path) {
-  auto ends_with = [&](std::string_view tail) {
-    return path.size() >= tail.size() && path.substr(path.size() - tail.size()) == tail;
-  };
-  if (ends_with(".parquet")) return true;
-  const size_t tmp = path.rfind(".parquet.tarn-tmp-");
+// The `.rowsum` sidecar tarn publishes beside a data file (docs/formats/rowsum.md): it goes
+// with its data file.
+constexpr std::string_view kSidecarSuffix = ".rowsum";
+
+// The data file `path` is the sidecar of, or empty when it is none.
+std::string_view SidecarOf(std::string_view path) {
+  if (path.size() <= kSidecarSuffix.size() || !path.ends_with(kSidecarSuffix)) return {};
+  return path.substr(0, path.size() - kSidecarSuffix.size());
+}
+
+// True for `<base>.tarn-tmp-<pid>-<n>` with `base` ending in `tail`: the temporary of a tarn
+// writer that never finished (killed) before renaming it to `base`.
+bool IsTemporaryOf(std::string_view path, std::string_view tail) {
+  const std::string marker = std::string(tail) + ".tarn-tmp-";
+  const size_t tmp = path.rfind(marker);
   if (tmp == std::string_view::npos) return false;
-  std::string_view rest = path.substr(tmp + std::string_view(".parquet.tarn-tmp-").size());
+  std::string_view rest = path.substr(tmp + marker.size());
   const size_t dash = rest.find('-');
   if (dash == 0 || dash == std::string_view::npos || dash + 1 == rest.size()) return false;
   for (size_t i = 0; i < rest.size(); ++i) {
     if (i != dash && (rest[i] < '0' || rest[i] > '9')) return false;
   }
   return true;
+}
+
+// A file DuckLake or tarn writes and orphan cleanup may remove when the catalog does not name
+// it: `*.parquet`, and the temporaries of tarn's data and sidecar writers. (A `.rowsum` sidecar
+// is an orphan when its data file is not the lake's: see DeleteOrphanedFiles.)
+bool IsDataFileName(std::string_view path) {
+  return path.ends_with(".parquet") || IsTemporaryOf(path, ".parquet") ||
+         IsTemporaryOf(path, kSidecarSuffix);
 }
 
 // The path of every table (by id) relative to data_path: schema path + table path when both
@@ -255,6 +270,9 @@ Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<Fil
   for (const auto& [id, path] : chosen) {
     TARN_ASSIGN_OR_RETURN(bool exists, fs->Exists(path));
     if (exists) TARN_RETURN_NOT_OK(fs->Delete(path));
+    // Its sidecar, if one was published (gone meanwhile is fine).
+    Status sidecar = fs->Delete(path + std::string(kSidecarSuffix));
+    if (!sidecar.ok() && !sidecar.IsNotFound()) return sidecar;
   }
   TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
   ci::RollbackGuard guard(store);
@@ -306,7 +324,13 @@ Result<std::vector<std::string>> DeleteOrphanedFiles(Lake& lake, std::shared_ptr
   std::vector<std::string> orphans;
   for (const FileInfo& file : files) {
     if (file.is_directory || file.is_symlink) continue;
-    if (!IsDataFileName(file.path) || known.count(file.path) > 0) continue;
+    const std::string_view sidecar_of = SidecarOf(file.path);
+    if (!sidecar_of.empty()) {
+      // A sidecar stays while its data file is the lake's.
+      if (known.count(std::string(sidecar_of)) > 0) continue;
+    } else if (!IsDataFileName(file.path) || known.count(file.path) > 0) {
+      continue;
+    }
     // As the extension: last_modified < cutoff unless cleanup_all; a file system that keeps
     // no times (modified_micros 0) cannot show a file is old enough.
     if (!options.cleanup_all && (file.modified_micros <= 0 || file.modified_micros >= cutoff)) {

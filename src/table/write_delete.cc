@@ -21,7 +21,9 @@ std::vector<int64_t> Union(const std::vector<int64_t>& a, const std::vector<int6
 // Re-decides how a data file's deletions are stored, writing a new delete file when needed.
 Result<int64_t> Materialize(WriteState& state, const TableInfo& table,
                             const WriteSettings& settings, FileDeleteState* deletes) {
-  const std::vector<int64_t> total = Union(deletes->earlier, deletes->positions);
+  std::vector<int64_t> merged;
+  if (!deletes->earlier.empty()) merged = Union(deletes->earlier, deletes->positions);
+  const std::vector<int64_t>& total = deletes->earlier.empty() ? deletes->positions : merged;
   auto drop_delete_file = [&]() {
     if (deletes->delete_file.has_value()) {
       state.DropWrittenFile(deletes->delete_file_absolute_path);
@@ -62,10 +64,12 @@ Result<int64_t> Materialize(WriteState& state, const TableInfo& table,
   return 1;
 }
 
-// Rewrites a data file this transaction wrote without the rows at `positions`.
+// Rewrites a data file this transaction wrote without the rows at `positions` (`whole`: all of
+// them, so the file just goes).
 Result<int64_t> RewritePendingFile(WriteState& state, const TableInfo& table,
                                    const WriteSettings& settings, TableDml& dml,
-                                   int64_t provisional_id, const std::vector<int64_t>& positions) {
+                                   int64_t provisional_id, const std::vector<int64_t>& positions,
+                                   bool whole) {
   auto entry = std::find_if(dml.files.begin(), dml.files.end(), [&](const PendingDataFile& f) {
     return f.change.provisional_id == provisional_id;
   });
@@ -74,7 +78,7 @@ Result<int64_t> RewritePendingFile(WriteState& state, const TableInfo& table,
   }
   const PendingDataFile old = *entry;
   std::vector<PendingDataFile> replacement;
-  if (static_cast<int64_t>(positions.size()) < old.change.record_count) {
+  if (!whole && static_cast<int64_t>(positions.size()) < old.change.record_count) {
     TARN_ASSIGN_OR_RETURN(auto reader, ParquetReader::Open(state.fs, old.absolute_path));
     ScanOptions scan;
     scan.max_parallel_row_groups = 1;
@@ -100,14 +104,14 @@ Result<int64_t> RewritePendingFile(WriteState& state, const TableInfo& table,
 }  // namespace
 
 Result<int64_t> ApplyDeletes(WriteState& state, const TableInfo& table,
-                             const WriteSettings& settings, const MatchedRows& matched) {
+                             const WriteSettings& settings, MatchedRows& matched) {
   if (matched.count == 0) return 0;
   TableDml& dml = state.Dml(table.table_id);
   int64_t files_written = 0;
 
   if (!matched.committed_files.empty()) {
     TARN_ASSIGN_OR_RETURN(auto base, state.BaseTable(table));
-    for (const auto& [file_id, positions] : matched.committed_files) {
+    for (auto& [file_id, positions] : matched.committed_files) {
       auto found = dml.file_deletes.find(file_id);
       if (found == dml.file_deletes.end()) {
         const DataFileInfo* file = nullptr;
@@ -131,14 +135,28 @@ Result<int64_t> ApplyDeletes(WriteState& state, const TableInfo& table,
         found = dml.file_deletes.emplace(file_id, std::move(entry)).first;
       }
       FileDeleteState& deletes = found->second;
-      deletes.positions = Union(deletes.positions, positions);
+      if (matched.whole_files.count(file_id) > 0) {
+        // Every row: the file ends (no position list, no delete file).
+        if (deletes.delete_file.has_value()) {
+          state.DropWrittenFile(deletes.delete_file_absolute_path);
+          deletes.delete_file.reset();
+          deletes.delete_file_absolute_path.clear();
+        }
+        deletes.positions.clear();
+        deletes.ended = true;
+        continue;
+      }
+      // The first deletion of the file takes the positions as they are (no copy).
+      deletes.positions = deletes.positions.empty() ? std::move(positions)
+                                                    : Union(deletes.positions, positions);
       TARN_ASSIGN_OR_RETURN(int64_t written, Materialize(state, table, settings, &deletes));
       files_written += written;
     }
   }
   for (const auto& [provisional_id, positions] : matched.pending_files) {
+    const bool whole = matched.whole_files.count(provisional_id) > 0;
     TARN_ASSIGN_OR_RETURN(int64_t written, RewritePendingFile(state, table, settings, dml,
-                                                              provisional_id, positions));
+                                                              provisional_id, positions, whole));
     files_written += written;
   }
   dml.inlined_row_deletes.insert(matched.committed_inlined.begin(),

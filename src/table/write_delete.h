@@ -19,8 +19,10 @@
 
 namespace tarn::table_internal {
 
+// Deletes the matched rows: delete files for committed files, rewrites of the transaction's own
+// files, and the inlined rows. The committed files' positions are moved out of `matched`.
 // Returns the number of files written (delete files and rewritten data files).
 Result<int64_t> ApplyDeletes(WriteState& state, const TableInfo& table,
-                             const WriteSettings& settings, const MatchedRows& matched);
+                             const WriteSettings& settings, MatchedRows& matched);
 
 }  // namespace tarn::table_internal

@@ -12,6 +12,7 @@
 #include "table/write_match.h"
 #include "table/write_rows.h"
 #include "table/write_sink.h"
+#include "table/write_stream.h"
 #include "tarn/expr.h"
 
 namespace tarn::table_internal {
@@ -21,18 +22,6 @@ namespace {
 bool Inlinable(const WriteSettings& settings, int64_t pending, int64_t more) {
   return settings.inlining_allowed && settings.inlining_row_limit > 0 &&
          pending + more <= settings.inlining_row_limit;
-}
-
-std::shared_ptr<Batch> WithRowIds(const TableInfo& table, const Batch& rows,
-                                  const std::vector<int64_t>& row_ids) {
-  ColumnBuilder ids(DataType(TypeId::kInt64));
-  ids.Reserve(static_cast<int64_t>(row_ids.size()));
-  for (int64_t id : row_ids) ids.AppendNumber<int64_t>(id);
-  std::vector<std::shared_ptr<Column>> columns = rows.columns;
-  columns.push_back(ids.Finish());
-  auto out = MakeBatch(DataFileSchema(table, true), std::move(columns));
-  out->num_rows = rows.num_rows;
-  return out;
 }
 
 Result<int64_t> WriteNewFiles(WriteState& state, const TableInfo& table,
@@ -92,121 +81,20 @@ Result<int64_t> InsertNewRows(WriteState& state, const TableInfo& table,
   return files;
 }
 
-namespace {
-
-// The settings of a streamed write of unknown size: a read-optimized one gets the row groups
-// of its smallest size class (what any write of up to lanes x minimum rows gets), so the open
-// row group stays small.
-Result<WriteSettings> StreamingSettings(WriteState& state, const TableInfo& table) {
-  const ReadOptimizedSettings read_optimized;
-  return ResolveWriteSettings(state, table,
-                              read_optimized.lanes * read_optimized.min_row_group_rows);
-}
-
-// InsertRowStream for a table whose key orders the rows written to files: the rows are held
-// and sorted before they reach the sink. Up to state.sort_memory_limit bytes of input they
-// are written as InsertNewRows writes (sorted, or inlined when few enough); past it they go
-// through an ExternalSort (sorted runs spilled to temporary files, then merged), so the whole
-// insert reaches the sink in key order and its files cover consecutive key ranges.
-Result<WriteResult> InsertSortedRowStream(WriteState& state, const TableInfo& table,
-                                          const WriteSettings& settings, BatchReader& rows) {
-  WriteResult result;
-  std::vector<std::shared_ptr<Batch>> held;
-  int64_t held_bytes = 0;
-  std::unique_ptr<ExternalSort> sort;  // once the rows pass the memory limit
-  while (true) {
-    TARN_ASSIGN_OR_RETURN(auto batch, rows.Next());
-    if (!batch) break;
-    if (batch->num_rows == 0) continue;
-    TARN_ASSIGN_OR_RETURN(auto arranged, ArrangeRows(table, *batch));
-    result.rows += arranged->num_rows;
-    if (sort) {
-      TARN_RETURN_NOT_OK(sort->Add(std::move(arranged)));
-      continue;
-    }
-    held_bytes += BatchBytes(*arranged);
-    held.push_back(std::move(arranged));
-    if (held_bytes <= state.sort_memory_limit) continue;
-    const TableDml* dml = state.FindDml(table.table_id);
-    const int64_t pending = dml ? dml->plain_inlined.num_rows() : 0;
-    if (Inlinable(settings, pending, result.rows)) continue;
-    sort = std::make_unique<ExternalSort>(table, TableSortKey(table), DataFileSchema(table, false),
-                                          state.sort_memory_limit);
-    // The transaction's earlier inlined rows join the sort (as InsertNewRows joins them).
-    if (pending > 0) TARN_RETURN_NOT_OK(sort->Add(dml->plain_inlined.rows));
-    for (auto& rows_held : held) TARN_RETURN_NOT_OK(sort->Add(std::move(rows_held)));
-    held.clear();
-  }
-  if (!sort) {
-    TARN_ASSIGN_OR_RETURN(result.files_written, InsertNewRows(state, table, std::move(held)));
-    if (result.files_written > 0) result.peak_held_bytes = held_bytes;
-    return result;
-  }
-  TARN_ASSIGN_OR_RETURN(WriteSettings streaming, StreamingSettings(state, table));
-  std::unique_ptr<RowSink> sink =
-      MakeTableSink(state, table, streaming, DataFileSchema(table, false), false);
-  Status merged = sort->Finish([&](const Batch& sorted) { return sink->Add(sorted); });
-  if (!merged.ok()) {
-    sink->Abandon();
-    return merged;
-  }
-  TARN_ASSIGN_OR_RETURN(std::vector<PendingDataFile> files, sink->Finish());
-  result.peak_held_bytes = sort->peak_held_bytes() + sink->peak_held_bytes();
-  result.files_written = static_cast<int64_t>(files.size());
-  TableDml& dml = state.Dml(table.table_id);
-  for (PendingDataFile& file : files) dml.files.push_back(std::move(file));
-  dml.plain_inlined = PendingInlinedRows();
-  return result;
-}
-
-}  // namespace
-
 Result<WriteResult> InsertRowStream(WriteState& state, const TableInfo& table,
                                     BatchReader& rows) {
   TARN_RETURN_NOT_OK(NeedPath(table));
-  TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, table));
-  // As InsertNewRows: the key orders the rows that go to files unless sort_on_insert is false
-  // and inlining is disabled.
-  if (!TableSortKey(table).empty() &&
-      (settings.sort_on_insert || settings.inlining_row_limit > 0)) {
-    return InsertSortedRowStream(state, table, settings, rows);
-  }
-  WriteResult result;
-  // Rows wait here only while the transaction's new rows could still be inlined.
-  std::vector<std::shared_ptr<Batch>> waiting;
-  std::unique_ptr<RowSink> sink;
+  RowStreamWriter writer(state, table, RowStreamWriter::Kind::kNewRows,
+                         RowStreamWriter::Order::kAsInserted);
+  TARN_RETURN_NOT_OK(writer.Init());
   while (true) {
     TARN_ASSIGN_OR_RETURN(auto batch, rows.Next());
     if (!batch) break;
     if (batch->num_rows == 0) continue;
     TARN_ASSIGN_OR_RETURN(auto arranged, ArrangeRows(table, *batch));
-    result.rows += arranged->num_rows;
-    if (sink) {
-      TARN_RETURN_NOT_OK(sink->Add(*arranged));
-      continue;
-    }
-    waiting.push_back(std::move(arranged));
-    const TableDml* dml = state.FindDml(table.table_id);
-    const int64_t pending = dml ? dml->plain_inlined.num_rows() : 0;
-    if (Inlinable(settings, pending, result.rows)) continue;
-    // Too many to inline: stream from here on.
-    TARN_ASSIGN_OR_RETURN(WriteSettings streaming, StreamingSettings(state, table));
-    sink = MakeTableSink(state, table, streaming, DataFileSchema(table, false), false);
-    if (pending > 0) TARN_RETURN_NOT_OK(sink->Add(*dml->plain_inlined.rows));
-    for (const auto& held : waiting) TARN_RETURN_NOT_OK(sink->Add(*held));
-    waiting.clear();
+    TARN_RETURN_NOT_OK(writer.Add(std::move(arranged)));
   }
-  if (!sink) {
-    TARN_ASSIGN_OR_RETURN(result.files_written, InsertNewRows(state, table, std::move(waiting)));
-    return result;
-  }
-  TARN_ASSIGN_OR_RETURN(auto files, sink->Finish());
-  result.peak_held_bytes = sink->peak_held_bytes();
-  result.files_written = static_cast<int64_t>(files.size());
-  TableDml& dml = state.Dml(table.table_id);
-  for (PendingDataFile& file : files) dml.files.push_back(std::move(file));
-  dml.plain_inlined = PendingInlinedRows();
-  return result;
+  return writer.Finish();
 }
 
 Result<int64_t> InsertRowsWithIds(WriteState& state, const TableInfo& table,
@@ -299,57 +187,69 @@ Result<WriteResult> UpdateRows(WriteState& state, const std::string& schema,
     targets.push_back(index);
   }
   TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, *table));
-  TARN_ASSIGN_OR_RETURN(MatchedRows matched, FindMatches(state, table, predicate, true));
-  WriteResult result;
-  result.rows = matched.count;
-  if (matched.count == 0) return result;
-
-  // New values first: a failing expression or constraint leaves the transaction unchanged.
+  TARN_RETURN_NOT_OK(NeedPath(*table));
+  // The new values are computed batch by batch as the scan finds the rows, and streamed to new
+  // files (or held while they could be inlined); the old versions are deleted after the scan.
+  // A failing expression or constraint leaves the transaction unchanged: the writers delete
+  // what they wrote.
+  TARN_ASSIGN_OR_RETURN(std::shared_ptr<const Schema> internal_schema,
+                        MatchSchema(*table, predicate));
   std::vector<std::unique_ptr<BoundExpr>> bound;
   for (const UpdateAssignment& assignment : assignments) {
-    TARN_ASSIGN_OR_RETURN(auto expr, ParseAndBind(assignment.expression,
-                                                  *matched.internal_schema));
+    TARN_ASSIGN_OR_RETURN(auto expr, ParseAndBind(assignment.expression, *internal_schema));
     bound.push_back(std::move(expr));
   }
   const int rowid_index = static_cast<int>(table->columns.size());
-  auto rewrite = [&](const std::vector<std::shared_ptr<Batch>>& parts,
-                     std::vector<int64_t>* row_ids) -> Result<std::shared_ptr<Batch>> {
-    if (parts.empty()) return std::shared_ptr<Batch>();
-    auto joined = ConcatenateBatches(parts);
-    joined->schema = matched.internal_schema;
-    std::vector<std::shared_ptr<Column>> columns(joined->columns.begin(),
-                                                 joined->columns.begin() + rowid_index);
+  // The updated rows in the table's layout, with the rowid column when `with_ids`.
+  auto updated = [&](const Batch& matched_rows, bool with_ids) -> Result<std::shared_ptr<Batch>> {
+    std::vector<std::shared_ptr<Column>> columns(matched_rows.columns.begin(),
+                                                 matched_rows.columns.begin() + rowid_index);
     for (size_t i = 0; i < bound.size(); ++i) {
       const ColumnInfo& column = table->columns[static_cast<size_t>(targets[i])];
-      TARN_ASSIGN_OR_RETURN(auto value, bound[i]->Evaluate(*joined));
+      TARN_ASSIGN_OR_RETURN(auto value, bound[i]->Evaluate(matched_rows));
       auto cast = CastColumn(value, column.type);
       if (!cast.ok()) return cast.status().WithContext("UPDATE " + table->name + "." + column.name);
       columns[static_cast<size_t>(targets[i])] = std::move(cast).value();
     }
     auto rows = MakeBatch(DataFileSchema(*table, false), std::move(columns));
-    rows->num_rows = joined->num_rows;
+    rows->num_rows = matched_rows.num_rows;
     TARN_RETURN_NOT_OK(CheckNotNull(*table, *rows));
-    if (row_ids != nullptr) {
-      const int64_t* ids = joined->column(rowid_index).values_as<int64_t>();
-      row_ids->assign(ids, ids + joined->num_rows);
-    }
-    return rows;
+    if (!with_ids) return rows;
+    auto with = MakeBatch(DataFileSchema(*table, true), rows->columns);
+    with->columns.push_back(matched_rows.columns[static_cast<size_t>(rowid_index)]);
+    with->num_rows = rows->num_rows;
+    return with;
   };
-  std::vector<int64_t> final_ids;
-  TARN_ASSIGN_OR_RETURN(auto final_rows, rewrite(matched.final_rows, &final_ids));
-  TARN_ASSIGN_OR_RETURN(auto provisional_rows, rewrite(matched.provisional_rows, nullptr));
-
+  std::vector<int64_t> excluded_plain;
+  std::vector<int64_t> excluded_rowid;
+  // Rows with final rowids keep them; rows this transaction inserted are new rows again.
+  RowStreamWriter kept(state, *table, RowStreamWriter::Kind::kKeptRowIds,
+                       RowStreamWriter::Order::kUnsorted, &excluded_rowid);
+  RowStreamWriter fresh(state, *table, RowStreamWriter::Kind::kNewRows,
+                        RowStreamWriter::Order::kAsInserted, &excluded_plain);
+  TARN_RETURN_NOT_OK(kept.Init());
+  TARN_RETURN_NOT_OK(fresh.Init());
+  auto on_rows = [&](std::shared_ptr<Batch> rows, bool final_rowid,
+                     const MatchedRows& so_far) -> Status {
+    excluded_plain = so_far.pending_plain;
+    excluded_rowid = so_far.pending_rowid;
+    rows->schema = so_far.internal_schema;
+    TARN_ASSIGN_OR_RETURN(auto out, updated(*rows, final_rowid));
+    return (final_rowid ? kept : fresh).Add(std::move(out));
+  };
+  TARN_ASSIGN_OR_RETURN(MatchedRows matched, FindMatches(state, table, predicate, true, on_rows));
+  WriteResult result;
+  result.rows = matched.count;
+  if (matched.count == 0) return result;
   TARN_ASSIGN_OR_RETURN(int64_t deleted_files, ApplyDeletes(state, *table, settings, matched));
   result.files_written += deleted_files;
-  if (final_rows) {
-    TARN_ASSIGN_OR_RETURN(int64_t files,
-                          InsertRowsWithIds(state, *table, final_rows, std::move(final_ids)));
-    result.files_written += files;
-  }
-  if (provisional_rows) {
-    TARN_ASSIGN_OR_RETURN(int64_t files, InsertNewRows(state, *table, {provisional_rows}));
-    result.files_written += files;
-  }
+  // The old versions of the transaction's own inlined rows are gone now.
+  excluded_plain.clear();
+  excluded_rowid.clear();
+  TARN_ASSIGN_OR_RETURN(WriteResult kept_result, kept.Finish());
+  TARN_ASSIGN_OR_RETURN(WriteResult fresh_result, fresh.Finish());
+  result.files_written += kept_result.files_written + fresh_result.files_written;
+  result.peak_held_bytes = kept_result.peak_held_bytes + fresh_result.peak_held_bytes;
   return result;
 }
 
@@ -357,48 +257,42 @@ Result<WriteResult> RewriteSortedRows(WriteState& state, const std::string& sche
                                       const std::string& table_name) {
   TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, table_name));
   TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, *table));
-  TARN_ASSIGN_OR_RETURN(MatchedRows matched, FindMatches(state, table, std::nullopt, true));
+  TARN_RETURN_NOT_OK(NeedPath(*table));
+  const int rowid_index = static_cast<int>(table->columns.size());
+  std::vector<int64_t> excluded_plain;
+  std::vector<int64_t> excluded_rowid;
+  // Every row in key order (through an external sort when the rows pass the sort memory
+  // limit): rows with final rowids keep them, the transaction's own are new rows again.
+  RowStreamWriter kept(state, *table, RowStreamWriter::Kind::kKeptRowIds,
+                       RowStreamWriter::Order::kKeyOrder, &excluded_rowid);
+  RowStreamWriter fresh(state, *table, RowStreamWriter::Kind::kNewRows,
+                        RowStreamWriter::Order::kKeyOrder, &excluded_plain);
+  TARN_RETURN_NOT_OK(kept.Init());
+  TARN_RETURN_NOT_OK(fresh.Init());
+  auto on_rows = [&](std::shared_ptr<Batch> rows, bool final_rowid,
+                     const MatchedRows& so_far) -> Status {
+    excluded_plain = so_far.pending_plain;
+    excluded_rowid = so_far.pending_rowid;
+    const int width = final_rowid ? rowid_index + 1 : rowid_index;
+    std::vector<std::shared_ptr<Column>> columns(rows->columns.begin(),
+                                                 rows->columns.begin() + width);
+    auto out = MakeBatch(DataFileSchema(*table, final_rowid), std::move(columns));
+    out->num_rows = rows->num_rows;
+    return (final_rowid ? kept : fresh).Add(std::move(out));
+  };
+  TARN_ASSIGN_OR_RETURN(MatchedRows matched,
+                        FindMatches(state, table, std::nullopt, true, on_rows));
   WriteResult result;
   result.rows = matched.count;
   if (matched.count == 0) return result;
-  const int rowid_index = static_cast<int>(table->columns.size());
-  // The table's columns of the matched rows, and their rowids, in key order.
-  auto sorted = [&](const std::vector<std::shared_ptr<Batch>>& parts,
-                    std::vector<int64_t>* row_ids) -> Result<std::shared_ptr<Batch>> {
-    if (parts.empty()) return std::shared_ptr<Batch>();
-    auto joined = ConcatenateBatches(parts);
-    joined->schema = matched.internal_schema;
-    std::vector<std::shared_ptr<Column>> columns(joined->columns.begin(),
-                                                 joined->columns.begin() + rowid_index);
-    auto rows = MakeBatch(DataFileSchema(*table, false), std::move(columns));
-    rows->num_rows = joined->num_rows;
-    TARN_ASSIGN_OR_RETURN(std::vector<int64_t> order,
-                          SortKeyOrder(*table, TableSortKey(*table), *rows));
-    std::vector<std::shared_ptr<Column>> ordered;
-    for (const auto& column : rows->columns) ordered.push_back(Take(*column, order));
-    auto out = MakeBatch(rows->schema, std::move(ordered));
-    out->num_rows = rows->num_rows;
-    if (row_ids != nullptr) {
-      const int64_t* ids = joined->column(rowid_index).values_as<int64_t>();
-      row_ids->clear();
-      for (int64_t i : order) row_ids->push_back(ids[i]);
-    }
-    return out;
-  };
-  std::vector<int64_t> final_ids;
-  TARN_ASSIGN_OR_RETURN(auto final_rows, sorted(matched.final_rows, &final_ids));
-  TARN_ASSIGN_OR_RETURN(auto provisional_rows, sorted(matched.provisional_rows, nullptr));
   TARN_ASSIGN_OR_RETURN(int64_t deleted_files, ApplyDeletes(state, *table, settings, matched));
   result.files_written += deleted_files;
-  if (final_rows) {
-    TARN_ASSIGN_OR_RETURN(int64_t files,
-                          InsertRowsWithIds(state, *table, final_rows, std::move(final_ids)));
-    result.files_written += files;
-  }
-  if (provisional_rows) {
-    TARN_ASSIGN_OR_RETURN(int64_t files, InsertNewRows(state, *table, {provisional_rows}));
-    result.files_written += files;
-  }
+  excluded_plain.clear();
+  excluded_rowid.clear();
+  TARN_ASSIGN_OR_RETURN(WriteResult kept_result, kept.Finish());
+  TARN_ASSIGN_OR_RETURN(WriteResult fresh_result, fresh.Finish());
+  result.files_written += kept_result.files_written + fresh_result.files_written;
+  result.peak_held_bytes = kept_result.peak_held_bytes + fresh_result.peak_held_bytes;
   return result;
 }
 

@@ -201,6 +201,18 @@ std::shared_ptr<const Schema> DataFileSchema(const TableInfo& table, bool with_r
   return std::make_shared<Schema>(std::move(fields));
 }
 
+std::shared_ptr<Batch> WithRowIds(const TableInfo& table, const Batch& rows,
+                                  const std::vector<int64_t>& row_ids) {
+  ColumnBuilder ids(DataType(TypeId::kInt64));
+  ids.Reserve(static_cast<int64_t>(row_ids.size()));
+  for (int64_t id : row_ids) ids.AppendNumber<int64_t>(id);
+  std::vector<std::shared_ptr<Column>> columns = rows.columns;
+  columns.push_back(ids.Finish());
+  auto out = MakeBatch(DataFileSchema(table, true), std::move(columns));
+  out->num_rows = rows.num_rows;
+  return out;
+}
+
 std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
                                                   const TableInfo& table) {
   std::vector<NewFileColumnStats> out;

@@ -40,6 +40,11 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
 // children too), then `_ducklake_internal_row_id` when `with_row_ids`.
 std::shared_ptr<const Schema> DataFileSchema(const TableInfo& table, bool with_row_ids);
 
+// `rows` (of DataFileSchema(table, false)) with `row_ids` as their _ducklake_internal_row_id
+// column: DataFileSchema(table, true).
+std::shared_ptr<Batch> WithRowIds(const TableInfo& table, const Batch& rows,
+                                  const std::vector<int64_t>& row_ids);
+
 // Writes `batches` (of `file_schema`) as data files of `table` through MakeTableSink (split by
 // partition when the table is partitioned), starting a new file whenever the current one
 // reaches target_file_size. Every file written is recorded in

@@ -66,8 +66,17 @@ Result<bool> NamesMatch(const std::shared_ptr<FileSystem>& fs, const DataFileInf
 
 }  // namespace
 
+Result<std::shared_ptr<const Schema>> MatchSchema(const TableInfo& table,
+                                                  const std::optional<std::string>& predicate) {
+  TableScanOptions options;
+  options.filter = predicate;
+  TARN_ASSIGN_OR_RETURN(ScanColumns plan, ScanColumns::Make(table, options));
+  return plan.internal_schema;
+}
+
 Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableInfo> table,
-                                const std::optional<std::string>& predicate, bool want_rows) {
+                                const std::optional<std::string>& predicate, bool want_rows,
+                                const MatchedRowsConsumer& on_rows) {
   TARN_ASSIGN_OR_RETURN(auto view, OverlayTable(state, table));
   TableScanOptions options;
   options.filter = predicate;
@@ -94,11 +103,35 @@ Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableIn
   std::unique_ptr<FilePruner> pruner;
   if (pushdown) pruner = std::make_unique<FilePruner>(pushdown, plan.full_schema, view);
 
-  auto add_rows = [&](const Batch& batch, const std::vector<int64_t>& rows, bool final_rowid) {
-    if (!want_rows || rows.empty()) return;
-    (final_rowid ? matched.final_rows : matched.provisional_rows)
-        .push_back(TakeRows(batch, rows));
+  auto add_rows = [&](const Batch& batch, const std::vector<int64_t>& rows,
+                      bool final_rowid) -> Status {
+    if (!want_rows || rows.empty()) return Status::OK();
+    std::shared_ptr<Batch> taken = TakeRows(batch, rows);
+    if (on_rows) return on_rows(std::move(taken), final_rowid, matched);
+    (final_rowid ? matched.final_rows : matched.provisional_rows).push_back(std::move(taken));
+    return Status::OK();
   };
+
+  // The transaction's own inlined rows are matched first (so a consumer knows which of them
+  // the statement replaces) and handed on last: plain first, then rowid-preserving
+  // (OverlayTable's order).
+  std::vector<std::pair<std::shared_ptr<Batch>, bool>> pending_matches;
+  if (const TableDml* dml = state.FindDml(table->table_id)) {
+    size_t next_pending = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+      const PendingInlinedRows& source = kind == 0 ? dml->plain_inlined : dml->rowid_inlined;
+      if (source.num_rows() == 0) continue;
+      const auto& rows = view->pending_inlined_rows[next_pending++];
+      TARN_ASSIGN_OR_RETURN(auto internal,
+                            InlinedToInternal(*rows, plan.needed, plan.internal_schema));
+      TARN_ASSIGN_OR_RETURN(auto selected, Select(plan, *internal));
+      (kind == 0 ? matched.pending_plain : matched.pending_rowid) = selected;
+      matched.count += static_cast<int64_t>(selected.size());
+      if (want_rows && !selected.empty()) {
+        pending_matches.emplace_back(TakeRows(*internal, selected), kind == 1);
+      }
+    }
+  }
 
   // A predicate pinning rowid (`WHERE rowid = c`, `rowid IN (...)`): committed files are read
   // at their placed positions only, and files holding none of the ids are skipped.
@@ -150,20 +183,47 @@ Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableIn
         }
       }
     }
+    // While the matches are positions 0, 1, 2, ... only their count is kept; the list is
+    // built once another position breaks the run.
     std::vector<int64_t> positions;
+    int64_t run = 0;
+    bool in_run = true;
     while (true) {
       TARN_ASSIGN_OR_RETURN(auto batch, reader->Next());
       if (!batch) break;
       TARN_ASSIGN_OR_RETURN(auto rows, Select(plan, *batch));
       const int64_t* pos = batch->column(position_index).values_as<int64_t>();
-      for (int64_t row : rows) positions.push_back(pos[row]);
-      add_rows(*batch, rows, final_rowid);
+      for (int64_t row : rows) {
+        if (in_run && pos[row] == run) {
+          ++run;
+          continue;
+        }
+        if (in_run) {
+          in_run = false;
+          positions.reserve(static_cast<size_t>(run) + rows.size());
+          for (int64_t p = 0; p < run; ++p) positions.push_back(p);
+        }
+        positions.push_back(pos[row]);
+      }
+      TARN_RETURN_NOT_OK(add_rows(*batch, rows, final_rowid));
     }
-    if (positions.empty()) continue;
+    auto& files = pending ? matched.pending_files : matched.committed_files;
+    if (in_run) {
+      if (run == 0) continue;
+      matched.count += run;
+      if (run == file.record_count && !file.delete_file.has_value()) {
+        files[file.data_file_id];  // every row: no list
+        matched.whole_files[file.data_file_id] = run;
+        continue;
+      }
+      positions.reserve(static_cast<size_t>(run));
+      for (int64_t p = 0; p < run; ++p) positions.push_back(p);
+      files[file.data_file_id] = std::move(positions);
+      continue;
+    }
     std::sort(positions.begin(), positions.end());
     matched.count += static_cast<int64_t>(positions.size());
-    (pending ? matched.pending_files : matched.committed_files)[file.data_file_id] =
-        std::move(positions);
+    files[file.data_file_id] = std::move(positions);
   }
 
   // Committed inlined rows (minus those this transaction deleted).
@@ -184,25 +244,17 @@ Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableIn
       kept.push_back(row);
       matched.committed_inlined.push_back(ids[row]);
     }
-    add_rows(*internal, kept, true);
+    TARN_RETURN_NOT_OK(add_rows(*internal, kept, true));
   }
   std::sort(matched.committed_inlined.begin(), matched.committed_inlined.end());
   matched.count += static_cast<int64_t>(matched.committed_inlined.size());
 
-  // The transaction's own inlined rows: plain first, then rowid-preserving (OverlayTable's
-  // order).
-  const TableDml* dml = state.FindDml(table->table_id);
-  size_t next_pending = 0;
-  for (int kind = 0; kind < 2 && dml != nullptr; ++kind) {
-    const PendingInlinedRows& source = kind == 0 ? dml->plain_inlined : dml->rowid_inlined;
-    if (source.num_rows() == 0) continue;
-    const auto& rows = view->pending_inlined_rows[next_pending++];
-    TARN_ASSIGN_OR_RETURN(auto internal,
-                          InlinedToInternal(*rows, plan.needed, plan.internal_schema));
-    TARN_ASSIGN_OR_RETURN(auto selected, Select(plan, *internal));
-    (kind == 0 ? matched.pending_plain : matched.pending_rowid) = selected;
-    matched.count += static_cast<int64_t>(selected.size());
-    add_rows(*internal, selected, kind == 1);
+  for (auto& [rows, final_rowid] : pending_matches) {
+    if (on_rows) {
+      TARN_RETURN_NOT_OK(on_rows(std::move(rows), final_rowid, matched));
+    } else {
+      (final_rowid ? matched.final_rows : matched.provisional_rows).push_back(std::move(rows));
+    }
   }
   return matched;
 }

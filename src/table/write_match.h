@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,10 @@ namespace tarn::table_internal {
 struct MatchedRows {
   std::map<int64_t, std::vector<int64_t>> committed_files;  // data_file_id -> positions
   std::map<int64_t, std::vector<int64_t>> pending_files;    // provisional id -> positions
+  // Files (of either map) whose every row matched: positions 0 .. n-1 of a file of n rows and
+  // no deleted row. Their position lists stay empty (8 bytes a row saved: an UPDATE of a whole
+  // table or a sorted rewrite would hold them all). File id -> n.
+  std::map<int64_t, int64_t> whole_files;
   std::vector<int64_t> committed_inlined;  // row_ids, sorted
   std::vector<int64_t> pending_plain;      // indexes into TableDml::plain_inlined, sorted
   std::vector<int64_t> pending_rowid;      // indexes into TableDml::rowid_inlined, sorted
@@ -41,7 +46,20 @@ struct MatchedRows {
   int64_t files_pruned = 0;
 };
 
+// The internal layout of the rows FindMatches hands on with want_rows (every table column,
+// rowid, snapshot_id, position): what expressions over the matched rows bind against.
+Result<std::shared_ptr<const Schema>> MatchSchema(const TableInfo& table,
+                                                  const std::optional<std::string>& predicate);
+
+// Receives the matched rows batch by batch (in the internal layout) instead of their being kept
+// in final_rows / provisional_rows. `matched` is the result so far: the matches among the
+// transaction's own inlined rows (pending_plain, pending_rowid) are known before the first call.
+using MatchedRowsConsumer =
+    std::function<Status(std::shared_ptr<Batch> rows, bool final_rowid, const MatchedRows& matched)>;
+
+// With want_rows, the matched rows go to `on_rows` when given, else into the result.
 Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableInfo> table,
-                                const std::optional<std::string>& predicate, bool want_rows);
+                                const std::optional<std::string>& predicate, bool want_rows,
+                                const MatchedRowsConsumer& on_rows = nullptr);
 
 }  // namespace tarn::table_internal

@@ -230,5 +230,48 @@ TEST_F(LinkedLake, CleanupOldFilesFollowsNoLinkOutOfTheDataPath) {
             "90\n");
 }
 
+// A `.rowsum` sidecar goes with its data file: cleanup of a deleted file deletes its sidecar,
+// a sidecar whose data file the catalog does not name is an orphan (as is a killed publisher's
+// temporary), and the sidecar of a live file stays.
+TEST_F(LinkedLake, SidecarsGoWithTheirDataFiles) {
+  std::string live;
+  for (const auto& entry : fs::directory_iterator(table_dir_)) {
+    const std::string path = entry.path().string();
+    if (path.find("ducklake-") != std::string::npos && path.ends_with(".parquet")) live = path;
+  }
+  ASSERT_FALSE(live.empty());
+  const std::string live_sidecar = live + ".rowsum";
+  const std::string orphan_sidecar = table_dir_ + "ducklake-gone.parquet.rowsum";
+  const std::string temporary = live + ".rowsum.tarn-tmp-123-4";
+  const std::string young_orphan = table_dir_ + "ducklake-young.parquet.rowsum";
+  for (const std::string& path : {live_sidecar, orphan_sidecar, temporary, young_orphan}) {
+    Touch(path);
+    SetAge(path, std::chrono::hours(24 * 3));
+  }
+  SetAge(young_orphan, std::chrono::hours(1));
+  SetAge(live, std::chrono::hours(24 * 10));
+  std::string orphans = Call("CALL ducklake_delete_orphaned_files('lake')");
+  EXPECT_NE(orphans.find(orphan_sidecar + "\n"), std::string::npos) << orphans;
+  EXPECT_NE(orphans.find(temporary + "\n"), std::string::npos) << orphans;
+  EXPECT_EQ(orphans.find(young_orphan), std::string::npos) << orphans;
+  EXPECT_EQ(orphans.find(live_sidecar + "\n"), std::string::npos) << orphans;
+  EXPECT_FALSE(fs::exists(orphan_sidecar));
+  EXPECT_FALSE(fs::exists(temporary));
+  EXPECT_TRUE(fs::exists(young_orphan));
+  EXPECT_TRUE(fs::exists(live_sidecar));
+  EXPECT_TRUE(fs::exists(live));
+
+  // The file of a rewritten table is scheduled, then cleaned up with its sidecar.
+  Exec("DELETE FROM lake.t WHERE i < 5");
+  Exec("CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 0)");
+  Exec("CALL ducklake_expire_snapshots('lake', older_than => now())");
+  const std::string cleaned = Call("CALL ducklake_cleanup_old_files('lake', cleanup_all => true)");
+  EXPECT_NE(cleaned.find(live + "\n"), std::string::npos) << cleaned;
+  EXPECT_EQ(cleaned.find(".rowsum"), std::string::npos) << cleaned;
+  EXPECT_FALSE(fs::exists(live));
+  EXPECT_FALSE(fs::exists(live_sidecar));
+  EXPECT_EQ(Call("SELECT COUNT(*) FROM lake.t"), "5\n");
+}
+
 }  // namespace
 }  // namespace tarn

@@ -328,5 +328,91 @@ TEST(StatementLimitsTest, InsertOfTwoHundredThousandRowsRuns) {
   EXPECT_EQ(*summary, "n,s,m\n200000,19999900000,value-999\n");
 }
 
+// WITH c0 AS (SELECT 1 AS x), c1 AS (SELECT x + 1 AS x FROM c0), ... SELECT x FROM c<n>: each
+// CTE reads the one before once, so planning c<n> nests n + 1 queries deep.
+std::string CteChain(int n) {
+  std::string sql = "WITH c0 AS (SELECT 1 AS x)";
+  for (int i = 1; i <= n; ++i) {
+    sql += ", c" + std::to_string(i) + " AS (SELECT x + 1 AS x FROM c" + std::to_string(i - 1) +
+           ")";
+  }
+  return sql + " SELECT x FROM c" + std::to_string(n);
+}
+
+// A chain of CTEs plans one query inside another for each link: a chain of a hundred runs on a
+// thread's usual stack (under AddressSanitizer too), and a longer one than the stack holds is
+// refused with "nested too deeply" before the stack overflows, whatever the stack's size.
+TEST(StatementLimitsTest, CteChainsAreBoundedByTheStack) {
+  for (size_t stack : {size_t{2} << 20, size_t{8} << 20}) {
+    SCOPED_TRACE(stack);
+    Status status = RunWithStack(stack, [&]() -> Status {
+      Session session;
+      if (stack >= (8u << 20)) {
+        TARN_ASSIGN_OR_RETURN(std::string csv, testing::TarnCsv(&session, CteChain(100)));
+        if (csv != "x\n101\n") return Status::Internal("unexpected rows: ", csv);
+      }
+      for (int n : {2000, 8000}) {
+        Result<std::string> refused = testing::TarnCsv(&session, CteChain(n));
+        if (refused.ok()) return Status::Internal("a chain of ", n, " CTEs ran");
+        if (refused.status().message().find("query nested too deeply (") == std::string::npos) {
+          return Status::Internal("chain of ", n, ": ", refused.status().ToString());
+        }
+      }
+      // The session goes on.
+      TARN_ASSIGN_OR_RETURN(std::string csv, testing::TarnCsv(&session, CteChain(3)));
+      if (csv != "x\n4\n") return Status::Internal("unexpected rows: ", csv);
+      return Status::OK();
+    });
+    EXPECT_TRUE(status.ok()) << status.ToString().substr(0, 400);
+  }
+}
+
+// Each CTE reads the one before twice: planned at each reference, c40 would be planned 2^40
+// times. A CTE read more than once is planned and run once, and EXPLAIN shows its scans.
+TEST(StatementLimitsTest, CtesReadTwiceArePlannedOnce) {
+  std::string sql = "WITH c0 AS (SELECT 1 AS x)";
+  for (int i = 1; i <= 40; ++i) {
+    const std::string prev = "c" + std::to_string(i - 1);
+    sql += ", c" + std::to_string(i) + " AS (SELECT a.x + 1 AS x FROM " + prev + " a JOIN " +
+           prev + " b ON a.x = b.x)";
+  }
+  sql += " SELECT x FROM c40";
+  Session session;
+  auto csv = testing::TarnCsv(&session, sql);
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString().substr(0, 400);
+  EXPECT_EQ(*csv, "x\n41\n");
+  auto plan = testing::TarnCsv(&session, "EXPLAIN " + sql);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString().substr(0, 400);
+  EXPECT_NE(plan->find("CTE_SCAN"), std::string::npos);
+  // NOT MATERIALIZED plans a CTE at each reference; the answer is the same.
+  auto inline_csv = testing::TarnCsv(
+      &session,
+      "WITH c AS NOT MATERIALIZED (SELECT range AS x FROM range(3)) "
+      "SELECT count(*) AS n FROM c a JOIN c b ON a.x <= b.x");
+  ASSERT_TRUE(inline_csv.ok()) << inline_csv.status().ToString();
+  EXPECT_EQ(*inline_csv, "n\n6\n");
+}
+
+// CUBE of 12 columns is 4096 grouping sets, each a branch of a union: a balanced tree of them
+// plans and runs within a small stack.
+TEST(StatementLimitsTest, CubeOfTwelveColumnsRuns) {
+  std::string columns;
+  std::string items;
+  for (int i = 1; i <= 12; ++i) {
+    columns += (i > 1 ? ", " : "") + std::string("c") + std::to_string(i);
+    items += "range % 3 AS c" + std::to_string(i) + ", ";
+  }
+  const std::string sql = "SELECT count(*) AS n FROM (SELECT count(*) FROM (SELECT " + items +
+                          "1 AS z FROM range(3)) GROUP BY CUBE (" + columns + "))";
+  Status status = RunWithStack(2 << 20, [&]() -> Status {
+    Session session;
+    TARN_ASSIGN_OR_RETURN(std::string csv, testing::TarnCsv(&session, sql));
+    // 4095 non-empty sets of 3 groups each, and the empty set's one row (DuckDB's answer).
+    if (csv != "n\n12286\n") return Status::Internal("unexpected rows: ", csv);
+    return Status::OK();
+  });
+  EXPECT_TRUE(status.ok()) << status.ToString().substr(0, 400);
+}
+
 }  // namespace
 }  // namespace tarn

@@ -248,3 +248,78 @@ TEST(StreamingInsertTest, CreateTableAsAndInsertSelectUnderASmallMemoryLimit) {
 
 }  // namespace
 }  // namespace tarn::write_testing
+
+namespace tarn::write_testing {
+namespace {
+
+// UPDATE streams the new versions of the rows it changes into files as its scan finds them,
+// and CREATE TABLE … SORTED BY AUTO AS of more rows than fit writes them first and then sorts
+// them externally: neither holds the table. Rows keep their rowids through the UPDATE.
+TEST(StreamingInsertTest, UpdateAndSortedByAutoUnderASmallMemoryLimit) {
+  testing::TempDir dir;
+  Session session;
+  ASSERT_TRUE(RunSql(&session, "ATTACH 'ducklake:sqlite:" + dir.Join("lake.db") +
+                                   "' AS lake (DATA_PATH '" + dir.Join("files") + "')")
+                  .ok());
+  ASSERT_TRUE(RunSql(&session, "USE lake").ok());
+  constexpr int64_t kLimit = 32 << 20;
+  ASSERT_TRUE(RunSql(&session, "SET memory_limit = '32MB'").ok());
+  ASSERT_TRUE(RunSql(&session,
+                     "CREATE TABLE t AS SELECT i AS id, i % 1000 AS k, "
+                     "'row ' || i::VARCHAR AS s FROM range(2000000) r(i)")
+                  .ok());
+  // Every row, 2,000,000 of them (about 72 MB as batches), changed in two columns. Held whole,
+  // the rows and their new versions would take several times the limit; what the UPDATE holds
+  // besides its row groups is the positions of the rows it changes, and not even those when
+  // it changes every row of a file.
+  Status updated;
+  const int64_t update_growth = PeakHeapGrowth([&] {
+    updated = RunSql(&session, "UPDATE t SET k = k + 1, s = s || '!' WHERE id >= 0");
+  });
+  ASSERT_TRUE(updated.ok()) << updated.ToString();
+  // The scan's and the writer's row groups.
+  EXPECT_LT(update_growth, 2 * kLimit);
+  auto csv = testing::TarnCsv(&session,
+                              "SELECT count(*) AS n, sum(k) AS k, sum(length(s)) AS len, "
+                              "sum(CASE WHEN rowid <> id THEN 1 ELSE 0 END) AS moved FROM t");
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  auto expected = testing::TarnCsv(
+      &session,
+      "SELECT count(*) AS n, sum(i % 1000 + 1) AS k, sum(length('row ' || i::VARCHAR) + 1) AS len, "
+      "sum(0) AS moved FROM range(2000000) r(i)");
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  EXPECT_EQ(*csv, *expected);
+
+  // 2,000,000 rows (about 73 MB as batches) sorted by a key the picker chooses over a sample of
+  // 100,000 of them (the picker holds its sample, whatever the memory limit).
+  ASSERT_TRUE(RunSql(&session, "SET layout_sample_rows = 100000").ok());
+  Status created;
+  const int64_t sort_growth = PeakHeapGrowth([&] {
+    created = RunSql(&session,
+                     "CREATE TABLE a SORTED BY AUTO AS SELECT (i * 7919) % 2000000 AS id, "
+                     "i % 10 AS g, 'v' || (i % 5000)::VARCHAR AS s FROM range(2000000) r(i)");
+  });
+  ASSERT_TRUE(created.ok()) << created.ToString();
+  // The external sort holds about the limit (its rows and their sorted copy), the picker its
+  // sample, the scans their row groups.
+  EXPECT_LT(sort_growth, 3 * kLimit);
+  std::cout << "heap growth: UPDATE " << update_growth << " bytes, SORTED BY AUTO "
+            << sort_growth << " bytes\n";
+  csv = testing::TarnCsv(&session, "SELECT count(*) AS n, sum(id) AS d, sum(g) AS g, "
+                                   "sum(length(s)) AS len FROM a");
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  expected = testing::TarnCsv(&session,
+                              "SELECT count(*) AS n, sum((i * 7919) % 2000000) AS d, "
+                              "sum(i % 10) AS g, sum(length('v' || (i % 5000)::VARCHAR)) AS len "
+                              "FROM range(2000000) r(i)");
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  EXPECT_EQ(*csv, *expected);
+  // The key picked is stored, and the rows are in its order.
+  auto key = testing::TarnCsv(&session,
+                              "SELECT count(*) > 0 FROM __ducklake_metadata_lake.ducklake_sort_expression");
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  EXPECT_EQ(*key, "(count_star() > 0)\ntrue\n");
+}
+
+}  // namespace
+}  // namespace tarn::write_testing

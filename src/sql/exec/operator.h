@@ -25,6 +25,7 @@
 #include "tarn/columnar.h"
 #include "tarn/expr.h"
 #include "tarn/io.h"
+#include "tarn/layout.h"
 #include "tarn/sql.h"
 #include "tarn/thread_pool.h"
 
@@ -46,6 +47,12 @@ struct ExecContext {
   std::vector<const LakeBinding*> lakes;
   // The WITH queries in scope while planning, innermost first, or null.
   const CteScope* ctes = nullptr;
+  // How many queries are being planned around this one (PlanSelect in PlanSelect: derived
+  // tables, CTEs, subqueries, set operation sides), for the planner's "nested too deeply".
+  int plan_depth = 0;
+  // SET layout_picker / layout_sample_rows: how SORTED BY AUTO picks its key (tarn/layout.h).
+  PickerMode layout_picker = PickerMode::kMeasured;
+  int64_t layout_sample_rows = 1 << 20;
 };
 
 class Operator : public BatchReader {

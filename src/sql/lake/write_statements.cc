@@ -221,6 +221,40 @@ class RenamingReader : public BatchReader {
   std::shared_ptr<const Schema> schema_;
 };
 
+// The bytes of a batch's buffers.
+int64_t HeldBytes(const Batch& batch) {
+  int64_t bytes = 0;
+  for (const auto& column : batch.columns) {
+    if (column->values) bytes += column->values->size();
+    if (column->data) bytes += column->data->size();
+    if (column->validity) bytes += column->validity->size();
+  }
+  return bytes;
+}
+
+// The batches already read from a query, then the rest of it.
+class HeldThenRest : public BatchReader {
+ public:
+  HeldThenRest(std::vector<std::shared_ptr<Batch>> held, std::unique_ptr<Operator> rest,
+               std::shared_ptr<const Schema> schema)
+      : held_(std::move(held)), rest_(std::move(rest)), schema_(std::move(schema)) {}
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (next_held_ < held_.size()) return std::move(held_[next_held_++]);
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, rest_->Next());
+    if (!batch) return batch;
+    auto out = MakeBatch(schema_, std::move(batch->columns));
+    out->num_rows = batch->num_rows;
+    return out;
+  }
+
+ private:
+  std::vector<std::shared_ptr<Batch>> held_;
+  size_t next_held_ = 0;
+  std::unique_ptr<Operator> rest_;
+  std::shared_ptr<const Schema> schema_;
+};
+
 class Writer {
  public:
   Writer(const Statement& statement, LakeState* lake, const ExecContext& context)
@@ -228,8 +262,9 @@ class Writer {
 
   Result<std::optional<int64_t>> Run(WriteTransaction* txn) {
     txn_ = txn;
-    // An insert into a sorted table sorts its rows within the session's memory_limit.
-    txn_->SetSortMemoryLimit(context_.memory_limit);
+    // An insert into a sorted table sorts its rows within the session's memory_limit: the
+    // external sort holds its rows and their sorted copy, so it gets half.
+    txn_->SetSortMemoryLimit(context_.memory_limit / 2);
     switch (statement_.kind) {
       case StatementKind::kCreateSchema: {
         TARN_ASSIGN_OR_RETURN(std::string schema, SchemaName());
@@ -352,23 +387,7 @@ class Writer {
     if (!query) return std::optional<int64_t>();
     if (write_.no_data) return std::optional<int64_t>(0);
     auto schema = std::make_shared<Schema>(*query->schema());
-    if (write_.sort_auto) {
-      // SORTED BY AUTO: the picker chooses over the query's rows; the table stores its key.
-      std::vector<std::shared_ptr<Batch>> batches;
-      while (true) {
-        TARN_ASSIGN_OR_RETURN(auto batch, query->Next());
-        if (!batch) break;
-        if (batch->num_rows == 0) continue;
-        auto renamed = MakeBatch(schema, batch->columns);
-        renamed->num_rows = batch->num_rows;
-        batches.push_back(std::move(renamed));
-      }
-      TARN_ASSIGN_OR_RETURN(SortKeyChoice choice, PickSortKey(schema, batches));
-      TARN_RETURN_NOT_OK(txn_->SetSortKey(name.schema, name.name, SortFieldsOf(choice)));
-      auto rows = MakeVectorReader(schema, std::move(batches));
-      TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, *rows));
-      return std::optional<int64_t>(result.rows);
-    }
+    if (write_.sort_auto) return CreateSortedByAuto(name, std::move(query), schema);
     if (!write_.sort_keys.empty()) {
       TARN_ASSIGN_OR_RETURN(std::vector<SortField> fields, SortFieldsOf(write_.sort_keys));
       TARN_RETURN_NOT_OK(txn_->SetSortKey(name.schema, name.name, std::move(fields)));
@@ -376,6 +395,62 @@ class Writer {
     RenamingReader rows(std::move(query), schema);
     TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, rows));
     return std::optional<int64_t>(result.rows);
+  }
+
+  // CREATE TABLE … SORTED BY AUTO AS: the picker chooses over the query's rows and the table
+  // stores the key it picked. Rows that fit in half the memory_limit are picked over in memory
+  // and inserted in key order; more are inserted as they come, then picked over by scanning the
+  // table (at most two scans) and rewritten in key order (an external sort), in the same
+  // transaction: one snapshot either way.
+  Result<std::optional<int64_t>> CreateSortedByAuto(const LakeObjectName& name,
+                                                    std::unique_ptr<Operator> query,
+                                                    std::shared_ptr<const Schema> schema) {
+    std::vector<std::shared_ptr<Batch>> batches;
+    int64_t bytes = 0;
+    bool too_many = false;
+    while (!too_many) {
+      TARN_ASSIGN_OR_RETURN(auto batch, query->Next());
+      if (!batch) break;
+      if (batch->num_rows == 0) continue;
+      auto renamed = MakeBatch(schema, batch->columns);
+      renamed->num_rows = batch->num_rows;
+      bytes += HeldBytes(*renamed);
+      batches.push_back(std::move(renamed));
+      too_many = bytes > context_.memory_limit / 2;
+    }
+    if (!too_many) {
+      TARN_ASSIGN_OR_RETURN(SortKeyChoice choice, PickSortKey(schema, batches, PickerSettings()));
+      TARN_RETURN_NOT_OK(txn_->SetSortKey(name.schema, name.name, SortFieldsOf(choice)));
+      auto rows = MakeVectorReader(schema, std::move(batches));
+      TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, *rows));
+      return std::optional<int64_t>(result.rows);
+    }
+    HeldThenRest rows(std::move(batches), std::move(query), schema);
+    TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Insert(name.schema, name.name, rows));
+    TARN_RETURN_NOT_OK(SortTableByAuto(name.schema, name.name));
+    return std::optional<int64_t>(result.rows);
+  }
+
+  // The picker as the session's layout_picker and layout_sample_rows set it.
+  PickerOptions PickerSettings() const {
+    PickerOptions options;
+    options.mode = context_.layout_picker;
+    options.sample_rows = context_.layout_sample_rows;
+    return options;
+  }
+
+  // SET SORTED BY AUTO: pick over the table's rows at the transaction's view, store the
+  // explicit key, and rewrite the table in that order in the same snapshot.
+  Status SortTableByAuto(const std::string& s, const std::string& t) {
+    WriteTransaction* txn = txn_;
+    RowSourceFactory open_rows = [txn, s, t]() -> Result<std::unique_ptr<BatchReader>> {
+      TARN_ASSIGN_OR_RETURN(auto scan, txn->Scan(s, t));
+      return std::unique_ptr<BatchReader>(std::move(scan));
+    };
+    TARN_ASSIGN_OR_RETURN(SortKeyChoice choice, PickSortKey(open_rows, PickerSettings()));
+    TARN_RETURN_NOT_OK(txn_->SetSortKey(s, t, SortFieldsOf(choice)));
+    if (!choice.key.empty()) TARN_RETURN_NOT_OK(txn_->RewriteInSortOrder(s, t).status());
+    return Status::OK();
   }
 
   Result<std::optional<int64_t>> Insert() {
@@ -566,16 +641,7 @@ class Writer {
         break;
       case AlterAction::kSetSortedBy: {
         if (write_.sort_auto) {
-          // SET SORTED BY AUTO: pick over the table's rows at the transaction's view, store the
-          // explicit key, and rewrite the table in that order in the same snapshot.
-          WriteTransaction* txn = txn_;
-          RowSourceFactory open_rows = [txn, s, t]() -> Result<std::unique_ptr<BatchReader>> {
-            TARN_ASSIGN_OR_RETURN(auto scan, txn->Scan(s, t));
-            return std::unique_ptr<BatchReader>(std::move(scan));
-          };
-          TARN_ASSIGN_OR_RETURN(SortKeyChoice choice, PickSortKey(open_rows));
-          TARN_RETURN_NOT_OK(txn_->SetSortKey(s, t, SortFieldsOf(choice)));
-          if (!choice.key.empty()) TARN_RETURN_NOT_OK(txn_->RewriteInSortOrder(s, t).status());
+          TARN_RETURN_NOT_OK(SortTableByAuto(s, t));
           break;
         }
         TARN_ASSIGN_OR_RETURN(std::vector<SortField> fields, SortFieldsOf(write_.sort_keys));

@@ -82,6 +82,9 @@ struct CommonTableExpr {
   std::shared_ptr<const SelectStmt> query;
   // WITH RECURSIVE: a UNION [ALL] query may read the CTE itself on its right side.
   bool recursive = false;
+  // AS MATERIALIZED (true) / AS NOT MATERIALIZED (false); absent: materialized when the query
+  // reads it more than once (common_table.h).
+  std::optional<bool> materialized;
 };
 
 // WINDOW name AS (spec): `spec` is a kWindow node without a function (expr/ast.h).

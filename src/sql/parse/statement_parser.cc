@@ -595,8 +595,9 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
       TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
       if (AcceptKeyword("NOT")) {
         TARN_RETURN_NOT_OK(ExpectKeyword("MATERIALIZED"));
-      } else {
-        AcceptKeyword("MATERIALIZED");
+        cte.materialized = false;
+      } else if (AcceptKeyword("MATERIALIZED")) {
+        cte.materialized = true;
       }
       TARN_RETURN_NOT_OK(ExpectOperator("("));
       TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> query, ParseQuery());

@@ -8,6 +8,7 @@
 #include "expr/binder.h"
 #include "expr/bound.h"
 #include "expr/cast.h"
+#include "sql/parse/statement_parser.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
 
@@ -143,8 +144,74 @@ Result<std::unique_ptr<Operator>> PlanRecursiveCte(const CteScope& scope,
 
 }  // namespace
 
+namespace {
+
+void CountInExpr(const ast::Expr& expr, TableNameCounts* counts);
+
+void CountInRef(const TableRef& ref, TableNameCounts* counts) {
+  switch (ref.kind) {
+    case TableRef::Kind::kTable:
+      if (ref.names.size() == 1 && !ref.at.has_value()) ++(*counts)[LowerAscii(ref.names[0])];
+      return;
+    case TableRef::Kind::kSubquery:
+      if (ref.subquery) CountTableNames(*ref.subquery, true, counts);
+      return;
+    case TableRef::Kind::kJoin:
+      if (ref.left) CountInRef(*ref.left, counts);
+      if (ref.right) CountInRef(*ref.right, counts);
+      if (ref.on) CountInExpr(*ref.on, counts);
+      return;
+    case TableRef::Kind::kFunction:
+      for (const TableArg& arg : ref.args) {
+        if (arg.expr) CountInExpr(*arg.expr, counts);
+        for (const auto& item : arg.list) CountInExpr(*item, counts);
+      }
+      return;
+    case TableRef::Kind::kNone:
+    case TableRef::Kind::kFile:
+      return;
+  }
+}
+
+void CountInExpr(const ast::Expr& expr, TableNameCounts* counts) {
+  if (expr.kind == ast::ExprKind::kFunction && expr.names.size() == 1 &&
+      !expr.names[0].empty() && expr.names[0][0] == '#' && !expr.text.empty()) {
+    // A subquery, kept as its text (subquery_rewrite.h): a text that does not parse names
+    // nothing here (planning it reports the error).
+    Result<std::vector<std::unique_ptr<Statement>>> parsed = ParseStatements(expr.text);
+    if (parsed.ok()) {
+      for (const auto& statement : *parsed) {
+        if (statement->select) CountTableNames(*statement->select, true, counts);
+      }
+    }
+  }
+  for (const auto& child : expr.children) CountInExpr(*child, counts);
+}
+
+}  // namespace
+
+void CountTableNames(const SelectStmt& select, bool with_ctes, TableNameCounts* counts) {
+  if (with_ctes) {
+    for (const CommonTableExpr& cte : select.ctes) {
+      if (cte.query) CountTableNames(*cte.query, true, counts);
+    }
+  }
+  if (select.set_left) CountTableNames(*select.set_left, true, counts);
+  if (select.set_right) CountTableNames(*select.set_right, true, counts);
+  CountInRef(select.from, counts);
+  for (const SelectItem& item : select.items) {
+    if (item.expr) CountInExpr(*item.expr, counts);
+  }
+  if (select.where) CountInExpr(*select.where, counts);
+  for (const auto& group : select.group_by) CountInExpr(*group, counts);
+  if (select.having) CountInExpr(*select.having, counts);
+  if (select.qualify) CountInExpr(*select.qualify, counts);
+  for (const OrderItem& item : select.order_by) CountInExpr(*item.expr, counts);
+}
+
 Result<std::unique_ptr<Operator>> PlanCte(const CteScope& scope, std::string_view sql_text,
                                           const ExecContext& context) {
+  if (scope.shared && scope.shared->plan) return MakeSharedScan(scope.shared);
   if (scope.rows) {
     auto rows = std::make_shared<Batch>(*scope.rows);
     return MakeValues("RECURSIVE_CTE_SCAN", std::move(rows));
@@ -156,7 +223,12 @@ Result<std::unique_ptr<Operator>> PlanCte(const CteScope& scope, std::string_vie
   inner.ctes = scope.parent;
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> plan,
                         PlanSelect(*scope.cte->query, sql_text, inner));
-  return Rename(std::move(plan), scope);
+  TARN_ASSIGN_OR_RETURN(plan, Rename(std::move(plan), scope));
+  if (!scope.shared) return plan;
+  scope.shared->name = scope.cte->name;
+  scope.shared->memory_limit = context.memory_limit;
+  scope.shared->plan = std::move(plan);
+  return MakeSharedScan(scope.shared);
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "sql/plan/subquery_rewrite.h"
 #include "sql/plan/source.h"
 #include "sql/plan/window_rewrite.h"
+#include "util/stack_check.h"
 
 namespace tarn::sql {
 namespace {
@@ -608,7 +609,15 @@ Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
 }  // namespace
 
 Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
-                                             const ExecContext& context) {
+                                             const ExecContext& outer_context) {
+  if (StackBytesLeft() < kPlanStackReserve) {
+    return Status::InvalidArgument(
+        "Parser Error: query nested too deeply (", outer_context.plan_depth,
+        " levels of derived tables, CTEs, subqueries and set operations leave too little of "
+        "the thread's stack to plan more)");
+  }
+  ExecContext context = outer_context;
+  ++context.plan_depth;
   if (context.lake != nullptr && MayCallMacros(select)) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandMacroCalls(select, context));
     if (expanded) return PlanSelect(*expanded, sql_text, context);
@@ -631,6 +640,20 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     scopes[i].parent = inner.ctes;
     scopes[i].cte = &select.ctes[i];
     inner.ctes = &scopes[i];
+  }
+  // A CTE read more than once (by the query and the CTEs after it) is materialized: counted
+  // from the last CTE back, so each query is walked once.
+  TableNameCounts later;
+  if (!select.ctes.empty()) CountTableNames(select, false, &later);
+  for (size_t i = select.ctes.size(); i-- > 0;) {
+    const CommonTableExpr& cte = select.ctes[i];
+    auto found = later.find(LowerAscii(cte.name));
+    const int references = found == later.end() ? 0 : found->second;
+    if (!cte.recursive && cte.materialized != false &&
+        (cte.materialized == true || references >= 2)) {
+      scopes[i].shared = std::make_shared<SharedRows>();
+    }
+    if (cte.query) CountTableNames(*cte.query, true, &later);
   }
   if (select.set_op != SetOp::kNone) return PlanSetQuery(select, sql_text, inner);
   if (HasSubqueries(select)) {

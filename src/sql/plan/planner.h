@@ -8,6 +8,7 @@
 // Thread-safety: one thread at a time.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 
@@ -15,6 +16,12 @@
 #include "sql/parse/statement.h"
 
 namespace tarn::sql {
+
+// Queries planned within queries (derived tables, CTEs, subqueries, set operation sides) recurse,
+// and a chain of CTEs each reading the one before nests as deep as it is long. PlanSelect fails
+// with "query nested too deeply" rather than start a level with less than this much of the
+// thread's stack left (what running the plan, which recurses as deep, needs besides).
+inline constexpr int64_t kPlanStackReserve = 256 << 10;
 
 // `sql_text` is the statement's source, for error positions.
 Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,

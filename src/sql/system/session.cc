@@ -173,6 +173,8 @@ struct Session::Impl {
     context.pool = pool.get();
     context.threads = settings.threads;
     context.memory_limit = settings.memory_limit;
+    context.layout_picker = values.layout_picker();
+    context.layout_sample_rows = values.layout_sample_rows();
     context.catalog = &catalog;
     context.lake = lakes.current() ? &lakes.current()->binding : nullptr;
     context.lakes = lakes.Bindings();

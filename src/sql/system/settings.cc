@@ -71,6 +71,8 @@ enum class SessionSettings::Id : uint8_t {
   kRetryBackoff,
   kDefaultInliningRowLimit,
   kTargetFileSize,
+  kLayoutPicker,
+  kLayoutSampleRows,
 };
 
 struct SessionSettings::Definition {
@@ -99,6 +101,8 @@ const std::vector<SessionSettings::Definition>& SessionSettings::Definitions() {
        DataType(TypeId::kUInt64)},
       {Id::kTargetFileSize, "ducklake_target_file_size", nullptr,
        DataType(TypeId::kVarchar)},
+      {Id::kLayoutPicker, "layout_picker", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kLayoutSampleRows, "layout_sample_rows", nullptr, DataType(TypeId::kUInt64)},
   };
   return kDefinitions;
 }
@@ -167,6 +171,10 @@ Status SessionSettings::Reset(std::string_view name) {
       return Apply(*definition, Value::UInt(DataType(TypeId::kUInt64), 10));
     case Id::kTargetFileSize:
       return Apply(*definition, Value::Null(DataType(TypeId::kVarchar)));
+    case Id::kLayoutPicker:
+      return Apply(*definition, Value::Varchar("measured"));
+    case Id::kLayoutSampleRows:
+      return Apply(*definition, Value::UInt(DataType(TypeId::kUInt64), 1 << 20));
   }
   return Status::Internal("unknown setting");
 }
@@ -223,6 +231,18 @@ Status SessionSettings::Apply(const Definition& definition, const Value& value) 
         TARN_ASSIGN_OR_RETURN(int64_t bytes, ParseByteSize(typed.GetBytes()));
         lake_.target_file_size = std::max<int64_t>(bytes, 1);
       }
+      break;
+    case Id::kLayoutPicker: {
+      TARN_ASSIGN_OR_RETURN(layout_picker_, ParsePickerMode(typed.GetBytes()));
+      typed = Value::Varchar(std::string(PickerModeName(layout_picker_)));
+      break;
+    }
+    case Id::kLayoutSampleRows:
+      if (typed.GetUInt64() < 1 || typed.GetUInt64() > (uint64_t{1} << 40)) {
+        return Status::InvalidArgument(
+            "Invalid Input Error: layout_sample_rows must be between 1 and 2^40");
+      }
+      layout_sample_rows_ = static_cast<int64_t>(typed.GetUInt64());
       break;
     case Id::kMemoryLimit:
     case Id::kPreserveInsertionOrder:

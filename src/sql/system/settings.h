@@ -3,7 +3,9 @@
 //
 // Settings that change what tarn does: threads, memory_limit, and the DuckLake extension's
 // ducklake_target_file_size, ducklake_default_data_inlining_row_limit, ducklake_max_retry_count,
-// ducklake_retry_wait_ms and ducklake_retry_backoff (LakeSessionSettings). Settings kept for
+// ducklake_retry_wait_ms and ducklake_retry_backoff (LakeSessionSettings); tarn's own
+// layout_picker ('measured' or 'rules') and layout_sample_rows, which SORTED BY AUTO picks its
+// key with (tarn/layout.h PickerOptions). Settings kept for
 // DuckDB's scripts without changing anything: preserve_insertion_order (tarn always keeps
 // insertion order), parquet_metadata_cache, immediate_transaction_mode (BEGIN starts the lake
 // transactions at once anyway). TimeZone takes only UTC and its aliases: tarn shows TIMESTAMP
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "tarn/columnar.h"
+#include "tarn/layout.h"
 #include "tarn/status.h"
 #include "tarn/table_write.h"
 
@@ -42,6 +45,9 @@ class SessionSettings {
   int64_t memory_limit() const { return memory_limit_; }
   // The ducklake_* settings as the lakes' writes take them.
   const LakeSessionSettings& lake() const { return lake_; }
+  // SORTED BY AUTO's picker: its mode and sample size.
+  PickerMode layout_picker() const { return layout_picker_; }
+  int64_t layout_sample_rows() const { return layout_sample_rows_; }
 
  private:
   enum class Id : uint8_t;
@@ -56,6 +62,8 @@ class SessionSettings {
   int threads_;
   int64_t memory_limit_;
   LakeSessionSettings lake_;
+  PickerMode layout_picker_ = PickerMode::kMeasured;
+  int64_t layout_sample_rows_ = 1 << 20;
   std::map<std::string, Value> values_;
 };
 

@@ -379,9 +379,13 @@ std::shared_ptr<Batch> ExplainRows(const SortKeyChoice& choice) {
 }
 
 Result<std::unique_ptr<Source>> BindLayoutExplain(const TableRef& ref, std::string_view sql_text,
-                                                  const LakeBinding& lake) {
+                                                  const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(auto args, TableArguments(ref, kLayoutExplain, {"mode", "sample_rows"}));
+  const LakeBinding& lake = *context.lake;
+  // The session's layout_picker and layout_sample_rows unless the call names its own.
   PickerOptions options;
+  options.mode = context.layout_picker;
+  options.sample_rows = context.layout_sample_rows;
   auto mode = args.second.find("mode");
   if (mode != args.second.end()) {
     if (mode->second.is_null() || mode->second.type().id != TypeId::kVarchar) {
@@ -459,7 +463,7 @@ Result<std::unique_ptr<Source>> BindTarnFunction(const TableRef& ref, std::strin
   } else if (name == kTableStats) {
     bound = BindTableStats(ref, sql_text, *context.lake);
   } else if (name == kLayoutExplain) {
-    bound = BindLayoutExplain(ref, sql_text, *context.lake);
+    bound = BindLayoutExplain(ref, sql_text, context);
   }
   if (!bound.ok()) return located(bound.status());
   return bound;
