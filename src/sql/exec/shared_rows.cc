@@ -1,5 +1,7 @@
 #include "sql/exec/shared_rows.h"
 
+#include "sql/exec/batch_bytes.h"
+
 #include <utility>
 
 #include "tarn/sql.h"
@@ -7,16 +9,6 @@
 namespace tarn::sql {
 
 namespace {
-
-int64_t HeldBytes(const Batch& batch) {
-  int64_t bytes = 0;
-  for (const auto& column : batch.columns) {
-    if (column->values) bytes += column->values->size();
-    if (column->data) bytes += column->data->size();
-    if (column->validity) bytes += column->validity->size();
-  }
-  return bytes;
-}
 
 Status RunOnce(SharedRows& rows) {
   if (rows.done) return rows.status;
@@ -31,7 +23,7 @@ Status RunOnce(SharedRows& rows) {
     std::shared_ptr<Batch> batch = std::move(next).value();
     if (!batch) break;
     if (batch->num_rows == 0) continue;
-    bytes += HeldBytes(*batch);
+    bytes += BatchBytes(*batch);
     if (bytes > rows.memory_limit) {
       rows.status = Status::ResourceExhausted(
           "Out of Memory Error: CTE_SCAN needs more than the memory_limit of ",

@@ -1,5 +1,7 @@
 #include "sql/exec/sort.h"
 
+#include "sql/exec/batch_bytes.h"
+
 #include <algorithm>
 #include <numeric>
 #include <type_traits>
@@ -30,16 +32,6 @@ int RowComparator::Compare(int64_t a, int64_t b) const { return comparator_.Comp
 namespace {
 
 constexpr int64_t kOutputBatchRows = 122880;
-
-int64_t BatchBytes(const Batch& batch) {
-  int64_t bytes = 0;
-  for (const auto& column : batch.columns) {
-    if (column->values) bytes += column->values->size();
-    if (column->data) bytes += column->data->size();
-    if (column->validity) bytes += column->validity->size();
-  }
-  return bytes;
-}
 
 std::shared_ptr<Batch> TakeRows(const Batch& batch, const std::vector<int64_t>& order,
                                 int64_t begin, int64_t end, std::shared_ptr<const Schema> schema,

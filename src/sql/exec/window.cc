@@ -1,5 +1,7 @@
 #include "sql/exec/window.h"
 
+#include "sql/exec/batch_bytes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -43,16 +45,6 @@ std::optional<Kind> KindOf(const std::string& name) {
     if (name == spelling) return kind;
   }
   return std::nullopt;
-}
-
-int64_t BatchBytes(const Batch& batch) {
-  int64_t bytes = 0;
-  for (const auto& column : batch.columns) {
-    if (column->values) bytes += column->values->size();
-    if (column->data) bytes += column->data->size();
-    if (column->validity) bytes += column->validity->size();
-  }
-  return bytes;
 }
 
 std::shared_ptr<Column> NullRow(const DataType& type) {

@@ -1,5 +1,7 @@
 #include "sql/lake/write_statements.h"
 
+#include "sql/exec/batch_bytes.h"
+
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -221,17 +223,6 @@ class RenamingReader : public BatchReader {
   std::shared_ptr<const Schema> schema_;
 };
 
-// The bytes of a batch's buffers.
-int64_t HeldBytes(const Batch& batch) {
-  int64_t bytes = 0;
-  for (const auto& column : batch.columns) {
-    if (column->values) bytes += column->values->size();
-    if (column->data) bytes += column->data->size();
-    if (column->validity) bytes += column->validity->size();
-  }
-  return bytes;
-}
-
 // The batches already read from a query, then the rest of it.
 class HeldThenRest : public BatchReader {
  public:
@@ -414,7 +405,7 @@ class Writer {
       if (batch->num_rows == 0) continue;
       auto renamed = MakeBatch(schema, batch->columns);
       renamed->num_rows = batch->num_rows;
-      bytes += HeldBytes(*renamed);
+      bytes += BatchBytes(*renamed);
       batches.push_back(std::move(renamed));
       too_many = bytes > context_.memory_limit / 2;
     }

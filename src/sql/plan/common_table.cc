@@ -1,5 +1,7 @@
 #include "sql/plan/common_table.h"
 
+#include "sql/exec/batch_bytes.h"
+
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -28,16 +30,6 @@ const CteScope* FindCte(const ExecContext& context, const TableRef& ref) {
 namespace {
 
 Result<std::unique_ptr<Operator>> Rename(std::unique_ptr<Operator> plan, const CteScope& scope);
-
-int64_t BatchBytes(const Batch& batch) {
-  int64_t bytes = 0;
-  for (const auto& column : batch.columns) {
-    if (column->values) bytes += column->values->size();
-    if (column->data) bytes += column->data->size();
-    if (column->validity) bytes += column->validity->size();
-  }
-  return bytes;
-}
 
 // A row as bytes that equal rows (NULL equal to NULL) share.
 std::string RowKey(const Batch& batch, int64_t row) {
