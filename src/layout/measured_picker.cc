@@ -7,9 +7,10 @@
 // (distinct(P + c) == distinct(P): sorting by it changes nothing) and a prefix at the grain
 // (almost one row per group: nothing left to cluster) are not measured; a column the prefix
 // determines is tried ahead of the columns that determine it instead (a hierarchy's coarser
-// level first).
+// level first). The beam keeps one key per partition of the rows (keys that group the rows
+// alike extend alike).
 // Stage 2 (confirmation), when the sample is larger than the screen, measures on the whole
-// sample the best screened keys, the extensions of the best prefixes (groups are larger on
+// sample the best screened keys (one per partition), the extensions of the best prefixes (groups are larger on
 // more rows, so a column the screen could not help may help there), and the rows as they are.
 // The smallest file wins; ties go to the shorter key, then to columns earlier in the table.
 #include <algorithm>
@@ -156,6 +157,42 @@ Status Extend(Stage& stage, const TableProfile& profile, const std::vector<int>&
   return Status::OK();
 }
 
+// The best `width` prefixes of `level` (best first), at most one per partition of the rows:
+// keys that group the rows alike (a column ahead of the columns that determine it, as
+// (country, city) beside (city)) extend alike, so the beam keeps only the best of them and
+// spends its other places on keys that group differently.
+// Whether `a` and `b` group the rows alike: each determines the other, and the groups are
+// not single rows (at the grain the order of the rows is all that differs).
+bool Alike(Stage& stage, const std::vector<int>& a, const std::vector<int>& b) {
+  const int64_t groups = stage.Distinct(a);
+  if (static_cast<double>(groups) >= kGrainShare * static_cast<double>(stage.rows())) {
+    return false;
+  }
+  if (stage.Distinct(b) != groups) return false;
+  std::vector<int> both = a;
+  for (int c : b) {
+    if (std::find(both.begin(), both.end(), c) == both.end()) both.push_back(c);
+  }
+  return stage.Distinct(both) == groups;
+}
+
+// Whether `key` groups the rows alike with one of `kept`.
+bool AlikeAny(Stage& stage, const std::vector<std::vector<int>>& kept,
+              const std::vector<int>& key) {
+  return std::any_of(kept.begin(), kept.end(),
+                     [&](const std::vector<int>& other) { return Alike(stage, other, key); });
+}
+
+std::vector<std::vector<int>> Beam(Stage& stage, const std::vector<std::vector<int>>& level,
+                                   size_t width) {
+  std::vector<std::vector<int>> beam;
+  for (const std::vector<int>& key : level) {
+    if (beam.size() >= width) break;
+    if (!AlikeAny(stage, beam, key)) beam.push_back(key);
+  }
+  return beam;
+}
+
 }  // namespace
 
 Result<SortKeyChoice> PickMeasured(const ProfiledRows& data, const PickerOptions& options,
@@ -193,7 +230,7 @@ Result<SortKeyChoice> PickMeasured(const ProfiledRows& data, const PickerOptions
     std::sort(level.begin(), level.end(), [&](const auto& a, const auto& b) {
       return Better(*screen.Measure(a, ""), a, *screen.Measure(b, ""), b);
     });
-    if (level.size() > beam_width) level.resize(beam_width);
+    level = Beam(screen, level, beam_width);
     std::vector<std::vector<int>> next;
     for (const std::vector<int>& prefix : level) {
       TARN_RETURN_NOT_OK(Extend(screen, profile, candidates, prefix, &next));
@@ -210,12 +247,13 @@ Result<SortKeyChoice> PickMeasured(const ProfiledRows& data, const PickerOptions
     full.emplace(data, sample_rows, properties, &choice, "sample");
     judge = &*full;
     TARN_RETURN_NOT_OK(full->Measure({}, "the rows as they are").status());
-    size_t finalists = 0;
+    std::vector<std::vector<int>> finalists;
     size_t extended = 0;
     for (const auto& [key, bytes] : ranked) {
       if (key.empty()) continue;
-      if (finalists >= kFinalists) break;
-      ++finalists;
+      if (finalists.size() >= kFinalists) break;
+      if (AlikeAny(screen, finalists, key)) continue;
+      finalists.push_back(key);
       TARN_RETURN_NOT_OK(cancelled());
       TARN_RETURN_NOT_OK(full->Measure(key, "a finalist of the screen").status());
       if (extended < kExtendedFinalists &&

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 #include "layout/synthetic_tables.h"
 #include "tarn/layout.h"
@@ -80,6 +81,23 @@ TEST(PickerTest, NearUniqueIdNearExhaustiveBest) {
 
 TEST(PickerTest, CorrelatedMidCardinalityNearExhaustiveBest) {
   ExpectNearBest(testing::CorrelatedTable(6000));
+}
+
+TEST(PickerTest, DeterminedColumnsDoNotCrowdTheBeam) {
+  // carrier, origin, destination and distance ahead of route group the rows as route does;
+  // the beam keeps one of them and extends (route, hour) too.
+  auto batch = testing::DeterminedColumnsTable(20000);
+  SortKeyChoice choice = Pick(batch);
+  const std::set<int> route_family = {2, 3, 4, 5, 6};
+  bool extended_route_hour = false;
+  for (const KeyCandidate& candidate : choice.candidates) {
+    const std::vector<int>& key = candidate.columns;
+    if (candidate.bytes >= 0 && key.size() == 3 && route_family.count(key[0]) > 0 &&
+        key[1] == 7) {
+      extended_route_hour = true;
+    }
+  }
+  EXPECT_TRUE(extended_route_hour) << "no (route, hour, …) measured";
 }
 
 TEST(PickerTest, SkipsColumnsThePrefixDetermines) {

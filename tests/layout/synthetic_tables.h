@@ -136,4 +136,38 @@ inline std::vector<std::vector<int>> AllOrderedKeys(int columns, int max_columns
   return keys;
 }
 
+
+// Many columns determined by one (`route`, 2,000 values, determines carrier, origin,
+// destination and distance) beside a day that determines its month, an hour that depends
+// loosely on the route, and noise. Every column the route determines can go ahead of it
+// without changing the groups, so a beam that does not tell such keys apart fills with them
+// and never extends (route, hour).
+inline std::shared_ptr<Batch> DeterminedColumnsTable(int64_t rows, uint32_t seed = 5) {
+  std::mt19937_64 rng(seed);
+  TableBuilder t;
+  t.Add("day", DataType(TypeId::kDate));
+  t.Add("month", DataType(TypeId::kInt32));
+  t.Add("carrier", DataType(TypeId::kVarchar));
+  t.Add("origin", DataType(TypeId::kVarchar));
+  t.Add("destination", DataType(TypeId::kVarchar));
+  t.Add("route", DataType(TypeId::kInt32));
+  t.Add("distance", DataType(TypeId::kInt32));
+  t.Add("hour", DataType(TypeId::kInt32));
+  t.Add("delay", DataType(TypeId::kInt32));
+  for (int64_t row = 0; row < rows; ++row) {
+    const int d = static_cast<int>(rng() % 365);
+    const int r = static_cast<int>(rng() % 2000);
+    t.column(0).AppendNumber<int32_t>(20089 + d);
+    t.column(1).AppendNumber<int32_t>(1 + d * 12 / 365);
+    t.column(2).AppendBytes("carrier-" + std::to_string(r % 23));
+    t.column(3).AppendBytes("airport-" + std::to_string((r * 7) % 151));
+    t.column(4).AppendBytes("airport-" + std::to_string((r * 13 + 5) % 151));
+    t.column(5).AppendNumber<int32_t>(r);
+    t.column(6).AppendNumber<int32_t>(150 + (r * 37) % 4800);
+    t.column(7).AppendNumber<int32_t>((r % 18) + 5 + static_cast<int32_t>(rng() % 3));
+    t.column(8).AppendNumber<int32_t>(static_cast<int32_t>(rng() % 180) - 30);
+  }
+  return t.Finish(rows);
+}
+
 }  // namespace tarn::testing
