@@ -16,7 +16,7 @@
 //     (default 16) of them, plus the rules and auto keys, are measured on all rows.
 // The exhaustive search runs on N threads (default 2). It also writes OUT_DIR/shuffled.parquet
 // (the shuffled rows) and OUT_DIR/sorted.parquet (sorted by the auto key), both with the
-// writer's default (DuckLake's) settings, for the read benchmark. Prints one JSON object.
+// writer's default (DuckLake's) settings, for the read benchmark. Prints one JSON line.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -276,12 +276,12 @@ Status Run(const Options& options) {
                       ", \"distinct\": ", column.distinct, "}");
   }
   std::printf(
-      "{\"table\": %s, \"rows\": %lld, \"columns\": [%s], \"unsorted_bytes\": %lld,\n"
-      " \"rules\": {\"key\": %s, \"bytes\": %lld, \"seconds\": %.3f, \"scans\": %d},\n"
+      "{\"table\": %s, \"rows\": %lld, \"columns\": [%s], \"unsorted_bytes\": %lld,"
+      " \"rules\": {\"key\": %s, \"bytes\": %lld, \"seconds\": %.3f, \"scans\": %d},"
       " \"auto\": {\"key\": %s, \"bytes\": %lld, \"seconds\": %.3f, \"profile_seconds\": %.3f,"
-      " \"scans\": %d, \"sample_rows\": %lld, \"measurements\": %lld},\n"
+      " \"scans\": %d, \"sample_rows\": %lld, \"measurements\": %lld},"
       " \"exhaustive\": {\"key\": %s, \"bytes\": %lld, \"keys\": %lld, \"sample_rows\": %lld,"
-      " \"measured_on_all_rows\": %zu, \"seconds\": %.1f},\n"
+      " \"measured_on_all_rows\": %zu, \"seconds\": %.1f},"
       " \"shuffled\": %s, \"sorted\": %s}\n",
       Json(name).c_str(), static_cast<long long>(rows), columns.c_str(),
       static_cast<long long>(unsorted), KeyJson(rules_key, schema).c_str(),

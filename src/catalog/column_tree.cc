@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "catalog/inlined_text.h"
 #include "catalog/loader.h"
 #include "catalog/row_reader.h"
 #include "catalog/value_text.h"
@@ -84,13 +85,13 @@ Status BuildNode(ColumnRow* node, std::map<int64_t, std::vector<ColumnRow*>>* ch
   // Defaults are decoded once the full type is known.
   if (column.initial_default.kind == ColumnDefault::Kind::kNone) {
     column.initial_value = Value::Null(column.type);
-  } else if (column.initial_default.kind == ColumnDefault::Kind::kLiteral &&
-             !column.type.IsNested()) {
-    Result<Value> value = DecodeLiteralValue(column.initial_default.text, column.type);
+  } else if (column.initial_default.kind == ColumnDefault::Kind::kLiteral) {
+    // Nested values, intervals and TIMETZ are stored in DuckDB's text of them, as inlined
+    // values are; the rows written before the column was added read as this value.
+    Result<Value> value = DecodeInlinedText(column.initial_default.text, column.type);
     if (value.ok()) {
       column.initial_value = std::move(value).value();
-    } else if (column.type.id != TypeId::kInterval && column.type.id != TypeId::kVariant &&
-               column.type.id != TypeId::kGeometry && column.type.id != TypeId::kTimeTz) {
+    } else if (column.type.id != TypeId::kVariant && column.type.id != TypeId::kGeometry) {
       return Status::Corruption(node->prefix, "initial_default: ", value.status().message());
     }
   }

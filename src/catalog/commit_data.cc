@@ -17,22 +17,22 @@ bool IsLogicalConflict(const Status& status) {
 }
 
 std::string InlinedColumnType(const DataType& type) {
+  // As DuckDB's SQLite scanner declares the columns when the extension creates the table:
+  // integers (booleans too) BIGINT, BLOB as BLOB, every other type VARCHAR (its DuckDB text).
   switch (type.id) {
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-    case TypeId::kUInt64:
-    case TypeId::kInt128:
-    case TypeId::kUInt128:
-    case TypeId::kJson:
-    // Nested values are stored as DuckDB's text of them: SQLite has no STRUCT(...) type.
-    case TypeId::kStruct:
-    case TypeId::kList:
-    case TypeId::kMap:
-      return "VARCHAR";
-    case TypeId::kDecimal:
-      return type.precision > 15 ? "VARCHAR" : type.ToString();
+    case TypeId::kBoolean:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+      return "BIGINT";
+    case TypeId::kBlob:
+      return "BLOB";
     default:
-      return type.ToString();
+      return "VARCHAR";
   }
 }
 

@@ -536,15 +536,11 @@ bool ParseIntervalText(std::string_view text, Interval* out) {
   return true;
 }
 
-bool ParseTimeTzText(std::string_view text, int64_t* utc_micros) {
-  const size_t sign = text.find_first_of("+-");
-  if (sign == std::string_view::npos || sign == 0) return false;
-  int64_t local = 0;
-  if (!ParseTimeText(text.substr(0, sign), 1000000, &local)) return false;
+bool ParseUtcOffset(std::string_view offset, int64_t* seconds) {
+  if (offset.empty() || (offset[0] != '+' && offset[0] != '-')) return false;
   // ±HH[:MM[:SS]] or ±HHMM[SS].
-  std::string_view offset = text.substr(sign + 1);
   int64_t parts[3] = {0, 0, 0};
-  size_t pos = 0;
+  size_t pos = 1;
   for (int part = 0; part < 3 && pos < offset.size(); ++part) {
     if (part > 0 && offset[pos] == ':') ++pos;
     if (pos + 2 > offset.size() || !IsDigit(offset[pos]) || !IsDigit(offset[pos + 1])) {
@@ -553,13 +549,31 @@ bool ParseTimeTzText(std::string_view text, int64_t* utc_micros) {
     parts[part] = (offset[pos] - '0') * 10 + (offset[pos + 1] - '0');
     pos += 2;
   }
-  if (pos != offset.size() || parts[0] > 23 || parts[1] > 59 || parts[2] > 59) return false;
-  int64_t offset_seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
-  if (text[sign] == '-') offset_seconds = -offset_seconds;
+  if (pos == 1 || pos != offset.size() || parts[0] > 23 || parts[1] > 59 || parts[2] > 59) {
+    return false;
+  }
+  *seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
+  if (offset[0] == '-') *seconds = -*seconds;
+  return true;
+}
+
+int64_t TimeTzToUtc(int64_t local_micros, int64_t offset_seconds) {
   constexpr int64_t kDay = 86400LL * 1000000;
-  int64_t utc = (local - offset_seconds * 1000000) % kDay;
+  int64_t utc = (local_micros - offset_seconds * 1000000) % kDay;
   if (utc < 0) utc += kDay;
-  *utc_micros = utc;
+  return utc;
+}
+
+bool ParseTimeTzText(std::string_view text, int64_t* utc_micros) {
+  const size_t sign = text.find_first_of("+-");
+  if (sign == std::string_view::npos || sign == 0) return false;
+  int64_t local = 0;
+  int64_t offset_seconds = 0;
+  if (!ParseTimeText(text.substr(0, sign), 1000000, &local) ||
+      !ParseUtcOffset(text.substr(sign), &offset_seconds)) {
+    return false;
+  }
+  *utc_micros = TimeTzToUtc(local, offset_seconds);
   return true;
 }
 

@@ -45,5 +45,9 @@ Result<Value> DecodeInlinedText(std::string_view text, const DataType& type);
 bool ParseIntervalText(std::string_view text, Interval* out);
 // "HH:MM:SS[.fraction]±HH[:MM[:SS]]" as UTC microseconds of the day, in [0, 86400e6).
 bool ParseTimeTzText(std::string_view text, int64_t* utc_micros);
+// "+05", "-03:30", "+0530", "+05:30:15": the offset in seconds east of UTC.
+bool ParseUtcOffset(std::string_view offset, int64_t* seconds);
+// The UTC time of day of a local time of day at an offset, in [0, 24h).
+int64_t TimeTzToUtc(int64_t local_micros, int64_t offset_seconds);
 
 }  // namespace tarn::catalog_internal

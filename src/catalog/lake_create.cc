@@ -1,5 +1,6 @@
 // CreateLake: a new SQLite catalog with the 28 DuckLake 1.0 tables and the bootstrap rows, as
-// the extension creates them (reference §1, §2; column order and declared types as its DDL).
+// the extension creates them (reference §1, §2; column order as its DDL, declared types as
+// DuckDB's SQLite scanner gives them).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -15,7 +16,7 @@ namespace {
 
 struct CatalogColumn {
   const char* name;
-  const char* type;         // DuckDB's spelling, as the extension declares it
+  const char* type;         // as the extension's catalog on SQLite declares it
   const char* constraint;   // "PRIMARY KEY", "NOT NULL" or ""
 };
 
@@ -24,11 +25,14 @@ struct CatalogTable {
   std::vector<CatalogColumn> columns;
 };
 
+// The declared types are those DuckDB's SQLite scanner gives the extension's DDL (BIGINT,
+// BOOLEAN, VARCHAR, UUID, TIMESTAMP WITH TIME ZONE): SQLite declarations of BIGINT and VARCHAR
+// only, booleans stored as integers, uuids and timestamps as text.
 constexpr const char* kB = "BIGINT";
 constexpr const char* kV = "VARCHAR";
-constexpr const char* kBool = "BOOLEAN";
-constexpr const char* kUuid = "UUID";
-constexpr const char* kTz = "TIMESTAMP WITH TIME ZONE";
+constexpr const char* kBool = "BIGINT";
+constexpr const char* kUuid = "VARCHAR";
+constexpr const char* kTz = "VARCHAR";
 
 // In the extension's creation order.
 const std::vector<CatalogTable>& CatalogTables() {

@@ -284,14 +284,17 @@ std::string Expr::ToString() const {
       }
       std::string out = (plain ? names[0] : QuoteIdentifier(names[0])) + "(";
       if (distinct) out += "DISTINCT ";
-      for (size_t i = 0; i < children.size(); ++i) {
+      const size_t args = children.size() - (has_filter ? 1 : 0);
+      for (size_t i = 0; i < args; ++i) {
         if (i > 0) out += ", ";
         if (i + 1 < names.size() && !names[i + 1].empty()) {
           out += QuoteIdentifier(names[i + 1]) + " := ";
         }
         out += children[i]->ToString();
       }
-      return out + ")";
+      out += ")";
+      if (has_filter) out += " FILTER (WHERE " + children.back()->ToString() + ")";
+      return out;
     }
     case ExprKind::kSubscript:
       return Sub(*children[0], kSubscript) + "[" + children[1]->ToString() + "]";
@@ -341,6 +344,7 @@ std::unique_ptr<Expr> Expr::Clone() const {
   copy->try_cast = try_cast;
   copy->is_postfix = is_postfix;
   copy->distinct = distinct;
+  copy->has_filter = has_filter;
   copy->text = text;
   copy->type_name = type_name;
   copy->names = names;
@@ -355,6 +359,7 @@ bool Expr::Equals(const Expr& other) const {
   if (kind != other.kind || op != other.op || literal_kind != other.literal_kind ||
       negated != other.negated || has_operand != other.has_operand ||
       has_else != other.has_else || try_cast != other.try_cast || distinct != other.distinct ||
+      has_filter != other.has_filter ||
       text != other.text || Upper(type_name) != Upper(other.type_name) ||
       children.size() != other.children.size()) {
     return false;

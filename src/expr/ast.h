@@ -111,6 +111,7 @@ struct Expr {
   bool try_cast = false;
   bool is_postfix = false;
   bool distinct = false;
+  bool has_filter = false;  // kFunction: the last child is the condition of FILTER (WHERE ...)
   std::string text;       // literal value (unescaped), parameter spelling
   std::string type_name;  // kCast target, kTyped literal type (as written)
   std::vector<std::string> names;

@@ -147,14 +147,17 @@ std::string ToDuckDBText(const Expr& e) {
     case ExprKind::kFunction: {
       if (Lower(e.names[0]) == "coalesce") return "COALESCE(" + Join(e, 0, ", ") + ")";
       std::string out = DuckDBIdentifier(Lower(e.names[0])) + "(" + (e.distinct ? "DISTINCT " : "");
-      for (size_t i = 0; i < e.children.size(); ++i) {
+      const size_t args = e.children.size() - (e.has_filter ? 1 : 0);
+      for (size_t i = 0; i < args; ++i) {
         if (i > 0) out += ", ";
         if (i + 1 < e.names.size() && !e.names[i + 1].empty()) {
           out += DuckDBIdentifier(e.names[i + 1]) + " := ";
         }
         out += ToDuckDBText(*e.children[i]);
       }
-      return out + ")";
+      out += ")";
+      if (e.has_filter) out += " FILTER (WHERE " + ToDuckDBText(*e.children.back()) + ")";
+      return out;
     }
     case ExprKind::kSubscript:
       return ToDuckDBText(*e.children[0]) + "[" + ToDuckDBText(*e.children[1]) + "]";

@@ -142,9 +142,14 @@ std::optional<int64_t> ParseTimeTzMicros(std::string_view text) {
     if (!micros) return std::nullopt;
     return *micros % kMicrosPerDay;
   }
-  int64_t utc = 0;
-  if (!catalog_internal::ParseTimeTzText(s, &utc)) return std::nullopt;
-  return utc;
+  // The time of day as TIME reads it ("12:5:00" too), then the offset.
+  const size_t sign = s.find_first_of("+-");
+  int64_t offset_seconds = 0;
+  auto local = ParseTimeMicros(s.substr(0, sign));
+  if (!local || !catalog_internal::ParseUtcOffset(Trim(s.substr(sign)), &offset_seconds)) {
+    return std::nullopt;
+  }
+  return catalog_internal::TimeTzToUtc(*local, offset_seconds);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "expr/datetime.h"
 #include "expr/nested_functions.h"
 #include "expr/regexp_functions.h"
+#include "expr/string_functions.h"
 
 namespace tarn::expr {
 namespace {
@@ -47,6 +48,9 @@ constexpr NameEntry kNames[] = {
     {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
     {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
     {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
+    {"hex", FunctionId::kHex}, {"to_hex", FunctionId::kHex}, {"unhex", FunctionId::kUnhex},
+    {"from_hex", FunctionId::kUnhex}, {"lpad", FunctionId::kLpad}, {"rpad", FunctionId::kRpad},
+    {"repeat", FunctionId::kRepeat},
     {"to_timestamp", FunctionId::kToTimestamp},
     {"to_microseconds", FunctionId::kToMicroseconds},
     {"to_milliseconds", FunctionId::kToMilliseconds}, {"to_seconds", FunctionId::kToSeconds},
@@ -355,6 +359,11 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
         if (status.ok() || status.message() != "mismatch") return status;
         break;
       }
+      if (IsStringFunction(id)) {
+        Status status = ResolveStringFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+        break;
+      }
       if (IsNestedFunction(id) || IsConversionFunction(id)) {
         Status status = IsNestedFunction(id)
                             ? ResolveNestedFunctionTypes(id, arg_types, cast_to, result)
@@ -578,6 +587,7 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       if (IsRegexpFunction(id)) return InvokeRegexpFunction(id, args, result_type);
       if (IsNestedFunction(id)) return InvokeNestedFunction(id, args, result_type);
       if (IsConversionFunction(id)) return InvokeConversionFunction(id, args, result_type);
+      if (IsStringFunction(id)) return InvokeStringFunction(id, args, result_type);
       break;
   }
   return Status::Internal("unknown function");

@@ -32,6 +32,8 @@ enum class FunctionId : uint8_t {
   kTrunc, kMd5, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
   kToMillennia,
+  // string_functions.cc
+  kHex, kUnhex, kLpad, kRpad, kRepeat,
   // regexp_functions.cc
   kRegexpMatches, kRegexpFullMatch, kRegexpExtract, kRegexpExtractAll, kRegexpReplace,
   kRegexpSplitToArray,

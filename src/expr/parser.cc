@@ -514,6 +514,20 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
     arg_names.resize(e->children.size());
     e->names.insert(e->names.end(), arg_names.begin(), arg_names.end());
   }
+  // f(...) FILTER ([WHERE] condition): the condition becomes the call's last child.
+  if (Peek().IsKeyword("FILTER") && Peek(1).IsOperator("(")) {
+    pos_ += 2;
+    AcceptKeyword("WHERE");
+    TARN_ASSIGN_OR_RETURN(auto condition, ParseExpr());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    e->children.push_back(std::move(condition));
+    e->has_filter = true;
+    ast::UpdateHeight(e.get());
+    if (Peek().IsKeyword("OVER")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: FILTER in a window function", Peek().offset));
+    }
+  }
   if (Peek().IsKeyword("OVER")) {
     Advance();
     TARN_ASSIGN_OR_RETURN(e, ParseOver(std::move(e), ignore_nulls));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "catalog/inlined_text.h"
 #include "catalog/value_text.h"
 #include "table/column_conform.h"
 #include "table/write_files.h"
@@ -16,7 +17,8 @@ Result<Value> InsertDefault(const ColumnInfo& column) {
     case ColumnDefault::Kind::kNone:
       return Value::Null(column.type);
     case ColumnDefault::Kind::kLiteral: {
-      auto decoded = catalog_internal::DecodeLiteralValue(def.text, column.type);
+      // DuckDB's text of the value (nested values, intervals and TIMETZ included).
+      auto decoded = catalog_internal::DecodeInlinedText(def.text, column.type);
       if (!decoded.ok()) {
         return Status::InvalidArgument("default of column \"", column.name, "\" ('", def.text,
                                        "'): ", decoded.status().message());

@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "ducklake_suite/suite_file.h"
@@ -95,8 +97,22 @@ bool ParseDouble(const std::string& text, double* value) {
 
 // DuckDB's runner compares the text; values that differ as text but are the same number
 // (1 and 1.0, 0.30000000000000004 and 0.3 within rounding) are equal too.
-bool ValueMatches(const std::string& expected, const std::string& actual) {
+// As DuckDB's runner compares a value that differs as text: cast to the column's type. For a
+// BOOLEAN column that is DuckDB's VARCHAR-to-BOOLEAN cast ('True', 't', '1' are true).
+std::optional<bool> BooleanText(const std::string& text) {
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "true" || lower == "t" || lower == "1") return true;
+  if (lower == "false" || lower == "f" || lower == "0") return false;
+  return std::nullopt;
+}
+
+bool ValueMatches(const std::string& expected, const std::string& actual, bool boolean) {
   if (expected == actual) return true;
+  if (boolean) {
+    std::optional<bool> e = BooleanText(expected), a = BooleanText(actual);
+    return e && a && *e == *a;
+  }
   if (expected.rfind("<REGEX>:", 0) == 0) return RegexMatches(expected.substr(8), actual, true);
   if (expected.rfind("<!REGEX>:", 0) == 0) return !RegexMatches(expected.substr(9), actual, true);
   double a, b;
@@ -142,11 +158,16 @@ Status GunzipFile(const std::string& from, const std::string& to) {
 // The rows of a query, as DuckDB's runner prints them.
 struct Rows {
   int columns = 0;
+  std::vector<bool> boolean;  // per column: is it BOOLEAN
   std::vector<std::vector<std::string>> values;
 };
 
 Status Drain(QueryResult& result, Rows* rows) {
   rows->columns = result.schema ? result.schema->num_fields() : 0;
+  rows->boolean.assign(rows->columns, false);
+  for (int c = 0; c < rows->columns; ++c) {
+    rows->boolean[c] = result.schema->field(c).type.id == TypeId::kBoolean;
+  }
   while (true) {
     TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
     if (!batch) return Status::OK();
@@ -170,6 +191,7 @@ class FileRun {
     for (const auto& [name, value] : config_.env) {
       variables_[name] = Substitute(value);
       from_config_.push_back(name);
+      environment_.insert(name);
     }
   }
 
@@ -202,11 +224,17 @@ class FileRun {
 
   std::string Substitute(std::string text) const {
     ReplaceAll(&text, "__TEST_DIR__", test_dir_);
+    ReplaceAll(&text, "{TEST_DIR}", test_dir_);
     ReplaceAll(&text, "{BASE_TEST_NAME}", base_name_);
     ReplaceAll(&text, "__WORKING_DIRECTORY__", config_.root);
     size_t at;
     while ((at = text.find("{UUID}")) != std::string::npos) text.replace(at, 6, RandomUuid());
     for (const auto& [name, value] : variables_) ReplaceAll(&text, "${" + name + "}", value);
+    // Environment variables (the config's and test-env's) may also be written {NAME}.
+    for (const std::string& name : environment_) {
+      auto found = variables_.find(name);
+      if (found != variables_.end()) ReplaceAll(&text, "{" + name + "}", found->second);
+    }
     return text;
   }
 
@@ -332,6 +360,7 @@ class FileRun {
       if (std::find(from_config_.begin(), from_config_.end(), header[1]) == from_config_.end()) {
         variables_[header[1]] = Substitute(header[2]);
       }
+      environment_.insert(header[1]);
     } else if (word == "mode") {
       if (header.size() > 1 && header[1] == "skip") skipping_ = true;
       if (header.size() > 1 && header[1] == "unskip") skipping_ = false;
@@ -561,7 +590,8 @@ class FileRun {
         return;
       }
       for (size_t c = 0; c < actual[r].size(); ++c) {
-        if (!ValueMatches(expected[r][c], actual[r][c])) {
+        const bool boolean = sort != "valuesort" && c < rows.boolean.size() && rows.boolean[c];
+        if (!ValueMatches(expected[r][c], actual[r][c], boolean)) {
           Stop(FileOutcome::Kind::kFail, record.line,
                "wrong result: row " + std::to_string(r + 1) + " is '" + Join(actual[r]) +
                    "', expected '" + Join(expected[r]) + "' | " + sql);
@@ -587,6 +617,7 @@ class FileRun {
   std::vector<SuiteRecord> records_;
   std::map<std::string, std::string> variables_;
   std::vector<std::string> from_config_;
+  std::set<std::string> environment_;  // names of the config's and test-env's variables
   std::map<std::string, std::unique_ptr<Session>> sessions_;
   std::vector<std::string> session_statements_;
   std::map<std::string, std::vector<std::vector<std::string>>> labels_;

@@ -419,6 +419,17 @@ TEST(DifferentialTest, TypingRulesMatchDuckDB) {
       {"'ÉCOLE' ILIKE 'école'"}, {"'ΣΑΣ' ILIKE 'σασ'"}, {"'ß' ILIKE 'SS'"},
       {"'ÉCOLE' ILIKE '_cole'"}, {"'Straße' NOT ILIKE 'STRASSE'"}, {"upper(s)"},
       {"lower(s) ILIKE 'ABC%'"}, {"length(upper('ß'))"},
+      // Hex text and padding.
+      {"hex(s)"}, {"hex(i)"}, {"hex(b)"}, {"hex(-1)"}, {"hex(0)"}, {"to_hex(255)"},
+      {"hex(HUGEINT '-1')"}, {"hex(UBIGINT '18446744073709551615')"}, {"hex('é')"},
+      {"hex('\\xAA\\x00'::BLOB)"}, {"unhex('414243')"}, {"from_hex('aB0')"}, {"unhex('')"},
+      {"unhex(hex(s))"}, {"unhex('ZZ')", true}, {"lpad(s, 5, '*')"}, {"rpad(s, 2, 'xy')"},
+      {"lpad('é', 4, 'üa')"}, {"rpad(s, 0, '.')"}, {"lpad(s, -1, 'x')"},
+      {"lpad('a', 3, '')", true}, {"rpad(s, 7, s)"},
+      {"repeat(s, 3)"}, {"repeat(s, 0)"}, {"repeat(s, -2)"}, {"repeat('é', 2)"}, {"repeat(NULL, 2)"},
+      {"repeat(s, NULL)"}, {"repeat(CAST(s AS BLOB), 2)"}, {"repeat('', 5)"},
+      // TIMETZ text with single-digit fields.
+      {"CAST('12:5:00+00' AS TIMETZ)"}, {"CAST('1:2:3' AS TIMETZ)"},
   };
   TestTable table = MakeTable();
   std::vector<std::string> queries;

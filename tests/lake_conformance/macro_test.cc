@@ -259,7 +259,7 @@ TEST_F(MacroTest, MetadataTablesReadTheCatalog) {
                 "JOIN __ducklake_metadata_lake.ducklake_schema s ON s.schema_id = m.schema_id"),
             "schema_name,macro_name\nmain,simple\n");
   EXPECT_EQ(Csv("SELECT path_is_relative FROM __ducklake_metadata_lake.ducklake_schema"),
-            "path_is_relative\ntrue\n");
+            "path_is_relative\n1\n");
   std::string error = Error("FROM __ducklake_metadata_lake.ducklake_macros");
   EXPECT_NE(error.find("Table with name ducklake_macros does not exist"), std::string::npos);
   EXPECT_NE(error.find("Did you mean \"ducklake_macro\"?"), std::string::npos) << error;

@@ -83,6 +83,21 @@ const KnownDifference kKnownCountDifferences[] = {
      "sl.element.a of STRUCT(a INTEGER, b INTEGER[])[] holding [{'a': i, ...}, NULL]: DuckDB's "
      "Parquet writer puts null_count 4000 of 4000 values in the footer (2000 are NULL) and the "
      "extension copies it as value_count 0, null_count 4000; tarn counts 2000 and 2000"},
+    {"types3", "table_id = 1 AND column_id IN (21, 22)",
+     "ls.element.a and .b of STRUCT(a TIMESTAMP_S, b DECIMAL(9,2))[] holding [{...}, NULL]: as "
+     "for nested, the extension records every value NULL (value_count 0, null_count 3000 of "
+     "3000, 1500 NULL); tarn counts 1500 and 1500"},
+    {"types3", "table_id = 1 AND column_id IN (8, 9)",
+     "ttz TIMETZ and iv INTERVAL: DuckDB's Parquet writer keeps no statistics for them and the "
+     "extension records value_count 0, null_count 0 even where values are NULL; tarn counts "
+     "the values and the NULLs"},
+};
+
+// Known differences in ducklake_table_column_stats' contains_null.
+const KnownDifference kKnownNullDifferences[] = {
+    {"types3", "table_id = 1 AND column_id IN (8, 9)",
+     "ttz and iv: from its null_count 0 the extension records contains_null false though rows "
+     "inserted without them are NULL; tarn records true"},
 };
 
 // fixture -> the 1-based statement of its spec.sql tarn cannot run yet, and why.
@@ -180,11 +195,30 @@ class SpecReplay {
   // The 28 catalog tables: names, declared types, column order; every inlined table likewise.
   // (The fixture catalogs carry no constraints; tarn declares the extension's primary keys and
   // NOT NULLs, which create_lake_test checks.)
+  //
+  // tarn declares the types as the extension's catalog on SQLite has them (DuckDB's SQLite
+  // scanner: BIGINT for integers and booleans, BLOB, VARCHAR for the rest). The first lakes'
+  // catalogs were copied from DuckDB-file catalogs and declare DuckDB's type names instead;
+  // their names are mapped to the scanner's before comparing.
   void CompareStructure() {
-    const std::string columns =
-        "SELECT m.name, p.cid, p.name, p.type FROM sqlite_master m, pragma_table_info(m.name) p "
-        "WHERE m.type = 'table' AND NOT " + kInlined;
-    Same("catalog tables", columns);
+    const bool duckdb_names =
+        QueryRows(theirs_, "SELECT type FROM pragma_table_info('ducklake_column') WHERE name = "
+                           "'nulls_allowed'")[0][0] == "'BOOLEAN'";
+    const std::string their_type =
+        duckdb_names ? "CASE WHEN p.type IN ('BOOLEAN', 'TINYINT', 'SMALLINT', 'INTEGER', "
+                       "'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER') THEN 'BIGINT' WHEN "
+                       "p.type = 'BLOB' THEN 'BLOB' ELSE 'VARCHAR' END"
+                     : "p.type";
+    auto same_declared = [&](const std::string& what, const std::string& select,
+                             const std::string& from) {
+      const std::string ours_sql = select + "p.type" + from;
+      const std::string theirs_sql = select + their_type + from;
+      EXPECT_EQ(RowsText(QueryRows(ours_, ours_sql)), RowsText(QueryRows(theirs_, theirs_sql)))
+          << what << "\n  query: " << theirs_sql;
+    };
+    same_declared("catalog tables", "SELECT m.name, p.cid, p.name, ",
+                  " FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' "
+                  "AND NOT " + kInlined);
     const std::string inlined_tables =
         "SELECT name FROM sqlite_master WHERE type = 'table' AND " + kInlined;
     Rows their_inlined = QueryRows(theirs_, inlined_tables);
@@ -194,9 +228,8 @@ class SpecReplay {
     }
     for (const auto& row : our_inlined) {
       const std::string name = Unquote(row[0]);
-      Same("inlined table " + name,
-           "SELECT p.cid, p.name, p.type FROM pragma_table_info(" +
-               SqlString(name) + ") p");
+      same_declared("inlined table " + name, "SELECT p.cid, p.name, ",
+                    " FROM pragma_table_info(" + SqlString(name) + ") p");
     }
     // Value forms: per column the storage classes of its non-NULL values.
     for (const auto& table : QueryRows(ours_, "SELECT name FROM sqlite_master WHERE type = "
@@ -292,8 +325,13 @@ class SpecReplay {
     for (const KnownDifference& difference : kKnownDifferences) {
       if (fixture_ == difference.fixture) known += StrCat(" OR (", difference.what, ")");
     }
+    std::string null_known = "0";
+    for (const KnownDifference& difference : kKnownNullDifferences) {
+      if (fixture_ == difference.fixture) null_known += StrCat(" OR (", difference.what, ")");
+    }
     Same("ducklake_table_column_stats",
-         "SELECT table_id, column_id, contains_null, contains_nan, CASE WHEN " + known +
+         "SELECT table_id, column_id, CASE WHEN " + null_known +
+             " THEN 'known difference' ELSE contains_null END, contains_nan, CASE WHEN " + known +
              " THEN 'known difference' ELSE " + Zero("min_value") + " END, CASE WHEN " + known +
              " THEN 'known difference' ELSE " + Zero("max_value") +
              " END, extra_stats FROM ducklake_table_column_stats");
@@ -486,9 +524,15 @@ class SpecReplayTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SpecReplayTest, CatalogAndFilesMatchTheExtension) { SpecReplay(GetParam()).Run(); }
 
+// Not yet replayed, though tarn runs every statement of them; where their catalogs differ:
+// inlinedtypes and schemaflux (the extension drops the inlined tables a
+// flush emptied, writes the flushed files newest schema first and gives each a name mapping),
+// partitioned2 (the extension writes a partitioned insert's files in an order of its hash
+// table, so file ids and row ids differ), sorted (rows whose sort keys tie get their row ids in
+// the order of DuckDB's sort, which is not the insertion order).
 INSTANTIATE_TEST_SUITE_P(Fixtures, SpecReplayTest,
                          ::testing::Values("basic", "compacted", "evolution", "inlined", "nan",
-                                           "nested"),
+                                           "nested", "types3"),
                          [](const auto& param_info) { return param_info.param; });
 
 }  // namespace

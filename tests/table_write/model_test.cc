@@ -1,5 +1,6 @@
 // The randomized model test: random inserts (inlined and to files), deletes, updates, column
-// adds, drops, renames and type promotions, and sort keys set, changed and reset (SET SORTED
+// adds (half of them of the write type matrix's types, LIST, STRUCT and MAP included, with
+// their extremes and NULLs), drops, renames and type promotions, and sort keys set, changed and reset (SET SORTED
 // BY: plain columns and an expression, ASC/DESC, NULLS FIRST/LAST), partition keys set and
 // reset (identity and bucket(n) of integer and VARCHAR columns), some several in one
 // transaction, committed one transaction per step, against an in-memory model keyed by rowid. Between steps it runs the
@@ -24,7 +25,9 @@
 #include <random>
 #include <sstream>
 
+#include "support/type_matrix_values.h"
 #include "tarn/lake_maintenance.h"
+#include "tarn/sql.h"
 #include "write_test_util.h"
 
 namespace tarn {
@@ -56,6 +59,78 @@ struct ModelState {
 };
 
 std::string Quote(const std::string& name) { return "\"" + name + "\""; }
+
+// A type of the write type matrix (support/type_matrix_values.h) or a nesting of one, with its
+// values as tarn Values and as SQL expressions (CAST(literal AS T)).
+struct MatrixColumnType {
+  DataType type;
+  std::vector<Value> values;
+  std::vector<std::string> literals;
+};
+
+// Every type of the matrix and a LIST, STRUCT and MAP of some of them, each value cast once by
+// tarn itself (the type matrix test checks those casts against DuckDB). Left out: the 64 KiB
+// strings (the matrix test writes them through every path) and HUGEINT values a DOUBLE does not
+// carry exactly (files keep HUGEINT as DOUBLE, as DuckDB's writer does, so only inlined rows
+// would keep them).
+const std::vector<MatrixColumnType>& MatrixColumnTypes() {
+  static const std::vector<MatrixColumnType> types = [] {
+    std::vector<std::pair<std::string, std::vector<std::string>>> specs;
+    for (const testing::MatrixType& type : testing::kTypes) {
+      if (type.name == "varchar_long") continue;
+      std::vector<std::string> literals;
+      for (const std::string& value : type.values) {
+        if (value == "9007199254740993") continue;
+        literals.push_back(StrCat("CAST(", value, " AS ", type.sql_type, ")"));
+      }
+      specs.emplace_back(type.sql_type, std::move(literals));
+    }
+    specs.push_back({"INTEGER[]", {"[]::INTEGER[]", "[1, NULL, -2147483648]::INTEGER[]",
+                                   "[2147483647]::INTEGER[]"}});
+    specs.push_back({"VARCHAR[][]", {"[['a', NULL], [], NULL]::VARCHAR[][]",
+                                     "[['ü€𝄞', '']]::VARCHAR[][]"}});
+    specs.push_back({"STRUCT(a DOUBLE, b VARCHAR)",
+                     {"{'a': 'NaN'::DOUBLE, 'b': 'x'}::STRUCT(a DOUBLE, b VARCHAR)",
+                      "{'a': NULL, 'b': NULL}::STRUCT(a DOUBLE, b VARCHAR)",
+                      "{'a': -0.0, 'b': ''}::STRUCT(a DOUBLE, b VARCHAR)"}});
+    specs.push_back({"MAP(VARCHAR, DATE)",
+                     {"MAP {'k': DATE '2000-01-01', 'l': NULL}::MAP(VARCHAR, DATE)",
+                      "MAP {}::MAP(VARCHAR, DATE)"}});
+    std::vector<MatrixColumnType> out;
+    Session session;
+    for (const auto& [sql_type, literals] : specs) {
+      MatrixColumnType type;
+      for (const std::string& literal : literals) {
+        std::shared_ptr<Batch> batch;
+        Status status = session.ExecuteScript("SELECT " + literal, [&](QueryResult& result) {
+          TARN_ASSIGN_OR_RETURN(batch, ReadAllBatches(result.reader.get()));
+          return Status::OK();
+        });
+        EXPECT_TRUE(status.ok()) << literal << ": " << status.ToString();
+        if (!status.ok() || !batch || batch->num_rows != 1) continue;
+        type.type = batch->schema->field(0).type;
+        type.values.push_back(batch->column(0).GetValue(0));
+        type.literals.push_back(literal);
+      }
+      if (!type.values.empty()) out.push_back(std::move(type));
+    }
+    return out;
+  }();
+  return types;
+}
+
+const MatrixColumnType* FindMatrixType(const DataType& type) {
+  for (const MatrixColumnType& matrix : MatrixColumnTypes()) {
+    if (matrix.type == type) return &matrix;
+  }
+  return nullptr;
+}
+
+// The types the model compares and predicates on itself (sort and partition keys use them).
+bool IsBasicType(const DataType& type) {
+  return type.id == TypeId::kInt32 || type.id == TypeId::kInt64 ||
+         type.id == TypeId::kFloat64 || type.id == TypeId::kVarchar;
+}
 
 // A predicate the test can both write as SQL and evaluate on the model.
 struct Predicate {
@@ -186,8 +261,11 @@ class ModelRun {
         static const char* kWords[] = {"", "a", "b c", "é", "日本", "x'y", "long long long"};
         return Value::Varchar(std::string(kWords[rng_() % 7]) + std::to_string(rng_() % 50));
       }
-      default:
-        return Value::Null(type);
+      default: {
+        const MatrixColumnType* matrix = FindMatrixType(type);
+        if (!matrix) return Value::Null(type);
+        return matrix->values[rng_() % matrix->values.size()];
+      }
     }
   }
 
@@ -212,8 +290,15 @@ class ModelRun {
         for (char c : value.GetBytes()) out += c == '\'' ? std::string("''") : std::string(1, c);
         return out + "'";
       }
-      default:
+      default: {
+        if (const MatrixColumnType* matrix = FindMatrixType(value.type())) {
+          for (size_t i = 0; i < matrix->values.size(); ++i) {
+            if (matrix->values[i] == value) return matrix->literals[i];
+          }
+        }
+        ADD_FAILURE() << "no literal for " << value.ToString();
         return "NULL";
+      }
     }
   }
 
@@ -330,7 +415,13 @@ class ModelRun {
     ModelColumn column;
     column.key = next_key_++;
     column.name = "c" + std::to_string(column.key);
-    column.type = DataType(kTypes[rng_() % 4]);
+    // Half the added columns are of the write type matrix's types (nested ones included).
+    if (rng_() % 2 == 0) {
+      column.type = DataType(kTypes[rng_() % 4]);
+    } else {
+      const auto& matrix = MatrixColumnTypes();
+      column.type = matrix[rng_() % matrix.size()].type;
+    }
     column.default_value = Value::Null(column.type);
     std::optional<Value> def;
     if (rng_() % 2 == 0) {
@@ -358,9 +449,13 @@ class ModelRun {
     Status status = txn.DropColumn("main", "t", column.name);
     if (InPartitionKey(column.key)) {
       ASSERT_FALSE(status.ok()) << "dropped partition key column " << column.name;
-      EXPECT_NE(status.message().find("the table is partitioned by this column"),
-                std::string::npos)
-          << status.ToString();
+      // A column of both keys may be refused for either.
+      const bool named = status.message().find("the table is partitioned by this column") !=
+                             std::string::npos ||
+                         (InSortKey(column.key) &&
+                          status.message().find("the table is sorted by this column") !=
+                              std::string::npos);
+      EXPECT_TRUE(named) << status.ToString();
       return;
     }
     if (InSortKey(column.key)) {
@@ -408,6 +503,7 @@ class ModelRun {
       for (int i = 0; i < n; ++i) {
         ModelSortField field;
         field.key = state_.columns[rng_() % state_.columns.size()].key;
+        if (!IsBasicType(Find(field.key)->type)) continue;
         field.mod7 = field.key == 0 && rng_() % 2 == 0;
         field.descending = rng_() % 2 == 0;
         field.nulls_first = rng_() % 3 == 0;
@@ -436,7 +532,7 @@ class ModelRun {
       const int n = 1 + static_cast<int>(rng_() % 2);
       for (int i = 0; i < n; ++i) {
         const ModelColumn& column = state_.columns[rng_() % state_.columns.size()];
-        if (column.type.IsFloating()) continue;
+        if (!IsBasicType(column.type) || column.type.IsFloating()) continue;
         if (std::find(columns.begin(), columns.end(), column.key) != columns.end()) continue;
         PartitionKeyDefinition key;
         key.column = column.name;
@@ -759,7 +855,13 @@ class ModelRun {
     for (size_t c = 0; c < columns.size(); ++c) {
       const Field& field = batch.schema->field(static_cast<int>(c) + 1);
       ASSERT_EQ(field.name, columns[c].name) << where;
-      ASSERT_EQ(field.type, columns[c].type) << where << " column " << field.name;
+      // Nested types compare by their text: the lake's carry the column ids as field ids.
+      if (field.type.IsNested()) {
+        ASSERT_EQ(field.type.ToString(), columns[c].type.ToString()) << where << " column "
+                                                                     << field.name;
+      } else {
+        ASSERT_EQ(field.type, columns[c].type) << where << " column " << field.name;
+      }
     }
     ASSERT_EQ(batch.num_rows, static_cast<int64_t>(num_rows)) << where;
     for (int64_t row = 0; row < batch.num_rows; ++row) {
@@ -769,9 +871,12 @@ class ModelRun {
       for (size_t c = 0; c < columns.size(); ++c) {
         const Value actual = batch.column(static_cast<int>(c) + 1).GetValue(row);
         const Value& expected = expected_row->at(columns[c].key);
-        ASSERT_EQ(actual, expected) << where << ": rowid " << rowid << " column "
-                                    << columns[c].name << ": " << actual.ToString()
-                                    << " vs " << expected.ToString();
+        const bool same = columns[c].type.IsNested()
+                              ? actual.is_null() == expected.is_null() &&
+                                    actual.ToString() == expected.ToString()
+                              : actual == expected;
+        ASSERT_TRUE(same) << where << ": rowid " << rowid << " column " << columns[c].name
+                          << ": " << actual.ToString() << " vs " << expected.ToString();
       }
     }
   }

@@ -60,14 +60,15 @@ Status PrintResult(QueryResult& result, const std::string& format) {
     }
   }
   StdoutSink sink;
-  if (format == "table" && result.schema->num_fields() == 1 &&
-      result.schema->field(0).name == "explain") {
+  if (format == "table" && result.schema->num_fields() == 2 &&
+      result.schema->field(0).name == "explain_key" &&
+      result.schema->field(1).name == "explain_value") {
     // A plan reads best as plain indented lines.
     while (true) {
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
       if (!batch) return Status::OK();
       for (int64_t row = 0; row < batch->num_rows; ++row) {
-        TARN_RETURN_NOT_OK(sink.Append(ValueText(batch->column(0), row) + "\n"));
+        TARN_RETURN_NOT_OK(sink.Append(ValueText(batch->column(1), row) + "\n"));
       }
     }
   }

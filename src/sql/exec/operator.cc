@@ -129,6 +129,17 @@ class LimitOperator : public Operator {
   int64_t remaining_;
 };
 
+class EmptyResultOperator : public Operator {
+ public:
+  explicit EmptyResultOperator(std::shared_ptr<const Schema> schema) : schema_(std::move(schema)) {}
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  Result<std::shared_ptr<Batch>> Next() override { return std::shared_ptr<Batch>(); }
+  std::string label() const override { return "EMPTY_RESULT"; }
+
+ private:
+  std::shared_ptr<const Schema> schema_;
+};
+
 class ValuesOperator : public Operator {
  public:
   ValuesOperator(std::string label, std::shared_ptr<Batch> batch)
@@ -424,6 +435,10 @@ std::shared_ptr<Batch> MakeEmptyColumnsBatch(std::shared_ptr<const Schema> schem
   batch->schema = std::move(schema);
   batch->num_rows = rows;
   return batch;
+}
+
+std::unique_ptr<Operator> MakeEmptyResult(std::shared_ptr<const Schema> schema) {
+  return std::make_unique<EmptyResultOperator>(std::move(schema));
 }
 
 std::unique_ptr<Operator> MakeSingleRow() {

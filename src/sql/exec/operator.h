@@ -150,6 +150,9 @@ std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t lim
 // One batch of one row and no columns: the input of a SELECT without FROM.
 std::unique_ptr<Operator> MakeSingleRow();
 
+// No rows of `schema`: a scan the statistics prove empty (DuckDB's EMPTY_RESULT).
+std::unique_ptr<Operator> MakeEmptyResult(std::shared_ptr<const Schema> schema);
+
 // Batches already computed (EXPLAIN, DESCRIBE, SHOW output).
 std::unique_ptr<Operator> MakeValues(std::string label, std::shared_ptr<Batch> batch);
 

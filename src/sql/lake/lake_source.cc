@@ -112,7 +112,8 @@ class LakeScanOperator : public Operator {
     return out;
   }
 
-  std::string label() const override { return "LAKE_SCAN"; }
+  // DuckDB's name for the scan of a DuckLake table.
+  std::string label() const override { return "TABLE_SCAN"; }
 
   std::vector<std::string> details() const override {
     std::vector<std::string> lines = description_;
@@ -127,6 +128,8 @@ class LakeScanOperator : public Operator {
     lines.push_back(StrCat("files: ", m.files_total, " considered, ", m.files_pruned_by_stats,
                            " pruned by statistics, ", m.files_pruned_by_partition,
                            " pruned by partition, ", m.files_read, " read"));
+    // The DuckLake extension's profiling key for the same count.
+    lines.push_back(StrCat("Total Files Read: ", m.files_read));
     if (m.row_id_lookup) {
       lines.push_back(StrCat("rowid lookup: ", m.files_pruned_by_rowid,
                              " files hold none of the rowids sought"));
@@ -174,6 +177,10 @@ class LakeTableSource : public Source {
       auto bound = [&](const std::optional<std::string>& text) -> std::string {
         if (!text) return "NULL";
         if (column->type.id == TypeId::kVarchar) return text->substr(0, 8);
+        // Booleans are stored as 0 and 1; DuckDB shows them as false and true.
+        if (column->type.id == TypeId::kBoolean && (*text == "0" || *text == "1")) {
+          return *text == "1" ? "true" : "false";
+        }
         return *text;
       };
       return StrCat("[Min: ", bound(stats.min_text), ", Max: ", bound(stats.max_text),
@@ -181,6 +188,60 @@ class LakeTableSource : public Source {
                     ", Has No Null: true]");
     }
     return std::nullopt;
+  }
+
+  // min(c), max(c) and count(*) from the files' statistics and the inlined rows, when no row
+  // of the snapshot is deleted (a deleted row may hold a file's bound) and every file states
+  // exact bounds of the column: integer, decimal and temporal types (string bounds may be
+  // truncated, float bounds leave out NaN, HUGEINT files hold DOUBLEs).
+  std::optional<Value> AggregateFromStatistics(const ast::Expr& call) override {
+    if (through_transaction_ || call.kind != ast::ExprKind::kFunction || call.has_filter ||
+        call.names.size() != 1 ||
+        !FilesWhole()) {
+      return std::nullopt;
+    }
+    const std::string function = LowerAscii(call.names[0]);
+    if (function == "count" && (call.children.empty() ||
+                                (call.children.size() == 1 &&
+                                 call.children[0]->kind == ast::ExprKind::kStar))) {
+      std::optional<InlinedPart> inlined = Inlined(nullptr, true);
+      if (!inlined) return std::nullopt;
+      int64_t rows = inlined->rows;
+      for (const DataFileInfo& file : table_->data_files) rows += file.record_count;
+      return Value::Int64(rows);
+    }
+    if ((function != "min" && function != "max") || call.children.size() != 1 ||
+        call.children[0]->kind != ast::ExprKind::kColumnRef) {
+      return std::nullopt;
+    }
+    const ColumnInfo* column = StatisticsColumn(*call.children[0]);
+    if (column == nullptr || column->parent_column.has_value() ||
+        !HasExactBounds(column->type)) {
+      return std::nullopt;
+    }
+    const bool is_min = function == "min";
+    std::optional<Value> best;
+    auto consider = [&](const Value& value) -> bool {
+      Result<Value> typed = expr::CastValue(value, column->type);
+      if (!typed.ok()) return false;
+      if (!best || (is_min ? expr::CompareValues(*typed, *best) < 0
+                           : expr::CompareValues(*typed, *best) > 0)) {
+        best = std::move(typed).value();
+      }
+      return true;
+    };
+    for (const DataFileInfo& file : table_->data_files) {
+      if (file.record_count == 0) continue;
+      const FileColumnStats* stats = file.FindStats(column->column_id);
+      if (stats == nullptr || !stats->null_count) return std::nullopt;
+      if (*stats->null_count == file.record_count) continue;  // only NULLs
+      const Value& bound = is_min ? stats->min : stats->max;
+      if (bound.is_null() || !consider(bound)) return std::nullopt;
+    }
+    std::optional<InlinedPart> inlined = Inlined(column, is_min);
+    if (!inlined) return std::nullopt;
+    if (inlined->bound && !consider(*inlined->bound)) return std::nullopt;
+    return best ? *best : Value::Null(column->type);
   }
 
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
@@ -261,6 +322,94 @@ class LakeTableSource : public Source {
     return OpenTableScan(*lake_.lake, lake_.fs, table_, options);
   }
 
+  bool ProvablyEmpty() override {
+    if (!filter_ || through_transaction_) return false;
+    std::shared_ptr<const Schema> full_schema = FullSchema();
+    Result<std::unique_ptr<BoundExpr>> bound = ParseAndBind(*filter_, *full_schema);
+    if (!bound.ok()) return false;
+    std::shared_ptr<const StatisticsPredicate> predicate =
+        MakeStatisticsPredicate(**bound, *full_schema);
+    if (!predicate) return false;
+    table_internal::FilePruner pruner(predicate, full_schema, table_);
+    for (const DataFileInfo& file : table_->data_files) {
+      if (pruner.Check(file) == table_internal::FilePruner::Decision::kRead) return false;
+    }
+    if (table_->table->inlined_tables.empty()) return true;
+    // The inlined rows have no statistics of their own: the filter runs over them.
+    auto alone = std::make_shared<TableMetadata>(*table_);
+    alone->data_files.clear();
+    TableScanOptions options;
+    options.columns = {table_->table->columns[0].name};
+    options.filter = filter_;
+    Result<std::unique_ptr<TableScanReader>> reader =
+        OpenTableScan(*lake_.lake, lake_.fs, alone, options);
+    if (!reader.ok()) return false;
+    while (true) {
+      Result<std::shared_ptr<Batch>> batch = (*reader)->Next();
+      if (!batch.ok()) return false;
+      if (!*batch) return true;
+      if ((*batch)->num_rows > 0) return false;
+    }
+  }
+
+  // Whether every row of the visible files is live at the snapshot.
+  bool FilesWhole() const {
+    for (const DataFileInfo& file : table_->data_files) {
+      if (file.delete_file || !file.other_delete_files.empty() || !file.inlined_deletes.empty() ||
+          (file.partial_max && *file.partial_max > table_->snapshot_id)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static bool HasExactBounds(const DataType& type) {
+    switch (type.id) {
+      case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+      case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
+      case TypeId::kDecimal: case TypeId::kDate: case TypeId::kTime:
+      case TypeId::kTimestamp: case TypeId::kTimestampS: case TypeId::kTimestampMs:
+      case TypeId::kTimestampNs: case TypeId::kTimestampTz:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // The live inlined rows (read from the catalog, no data file): how many, and the least
+  // (`is_min`) or greatest value of `column` among them when a column is given.
+  struct InlinedPart {
+    int64_t rows = 0;
+    std::optional<Value> bound;
+  };
+  std::optional<InlinedPart> Inlined(const ColumnInfo* column, bool is_min) {
+    InlinedPart part;
+    if (table_->table->inlined_tables.empty()) return part;
+    auto alone = std::make_shared<TableMetadata>(*table_);
+    alone->data_files.clear();
+    TableScanOptions options;
+    options.columns = {column ? column->name : table_->table->columns[0].name};
+    Result<std::unique_ptr<TableScanReader>> reader =
+        OpenTableScan(*lake_.lake, lake_.fs, alone, options);
+    if (!reader.ok()) return std::nullopt;
+    while (true) {
+      Result<std::shared_ptr<Batch>> batch = (*reader)->Next();
+      if (!batch.ok()) return std::nullopt;
+      if (!*batch) break;
+      part.rows += (*batch)->num_rows;
+      if (!column) continue;
+      for (int64_t row = 0; row < (*batch)->num_rows; ++row) {
+        Value value = (*batch)->column(0).GetValue(row);
+        if (value.is_null()) continue;
+        if (!part.bound || (is_min ? expr::CompareValues(value, *part.bound) < 0
+                                   : expr::CompareValues(value, *part.bound) > 0)) {
+          part.bound = std::move(value);
+        }
+      }
+    }
+    return part;
+  }
+
   // The column (or nested column) `expr` names: c, t.c, c.field, c[1] (a list's elements).
   const ColumnInfo* StatisticsColumn(const ast::Expr& expr) const {
     auto child = [](const ColumnInfo* parent, const std::string& name) -> const ColumnInfo* {
@@ -302,9 +451,8 @@ class LakeTableSource : public Source {
     return table_->table->columns.front().name;
   }
 
-  // What EXPLAIN shows before the scan ran: the files the catalog statistics prune.
-  std::vector<std::string> Estimate(const TableScanOptions& options) const {
-    int64_t pruned_stats = 0, pruned_partition = 0;
+  // The table's columns, then rowid and snapshot_id: what a scan's filter is bound over.
+  std::shared_ptr<const Schema> FullSchema() const {
     std::vector<Field> full_fields;
     for (const ColumnInfo& column : table_->table->columns) {
       Field field = column.ToField();
@@ -313,7 +461,13 @@ class LakeTableSource : public Source {
     }
     full_fields.emplace_back(kRowIdColumnName, DataType(TypeId::kInt64));
     full_fields.emplace_back(kSnapshotIdColumnName, DataType(TypeId::kInt64));
-    auto full_schema = std::make_shared<Schema>(std::move(full_fields));
+    return std::make_shared<Schema>(std::move(full_fields));
+  }
+
+  // What EXPLAIN shows before the scan ran: the files the catalog statistics prune.
+  std::vector<std::string> Estimate(const TableScanOptions& options) const {
+    int64_t pruned_stats = 0, pruned_partition = 0;
+    std::shared_ptr<const Schema> full_schema = FullSchema();
     std::shared_ptr<const StatisticsPredicate> predicate;
     if (options.filter) {
       Result<std::unique_ptr<BoundExpr>> bound = ParseAndBind(*options.filter, *full_schema);

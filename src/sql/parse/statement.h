@@ -159,6 +159,11 @@ enum class StatementKind : uint8_t {
   kDetach,
   kUse,
   kCheckpoint,   // CHECKPOINT [lake]: `setting` names the lake (empty: the default one)
+  // PREPARE name AS statement (`setting`, `inner` with its text), EXECUTE name[(arguments)],
+  // DEALLOCATE [PREPARE] name.
+  kPrepare,
+  kExecute,
+  kDeallocate,
   kUnsupported,  // a statement tarn does not run: parsed far enough to name it
 };
 
@@ -266,6 +271,8 @@ struct Statement {
   std::string setting;
   bool variable = false;
   std::unique_ptr<ast::Expr> value;
+  // kExecute: the values of the parameters $1, $2, ...
+  std::vector<std::unique_ptr<ast::Expr>> arguments;
   // kShowTables: SHOW ALL TABLES
   bool show_all = false;
   // Lake writes

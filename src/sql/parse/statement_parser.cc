@@ -393,6 +393,36 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
     }
     return statement;
   }
+  if (AcceptKeyword("PREPARE")) {
+    statement->kind = StatementKind::kPrepare;
+    statement->what = "PREPARE";
+    TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
+    TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+    const size_t start = pos_;
+    TARN_ASSIGN_OR_RETURN(statement->inner, ParseStatement());
+    statement->inner->text = TextFrom(start);
+    return statement;
+  }
+  if (AcceptKeyword("EXECUTE")) {
+    statement->kind = StatementKind::kExecute;
+    statement->what = "EXECUTE";
+    TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
+    if (AcceptOperator("(") && !AcceptOperator(")")) {
+      do {
+        TARN_ASSIGN_OR_RETURN(auto argument, ParseExpr());
+        statement->arguments.push_back(std::move(argument));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    }
+    return statement;
+  }
+  if (AcceptKeyword("DEALLOCATE")) {
+    statement->kind = StatementKind::kDeallocate;
+    statement->what = "DEALLOCATE";
+    AcceptKeyword("PREPARE");
+    TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
+    return statement;
+  }
   if (first.IsKeyword("CREATE")) return ParseCreate();
   if (first.IsKeyword("DROP")) return ParseDrop();
   if (first.IsKeyword("INSERT")) return ParseInsert();

@@ -563,8 +563,15 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
   TARN_RETURN_NOT_OK(ExpectKeyword("ALTER"));
   AcceptKeyword("COLUMN");
   TARN_ASSIGN_OR_RETURN(write.column, ParseName());
-  if (AcceptKeyword("TYPE") || (AcceptKeyword("SET") && AcceptKeyword("DATA") &&
-                                AcceptKeyword("TYPE"))) {
+  // [SET [DATA]] TYPE t, as DuckDB's grammar takes it.
+  const bool set_type = Peek().IsKeyword("SET") &&
+                        (Peek(1).IsKeyword("TYPE") ||
+                         (Peek(1).IsKeyword("DATA") && Peek(2).IsKeyword("TYPE")));
+  if (set_type) {
+    Advance();  // SET
+    AcceptKeyword("DATA");
+  }
+  if (AcceptKeyword("TYPE")) {
     write.alter = AlterAction::kSetType;
     TARN_ASSIGN_OR_RETURN(write.type_text, ParseTypeText());
     if (Peek().IsKeyword("USING")) {
@@ -573,8 +580,8 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
     }
     return statement;
   }
-  if (tokens_[pos_ - 1].IsKeyword("SET")) {
-    // SET was consumed above without DATA TYPE: SET DEFAULT | SET NOT NULL.
+  if (AcceptKeyword("SET")) {
+    // SET DEFAULT | SET NOT NULL.
     if (AcceptKeyword("DEFAULT")) {
       write.alter = AlterAction::kSetDefault;
       TARN_ASSIGN_OR_RETURN(write.default_value, ParseExpr());

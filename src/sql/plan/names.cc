@@ -51,20 +51,23 @@ std::string Name(const ast::Expr& expr) {
              " AS " + TypeSpelling(expr.type_name) + ")";
     case ExprKind::kFunction: {
       std::string name = LowerAscii(expr.names[0]);
-      if (name == "count" && (expr.children.empty() ||
-                              expr.children[0]->kind == ExprKind::kStar)) {
-        return "count_star()";
+      const size_t args = expr.children.size() - (expr.has_filter ? 1 : 0);
+      // FILTER (WHERE c), as DuckDB names the column.
+      const std::string filter =
+          expr.has_filter ? " FILTER (WHERE " + Operand(*expr.children.back()) + ")" : "";
+      if (name == "count" && (args == 0 || expr.children[0]->kind == ExprKind::kStar)) {
+        return "count_star()" + filter;
       }
       std::string out = name + "(";
       if (expr.distinct) out += "DISTINCT ";
-      for (size_t i = 0; i < expr.children.size(); ++i) {
+      for (size_t i = 0; i < args; ++i) {
         if (i > 0) out += ", ";
         if (i + 1 < expr.names.size() && !expr.names[i + 1].empty()) {
           out += expr.names[i + 1] + " := ";  // a named argument (macros)
         }
         out += Operand(*expr.children[i]);
       }
-      return out + ")";
+      return out + ")" + filter;
     }
     case ExprKind::kWindow: {
       // DuckDB's spelling: the call, then the window without its default frame.

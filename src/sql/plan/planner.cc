@@ -185,6 +185,37 @@ void ReplaceStatisticsCalls(const Source& source, ExprPtr* expr) {
   for (auto& child : e.children) ReplaceStatisticsCalls(source, &child);
 }
 
+// The aggregate calls of `expr` replaced by their values from the source's statistics
+// (Source::AggregateFromStatistics); false, leaving `expr` partly replaced, when some
+// aggregate cannot be, or a column is named outside an aggregate.
+bool FoldAggregates(Source& source, ExprPtr* expr) {
+  Expr& e = **expr;
+  if (e.kind == ExprKind::kColumnRef || e.kind == ExprKind::kWindow) return false;
+  if (e.kind == ExprKind::kFunction && ContainsAggregate(e)) {
+    bool nested = false;
+    for (const auto& child : e.children) nested = nested || ContainsAggregate(*child);
+    if (!nested && IsAggregateName(LowerAscii(e.names[0]))) {
+      std::optional<Value> value = source.AggregateFromStatistics(e);
+      if (!value) return false;
+      ExprPtr literal = value->is_null()
+                            ? ast::MakeLiteral(ast::LiteralKind::kNull, "")
+                            : ast::MakeLiteral(ast::LiteralKind::kString,
+                                               expr::ValueToText(*value));
+      auto cast = std::make_unique<Expr>();
+      cast->kind = ExprKind::kCast;
+      cast->type_name = value->type().ToString();
+      cast->children.push_back(std::move(literal));
+      UpdateHeight(cast.get());
+      *expr = std::move(cast);
+      return true;
+    }
+  }
+  for (auto& child : e.children) {
+    if (!FoldAggregates(source, &child)) return false;
+  }
+  return true;
+}
+
 // `joined`: the Source of a FROM clause with joins, `select` rewritten over it (join_source.h).
 Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
                                                  std::unique_ptr<Source> joined,
@@ -252,6 +283,36 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
     return Status::InvalidArgument(
         "Binder Error: at least one window function must appear in the SELECT column or "
         "QUALIFY clause");
+  }
+
+  // An ungrouped aggregate over a whole table whose statistics answer it (min, max, count(*)
+  // of a lake table without deletions): one row of constants, no scan, as DuckDB folds them.
+  if (source && !is_join && !where && !having && !qualify && !windowed &&
+      select.group_by.empty() && !select.group_by_all && from.column_aliases.empty()) {
+    bool any = false;
+    for (const auto& item : items) any = any || ContainsAggregate(*item.expr);
+    if (any) {
+      std::vector<OutputItem> folded;
+      bool ok = true;
+      for (const auto& item : items) {
+        OutputItem copy{item.expr->Clone(), item.name};
+        ok = ok && FoldAggregates(*source, &copy.expr);
+        folded.push_back(std::move(copy));
+      }
+      std::vector<ExprPtr> folded_order;
+      for (const auto& e : order) {
+        ExprPtr copy = e->Clone();
+        ok = ok && FoldAggregates(*source, &copy);
+        folded_order.push_back(std::move(copy));
+      }
+      if (ok) {
+        items = std::move(folded);
+        order = std::move(folded_order);
+        source.reset();
+        input = MakeSingleRow();
+        source_schema = Schema();
+      }
+    }
   }
 
   bool aggregate = !select.group_by.empty() || select.group_by_all || having != nullptr;
@@ -323,7 +384,11 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
     if (where_bound) pruning = MakeStatisticsPredicate(*where_bound, scan_schema);
     // Renamed columns (FROM t AS x(a, b)) would not mean the same to the source.
     if (where && from.column_aliases.empty()) source->PushFilter(*where);
-    TARN_ASSIGN_OR_RETURN(input, source->Open(columns, std::move(pruning)));
+    if (where && from.column_aliases.empty() && source->ProvablyEmpty()) {
+      input = MakeEmptyResult(std::make_shared<Schema>(scan_schema));
+    } else {
+      TARN_ASSIGN_OR_RETURN(input, source->Open(columns, std::move(pruning)));
+    }
   }
   // A join's probe runs on every thread, as a filter does.
   const bool where_bound_used = where_bound != nullptr || is_join;
@@ -419,16 +484,32 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
       spec.distinct = call.distinct;
       spec.name = AggregateRewriter::AggregateColumn(a);
       spec.display = DefaultColumnName(call);
-      bool star = call.children.empty() ||
-                  (call.children.size() == 1 && call.children[0]->kind == ExprKind::kStar);
+      const size_t args = call.children.size() - (call.has_filter ? 1 : 0);
+      bool star = args == 0 || (args == 1 && call.children[0]->kind == ExprKind::kStar);
+      // FILTER (WHERE c): every aggregate here skips NULL inputs, so f(x) FILTER (WHERE c) is
+      // f(CASE WHEN c THEN x END), and count(*) FILTER (WHERE c) counts CASE WHEN c THEN 1 END.
+      auto filtered = [&](ExprPtr argument) -> ExprPtr {
+        if (!call.has_filter) return argument;
+        auto when = std::make_unique<Expr>();
+        when->kind = ExprKind::kCase;
+        when->children.push_back(call.children.back()->Clone());
+        when->children.push_back(std::move(argument));
+        UpdateHeight(when.get());
+        return when;
+      };
       if (spec.function == "count" && star) {
-        spec.function = "count_star";
-      } else if (call.children.size() != 1 || call.children[0]->kind == ExprKind::kStar) {
+        spec.function = call.has_filter ? "count" : "count_star";
+        if (call.has_filter) {
+          ExprPtr one = filtered(ast::MakeLiteral(ast::LiteralKind::kInteger, "1"));
+          TARN_ASSIGN_OR_RETURN(spec.argument, BindScanned(*one, scan_schema, &source_schema));
+        }
+      } else if (args != 1 || call.children[0]->kind == ExprKind::kStar) {
         return Status::InvalidArgument("Binder Error: ", spec.function,
                                        " takes exactly one argument, in \"", call.ToString(), "\"");
       } else {
+        ExprPtr argument = filtered(call.children[0]->Clone());
         TARN_ASSIGN_OR_RETURN(spec.argument,
-                              BindScanned(*call.children[0], scan_schema, &source_schema));
+                              BindScanned(*argument, scan_schema, &source_schema));
       }
       specs.push_back(std::move(spec));
     }

@@ -39,6 +39,10 @@ class Source {
   // True when the rows Open returns already satisfy the filter given to PushFilter, so the
   // planner adds no filter of its own (a join, which distributes the WHERE over its inputs).
   virtual bool FiltersRows() const { return false; }
+  // True when what the source knows without reading its data proves that no row passes the
+  // filter given to PushFilter (a lake table whose files' statistics and partition values
+  // exclude it and whose inlined rows fail it): the planner then reads nothing.
+  virtual bool ProvablyEmpty() { return false; }
   // About how many rows a scan without filter returns (Parquet footers, catalog row counts),
   // for choosing join sides; -1 when unknown.
   virtual int64_t EstimatedRows() const { return -1; }
@@ -47,6 +51,14 @@ class Source {
   // from statistics the source keeps; nullopt when it keeps none.
   virtual std::optional<std::string> StatisticsText(const ast::Expr& expr) const {
     (void)expr;
+    return std::nullopt;
+  }
+  // The exact answer of the aggregate call `call` (min(column), max(column), count(*)) over
+  // every row a scan without filter returns, from what the source knows without reading its
+  // data (a lake table's file statistics), as DuckDB folds such aggregates over a DuckLake
+  // table; nullopt when that does not determine it.
+  virtual std::optional<Value> AggregateFromStatistics(const ast::Expr& call) {
+    (void)call;
     return std::nullopt;
   }
 };

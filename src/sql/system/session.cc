@@ -2,6 +2,7 @@
 // writes) and settings.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "expr/binder.h"
 #include "expr/cast.h"
+#include "expr/lexer.h"
 #include "sql/exec/copy.h"
 #include "sql/lake/ducklake_functions.h"
 #include "sql/lake/lake_source.h"
@@ -163,6 +165,7 @@ struct Session::Impl {
   std::unique_ptr<ThreadPool> pool;
   sql::AttachedLakes lakes;  // ATTACH, DETACH, USE
   std::map<std::string, Value> variables;  // SET VARIABLE
+  std::map<std::string, std::string> prepared;  // PREPARE name AS statement: its text
 
   sql::ExecContext Context() {
     if (!pool || static_cast<int>(pool->size()) != settings.threads) {
@@ -220,6 +223,89 @@ struct Session::Impl {
     }
     variables[statement.setting] = std::move(value);
     return Status::OK();
+  }
+
+  // The value of a constant expression (a scalar subquery, getvariable() included).
+  Result<Value> Evaluate(const ast::Expr& expression, const std::string& text) {
+    sql::SelectStmt select;
+    sql::SelectItem item;
+    item.expr = expression.Clone();
+    select.items.push_back(std::move(item));
+    TARN_ASSIGN_OR_RETURN(auto root, sql::PlanSelect(select, text, Context()));
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> all, ReadAllBatches(root.get()));
+    if (all->num_rows != 1) {
+      return Status::InvalidArgument("Invalid Input Error: ", expression.ToString(),
+                                     " is not one value");
+    }
+    return all->column(0).GetValue(0);
+  }
+
+  // EXECUTE name(arguments): the prepared statement's text with each parameter ($1, $2, ...
+  // or ?, in order) replaced by its argument's value as a typed literal, run as a statement.
+  Result<QueryResult> Execute(const sql::Statement& statement) {
+    auto found = prepared.find(statement.setting);
+    if (found == prepared.end()) {
+      return Status::NotFound("Binder Error: Prepared statement \"", statement.setting,
+                              "\" does not exist");
+    }
+    std::vector<std::string> literals;
+    for (const auto& argument : statement.arguments) {
+      TARN_ASSIGN_OR_RETURN(Value value, Evaluate(*argument, statement.text));
+      if (value.is_null()) {
+        literals.push_back("NULL");
+        continue;
+      }
+      std::string text = "'";
+      for (char c : expr::ValueToText(value)) text += c == '\'' ? std::string("''") : std::string(1, c);
+      literals.push_back("CAST(" + text + "' AS " + value.type().ToString() + ")");
+    }
+    const std::string& source = found->second;
+    TARN_ASSIGN_OR_RETURN(std::vector<sql::Token> tokens, sql::Tokenize(source));
+    std::string sql;
+    size_t copied = 0;
+    size_t next_positional = 0;
+    size_t highest = 0;
+    for (const sql::Token& token : tokens) {
+      if (token.kind != sql::TokenKind::kParameter) continue;
+      size_t index;
+      if (token.text == "?") {
+        index = next_positional++;
+      } else {
+        const std::string digits = token.text.substr(1);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+            digits.size() > 6) {
+          return Status::NotSupported("not yet supported: named parameter ", token.text);
+        }
+        index = std::stoul(digits) - 1;
+      }
+      highest = std::max(highest, index + 1);
+      if (index >= literals.size()) continue;  // reported below
+      sql.append(source, copied, static_cast<size_t>(token.offset) - copied);
+      sql += literals[index];
+      copied = static_cast<size_t>(token.offset + token.length);
+    }
+    if (highest > literals.size()) {
+      std::string missing;
+      for (size_t i = literals.size(); i < highest; ++i) {
+        missing += (missing.empty() ? "" : ", ") + std::to_string(i + 1);
+      }
+      return Status::InvalidArgument(
+          "Invalid Input Error: Values were not provided for the following prepared statement "
+          "parameters: ", missing);
+    }
+    if (literals.size() > highest) {
+      std::string excess;
+      for (size_t i = highest; i < literals.size(); ++i) {
+        excess += (excess.empty() ? "" : ", ") + std::to_string(i + 1);
+      }
+      return Status::InvalidArgument(
+          "Invalid Input Error: Parameter argument/count mismatch, identifiers of the excess "
+          "parameters: ", excess);
+    }
+    sql.append(source, copied, std::string::npos);
+    TARN_ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(sql));
+    if (statements.size() != 1) return Status::Internal("EXECUTE of ", statements.size(), " statements");
+    return Run(*statements[0]);
   }
 
   // SET / RESET of a DuckDB setting (settings.h has the list and the rules).
@@ -318,9 +404,17 @@ struct Session::Impl {
           lines.push_back(timing);
         }
         for (const std::string& line : sql::ExplainLines(*root)) lines.push_back(line);
-        std::vector<std::vector<std::optional<std::string>>> rows;
-        for (std::string& line : lines) rows.push_back({std::move(line)});
-        auto batch = TextBatch({"explain"}, rows);
+        // As DuckDB answers EXPLAIN: one row of (explain_key, explain_value), the plan's lines
+        // in one text.
+        std::string plan;
+        for (const std::string& line : lines) {
+          if (!plan.empty()) plan += '\n';
+          plan += line;
+        }
+        std::vector<std::vector<std::optional<std::string>>> rows = {
+            {std::string(statement.analyze ? "analyzed_plan" : "physical_plan"),
+             std::move(plan)}};
+        auto batch = TextBatch({"explain_key", "explain_value"}, rows);
         result.schema = batch->schema;
         result.reader = MakeVectorReader(batch->schema, {batch});
         return result;
@@ -400,6 +494,14 @@ struct Session::Impl {
         TARN_RETURN_NOT_OK(Set(statement, statement.kind == sql::StatementKind::kReset));
         return EmptyResult(std::move(result));
       }
+      case sql::StatementKind::kPrepare:
+        prepared[statement.setting] = statement.inner->text;
+        return EmptyResult(std::move(result));
+      case sql::StatementKind::kExecute:
+        return Execute(statement);
+      case sql::StatementKind::kDeallocate:
+        prepared.erase(statement.setting);
+        return EmptyResult(std::move(result));
       case sql::StatementKind::kUnsupported:
         return Status::NotSupported("not yet supported: ", statement.what);
     }
