@@ -658,7 +658,7 @@ bool IsOrderByAll(const SelectStmt& select) {
          select.order_by[0].expr->names[0] == kOrderByAll;
 }
 
-// ORDER BY ALL: SELECT * FROM (the query without ORDER BY / LIMIT / OFFSET) ORDER BY 1, ..., n
+// ORDER BY ALL: the query without ORDER BY / LIMIT / OFFSET sorted by its columns 1, ..., n
 // (each with ALL's direction and NULLS), then the LIMIT / OFFSET.
 Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
                                                  std::string_view sql_text,
@@ -667,24 +667,27 @@ Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
   inner->order_by.clear();
   inner->limit = nullptr;
   inner->offset = nullptr;
-  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> probe, PlanSelect(*inner, sql_text, context));
-  const int width = probe->schema()->num_fields();
-  SelectStmt outer;
-  SelectItem star;
-  star.star = true;
-  outer.items.push_back(std::move(star));
-  outer.from.kind = TableRef::Kind::kSubquery;
-  outer.from.subquery = std::move(inner);
+  // Planned once: a source that acts when planned (a maintenance call in FROM) runs once.
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> input, PlanSelect(*inner, sql_text, context));
+  const int width = input->schema()->num_fields();
+  std::vector<SortKey> keys;
   for (int c = 0; c < width; ++c) {
-    OrderItem item;
-    item.expr = ast::MakeLiteral(ast::LiteralKind::kInteger, std::to_string(c + 1));
-    item.descending = select.order_by[0].descending;
-    item.nulls_first = select.order_by[0].nulls_first;
-    outer.order_by.push_back(std::move(item));
+    keys.push_back({c, select.order_by[0].descending,
+                    select.order_by[0].nulls_first.value_or(false)});
   }
-  if (select.limit) outer.limit = select.limit->Clone();
-  if (select.offset) outer.offset = select.offset->Clone();
-  return PlanSelect(outer, sql_text, context);
+  int64_t limit = -1;
+  int64_t offset = 0;
+  if (select.limit) {
+    TARN_ASSIGN_OR_RETURN(limit, ConstantCount(*select.limit, "LIMIT"));
+  }
+  if (select.offset) {
+    TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
+    if (offset < 0) offset = 0;
+  }
+  const int64_t top_n = limit >= 0 && limit <= INT64_MAX - offset ? limit + offset : -1;
+  input = MakeSort(std::move(input), std::move(keys), width, top_n, context);
+  if (limit >= 0 || offset > 0) input = MakeLimit(std::move(input), limit, offset);
+  return input;
 }
 
 }  // namespace
