@@ -2,6 +2,7 @@
 // rewrite of files with deletes. Each reads the latest snapshot, writes files, and commits one
 // FlushInlinedChange / CompactFilesChange per table or output (tarn/lake_write.h).
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -74,6 +75,17 @@ Result<std::vector<std::shared_ptr<const TableInfo>>> SelectTables(const Run& ru
   for (const auto& table : run.snapshot->tables()) {
     if (schema && !table_internal::NameEquals(table->schema_name, *schema)) continue;
     if (o.table && !table_internal::NameEquals(table->name, *o.table)) continue;
+    // A call over the whole lake or a schema leaves out the tables whose auto_compact option
+    // (table > schema > global) is false, as the extension does; a named table is maintained.
+    if (!o.table) {
+      std::optional<std::string> auto_compact =
+          run.state.GetOption("auto_compact", table->schema_id, table->table_id);
+      if (auto_compact) {
+        std::string value = *auto_compact;
+        for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (value == "false" || value == "0" || value == "f") continue;
+      }
+    }
     out.push_back(table);
   }
   if (o.table && out.empty()) {
