@@ -1,9 +1,11 @@
 #include "sql/lake/maintenance_calls.h"
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "catalog/inlined_text.h"
 #include "expr/cast.h"
 #include "tarn/expr.h"
 #include "tarn/format.h"
@@ -128,6 +130,32 @@ Result<std::shared_ptr<Batch>> RunCatalogCall(const TableRef& call, const std::s
                                    lake->name, "\"");
   }
   Lake& target = *lake->lake;
+  // Without older_than (and, for expire, without versions) the lake's expire_older_than /
+  // delete_older_than option says how old, as the extension takes it: now minus the interval.
+  auto cutoff_from_option = [&](const char* key) -> Result<std::optional<int64_t>> {
+    std::optional<std::string> text = target.GetOption(key, std::nullopt, std::nullopt);
+    if (!text) return std::optional<int64_t>();
+    Interval interval;
+    if (!catalog_internal::ParseIntervalText(*text, &interval)) {
+      return Status::InvalidArgument("Invalid Input Error: the lake's option ", key, " is '",
+                                     *text, "', not an interval");
+    }
+    const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    const int64_t micros = (static_cast<int64_t>(interval.months) * 30 + interval.days) *
+                               86400LL * 1000000 +
+                           interval.nanos / 1000;
+    return std::optional<int64_t>(now - micros);
+  };
+  if (expire && !expire_options.older_than_micros && expire_options.versions.empty()) {
+    TARN_ASSIGN_OR_RETURN(expire_options.older_than_micros,
+                          cutoff_from_option("expire_older_than"));
+  }
+  if (!expire && !cleanup.older_than_micros) {
+    TARN_ASSIGN_OR_RETURN(std::optional<int64_t> cutoff, cutoff_from_option("delete_older_than"));
+    if (cutoff) cleanup.older_than_micros = cutoff;
+  }
   if (expire) {
     TARN_ASSIGN_OR_RETURN(std::vector<SnapshotInfo> expired,
                           ExpireSnapshots(target, expire_options));
