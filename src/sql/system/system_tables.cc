@@ -269,15 +269,16 @@ Status AddLake(const LakeBinding& lake, int64_t oid, const ExecContext& context,
     entry.schema_oid = schema_oid(table->schema_name);
     entry.name = table->name;
     entry.oid = table->table_id;
-    entry.comment = Find(comments.objects, table->table_id);
+    // The view's own comments: an open transaction's COMMENT ON shows before COMMIT.
+    entry.comment = table->comment;
     for (const ColumnInfo& column : table->columns) {
       ColumnEntry shown{column.name, column.type, column.nulls_allowed, std::nullopt,
                         std::nullopt};
       if (column.default_value.kind != ColumnDefault::Kind::kNone) {
         shown.default_text = DefaultText(column);
       }
-      auto comment = comments.columns.find({table->table_id, column.column_id});
-      if (comment != comments.columns.end()) shown.comment = comment->second;
+      auto comment = table->column_comments.find(column.column_id);
+      if (comment != table->column_comments.end()) shown.comment = comment->second;
       entry.columns.push_back(std::move(shown));
     }
     Result<std::shared_ptr<const TableMetadata>> metadata = LoadLakeTable(
@@ -297,7 +298,7 @@ Status AddLake(const LakeBinding& lake, int64_t oid, const ExecContext& context,
     entry.name = view.name;
     entry.oid = view.view_id;
     entry.view = true;
-    entry.comment = Find(comments.objects, view.view_id);
+    entry.comment = view.comment;
     std::optional<std::vector<ColumnEntry>> columns = ViewColumns(lake, view, context);
     entry.bound = columns.has_value();
     if (columns) entry.columns = std::move(*columns);
