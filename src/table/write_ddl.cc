@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "catalog/column_tree.h"
+#include "catalog/inlined_text.h"
 #include "catalog/loader.h"
 #include "expr/cast.h"
 #include "table/reserved_columns.h"
@@ -624,7 +625,15 @@ Status DdlSetOption(WriteState& state, const std::string& key, const std::string
   MetadataEntry entry;
   entry.key = key;
   entry.value = value;
-  if (key == "sort_on_insert") {
+  if ((key == "expire_older_than" || key == "delete_older_than") && !value.empty()) {
+    // An interval ('1 week'); '' unsets the cutoff.
+    Interval interval;
+    if (!catalog_internal::ParseIntervalText(value, &interval)) {
+      return Status::InvalidArgument("Invalid Input Error: ", key,
+                                     " is not a valid interval value.");
+    }
+  }
+  if (key == "sort_on_insert" || key == "auto_compact") {
     // A boolean option: the value is cast as DuckDB casts text to BOOLEAN.
     std::string lower = value;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -134,7 +134,7 @@ Result<std::shared_ptr<Batch>> RunCatalogCall(const TableRef& call, const std::s
   // delete_older_than option says how old, as the extension takes it: now minus the interval.
   auto cutoff_from_option = [&](const char* key) -> Result<std::optional<int64_t>> {
     std::optional<std::string> text = target.GetOption(key, std::nullopt, std::nullopt);
-    if (!text) return std::optional<int64_t>();
+    if (!text || text->empty()) return std::optional<int64_t>();
     Interval interval;
     if (!catalog_internal::ParseIntervalText(*text, &interval)) {
       return Status::InvalidArgument("Invalid Input Error: the lake's option ", key, " is '",

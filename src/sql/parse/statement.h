@@ -164,6 +164,8 @@ enum class StatementKind : uint8_t {
   kPrepare,
   kExecute,
   kDeallocate,
+  // LOAD / [FORCE] INSTALL extension (`setting`): the extensions tarn has built in.
+  kLoad,
   kUnsupported,  // a statement tarn does not run: parsed far enough to name it
 };
 

@@ -21,8 +21,7 @@ constexpr std::string_view kClauseWords[] = {
 
 // Statement keywords tarn recognizes but does not run: refused, naming the statement.
 constexpr std::string_view kUnsupportedWords[] = {
-    "MERGE", "TRUNCATE", "VACUUM",
-    "INSTALL", "LOAD", "IMPORT", "EXPORT", "PRAGMA"};
+    "MERGE", "TRUNCATE", "VACUUM", "IMPORT", "EXPORT", "PRAGMA"};
 
 // The extension's catalog methods: lake.snapshots() is ducklake_snapshots('lake'),
 // lake.table_changes('t', 0, 2) is ducklake_table_changes('lake', 'main', 't', 0, 2); without
@@ -414,6 +413,23 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
       } while (AcceptOperator(","));
       TARN_RETURN_NOT_OK(ExpectOperator(")"));
     }
+    return statement;
+  }
+  if (first.IsKeyword("LOAD") || first.IsKeyword("INSTALL") ||
+      (first.IsKeyword("FORCE") && Peek(1).IsKeyword("INSTALL"))) {
+    // LOAD name, [FORCE] INSTALL name [FROM repository]: `setting` names the extension.
+    statement->kind = StatementKind::kLoad;
+    statement->what = first.IsKeyword("LOAD") ? "LOAD" : "INSTALL";
+    if (first.IsKeyword("FORCE")) Advance();
+    Advance();
+    const Token& name = Peek();
+    if (name.kind != TokenKind::kIdentifier && name.kind != TokenKind::kQuotedIdentifier &&
+        name.kind != TokenKind::kString) {
+      return SyntaxError();
+    }
+    Advance();
+    statement->setting = name.text;
+    if (statement->what == "INSTALL" && AcceptKeyword("FROM")) Advance();
     return statement;
   }
   if (AcceptKeyword("DEALLOCATE")) {

@@ -499,6 +499,19 @@ struct Session::Impl {
         return EmptyResult(std::move(result));
       case sql::StatementKind::kExecute:
         return Execute(statement);
+      case sql::StatementKind::kLoad: {
+        // What these DuckDB extensions give is part of tarn; others are not.
+        static const char* const kBuiltIn[] = {"ducklake", "parquet", "json", "icu", "sqlite",
+                                               "sqlite_scanner", "core_functions"};
+        std::string name = statement.setting;
+        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (const char* built_in : kBuiltIn) {
+          if (name == built_in) return EmptyResult(std::move(result));
+        }
+        return Status::NotSupported("not yet supported: the extension \"", statement.setting,
+                                    "\" (tarn has ducklake, parquet, json, icu and sqlite "
+                                    "built in)");
+      }
       case sql::StatementKind::kDeallocate:
         prepared.erase(statement.setting);
         return EmptyResult(std::move(result));
