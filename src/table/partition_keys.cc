@@ -1,5 +1,6 @@
 #include "table/partition_keys.h"
 
+#include <cstring>
 #include <limits>
 #include <unordered_map>
 
@@ -124,28 +125,80 @@ std::string HiveDirectory(const std::vector<std::string>& names,
   return out;
 }
 
+namespace {
+
+// Each row's partition value of one key, as an id into `texts` (equal texts, equal ids). The
+// text is computed once per distinct stored value (its bytes: the var-length bytes or the
+// fixed-width word), not once per row.
+void KeyIds(const Column& column, const PartitionField& field,
+            std::vector<std::optional<std::string>>* texts, std::vector<uint32_t>* ids) {
+  const int64_t rows = column.length;
+  ids->resize(static_cast<size_t>(rows));
+  std::unordered_map<std::optional<std::string>, uint32_t> id_of_text;
+  auto id_for = [&](std::optional<std::string> text) -> uint32_t {
+    auto [it, inserted] = id_of_text.emplace(std::move(text), static_cast<uint32_t>(texts->size()));
+    if (inserted) texts->push_back(it->first);
+    return it->second;
+  };
+  const int width = column.type.FixedWidth();
+  const bool var_length = column.type.IsVarLength();
+  if (!var_length && (width <= 0 || width > 8)) {
+    for (int64_t row = 0; row < rows; ++row) {
+      (*ids)[static_cast<size_t>(row)] = id_for(PartitionKeyText(field, column.GetValue(row)));
+    }
+    return;
+  }
+  std::unordered_map<std::string, uint32_t> id_of_bytes;
+  std::optional<uint32_t> null_id;
+  std::string bytes;
+  for (int64_t row = 0; row < rows; ++row) {
+    if (column.IsNull(row)) {
+      if (!null_id) null_id = id_for(PartitionKeyText(field, column.GetValue(row)));
+      (*ids)[static_cast<size_t>(row)] = *null_id;
+      continue;
+    }
+    if (var_length) {
+      const std::string_view view = column.GetView(row);
+      bytes.assign(view.data(), view.size());
+    } else {
+      bytes.assign(reinterpret_cast<const char*>(column.values->data()) + row * width,
+                   static_cast<size_t>(width));
+    }
+    auto found = id_of_bytes.find(bytes);
+    if (found == id_of_bytes.end()) {
+      const uint32_t id = id_for(PartitionKeyText(field, column.GetValue(row)));
+      found = id_of_bytes.emplace(bytes, id).first;
+    }
+    (*ids)[static_cast<size_t>(row)] = found->second;
+  }
+}
+
+}  // namespace
+
 std::vector<PartitionGroup> GroupByPartition(const Batch& batch,
                                              const std::vector<PartitionField>& fields,
                                              const std::vector<int>& source_columns) {
+  std::vector<std::vector<std::optional<std::string>>> texts(fields.size());
+  std::vector<std::vector<uint32_t>> ids(fields.size());
+  for (size_t key = 0; key < fields.size(); ++key) {
+    KeyIds(batch.column(source_columns[key]), fields[key], &texts[key], &ids[key]);
+  }
   std::vector<PartitionGroup> groups;
-  std::unordered_map<std::string, size_t> group_of;  // encoded key -> index in groups
-  std::vector<std::optional<std::string>> values(fields.size());
-  std::string encoded;
+  std::unordered_map<std::string, size_t> group_of;  // the keys' ids -> index in groups
+  std::string encoded(fields.size() * sizeof(uint32_t), '\0');
   for (int64_t row = 0; row < batch.num_rows; ++row) {
-    encoded.clear();
     for (size_t key = 0; key < fields.size(); ++key) {
-      values[key] = PartitionKeyText(fields[key], batch.column(source_columns[key]).GetValue(row));
-      // Length-prefixed, so no two different key tuples encode alike.
-      if (values[key].has_value()) {
-        encoded += std::to_string(values[key]->size());
-        encoded.push_back(':');
-        encoded += *values[key];
-      } else {
-        encoded.push_back('N');
-      }
+      const uint32_t id = ids[key][static_cast<size_t>(row)];
+      std::memcpy(encoded.data() + key * sizeof(uint32_t), &id, sizeof(id));
     }
     auto [it, inserted] = group_of.emplace(encoded, groups.size());
-    if (inserted) groups.push_back(PartitionGroup{values, {}});
+    if (inserted) {
+      PartitionGroup group;
+      for (size_t key = 0; key < fields.size(); ++key) {
+        group.values.push_back(texts[key][ids[key][static_cast<size_t>(row)]]);
+      }
+      groups.push_back(std::move(group));
+    }
     groups[it->second].rows.push_back(row);
   }
   return groups;
