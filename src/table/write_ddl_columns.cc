@@ -21,8 +21,9 @@ int FindColumnIndex(const TableInfo& table, const std::string& name) {
 Result<int> RequireColumn(const TableInfo& table, const std::string& name) {
   const int index = FindColumnIndex(table, name);
   if (index < 0) {
-    return Status::NotFound("column \"", name, "\" not found in table \"", table.schema_name,
-                            ".", table.name, "\"");
+    // DuckDB's words.
+    return Status::NotFound("Binder Error: Table \"", table.name,
+                            "\" does not have a column with name \"", name, "\"");
   }
   return index;
 }

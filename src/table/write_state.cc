@@ -91,10 +91,10 @@ Result<std::shared_ptr<const TableInfo>> WriteState::RequireTable(const std::str
     }
   }
   if (!best.empty() && best_distance <= std::max<size_t>(2, table.size() / 3)) {
-    return Status::NotFound("table \"", schema, ".", table, "\" not found; did you mean \"",
-                            best, "\"?");
+    return Status::NotFound("Catalog Error: Table with name ", table,
+                            " does not exist!\nDid you mean \"", schema, ".", best, "\"?");
   }
-  return Status::NotFound("table \"", schema, ".", table, "\" not found");
+  return Status::NotFound("Catalog Error: Table with name ", table, " does not exist!");
 }
 
 void WriteState::ReplaceTable(std::shared_ptr<const TableInfo> table) {

@@ -2,6 +2,7 @@
 
 #include "sql/exec/batch_bytes.h"
 
+#include <cctype>
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -148,6 +149,13 @@ Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
   definition.name = column.name;
   Result<DataType> type = ParseSqlType(column.type_text);
   if (!type.ok()) {
+    // A fixed-size ARRAY (INTEGER[3]): a DuckDB type DuckLake does not store.
+    const size_t open = column.type_text.find('[');
+    if (open != std::string::npos && open + 1 < column.type_text.size() &&
+        std::isdigit(static_cast<unsigned char>(column.type_text[open + 1]))) {
+      return Status::NotSupported("Not implemented Error: ", column.type_text, " of column \"",
+                                  column.name, "\": ARRAY is an unsupported type in DuckLake");
+    }
     return Status::InvalidArgument("Catalog Error: type \"", column.type_text,
                                    "\" of column \"", column.name, "\" does not exist");
   }

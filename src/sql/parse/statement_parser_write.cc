@@ -93,8 +93,8 @@ Result<ColumnDef> StatementParser::ParseColumnDef() {
                Peek().IsKeyword("CHECK") || Peek().IsKeyword("REFERENCES") ||
                Peek().IsKeyword("COLLATE") || Peek().IsKeyword("GENERATED")) {
       return Status::NotSupported(FormatErrorAt(
-          text_, "not yet supported: column constraint " + Upper(Peek().text) +
-                     " (DuckLake tables have no constraints but NOT NULL)",
+          text_, "Not implemented Error: column constraint " + Upper(Peek().text) +
+                     " is not supported in DuckLake: its tables have no constraints but NOT NULL",
           Peek().offset));
     } else {
       return column;
