@@ -1,6 +1,7 @@
 #include "sql/lake/lake_source.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "expr/binder.h"
@@ -204,7 +205,7 @@ class LakeTableSource : public Source {
     if (function == "count" && (call.children.empty() ||
                                 (call.children.size() == 1 &&
                                  call.children[0]->kind == ast::ExprKind::kStar))) {
-      std::optional<InlinedPart> inlined = Inlined(nullptr, true);
+      const std::optional<InlinedSummary>& inlined = Inlined(nullptr);
       if (!inlined) return std::nullopt;
       int64_t rows = inlined->rows;
       for (const DataFileInfo& file : table_->data_files) rows += file.record_count;
@@ -238,9 +239,10 @@ class LakeTableSource : public Source {
       const Value& bound = is_min ? stats->min : stats->max;
       if (bound.is_null() || !consider(bound)) return std::nullopt;
     }
-    std::optional<InlinedPart> inlined = Inlined(column, is_min);
+    const std::optional<InlinedSummary>& inlined = Inlined(column);
     if (!inlined) return std::nullopt;
-    if (inlined->bound && !consider(*inlined->bound)) return std::nullopt;
+    const std::optional<Value>& bound = is_min ? inlined->min : inlined->max;
+    if (bound && !consider(*bound)) return std::nullopt;
     return best ? *best : Value::Null(column->type);
   }
 
@@ -336,13 +338,8 @@ class LakeTableSource : public Source {
     }
     if (table_->table->inlined_tables.empty()) return true;
     // The inlined rows have no statistics of their own: the filter runs over them.
-    auto alone = std::make_shared<TableMetadata>(*table_);
-    alone->data_files.clear();
-    TableScanOptions options;
-    options.columns = {table_->table->columns[0].name};
-    options.filter = filter_;
     Result<std::unique_ptr<TableScanReader>> reader =
-        OpenTableScan(*lake_.lake, lake_.fs, alone, options);
+        OpenInlinedScan(table_->table->columns[0].name, filter_);
     if (!reader.ok()) return false;
     while (true) {
       Result<std::shared_ptr<Batch>> batch = (*reader)->Next();
@@ -376,38 +373,49 @@ class LakeTableSource : public Source {
     }
   }
 
-  // The live inlined rows (read from the catalog, no data file): how many, and the least
-  // (`is_min`) or greatest value of `column` among them when a column is given.
-  struct InlinedPart {
-    int64_t rows = 0;
-    std::optional<Value> bound;
-  };
-  std::optional<InlinedPart> Inlined(const ColumnInfo* column, bool is_min) {
-    InlinedPart part;
-    if (table_->table->inlined_tables.empty()) return part;
+  // A scan of only the live inlined rows (read from the catalog, no data file) of `column`.
+  Result<std::unique_ptr<TableScanReader>> OpenInlinedScan(const std::string& column,
+                                                           std::optional<std::string> filter) {
     auto alone = std::make_shared<TableMetadata>(*table_);
     alone->data_files.clear();
     TableScanOptions options;
-    options.columns = {column ? column->name : table_->table->columns[0].name};
+    options.columns = {column};
+    options.filter = std::move(filter);
+    return OpenTableScan(*lake_.lake, lake_.fs, alone, options);
+  }
+
+  // The live inlined rows: how many, and the least and greatest non-NULL value of `column`
+  // among them when a column is given. Read once per column (min and max share it); nullopt
+  // when they cannot be read.
+  struct InlinedSummary {
+    int64_t rows = 0;
+    std::optional<Value> min;
+    std::optional<Value> max;
+  };
+  const std::optional<InlinedSummary>& Inlined(const ColumnInfo* column) {
+    const int64_t key = column ? column->column_id : -1;
+    auto cached = inlined_.find(key);
+    if (cached != inlined_.end()) return cached->second;
+    std::optional<InlinedSummary>& summary = inlined_[key];
+    summary.emplace();
+    if (table_->table->inlined_tables.empty()) return summary;
     Result<std::unique_ptr<TableScanReader>> reader =
-        OpenTableScan(*lake_.lake, lake_.fs, alone, options);
-    if (!reader.ok()) return std::nullopt;
+        OpenInlinedScan(column ? column->name : table_->table->columns[0].name, std::nullopt);
+    if (!reader.ok()) return summary = std::nullopt;
     while (true) {
       Result<std::shared_ptr<Batch>> batch = (*reader)->Next();
-      if (!batch.ok()) return std::nullopt;
+      if (!batch.ok()) return summary = std::nullopt;
       if (!*batch) break;
-      part.rows += (*batch)->num_rows;
+      summary->rows += (*batch)->num_rows;
       if (!column) continue;
       for (int64_t row = 0; row < (*batch)->num_rows; ++row) {
         Value value = (*batch)->column(0).GetValue(row);
         if (value.is_null()) continue;
-        if (!part.bound || (is_min ? expr::CompareValues(value, *part.bound) < 0
-                                   : expr::CompareValues(value, *part.bound) > 0)) {
-          part.bound = std::move(value);
-        }
+        if (!summary->min || expr::CompareValues(value, *summary->min) < 0) summary->min = value;
+        if (!summary->max || expr::CompareValues(value, *summary->max) > 0) summary->max = value;
       }
     }
-    return part;
+    return summary;
   }
 
   // The column (or nested column) `expr` names: c, t.c, c.field, c[1] (a list's elements).
@@ -496,6 +504,8 @@ class LakeTableSource : public Source {
   Schema schema_;
   std::vector<VirtualColumn> virtuals_;  // the kinds of the schema's last columns
   std::optional<std::string> filter_;
+  // AggregateFromStatistics' reads of the inlined rows, by column id (-1: count only).
+  std::map<int64_t, std::optional<InlinedSummary>> inlined_;
 };
 
 // A planned query (a lake view) as a source.

@@ -97,6 +97,26 @@ Result<int64_t> ConstantCount(const Expr& expr, const char* clause) {
   return cast.GetInt64();
 }
 
+// LIMIT and OFFSET of a SELECT (-1: no limit; a negative offset counts as 0).
+struct LimitOffset {
+  int64_t limit = -1;
+  int64_t offset = 0;
+  // The rows a sort must keep for them: limit + offset, or -1 for every row.
+  int64_t TopN() const { return limit >= 0 && limit <= INT64_MAX - offset ? limit + offset : -1; }
+};
+
+Result<LimitOffset> LimitOffsetOf(const SelectStmt& select) {
+  LimitOffset bounds;
+  if (select.limit) {
+    TARN_ASSIGN_OR_RETURN(bounds.limit, ConstantCount(*select.limit, "LIMIT"));
+  }
+  if (select.offset) {
+    TARN_ASSIGN_OR_RETURN(bounds.offset, ConstantCount(*select.offset, "OFFSET"));
+    if (bounds.offset < 0) bounds.offset = 0;
+  }
+  return bounds;
+}
+
 // Binds against `schema` (the scanned columns); an unknown name is reported against `all` (every
 // source column) so the message suggests the closest names, not only the scanned ones.
 Result<std::unique_ptr<BoundExpr>> BindScanned(const Expr& expr, const Schema& schema,
@@ -609,20 +629,14 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
                                                    std::move(key_names), {}, context));
   }
 
-  int64_t limit = -1;
-  int64_t offset = 0;
-  if (select.limit) {
-    TARN_ASSIGN_OR_RETURN(limit, ConstantCount(*select.limit, "LIMIT"));
-  }
-  if (select.offset) {
-    TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
-    if (offset < 0) offset = 0;
-  }
+  TARN_ASSIGN_OR_RETURN(const LimitOffset bounds, LimitOffsetOf(select));
+  const int64_t limit = bounds.limit;
+  const int64_t offset = bounds.offset;
   // Without an aggregate, the filter and projection (and a top-N's per-batch half) run on
   // every thread; a plain scan with a LIMIT keeps pulling lazily on one.
   const bool parallel_pipeline = !aggregate && !select.distinct;
   if (!sort_keys.empty()) {
-    int64_t top_n = limit >= 0 && limit <= INT64_MAX - offset ? limit + offset : -1;
+    const int64_t top_n = bounds.TopN();
     if (parallel_pipeline) {
       if (top_n >= 0) {
         input = MakeTopNPerBatch(std::move(input), sort_keys, top_n, std::move(top_n_bound));
@@ -675,18 +689,11 @@ Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
     keys.push_back({c, select.order_by[0].descending,
                     select.order_by[0].nulls_first.value_or(false)});
   }
-  int64_t limit = -1;
-  int64_t offset = 0;
-  if (select.limit) {
-    TARN_ASSIGN_OR_RETURN(limit, ConstantCount(*select.limit, "LIMIT"));
+  TARN_ASSIGN_OR_RETURN(const LimitOffset bounds, LimitOffsetOf(select));
+  input = MakeSort(std::move(input), std::move(keys), width, bounds.TopN(), context);
+  if (bounds.limit >= 0 || bounds.offset > 0) {
+    input = MakeLimit(std::move(input), bounds.limit, bounds.offset);
   }
-  if (select.offset) {
-    TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
-    if (offset < 0) offset = 0;
-  }
-  const int64_t top_n = limit >= 0 && limit <= INT64_MAX - offset ? limit + offset : -1;
-  input = MakeSort(std::move(input), std::move(keys), width, top_n, context);
-  if (limit >= 0 || offset > 0) input = MakeLimit(std::move(input), limit, offset);
   return input;
 }
 
