@@ -12,6 +12,7 @@
 
 #include "table/deletes.h"
 #include "table/file_reader.h"
+#include "table/partition_keys.h"
 #include "table/sort_rows.h"
 #include "table/write_files.h"
 #include "table/write_state.h"
@@ -111,11 +112,13 @@ std::shared_ptr<Column> Int64Column(const std::vector<int64_t>& values) {
 }
 
 // Writes one data file of `table`: `columns` (the table's top-level columns), then the row
-// ids and snapshot ids when given.
+// ids and snapshot ids when given; under `directory` of the table's folder ("" or a partition's
+// "k=v/…/").
 Result<MaintenanceDataFile> WriteOutput(Run& run, const TableInfo& table,
                                         std::vector<std::shared_ptr<Column>> columns,
                                         const std::vector<int64_t>* row_ids,
-                                        const std::vector<int64_t>* snapshot_ids) {
+                                        const std::vector<int64_t>* snapshot_ids,
+                                        const std::string& directory = "") {
   const int64_t rows = columns.empty() ? 0 : columns[0]->length;
   TARN_ASSIGN_OR_RETURN(table_internal::WriteSettings settings,
                         table_internal::ResolveWriteSettings(run.state, table, rows));
@@ -132,8 +135,8 @@ Result<MaintenanceDataFile> WriteOutput(Run& run, const TableInfo& table,
   }
   auto batch = MakeBatch(schema, std::move(columns));
   batch->num_rows = rows;
-  TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path));
-  const std::string name = table_internal::NewDataFileName();
+  TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path + directory));
+  const std::string name = directory + table_internal::NewDataFileName();
   const std::string path = table.path + name;
   TARN_ASSIGN_OR_RETURN(auto writer, ParquetWriter::Open(run.fs, path, *schema,
                                                          settings.properties));
@@ -214,8 +217,43 @@ Result<MaintenanceResult> Finish(std::unique_ptr<Run> run, const MaintenanceOpti
 
 // ---- flush -----------------------------------------------------------------------------------
 
-// One inlined table's rows (deleted ones included) as a data file written with that table's
-// own columns (those of its schema version), and a delete file for the rows deleted since.
+// The flushed rows (`columns`, `n` rows, of the inlined table's `version_columns`) grouped by
+// the table's current partition spec, groups in the order of their first row; one group of
+// every row (with no values) when the table is not partitioned or a key's column is not in
+// that schema version.
+std::vector<table_internal::PartitionGroup> FlushGroups(
+    const TableInfo& info, const std::vector<ColumnInfo>& version_columns,
+    const std::vector<std::shared_ptr<Column>>& columns, int64_t n) {
+  std::vector<int> sources;
+  if (info.partitioning) {
+    for (const PartitionField& field : info.partitioning->fields) {
+      int index = -1;
+      for (size_t c = 0; c < version_columns.size(); ++c) {
+        if (version_columns[c].column_id == field.column_id) index = static_cast<int>(c);
+      }
+      if (index < 0) {
+        sources.clear();
+        break;
+      }
+      sources.push_back(index);
+    }
+  }
+  if (sources.empty()) {
+    table_internal::PartitionGroup all;
+    all.rows.resize(static_cast<size_t>(n));
+    std::iota(all.rows.begin(), all.rows.end(), 0);
+    return {std::move(all)};
+  }
+  TableInfo version = info;
+  version.columns = version_columns;
+  auto batch = MakeBatch(table_internal::DataFileSchema(version, false), columns);
+  batch->num_rows = n;
+  return table_internal::GroupByPartition(*batch, info.partitioning->fields, sources);
+}
+
+// One inlined table's rows (deleted ones included) as data files written with that table's
+// own columns (those of its schema version), one per partition of the table's current spec,
+// and a delete file for each file's rows deleted since.
 Status FlushInlinedTable(Run& run, const TableInfo& info, const TableMetadata& md,
                          const InlinedDataTable& inlined, FlushInlinedChange* change,
                          std::vector<MaintenanceDeleteFile>* flushed_deletes) {
@@ -239,35 +277,58 @@ Status FlushInlinedTable(Run& run, const TableInfo& info, const TableMetadata& m
   TARN_RETURN_NOT_OK(table_internal::StableSortByTableKey(info, inlined.columns, values, &order));
   std::vector<std::shared_ptr<Column>> columns;
   for (const auto& column : values) columns.push_back(Take(*column, order));
-  std::vector<int64_t> row_ids, snapshots;
-  std::vector<table_internal::DeletedPosition> deleted;
-  for (size_t p = 0; p < order.size(); ++p) {
-    const int64_t i = order[p];
-    row_ids.push_back(rid(i));
-    snapshots.push_back(bs(i));
-    if (!end.IsNull(i)) {
-      deleted.push_back({static_cast<int64_t>(p), end.GetValue(i).GetInt64()});
+  // One file per partition of the table's current spec (as an insert splits its rows), each
+  // holding its rows in the order above.
+  for (const table_internal::PartitionGroup& group :
+       FlushGroups(info, inlined.columns, columns, n)) {
+    std::vector<std::shared_ptr<Column>> group_columns;
+    if (static_cast<int64_t>(group.rows.size()) == n) {
+      group_columns = columns;
+    } else {
+      for (const auto& column : columns) group_columns.push_back(Take(*column, group.rows));
     }
-  }
-  const int64_t min_s = *std::min_element(snapshots.begin(), snapshots.end());
-  const int64_t max_s = *std::max_element(snapshots.begin(), snapshots.end());
-  const bool spans = min_s != max_s;
-  TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
-                        WriteOutput(run, version, std::move(columns), &row_ids,
-                                    spans ? &snapshots : nullptr));
-  file.row_id_start = *std::min_element(row_ids.begin(), row_ids.end());
-  file.begin_snapshot = min_s;
-  if (spans) file.partial_max = max_s;
-  const int64_t provisional = file.file.provisional_id;
-  const std::string data_path = info.path + file.file.path;
-  change->data_files.push_back(std::move(file));
-  change->rows_flushed += n;
-  if (!deleted.empty()) {
-    TARN_ASSIGN_OR_RETURN(MaintenanceDeleteFile d,
-                          WritePartialDeleteFile(run, info, data_path, std::move(deleted)));
-    d.data_file_id = provisional;
-    d.partial_max.reset();  // as the extension writes a flushed file's delete file
-    flushed_deletes->push_back(std::move(d));
+    std::vector<int64_t> row_ids, snapshots;
+    std::vector<table_internal::DeletedPosition> deleted;
+    for (size_t p = 0; p < group.rows.size(); ++p) {
+      const int64_t i = order[static_cast<size_t>(group.rows[p])];
+      row_ids.push_back(rid(i));
+      snapshots.push_back(bs(i));
+      if (!end.IsNull(i)) {
+        deleted.push_back({static_cast<int64_t>(p), end.GetValue(i).GetInt64()});
+      }
+    }
+    const int64_t min_s = *std::min_element(snapshots.begin(), snapshots.end());
+    const int64_t max_s = *std::max_element(snapshots.begin(), snapshots.end());
+    const bool spans = min_s != max_s;
+    std::string directory;
+    if (info.partitioning && !group.values.empty()) {
+      std::vector<std::string> names;
+      for (const PartitionField& field : info.partitioning->fields) {
+        names.push_back(table_internal::PartitionKeyName(field, info));
+      }
+      directory = table_internal::HiveDirectory(names, group.values);
+    }
+    TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
+                          WriteOutput(run, version, std::move(group_columns), &row_ids,
+                                      spans ? &snapshots : nullptr, directory));
+    if (!directory.empty()) {
+      file.file.partition_id = info.partitioning->partition_id;
+      file.file.partition_values = group.values;
+    }
+    file.row_id_start = *std::min_element(row_ids.begin(), row_ids.end());
+    file.begin_snapshot = min_s;
+    if (spans) file.partial_max = max_s;
+    const int64_t provisional = file.file.provisional_id;
+    const std::string data_path = info.path + file.file.path;
+    change->data_files.push_back(std::move(file));
+    change->rows_flushed += static_cast<int64_t>(group.rows.size());
+    if (!deleted.empty()) {
+      TARN_ASSIGN_OR_RETURN(MaintenanceDeleteFile d,
+                            WritePartialDeleteFile(run, info, data_path, std::move(deleted)));
+      d.data_file_id = provisional;
+      d.partial_max.reset();  // as the extension writes a flushed file's delete file
+      flushed_deletes->push_back(std::move(d));
+    }
   }
   return Status::OK();
 }

@@ -45,11 +45,18 @@ Status NeedPath(const TableInfo& table) {
   return Status::OK();
 }
 
+// An insert makes its table's folder even when its rows are inlined, as the extension's does
+// (it prepares the file write before it knows where the rows go).
+Status PrepareInsert(WriteState& state, const TableInfo& table) {
+  TARN_RETURN_NOT_OK(NeedPath(table));
+  return state.EnsureDirectory(table.path);
+}
+
 }  // namespace
 
 Result<int64_t> InsertNewRows(WriteState& state, const TableInfo& table,
                               std::vector<std::shared_ptr<Batch>> rows) {
-  TARN_RETURN_NOT_OK(NeedPath(table));
+  TARN_RETURN_NOT_OK(PrepareInsert(state, table));
   int64_t count = 0;
   for (const auto& batch : rows) count += batch->num_rows;
   TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, table, count));
@@ -63,27 +70,23 @@ Result<int64_t> InsertNewRows(WriteState& state, const TableInfo& table,
     TARN_ASSIGN_OR_RETURN(auto sorted, SortRowsByKey(table, key, rows));
     rows = {std::move(sorted)};
   }
+  // Each statement decides for its own rows, as the extension's does: rows of the
+  // transaction's earlier statements stay inlined whatever this one writes.
   TableDml& dml = state.Dml(table.table_id);
-  if (Inlinable(settings, dml.plain_inlined.num_rows(), count)) {
+  if (Inlinable(settings, 0, count)) {
     for (const auto& batch : rows) AppendRows(&dml.plain_inlined.rows, batch);
     return 0;
   }
-  const bool joined_inlined = dml.plain_inlined.num_rows() > 0;
-  if (joined_inlined) rows.insert(rows.begin(), dml.plain_inlined.rows);
-  const bool sorted_already = settings.sort_on_insert && !joined_inlined;
-  if (!key.empty() && !sorted_already &&
-      (settings.sort_on_insert || settings.inlining_row_limit > 0)) {
+  if (!key.empty() && !settings.sort_on_insert && settings.inlining_row_limit > 0) {
     TARN_ASSIGN_OR_RETURN(auto sorted, SortRowsByKey(table, key, rows));
     rows = {std::move(sorted)};
   }
-  TARN_ASSIGN_OR_RETURN(int64_t files, WriteNewFiles(state, table, settings, false, rows));
-  state.Dml(table.table_id).plain_inlined = PendingInlinedRows();
-  return files;
+  return WriteNewFiles(state, table, settings, false, rows);
 }
 
 Result<WriteResult> InsertRowStream(WriteState& state, const TableInfo& table,
                                     BatchReader& rows) {
-  TARN_RETURN_NOT_OK(NeedPath(table));
+  TARN_RETURN_NOT_OK(PrepareInsert(state, table));
   RowStreamWriter writer(state, table, RowStreamWriter::Kind::kNewRows,
                          RowStreamWriter::Order::kAsInserted);
   TARN_RETURN_NOT_OK(writer.Init());

@@ -67,6 +67,9 @@ Status RowStreamWriter::Init() {
 }
 
 int64_t RowStreamWriter::PendingRows() const {
+  // New rows: each statement decides for its own rows (InsertNewRows), so the transaction's
+  // earlier inlined rows neither count nor move to this statement's files.
+  if (kind_ == Kind::kNewRows) return 0;
   const TableDml* dml = state_.FindDml(table_.table_id);
   if (dml == nullptr) return 0;
   const PendingInlinedRows& pending =
@@ -81,6 +84,7 @@ bool RowStreamWriter::Inlinable(int64_t more) const {
 }
 
 std::shared_ptr<Batch> RowStreamWriter::PendingRowsForFiles() const {
+  if (kind_ == Kind::kNewRows) return nullptr;
   const TableDml* dml = state_.FindDml(table_.table_id);
   if (dml == nullptr) return nullptr;
   const PendingInlinedRows& pending =
@@ -101,6 +105,7 @@ std::shared_ptr<Batch> RowStreamWriter::PendingRowsForFiles() const {
 }
 
 void RowStreamWriter::ClearPending() {
+  if (kind_ == Kind::kNewRows) return;
   TableDml& dml = state_.Dml(table_.table_id);
   (kind_ == Kind::kNewRows ? dml.plain_inlined : dml.rowid_inlined) = PendingInlinedRows();
 }
@@ -108,7 +113,7 @@ void RowStreamWriter::ClearPending() {
 Status RowStreamWriter::StartSink() {
   TARN_ASSIGN_OR_RETURN(WriteSettings streaming, StreamingSettings(state_, table_));
   sink_ = MakeTableSink(state_, table_, streaming, schema_, kind_ == Kind::kKeptRowIds);
-  // The transaction's earlier inlined rows of this kind go first (as InsertNewRows joins them).
+  // The transaction's earlier inlined rows with row ids go first (an update's rows).
   if (auto pending = PendingRowsForFiles(); pending && pending->num_rows > 0) {
     TARN_RETURN_NOT_OK(sink_->Add(*pending));
   }
