@@ -289,7 +289,8 @@ class WriteTransaction {
 // =============================================================================================
 
 // ducklake_flush_inlined_data: every inlined row (deleted ones included) into one Parquet file
-// per inlined table (written with that table's schema version's columns) carrying
+// per inlined table and partition of the table's current spec (written with that table's
+// schema version's columns, under the partition's hive folder) carrying
 // _ducklake_internal_row_id (and _ducklake_internal_snapshot_id when the rows span snapshots);
 // deleted rows into its partial delete file; inlined file deletions into delete files; the
 // inlined tables emptied of the flushed rows.
@@ -304,5 +305,9 @@ Result<MaintenanceResult> MergeAdjacentFiles(Lake& lake, std::shared_ptr<FileSys
 // without their deleted rows (per schema version and partition, into one file with row ids).
 Result<MaintenanceResult> RewriteDataFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                            const MaintenanceOptions& options = {});
+
+// The value an INSERT gives `column` where it names none, or names DEFAULT: the column's
+// default (a literal, or a constant expression evaluated now), NULL when it has none.
+Result<Value> ColumnInsertDefault(const ColumnInfo& column);
 
 }  // namespace tarn

@@ -230,7 +230,7 @@ std::string Expr::ToString() const {
       }
       return out;
     }
-    case ExprKind::kStar: return "*";
+    case ExprKind::kStar: return text == "DEFAULT" ? "DEFAULT" : "*";
     case ExprKind::kParameter: return text;
     case ExprKind::kUnary: {
       if (op == Op::kNot) return "NOT " + Sub(*children[0], kNot);

@@ -20,7 +20,8 @@ namespace tarn::ast {
 enum class ExprKind : uint8_t {
   kLiteral,    // literal_kind, text (typed literal: type_name too)
   kColumnRef,  // names: one or more parts (a.b.c); the binder decides column vs. struct field
-  kStar,       // * (only as a function argument, e.g. count(*))
+  kStar,       // * (only as a function argument, e.g. count(*)); text "DEFAULT": DEFAULT as an
+               // INSERT ... VALUES value (the column's default)
   kParameter,  // text: "$1" or "?"
   kUnary,      // op (kNegate, kPlus, kNot), children[0]
   kBinary,     // op (arithmetic, comparison, AND, OR, ||, IS [NOT] DISTINCT FROM), 2 children

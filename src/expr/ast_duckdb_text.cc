@@ -85,7 +85,7 @@ std::string ToDuckDBText(const Expr& e) {
       }
       return out;
     }
-    case ExprKind::kStar: return "*";
+    case ExprKind::kStar: return e.text == "DEFAULT" ? "DEFAULT" : "*";
     case ExprKind::kParameter: return e.text;
     case ExprKind::kUnary:
       if (e.op == Op::kNot) return "(NOT " + ToDuckDBText(*e.children[0]) + ")";

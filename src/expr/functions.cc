@@ -26,7 +26,12 @@ constexpr NameEntry kNames[] = {
     {"ceil", FunctionId::kCeil}, {"ceiling", FunctionId::kCeil}, {"sqrt", FunctionId::kSqrt},
     {"ln", FunctionId::kLn}, {"log10", FunctionId::kLog10}, {"log2", FunctionId::kLog2},
     {"exp", FunctionId::kExp}, {"power", FunctionId::kPower}, {"pow", FunctionId::kPower},
-    {"sign", FunctionId::kSign}, {"greatest", FunctionId::kGreatest},
+    {"sign", FunctionId::kSign}, {"pi", FunctionId::kPi}, {"sin", FunctionId::kSin},
+    {"cos", FunctionId::kCos}, {"tan", FunctionId::kTan}, {"cot", FunctionId::kCot},
+    {"asin", FunctionId::kAsin}, {"acos", FunctionId::kAcos}, {"atan", FunctionId::kAtan},
+    {"atan2", FunctionId::kAtan2}, {"degrees", FunctionId::kDegrees},
+    {"radians", FunctionId::kRadians}, {"cbrt", FunctionId::kCbrt},
+    {"greatest", FunctionId::kGreatest},
     {"least", FunctionId::kLeast}, {"nullif", FunctionId::kNullIf},
     {"length", FunctionId::kLength}, {"len", FunctionId::kLength},
     {"char_length", FunctionId::kLength}, {"lower", FunctionId::kLower},
@@ -50,7 +55,8 @@ constexpr NameEntry kNames[] = {
     {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
     {"hex", FunctionId::kHex}, {"to_hex", FunctionId::kHex}, {"unhex", FunctionId::kUnhex},
     {"from_hex", FunctionId::kUnhex}, {"lpad", FunctionId::kLpad}, {"rpad", FunctionId::kRpad},
-    {"repeat", FunctionId::kRepeat},
+    {"repeat", FunctionId::kRepeat}, {"printf", FunctionId::kPrintf},
+    {"format", FunctionId::kFormat}, {"chr", FunctionId::kChr}, {"ascii", FunctionId::kAscii},
     {"to_timestamp", FunctionId::kToTimestamp},
     {"to_microseconds", FunctionId::kToMicroseconds},
     {"to_milliseconds", FunctionId::kToMilliseconds}, {"to_seconds", FunctionId::kToSeconds},
@@ -293,9 +299,14 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
       return expect({type, DataType(TypeId::kInt32)}, type);
     }
     case FunctionId::kSqrt: case FunctionId::kLn: case FunctionId::kLog10:
-    case FunctionId::kLog2: case FunctionId::kExp:
+    case FunctionId::kLog2: case FunctionId::kExp: case FunctionId::kSin: case FunctionId::kCos:
+    case FunctionId::kTan: case FunctionId::kCot: case FunctionId::kAsin: case FunctionId::kAcos:
+    case FunctionId::kAtan: case FunctionId::kDegrees: case FunctionId::kRadians:
+    case FunctionId::kCbrt:
       return expect({kDouble}, kDouble);
-    case FunctionId::kLogBase: case FunctionId::kPower:
+    case FunctionId::kPi:
+      return expect({}, kDouble);
+    case FunctionId::kLogBase: case FunctionId::kPower: case FunctionId::kAtan2:
       return expect({kDouble, kDouble}, kDouble);
     case FunctionId::kGreatest: case FunctionId::kLeast: case FunctionId::kNullIf: {
       // The binder has already unified the argument types.
@@ -468,6 +479,38 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       return Value::Float64(std::log(x) / std::log(base));
     }
     case FunctionId::kExp: return Value::Float64(std::exp(args[0].GetDouble()));
+    case FunctionId::kPi: return Value::Float64(M_PI);
+    case FunctionId::kSin: case FunctionId::kCos: case FunctionId::kTan: case FunctionId::kCot:
+    case FunctionId::kAsin: case FunctionId::kAcos: {
+      const double x = args[0].GetDouble();
+      if (std::isinf(x)) {
+        return Status::InvalidArgument("Out of Range Error: input value ", x < 0 ? "-inf" : "inf",
+                                       " is out of range for numeric function");
+      }
+      if (id == FunctionId::kSin) return Value::Float64(std::sin(x));
+      if (id == FunctionId::kCos) return Value::Float64(std::cos(x));
+      if (id == FunctionId::kTan) return Value::Float64(std::tan(x));
+      if (id == FunctionId::kCot) {
+        if (x == 0) {
+          return Status::InvalidArgument("Out of Range Error: input value ",
+                                         std::signbit(x) ? "-" : "", "0.000000 is out of range ",
+                                         "for numeric function cotangent");
+        }
+        return Value::Float64(1.0 / std::tan(x));
+      }
+      if (x < -1 || x > 1) {
+        return Status::InvalidArgument("Invalid Input Error: ",
+                                       id == FunctionId::kAsin ? "ASIN" : "ACOS",
+                                       " is undefined outside [-1,1]");
+      }
+      return Value::Float64(id == FunctionId::kAsin ? std::asin(x) : std::acos(x));
+    }
+    case FunctionId::kAtan: return Value::Float64(std::atan(args[0].GetDouble()));
+    case FunctionId::kAtan2:
+      return Value::Float64(std::atan2(args[0].GetDouble(), args[1].GetDouble()));
+    case FunctionId::kDegrees: return Value::Float64(args[0].GetDouble() * (180.0 / M_PI));
+    case FunctionId::kRadians: return Value::Float64(args[0].GetDouble() * (M_PI / 180.0));
+    case FunctionId::kCbrt: return Value::Float64(std::cbrt(args[0].GetDouble()));
     case FunctionId::kPower: return Value::Float64(std::pow(args[0].GetDouble(), args[1].GetDouble()));
     case FunctionId::kGreatest: case FunctionId::kLeast: {
       const Value* best = nullptr;

@@ -21,6 +21,7 @@ namespace tarn::expr {
 enum class FunctionId : uint8_t {
   kNone,
   kAbs, kRound, kFloor, kCeil, kSqrt, kLn, kLog10, kLog2, kLogBase, kExp, kPower, kSign,
+  kPi, kSin, kCos, kTan, kCot, kAsin, kAcos, kAtan, kAtan2, kDegrees, kRadians, kCbrt,
   kGreatest, kLeast, kNullIf,
   kLength, kLower, kUpper, kTrim, kLTrim, kRTrim, kSubstring, kConcat, kConcatOperator,
   kReplace, kStartsWith, kEndsWith, kContains, kStrpos, kLeft, kRight,
@@ -33,7 +34,7 @@ enum class FunctionId : uint8_t {
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
   kToMillennia,
   // string_functions.cc
-  kHex, kUnhex, kLpad, kRpad, kRepeat,
+  kHex, kUnhex, kLpad, kRpad, kRepeat, kPrintf, kFormat, kChr, kAscii,
   // regexp_functions.cc
   kRegexpMatches, kRegexpFullMatch, kRegexpExtract, kRegexpExtractAll, kRegexpReplace,
   kRegexpSplitToArray,

@@ -80,24 +80,36 @@ class Lexer {
     return Status::OK();
   }
 
+  // Digits with single underscores between them (DuckDB's `1_000_000`).
+  void Digits() {
+    while (std::isdigit(static_cast<unsigned char>(Peek())) ||
+           (Peek() == '_' && pos_ > 0 && std::isdigit(static_cast<unsigned char>(text_[pos_ - 1])) &&
+            std::isdigit(static_cast<unsigned char>(Peek(1))))) {
+      ++pos_;
+    }
+  }
+
   void Number(Token* token) {
     size_t start = pos_;
     bool has_dot = false, has_exp = false;
-    while (std::isdigit(static_cast<unsigned char>(Peek()))) ++pos_;
+    Digits();
     if (Peek() == '.' && Peek(1) != '.') {
       has_dot = true;
       ++pos_;
-      while (std::isdigit(static_cast<unsigned char>(Peek()))) ++pos_;
+      Digits();
     }
     if ((Peek() == 'e' || Peek() == 'E') &&
         (std::isdigit(static_cast<unsigned char>(Peek(1))) ||
          ((Peek(1) == '+' || Peek(1) == '-') && std::isdigit(static_cast<unsigned char>(Peek(2)))))) {
       has_exp = true;
       pos_ += 2;
-      while (std::isdigit(static_cast<unsigned char>(Peek()))) ++pos_;
+      Digits();
     }
     token->kind = has_exp ? TokenKind::kFloat : has_dot ? TokenKind::kDecimal : TokenKind::kInteger;
-    token->text = std::string(text_.substr(start, pos_ - start));
+    token->text.clear();
+    for (char digit : text_.substr(start, pos_ - start)) {
+      if (digit != '_') token->text.push_back(digit);
+    }
   }
 
   Status Next(Token* token) {
@@ -110,11 +122,8 @@ class Lexer {
       return Status::OK();
     }
     if (std::isdigit(c) || (c == '.' && std::isdigit(static_cast<unsigned char>(Peek(1))))) {
+      // A word right after a number is the next token, as DuckDB lexes it (`1FROM t`).
       Number(token);
-      if (IsIdentStart(static_cast<unsigned char>(Peek()))) {
-        return Status::InvalidArgument(FormatErrorAt(
-            text_, StrCat("syntax error at or near \"", token->text, Peek(), "\""), token->offset));
-      }
       return Status::OK();
     }
     if (c == '\'') {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "expr/cast.h"
+#include "expr/format_functions.h"
 
 namespace tarn::expr {
 namespace {
@@ -91,11 +92,49 @@ Result<Value> Pad(const std::string& text, int64_t length, const std::string& pa
   return Value::Varchar(left ? filler + text : text + filler);
 }
 
+// chr(n): the character of code point n.
+Result<Value> Chr(int64_t code_point) {
+  if (code_point < 0 || code_point > 0x10FFFF || (code_point >= 0xD800 && code_point <= 0xDFFF)) {
+    return Status::InvalidArgument("Invalid Input Error: Invalid UTF8 Codepoint ", code_point);
+  }
+  const auto c = static_cast<uint32_t>(code_point);
+  std::string out;
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+  return Value::Varchar(std::move(out));
+}
+
+// ascii(s): the code point of the first character, 0 for ''.
+int64_t FirstCodePoint(const std::string& text) {
+  if (text.empty()) return 0;
+  const auto first = static_cast<unsigned char>(text[0]);
+  int length = first < 0x80 ? 1 : first < 0xE0 ? 2 : first < 0xF0 ? 3 : 4;
+  if (static_cast<size_t>(length) > text.size()) length = 1;
+  uint32_t c = length == 1 ? first : length == 2 ? (first & 0x1F) : length == 3 ? (first & 0x0F)
+                                                                                : (first & 0x07);
+  for (int i = 1; i < length; ++i) c = (c << 6) | (static_cast<unsigned char>(text[i]) & 0x3F);
+  return c;
+}
+
 }  // namespace
 
 bool IsStringFunction(FunctionId id) {
   return id == FunctionId::kHex || id == FunctionId::kUnhex || id == FunctionId::kLpad ||
-         id == FunctionId::kRpad || id == FunctionId::kRepeat;
+         id == FunctionId::kRpad || id == FunctionId::kRepeat || id == FunctionId::kPrintf ||
+         id == FunctionId::kFormat || id == FunctionId::kChr || id == FunctionId::kAscii;
 }
 
 Status ResolveStringFunctionTypes(FunctionId id, const std::vector<DataType>& arg_types,
@@ -151,6 +190,29 @@ Status ResolveStringFunctionTypes(FunctionId id, const std::vector<DataType>& ar
       *result = as;
       return Status::OK();
     }
+    case FunctionId::kChr: {
+      const DataType integer(TypeId::kInt32);
+      if (arg_types.size() != 1 || !ImplicitlyCastable(arg_types[0], integer)) return mismatch();
+      *cast_to = {integer};
+      *result = varchar;
+      return Status::OK();
+    }
+    case FunctionId::kAscii:
+      if (arg_types.size() != 1 || !ImplicitlyCastable(arg_types[0], varchar)) return mismatch();
+      *cast_to = {varchar};
+      *result = DataType(TypeId::kInt32);
+      return Status::OK();
+    case FunctionId::kPrintf: case FunctionId::kFormat: {
+      // The format, then any values: each is formatted as its own type.
+      if (arg_types.empty() || !ImplicitlyCastable(arg_types[0], varchar)) return mismatch();
+      *cast_to = arg_types;
+      (*cast_to)[0] = varchar;
+      for (DataType& type : *cast_to) {
+        if (type.id == TypeId::kNull) type = varchar;
+      }
+      *result = varchar;
+      return Status::OK();
+    }
     default:
       return mismatch();
   }
@@ -190,6 +252,10 @@ Result<Value> InvokeStringFunction(FunctionId id, std::span<const Value> args,
       for (int64_t i = 0; i < count; ++i) out += text;
       return Value::Bytes(args[0].type(), std::move(out));
     }
+    case FunctionId::kChr: return Chr(args[0].GetInt64());
+    case FunctionId::kAscii: return Value::Int(DataType(TypeId::kInt32), FirstCodePoint(args[0].GetBytes()));
+    case FunctionId::kPrintf: return Printf(args);
+    case FunctionId::kFormat: return Format(args);
     default: return Status::Internal("not a string function");
   }
 }

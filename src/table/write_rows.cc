@@ -149,3 +149,11 @@ std::shared_ptr<Batch> DropRows(const Batch& rows, std::span<const int64_t> drop
 }
 
 }  // namespace tarn::table_internal
+
+namespace tarn {
+
+Result<Value> ColumnInsertDefault(const ColumnInfo& column) {
+  return table_internal::InsertDefault(column);
+}
+
+}  // namespace tarn

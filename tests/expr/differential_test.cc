@@ -430,6 +430,25 @@ TEST(DifferentialTest, TypingRulesMatchDuckDB) {
       {"repeat(s, NULL)"}, {"repeat(CAST(s AS BLOB), 2)"}, {"repeat('', 5)"},
       // TIMETZ text with single-digit fields.
       {"CAST('12:5:00+00' AS TIMETZ)"}, {"CAST('1:2:3' AS TIMETZ)"},
+      // printf and format.
+      {"printf('%06d', i)"}, {"printf('%d|%5d|%-5d|%+d|% d', b, i, i, i, i)"},
+      {"printf('%x %X %o %#x %#o', i, i, i, i, i)"}, {"printf('%s!', s)"},
+      {"printf('%.2s|%8s|%-8s|', s, s, s)"}, {"printf('%e %g', d, d)"}, {"printf('%.3f|%10.1f|%-9.2f|', i / 7, i * 1.5, b / 3)"},
+      {"printf('%.2f', m)"}, {"printf('%d', true)"}, {"printf('%s', dt)"}, {"printf('%c', 65)"},
+      {"printf('%lld %i %%', b, i)"}, {"printf('abc')"}, {"printf('%s', NULL)"},
+      {"printf('%d', d)", true}, {"printf('%s', i)", true}, {"printf('%f', i)", true},
+      {"printf('%d', s)", true}, {"printf('%d %d', i)", true},
+      {"format('{}-{}', i, s)"}, {"format('{1} {0}', s, i)"}, {"format('{:,}', b)"},
+      {"format('{:>8}|{:<8}|{:^8}|{:*^9}', s, s, s, s)"}, {"format('{:08.2f}', i / 7)"}, {"format('{:e}', d)"},
+      {"format('{:x} {:#b} {:+}', i, i, i)"}, {"format('{}', d)"}, {"format('{}', m)"},
+      {"format('{{}} {}', dt)"}, {"format('{}', NULL)"}, {"format('{} {}', i)", true},
+      {"format('{:d}', s)", true},
+      {"chr(65)"}, {"chr(233)"}, {"chr(i)", true}, {"ascii(s)"}, {"ascii('é')"},
+      {"length(chr(0))"},
+      // Trigonometry and pi.
+      {"pi()"}, {"degrees(pi())"}, {"radians(180)"}, {"sin(d)"}, {"cos(i)"}, {"tan(0.5)"},
+      {"cot(1)"}, {"atan(d)"}, {"atan2(i, b)"}, {"asin(0.5)"}, {"acos(-1)"}, {"cbrt(27)"},
+      {"asin(2)", true}, {"acos(d)", true},
   };
   TestTable table = MakeTable();
   std::vector<std::string> queries;

@@ -256,7 +256,10 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::str
                                      arg.name, "\"");
     }
   }
-  if (positional.empty() || positional.size() > (flush ? 1u : 2u)) {
+  // A catalog method written without its catalog (merge_adjacent_files()) works on the
+  // default lake, as in DuckDB after USE.
+  if (positional.empty()) positional.push_back(Value::Varchar(lake->name));
+  if (positional.size() > (flush ? 1u : 2u)) {
     return Status::InvalidArgument("Binder Error: ", function,
                                    " takes the catalog name", flush ? "" : " and optionally a table");
   }

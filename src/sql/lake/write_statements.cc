@@ -144,17 +144,37 @@ std::vector<SortField> SortFieldsOf(const SortKeyChoice& choice) {
   return fields;
 }
 
+// A DuckDB type DuckLake does not store: a fixed-size ARRAY (INTEGER[3], also inside a STRUCT),
+// UNION, ENUM, BIT, BIGNUM.
+bool IsTypeDuckLakeLacks(const std::string& type_text) {
+  std::string upper;
+  for (char c : type_text) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (size_t open = upper.find('['); open != std::string::npos; open = upper.find('[', open + 1)) {
+    if (open + 1 < upper.size() && std::isdigit(static_cast<unsigned char>(upper[open + 1]))) {
+      return true;
+    }
+  }
+  for (const char* word : {"UNION", "ENUM", "BIT", "BITSTRING", "BIGNUM", "VARINT"}) {
+    const size_t at = upper.find(word);
+    if (at == std::string::npos) continue;
+    const size_t end = at + std::string_view(word).size();
+    const bool starts = at == 0 || !std::isalnum(static_cast<unsigned char>(upper[at - 1]));
+    const bool ends = end == upper.size() || upper[end] == '(' || upper[end] == ' ' ||
+                      upper[end] == ')' || upper[end] == ',' || upper[end] == '[';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
 Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
   ColumnDefinition definition;
   definition.name = column.name;
   Result<DataType> type = ParseSqlType(column.type_text);
   if (!type.ok()) {
-    // A fixed-size ARRAY (INTEGER[3]): a DuckDB type DuckLake does not store.
-    const size_t open = column.type_text.find('[');
-    if (open != std::string::npos && open + 1 < column.type_text.size() &&
-        std::isdigit(static_cast<unsigned char>(column.type_text[open + 1]))) {
-      return Status::NotSupported("Not implemented Error: ", column.type_text, " of column \"",
-                                  column.name, "\": ARRAY is an unsupported type in DuckLake");
+    if (IsTypeDuckLakeLacks(column.type_text)) {
+      return Status::InvalidArgument(
+          "Invalid Input Error: Failed to convert DuckDB type to DuckLake - unsupported type ",
+          column.type_text, " (column \"", column.name, "\")");
     }
     return Status::InvalidArgument("Catalog Error: type \"", column.type_text,
                                    "\" of column \"", column.name, "\" does not exist");
@@ -283,6 +303,10 @@ class Writer {
       }
       case StatementKind::kCreateView: {
         TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        if (write_.if_not_exists) {
+          TARN_ASSIGN_OR_RETURN(auto snapshot, View());
+          if (snapshot->FindView(name.schema, name.name)) return std::optional<int64_t>();
+        }
         TARN_RETURN_NOT_OK(txn->CreateView(name.schema, name.name, write_.query_text,
                                            write_.view_aliases, write_.or_replace));
         return std::optional<int64_t>();
@@ -456,12 +480,26 @@ class Writer {
     TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
     TARN_ASSIGN_OR_RETURN(auto table, txn_->LoadTable(name.schema, name.name));
     const TableInfo& info = *table->table;
+    // BY NAME: the query's column names are the column list.
+    std::unique_ptr<Operator> by_name_query;
+    std::vector<std::string> insert_columns = write_.insert_columns;
+    if (write_.by_name) {
+      if (!write_.query) {
+        return Status::InvalidArgument("Binder Error: INSERT BY NAME can only be used when "
+                                       "inserting from a SELECT statement");
+      }
+      TARN_ASSIGN_OR_RETURN(by_name_query, PlanQuery());
+      insert_columns.clear();
+      for (const Field& field : by_name_query->schema()->fields) {
+        insert_columns.push_back(field.name);
+      }
+    }
     // The target columns, by name, in the order values come.
     std::vector<const ColumnInfo*> targets;
-    if (write_.insert_columns.empty()) {
+    if (insert_columns.empty()) {
       for (const ColumnInfo& column : info.columns) targets.push_back(&column);
     } else {
-      for (const std::string& wanted : write_.insert_columns) {
+      for (const std::string& wanted : insert_columns) {
         const ColumnInfo* found = nullptr;
         for (const ColumnInfo& column : info.columns) {
           if (LowerAscii(column.name) == LowerAscii(wanted)) found = &column;
@@ -469,10 +507,16 @@ class Writer {
         if (found == nullptr) {
           std::vector<std::string> names;
           for (const ColumnInfo& column : info.columns) names.push_back(column.name);
-          std::string message = StrCat("Binder Error: table \"", name.ToString(),
-                                       "\" has no column \"", wanted, "\"");
+          // DuckDB's words, with the table's columns as its suggestions.
+          std::string message = StrCat("Binder Error: Table \"", name.name,
+                                       "\" does not have a column with name \"", wanted, "\"");
           std::vector<std::string> closest = expr::ClosestNames(wanted, names);
-          if (!closest.empty()) message += "; did you mean \"" + closest[0] + "\"?";
+          if (!closest.empty()) {
+            message += "\n\nDid you mean: ";
+            for (size_t i = 0; i < closest.size(); ++i) {
+              message += StrCat(i ? ", " : "", "\"", closest[i], "\"");
+            }
+          }
           return Status::NotFound(message);
         }
         targets.push_back(found);
@@ -500,6 +544,11 @@ class Writer {
                                          " values were supplied");
         }
         for (size_t c = 0; c < row.size(); ++c) {
+          if (row[c]->kind == ast::ExprKind::kStar && row[c]->text == "DEFAULT") {
+            TARN_ASSIGN_OR_RETURN(Value value, ColumnInsertDefault(*targets[c]));
+            TARN_RETURN_NOT_OK(builders[c]->Append(value));
+            continue;
+          }
           TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*row[c], "an INSERT value"));
           Result<Value> cast = expr::CastValue(value, schema->field(static_cast<int>(c)).type);
           if (!cast.ok()) {
@@ -516,7 +565,10 @@ class Writer {
       batch->num_rows = static_cast<int64_t>(write_.values.size());
       rows = MakeVectorReader(schema, {batch});
     } else {
-      TARN_ASSIGN_OR_RETURN(auto query, PlanQuery());
+      std::unique_ptr<Operator> query = std::move(by_name_query);
+      if (!query) {
+        TARN_ASSIGN_OR_RETURN(query, PlanQuery());
+      }
       if (query->schema()->num_fields() != schema->num_fields()) {
         return Status::InvalidArgument("Binder Error: table \"", name.ToString(), "\" has ",
                                        schema->num_fields(), " columns but the query returns ",

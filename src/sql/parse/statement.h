@@ -224,6 +224,7 @@ struct WriteStmt {
   std::vector<std::string> insert_columns;  // empty: every column in order
   std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;  // VALUES rows
   bool default_values = false;              // INSERT ... DEFAULT VALUES
+  bool by_name = false;  // INSERT INTO t BY NAME query: the query's columns by their names
   // DELETE / UPDATE
   std::unique_ptr<ast::Expr> where;
   std::string alias;  // DELETE FROM t AS x / UPDATE t AS x

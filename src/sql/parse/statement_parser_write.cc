@@ -89,9 +89,18 @@ Result<ColumnDef> StatementParser::ParseColumnDef() {
       column.not_null = false;
     } else if (AcceptKeyword("DEFAULT")) {
       TARN_ASSIGN_OR_RETURN(column.default_value, ParseExpr());
+    } else if (Peek().IsKeyword("COLLATE")) {
+      return Status::InvalidArgument(FormatErrorAt(
+          text_, "Invalid Input Error: Collations are not supported in DuckLake storage",
+          Peek().offset));
+    } else if (Peek().IsKeyword("USING") && Peek(1).IsKeyword("COMPRESSION")) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "Not implemented Error: Defining a compression type for a column is not "
+                 "supported in DuckLake",
+          Peek().offset));
     } else if (Peek().IsKeyword("PRIMARY") || Peek().IsKeyword("UNIQUE") ||
                Peek().IsKeyword("CHECK") || Peek().IsKeyword("REFERENCES") ||
-               Peek().IsKeyword("COLLATE") || Peek().IsKeyword("GENERATED")) {
+               Peek().IsKeyword("GENERATED")) {
       return Status::NotSupported(FormatErrorAt(
           text_, "Not implemented Error: column constraint " + Upper(Peek().text) +
                      " is not supported in DuckLake: its tables have no constraints but NOT NULL",
@@ -200,13 +209,14 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
         Peek().IsKeyword("CHECK") || Peek().IsKeyword("FOREIGN") ||
         Peek().IsKeyword("CONSTRAINT")) {
       return Status::NotSupported(FormatErrorAt(
-          text_, "not yet supported: table constraint " + Upper(Peek().text) +
-                     " (DuckLake tables have no constraints but NOT NULL)",
+          text_, "Not implemented Error: table constraint " + Upper(Peek().text) +
+                     " is not supported in DuckLake: its tables have no constraints but NOT NULL",
           Peek().offset));
     }
     TARN_ASSIGN_OR_RETURN(ColumnDef column, ParseColumnDef());
     write.columns.push_back(std::move(column));
-  } while (AcceptOperator(","));
+    // A comma may end the list, as DuckDB allows: (a INTEGER, b VARCHAR, )
+  } while (AcceptOperator(",") && !Peek().IsOperator(")"));
   TARN_RETURN_NOT_OK(ExpectOperator(")"));
   return statement;
 }
@@ -312,8 +322,18 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseInsert() {
   auto statement = WriteStatement(StatementKind::kInsert, "INSERT");
   WriteStmt& write = *statement->write;
   TARN_RETURN_NOT_OK(ParseWriteTarget(&write, /*with_alias=*/false));
+  // BY NAME matches the query's columns to the table's by name; BY POSITION is the default.
+  if (Peek().IsKeyword("BY") && (Peek(1).IsKeyword("NAME") || Peek(1).IsKeyword("POSITION"))) {
+    Advance();
+    write.by_name = Advance().IsKeyword("NAME");
+  }
   if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
       !Peek(1).IsOperator("(")) {
+    if (write.by_name) {
+      return Status::InvalidArgument(FormatErrorAt(
+          text_, "Binder Error: INSERT BY NAME cannot be combined with an explicit column list",
+          Peek().offset));
+    }
     Advance();
     do {
       TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
@@ -329,6 +349,17 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseInsert() {
       TARN_RETURN_NOT_OK(ExpectOperator("("));
       std::vector<std::unique_ptr<ast::Expr>> row;
       do {
+        // DEFAULT: the column's default (a kStar marked "DEFAULT", see ast.h).
+        if (Peek().IsKeyword("DEFAULT") && (Peek(1).IsOperator(",") || Peek(1).IsOperator(")"))) {
+          auto marker = std::make_unique<ast::Expr>();
+          marker->kind = ast::ExprKind::kStar;
+          marker->text = "DEFAULT";
+          const Token& word = Advance();
+          marker->range.offset = static_cast<int32_t>(word.offset);
+          marker->range.length = static_cast<int32_t>(word.text.size());
+          row.push_back(std::move(marker));
+          continue;
+        }
         TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
         row.push_back(std::move(value));
       } while (AcceptOperator(","));
@@ -403,7 +434,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseTransaction() {
   auto statement = std::make_unique<Statement>();
   const Token& first = Advance();
   if (first.IsKeyword("BEGIN") || first.IsKeyword("START")) {
-    if (first.IsKeyword("START")) TARN_RETURN_NOT_OK(ExpectKeyword("TRANSACTION"));
+    // START alone is DuckDB's too (its grammar makes TRANSACTION optional after it).
     statement->kind = StatementKind::kBegin;
     statement->what = "BEGIN";
   } else if (first.IsKeyword("COMMIT") || first.IsKeyword("END")) {

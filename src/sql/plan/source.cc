@@ -15,6 +15,7 @@
 #include "sql/lake/maintenance_calls.h"
 #include "sql/lake/metadata_tables.h"
 #include "sql/lake/rows_source.h"
+#include "sql/system/parquet_functions.h"
 #include "sql/system/system_tables.h"
 #include "sql/system/tarn_functions.h"
 #include "tarn/expr.h"
@@ -267,6 +268,18 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (IsTarnFunction(name)) return BindTarnFunction(ref, sql_text, context);
     if (IsSystemTableFunction(name)) return BindSystemTableFunction(ref, sql_text, context);
     if (name == "glob") return BindGlob(ref, context);
+    if (IsParquetMetadataFunction(name)) {
+      if (ref.args.size() != 1 || !ref.args[0].name.empty()) {
+        return Status::InvalidArgument("Binder Error: ", name, " takes one file pattern or a "
+                                       "list of them");
+      }
+      TARN_ASSIGN_OR_RETURN(std::vector<std::string> files,
+                            FileArgs(ref.args[0], name, context.fs.get()));
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
+                            ParquetMetadataFunction(name, files, context.fs));
+      return std::unique_ptr<Source>(
+          std::make_unique<RowsSource>(StrCat("TABLE_FUNCTION ", name), std::move(rows)));
+    }
     if (name == "range" || name == "generate_series") {
       if (name == "generate_series") {
         return Status::NotSupported("not yet supported: generate_series (use range)");
