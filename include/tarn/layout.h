@@ -11,11 +11,14 @@
 // and the average width, plus the distinct counts of candidate column pairs and triples (the
 // functional dependencies between prefixes). Beyond `sample_rows` rows it keeps a
 // deterministic sample: the rows with the smallest content hashes, so the same rows in any
-// order give the same sample. Then, in the default `measured` mode, it writes the sample
-// sorted by each candidate key with tarn's own Parquet writer (in memory, with the writer
-// profile of the table) and keeps the key whose file is smallest: the bytes decide, not a
-// model of them. The search is a beam over key prefixes pruned by the profile (columns the
-// prefix already determines, prefixes at the grain). In `rules` mode it applies duckrun's
+// order give the same sample, and, for each candidate column, whole groups of a hash-chosen
+// subset of its values. Then, in the default `measured` mode, it writes samples sorted by
+// each candidate key with tarn's own Parquet writer (in memory, with the writer profile of
+// the table) and keeps the key whose file is smallest per row: the bytes decide, not a model
+// of them. Each key is measured on whole groups of its leading column, so that what sorting
+// within a coarse column's groups gains shows as it would on the whole table. The search is a
+// beam over key prefixes pruned by the profile (columns the prefix already determines,
+// prefixes at the grain). In `rules` mode it applies duckrun's
 // published heuristic instead (docs/layout.md). Both are deterministic: the same rows give the
 // same key whatever their order, the thread count or the batch sizes; ties go to the key whose
 // columns come first in the table.
@@ -145,6 +148,10 @@ std::string FormatSortKey(std::span<const SortKeyColumn> key);
 struct KeyCandidate {
   std::vector<int> columns;  // indices into TableProfile::columns; empty = the rows as they are
   int64_t bytes = -1;        // measured size of the sample sorted by it (-1: not measured)
+  int64_t sample_rows = 0;   // rows of the sample it was measured on
+  // bytes scaled to the table's rows (bytes * rows / sample_rows): what keys measured on
+  // different samples are compared by (-1: not measured).
+  int64_t estimated_bytes = -1;
   double modelled_bytes = -1;  // rules mode: the byte model's estimate (-1: not modelled)
   std::string note;          // why it was kept, pruned or chosen
 };
@@ -155,8 +162,10 @@ struct SortKeyChoice {
   std::vector<SortKeyColumn> key;
   TableProfile profile;
   std::vector<KeyCandidate> candidates;  // in the order tried
-  int64_t unsorted_bytes = -1;  // the sample as it is (measured mode)
-  int64_t chosen_bytes = -1;    // the sample sorted by the chosen key (measured mode)
+  // Measured mode: the table's bytes as it is and sorted by the chosen key, estimated from
+  // the samples they were measured on (exact when that sample is the table).
+  int64_t unsorted_bytes = -1;
+  int64_t chosen_bytes = -1;
   int64_t measurements = 0;     // sample files written
   double seconds = 0;           // the whole pick, profile included
   std::string reason;           // one sentence: why this key

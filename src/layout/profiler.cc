@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -157,6 +159,85 @@ Status CheckSchema(const Schema& expected, const Schema& actual) {
   return Status::OK();
 }
 
+// The value counts a group sample of column `c` is chosen from: the exact histogram of scan 1
+// when the column has one, else estimated from the sample (each of its rows stands for
+// rows / sample_rows rows of the table).
+std::vector<std::pair<uint64_t, int64_t>> ValueCounts(const ProfiledRows& out,
+                                                      const ColumnState& state, int c) {
+  std::vector<std::pair<uint64_t, int64_t>> counts;
+  if (state.counts_exact) {
+    counts.reserve(state.counts.size() + 1);
+    for (const auto& [hash, count] : state.counts) counts.emplace_back(ValueKey(c, hash), count);
+    const int64_t nulls = out.profile.columns[c].null_count;
+    if (nulls > 0) counts.emplace_back(ValueKey(c, kNullHash), nulls);
+    return counts;
+  }
+  std::unordered_map<uint64_t, int64_t> in_sample;
+  for (uint64_t hash : out.hashes[c]) ++in_sample[hash];
+  const double scale = static_cast<double>(out.profile.rows) /
+                       static_cast<double>(std::max<int64_t>(1, out.profile.sample_rows));
+  counts.reserve(in_sample.size());
+  for (const auto& [hash, count] : in_sample) {
+    counts.emplace_back(ValueKey(c, hash),
+                        std::max<int64_t>(1, std::llround(static_cast<double>(count) * scale)));
+  }
+  return counts;
+}
+
+// The smallest budget on which a group sample of a column with these value counts is usable:
+// the values of more than budget / kMinGroups rows (left out) hold at most kMaxHeavyShare of
+// the rows.
+int64_t SmallestUsableBudget(const std::vector<std::pair<uint64_t, int64_t>>& counts) {
+  std::vector<int64_t> sizes;
+  sizes.reserve(counts.size());
+  int64_t total = 0;
+  for (const auto& [key, count] : counts) {
+    sizes.push_back(count);
+    total += count;
+  }
+  std::sort(sizes.begin(), sizes.end(), std::greater<>());
+  int64_t heavy = 0;
+  for (int64_t size : sizes) {
+    heavy += size;
+    if (static_cast<double>(heavy) > kMaxHeavyShare * static_cast<double>(total)) {
+      return size * kMinGroups;
+    }
+  }
+  return kMinGroups;
+}
+
+// The group samples scan 2 collects: the candidates share sample_rows rows evenly, and the
+// most of them whose samples are usable on their share get one (a column whose few values
+// hold most rows needs a larger share than one with many small groups).
+void PlanGroupSamples(ProfiledRows& out, const std::vector<ColumnState>& states,
+                      std::vector<GroupSampleBuilder>* builders, std::vector<int>* columns) {
+  const TableProfile& profile = out.profile;
+  out.group_samples.resize(profile.columns.size());
+  std::vector<std::pair<int64_t, int>> needs;  // (smallest usable budget, column)
+  for (int c = 0; c < static_cast<int>(profile.columns.size()); ++c) {
+    if (!profile.columns[c].candidate) continue;
+    needs.emplace_back(SmallestUsableBudget(ValueCounts(out, states[c], c)), c);
+  }
+  std::sort(needs.begin(), needs.end());
+  size_t kept = 0;
+  while (kept < needs.size() &&
+         needs[kept].first <= profile.sample_rows / static_cast<int64_t>(kept + 1)) {
+    ++kept;
+  }
+  if (kept == 0) return;
+  const int64_t budget = profile.sample_rows / static_cast<int64_t>(kept);
+  out.group_sample_rows = budget;
+  std::vector<int> chosen;
+  for (size_t i = 0; i < kept; ++i) chosen.push_back(needs[i].second);
+  std::sort(chosen.begin(), chosen.end());
+  for (int c : chosen) {
+    GroupChoice choice = ChooseGroups(ValueCounts(out, states[c], c), budget);
+    if (!choice.usable()) continue;
+    builders->emplace_back(c, std::move(choice), budget);
+    columns->push_back(c);
+  }
+}
+
 }  // namespace
 
 Result<ProfiledRows> ProfileAndSample(const RowSourceFactory& open_rows,
@@ -290,14 +371,23 @@ Result<ProfiledRows> ProfileAndSample(const RowSourceFactory& open_rows,
     profile.columns.push_back(std::move(cp));
   }
 
-  // Scan 2: distinct counts of candidate sets over the whole table.
+  // Scan 2: distinct counts of candidate sets and the group samples, over the whole table.
   if (!table_is_sample) {
     const std::vector<std::vector<int>> sets = SetsToCount(profile);
-    if (!sets.empty()) {
+    std::vector<GroupSampleBuilder> builders;
+    std::vector<int> builder_columns;
+    PlanGroupSamples(out, states, &builders, &builder_columns);
+    if (!sets.empty() || !builders.empty()) {
       profile.scans = 2;
       TARN_ASSIGN_OR_RETURN(std::unique_ptr<BatchReader> second, open_rows());
       TARN_RETURN_NOT_OK(CheckSchema(*schema, *second->schema()));
       std::vector<HyperLogLog> sketches(sets.size());
+      // The group samples order their rows by content hash: every column is hashed then.
+      std::vector<bool> needed(static_cast<size_t>(num_columns), !builders.empty());
+      for (const auto& set : sets) {
+        for (int c : set) needed[c] = true;
+      }
+      int64_t position = 0;
       while (true) {
         if (options.cancel != nullptr) {
           TARN_RETURN_NOT_OK(options.cancel->Check("SORTED BY AUTO"));
@@ -305,18 +395,33 @@ Result<ProfiledRows> ProfileAndSample(const RowSourceFactory& open_rows,
         TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, second->Next());
         if (batch == nullptr) break;
         if (batch->num_rows == 0) continue;
-        const int64_t batch_rows = batch->num_rows;
-        std::vector<bool> needed(static_cast<size_t>(num_columns), false);
-        for (const auto& set : sets) {
-          for (int c : set) needed[c] = true;
+        if (batch->num_columns() != num_columns) {
+          return Status::Internal("a batch of ", batch->num_columns(),
+                                  " columns in the picker's second scan of ", num_columns);
         }
+        const int64_t batch_rows = batch->num_rows;
         TARN_RETURN_NOT_OK(pool->ParallelFor(static_cast<size_t>(num_columns), [&](size_t c) {
           if (!needed[c]) return Status::OK();
           hashes[c].resize(static_cast<size_t>(batch_rows));
           HashColumn(batch->column(static_cast<int>(c)), hashes[c]);
           return Status::OK();
         }));
-        TARN_RETURN_NOT_OK(pool->ParallelFor(sets.size(), [&](size_t s) {
+        if (!builders.empty()) {
+          row_hashes.assign(static_cast<size_t>(batch_rows), 0x2545f4914f6cdd1dULL);
+          for (int c = 0; c < num_columns; ++c) {
+            const std::vector<uint64_t>& h = hashes[static_cast<size_t>(c)];
+            for (int64_t row = 0; row < batch_rows; ++row) {
+              row_hashes[row] = CombineHash(row_hashes[row], h[row]);
+            }
+          }
+        }
+        TARN_RETURN_NOT_OK(pool->ParallelFor(sets.size() + builders.size(), [&](size_t s) {
+          if (s >= sets.size()) {
+            const size_t b = s - sets.size();
+            builders[b].Offer(*batch, hashes[static_cast<size_t>(builder_columns[b])], row_hashes,
+                              position);
+            return Status::OK();
+          }
           const std::vector<int>& set = sets[s];
           for (int64_t row = 0; row < batch_rows; ++row) {
             uint64_t h = 0x51ed270b27ad9a1fULL;
@@ -325,6 +430,7 @@ Result<ProfiledRows> ProfileAndSample(const RowSourceFactory& open_rows,
           }
           return Status::OK();
         }));
+        position += batch_rows;
       }
       for (size_t s = 0; s < sets.size(); ++s) {
         ColumnSetDistinct entry;
@@ -336,6 +442,9 @@ Result<ProfiledRows> ProfileAndSample(const RowSourceFactory& open_rows,
         }
         profile.column_sets.push_back(std::move(entry));
       }
+      for (size_t b = 0; b < builders.size(); ++b) {
+        out.group_samples[static_cast<size_t>(builder_columns[b])] = builders[b].Finish(schema);
+      }
     }
   }
   profile.seconds =
@@ -343,9 +452,8 @@ Result<ProfiledRows> ProfileAndSample(const RowSourceFactory& open_rows,
   return out;
 }
 
-SampleDistinct::SampleDistinct(const ProfiledRows& rows, int64_t prefix_rows)
-    : data_(rows),
-      rows_(prefix_rows > 0 ? std::min(prefix_rows, rows.sample->num_rows) : rows.sample->num_rows) {}
+SampleDistinct::SampleDistinct(const std::vector<std::vector<uint64_t>>& hashes, int64_t rows)
+    : hashes_(hashes), rows_(rows) {}
 
 int64_t SampleDistinct::Count(std::vector<int> columns) {
   std::sort(columns.begin(), columns.end());
@@ -356,7 +464,7 @@ int64_t SampleDistinct::Count(std::vector<int> columns) {
   seen.reserve(static_cast<size_t>(rows_));
   for (int64_t row = 0; row < rows_; ++row) {
     uint64_t h = 0x51ed270b27ad9a1fULL;
-    for (int c : columns) h = CombineHash(h, data_.hashes[c][row]);
+    for (int c : columns) h = CombineHash(h, hashes_[c][row]);
     seen.insert(h);
   }
   const int64_t count = static_cast<int64_t>(seen.size());

@@ -40,7 +40,8 @@ struct PairCount {
 
 class Counts {
  public:
-  Counts(const ProfiledRows& rows) : profile_(rows.profile), sample_(rows, 0) {}
+  Counts(const ProfiledRows& rows)
+      : profile_(rows.profile), sample_(rows.hashes, rows.sample->num_rows) {}
 
   PairCount Pair(const std::vector<int>& prefix, int column) {
     std::vector<int> with = prefix;

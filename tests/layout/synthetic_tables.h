@@ -118,6 +118,33 @@ inline std::shared_ptr<Batch> CorrelatedTable(int64_t rows, uint32_t seed = 4) {
   return t.Finish(rows);
 }
 
+// The shape of shuffled flights: a coarse `distance` (300 values, each a thousand rows of
+// 300,000) that determines its `destination` but for a few, a `time` with two rows per value
+// and a skewed `delay`. The smallest file sorts by the destination and then the time: each
+// destination's rows in time order. Sorted by the time first, the destinations and distances
+// are scattered. On rows sampled at random a destination keeps a fraction of its rows, times
+// far apart, while a key led by the time loses nothing: such a sample makes the time look
+// the better leading column.
+inline std::shared_ptr<Batch> CoarseGroupsTable(int64_t rows, uint32_t seed = 6) {
+  std::mt19937_64 rng(seed);
+  TableBuilder t;
+  t.Add("time", DataType(TypeId::kTimestamp));
+  t.Add("delay", DataType(TypeId::kInt64));
+  t.Add("distance", DataType(TypeId::kInt64));
+  t.Add("destination", DataType(TypeId::kVarchar));
+  const int64_t minutes = std::max<int64_t>(1, rows / 2);
+  for (int64_t row = 0; row < rows; ++row) {
+    const int route = static_cast<int>(rng() % 900);
+    const int64_t minute = static_cast<int64_t>(rng() % static_cast<uint64_t>(minutes));
+    const int64_t delay = static_cast<int64_t>(rng() % 2000) - 60;
+    t.column(0).AppendNumber<int64_t>(978307200000000LL + minute * 60000000LL);
+    t.column(1).AppendNumber<int64_t>(delay);
+    t.column(2).AppendNumber<int64_t>(100 + (route / 3) * 17);
+    t.column(3).AppendBytes("airport-" + std::to_string((route * 13 + 5) % 61));
+  }
+  return t.Finish(rows);
+}
+
 // Every ordered key of 1..max_columns distinct columns of `batch`.
 inline std::vector<std::vector<int>> AllOrderedKeys(int columns, int max_columns) {
   std::vector<std::vector<int>> keys;

@@ -363,7 +363,13 @@ std::shared_ptr<Batch> ExplainRows(const SortKeyChoice& choice) {
     if (candidate.modelled_bytes >= 0) {
       note += StrCat("; modelled ", static_cast<int64_t>(candidate.modelled_bytes), " bytes");
     }
-    add("candidate", names(candidate.columns), candidate.bytes, note);
+    // Keys measured on different samples compare by their estimate for the table.
+    int64_t shown = candidate.bytes;
+    if (candidate.estimated_bytes >= 0 && candidate.estimated_bytes != candidate.bytes) {
+      note += StrCat("; ", candidate.bytes, " bytes measured, estimated for the table");
+      shown = candidate.estimated_bytes;
+    }
+    add("candidate", names(candidate.columns), shown, note);
   }
   add("choice", choice.key.empty() ? "(unsorted)" : FormatSortKey(choice.key),
       choice.chosen_bytes,
