@@ -173,7 +173,8 @@ struct SortKeyChoice {
 
 struct PickerOptions {
   PickerMode mode = PickerMode::kMeasured;
-  // Rows profiled and measured exactly; a larger table is sampled down to this many rows.
+  // Rows profiled and measured exactly; a larger table is sampled down to this many rows
+  // sampled at random, and as many again of whole groups shared by the candidate columns.
   // Default: 1,048,576.
   int64_t sample_rows = 1 << 20;
   // Skew is exact for columns of at most this many distinct values. Default: 100,000.

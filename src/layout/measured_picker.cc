@@ -251,23 +251,28 @@ void AddGroupStage(Level& level, const TableProfile& profile, int c,
                   level.AddStage(TakeRows(*batch, subset.rows), std::move(subset_positions), what));
 }
 
-// Whether `key` has almost one group per row on `stage`; its groups in `groups`.
-bool AtGrain(Stage& stage, const std::vector<int>& key, int64_t* groups) {
+// Whether `key` has at least `share` groups per row on `stage`; its groups in `groups`.
+bool GroupsPerRowAtLeast(Stage& stage, const std::vector<int>& key, double share,
+                         int64_t* groups) {
   *groups = key.empty() ? 1 : stage.Distinct(key);
-  return static_cast<double>(*groups) >= kGrainShare * static_cast<double>(stage.rows());
+  return static_cast<double>(*groups) >= share * static_cast<double>(stage.rows());
 }
 
 // A prefix near the grain: its last column almost settles the order of the rows, so little
-// after it changes much, but a column ahead of it can still cluster within the groups of the
-// columns before it and keep the last column's order within its own groups (destination,
-// time rather than time; distance, destination, time rather than distance, time): each
-// candidate is tried there, unless those columns determine it.
+// after it changes much, but a coarser column ahead of it can still cluster the rows and keep
+// the last column's order within its groups (destination, time rather than time; distance,
+// destination, time rather than distance, time): each candidate is tried there, unless the
+// columns before the last are near the grain already (nothing left to cluster), or determine
+// the candidate, or the candidate brings them near the grain (another last column, not a
+// coarser one).
 Status InsertAheadOfLast(Level& level, const TableProfile& profile,
                          const std::vector<int>& candidates, const std::vector<int>& prefix,
                          std::vector<std::vector<int>>* measured) {
   const std::vector<int> head(prefix.begin(), prefix.end() - 1);
   int64_t head_groups = 0;
-  if (AtGrain(level.StageFor(head), head, &head_groups)) return Status::OK();
+  if (GroupsPerRowAtLeast(level.StageFor(head), head, kFineShare, &head_groups)) {
+    return Status::OK();
+  }
   for (int c : candidates) {
     if (std::find(prefix.begin(), prefix.end(), c) != prefix.end()) continue;
     std::vector<int> with = head;
@@ -280,8 +285,10 @@ Status InsertAheadOfLast(Level& level, const TableProfile& profile,
                    StrCat(profile.columns[c].name, " is determined by ", KeyText(profile, head)));
       continue;
     }
+    int64_t with_groups = 0;
+    if (GroupsPerRowAtLeast(stage, with, kFineShare, &with_groups)) continue;
     TARN_RETURN_NOT_OK(
-        level.Measure(key, StrCat(profile.columns[c].name, " ahead of the column at the grain"))
+        level.Measure(key, StrCat(profile.columns[c].name, " ahead of the last column"))
             .status());
     measured->push_back(std::move(key));
   }
@@ -293,7 +300,7 @@ Status Extend(Level& level, const TableProfile& profile, const std::vector<int>&
               const std::vector<int>& prefix, std::vector<std::vector<int>>* measured) {
   Stage& prefix_stage = level.StageFor(prefix);
   int64_t prefix_distinct = 0;
-  if (AtGrain(prefix_stage, prefix, &prefix_distinct)) {
+  if (GroupsPerRowAtLeast(prefix_stage, prefix, kGrainShare, &prefix_distinct)) {
     level.Pruned(prefix, StrCat("extensions after it skipped: at the grain (", prefix_distinct,
                                 " groups of ", prefix_stage.rows(), " rows)"));
     return InsertAheadOfLast(level, profile, candidates, prefix, measured);

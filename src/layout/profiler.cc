@@ -376,7 +376,10 @@ Result<ProfiledRows> ProfileAndSample(const RowSourceFactory& open_rows,
     const std::vector<std::vector<int>> sets = SetsToCount(profile);
     std::vector<GroupSampleBuilder> builders;
     std::vector<int> builder_columns;
-    PlanGroupSamples(out, states, &builders, &builder_columns);
+    // Only the measured picker measures on group samples.
+    if (options.mode == PickerMode::kMeasured) {
+      PlanGroupSamples(out, states, &builders, &builder_columns);
+    }
     if (!sets.empty() || !builders.empty()) {
       profile.scans = 2;
       TARN_ASSIGN_OR_RETURN(std::unique_ptr<BatchReader> second, open_rows());

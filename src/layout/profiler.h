@@ -5,9 +5,9 @@
 // and keeps the sample: the sample_rows rows with the smallest content hashes (bottom-k), so
 // the same rows in any order, split into any batches, give the same sample. When the table
 // has more rows than the sample, scan 2 counts the distinct values of candidate pairs and
-// triples over the whole table (HyperLogLog) and collects, for each candidate column, a group
-// sample (group_sample.h): whole groups of a hash-chosen subset of its values, the candidates
-// sharing sample_rows rows. Otherwise the sample is the table: counts of column sets are exact,
+// triples over the whole table (HyperLogLog) and, for the measured picker, collects for each
+// candidate column a group sample (group_sample.h): whole groups of a hash-chosen subset of its
+// values, the candidates sharing sample_rows rows. Otherwise the sample is the table: counts of column sets are exact,
 // computed on demand (SampleDistinct), and the picker takes whole groups from it directly.
 //
 // Thread-safety: ProfileAndSample may run on many threads at once; a SampleDistinct is used
