@@ -58,6 +58,16 @@ struct CreateLakeOptions {
 Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
                                          const CreateLakeOptions& options);
 
+// Opens a new, empty SQLite database held in memory, private to the store (location()
+// ":memory:"), writable; it disappears with the store.
+Result<std::unique_ptr<CatalogStore>> OpenInMemorySqliteCatalogStore();
+
+// Creates a new lake whose catalog is a SQLite database in memory (OpenInMemorySqliteCatalogStore),
+// bootstrapped as CreateLake does, and returns it opened for writing. The catalog lives as
+// long as the Lake; its data files go to options.data_path on whatever FileSystem the caller
+// writes them through (an in-memory one keeps the whole lake in memory).
+Result<std::unique_ptr<Lake>> CreateInMemoryLake(const CreateLakeOptions& options);
+
 // The tarn version written into created_by: "tarn 0.1.0".
 std::string_view TarnVersionString();
 

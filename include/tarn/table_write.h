@@ -240,6 +240,13 @@ class WriteTransaction {
   Result<WriteResult> Update(const std::string& schema, const std::string& table,
                              const std::vector<UpdateAssignment>& assignments,
                              const std::optional<std::string>& predicate);
+  // UPDATE … FROM, whose new values come from a join: `changes` holds a BIGINT column "rowid"
+  // (each id once) and then one column per assigned column, named as the table's; each row
+  // whose rowid it lists gets those values (cast to the column types). Rows it does not list
+  // stay, and so does an id no row has. InvalidArgument for a NULL or repeated id, NotFound
+  // for an unknown column.
+  Result<WriteResult> UpdateByRowId(const std::string& schema, const std::string& table,
+                                    const Batch& changes);
 
   // ducklake_add_data_files: registers existing Parquet files (paths, globs already expanded)
   // as data files of the table, as the extension does: columns matched by name (struct fields

@@ -206,13 +206,8 @@ Status Bootstrap(CatalogStore* store, const std::string& data_path,
       .status();
 }
 
-}  // namespace
-
-std::string_view TarnVersionString() { return "tarn " TARN_VERSION; }
-
-Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
-                                         const CreateLakeOptions& options) {
-  TARN_ASSIGN_OR_RETURN(std::string path, LocatorPath(locator));
+// options.data_path checked and ending in '/'.
+Result<std::string> CheckedDataPath(const CreateLakeOptions& options) {
   std::string data_path = options.data_path;
   if (data_path.empty()) return Status::InvalidArgument("CreateLake: data_path is required");
   if (data_path[0] != '/' && data_path.find("://") == std::string::npos) {
@@ -223,6 +218,38 @@ Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
   if (options.data_inlining_row_limit.has_value() && *options.data_inlining_row_limit < 0) {
     return Status::InvalidArgument("CreateLake: data_inlining_row_limit must not be negative");
   }
+  return data_path;
+}
+
+// Writes the catalog tables and bootstrap rows into `store` in one transaction.
+Status BootstrapInTransaction(CatalogStore* store, const std::string& data_path,
+                              const CreateLakeOptions& options) {
+  TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
+  Status written = Bootstrap(store, data_path, options);
+  if (!written.ok()) {
+    (void)store->Rollback();
+    return written;
+  }
+  return store->Commit();
+}
+
+}  // namespace
+
+std::string_view TarnVersionString() { return "tarn " TARN_VERSION; }
+
+Result<std::unique_ptr<Lake>> CreateInMemoryLake(const CreateLakeOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::string data_path, CheckedDataPath(options));
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> store, OpenInMemorySqliteCatalogStore());
+  TARN_RETURN_NOT_OK(BootstrapInTransaction(store.get(), data_path, options));
+  LakeOpenOptions open_options;
+  open_options.read_only = false;
+  return Lake::Open(std::move(store), open_options);
+}
+
+Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
+                                         const CreateLakeOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::string path, LocatorPath(locator));
+  TARN_ASSIGN_OR_RETURN(std::string data_path, CheckedDataPath(options));
   // O_EXCL: of two processes creating the same lake, exactly one wins.
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -238,16 +265,8 @@ Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
   };
   Result<std::unique_ptr<CatalogStore>> store = OpenSqliteCatalogStore(path, false);
   if (!store.ok()) return fail(store.status());
-  CatalogStore* raw = store->get();
-  Status begun = raw->Begin(CatalogTransactionMode::kWrite);
-  if (!begun.ok()) return fail(begun);
-  Status written = Bootstrap(raw, data_path, options);
-  if (!written.ok()) {
-    (void)raw->Rollback();
-    return fail(written);
-  }
-  Status committed = raw->Commit();
-  if (!committed.ok()) return fail(committed);
+  Status bootstrapped = BootstrapInTransaction(store->get(), data_path, options);
+  if (!bootstrapped.ok()) return fail(bootstrapped);
   LakeOpenOptions open_options;
   open_options.read_only = false;
   Result<std::unique_ptr<Lake>> lake = Lake::Open(std::move(store).value(), open_options);

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "tarn/catalog.h"
+#include "tarn/lake_write.h"
 
 namespace tarn {
 
@@ -322,6 +323,49 @@ Status SqliteCatalogStore::Rollback() {
 
 }  // namespace
 
+namespace {
+
+// The connection's settings every catalog needs, then a first read of the schema (SQLite reads
+// the header lazily: a file that is no database fails here, not at the first query).
+Result<std::unique_ptr<CatalogStore>> Configure(std::unique_ptr<SqliteCatalogStore> store,
+                                                sqlite3* db, const std::string& path) {
+  sqlite3_busy_timeout(db, 5000);
+  // A double-quoted name that matches no column must be an error, never the string literal
+  // SQLite's legacy rule makes of it (a missing column of an inlined table would read as its
+  // own name).
+  for (int option : {SQLITE_DBCONFIG_DQS_DML, SQLITE_DBCONFIG_DQS_DDL}) {
+    int enabled = 1;
+    int rc = sqlite3_db_config(db, option, 0, &enabled);
+    if (rc != SQLITE_OK || enabled != 0) {
+      return store->Error(rc == SQLITE_OK ? SQLITE_ERROR : rc,
+                          "disabling double-quoted string literals");
+    }
+  }
+  int rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) {
+    if ((rc & 0xff) == SQLITE_NOTADB) {
+      return Status::Corruption("'", path, "' is not a SQLite database");
+    }
+    return store->Error(rc, "reading the schema");
+  }
+  return std::unique_ptr<CatalogStore>(std::move(store));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CatalogStore>> OpenInMemorySqliteCatalogStore() {
+  sqlite3* db = nullptr;
+  // A private database: ":memory:" without SQLITE_OPEN_URI or a shared cache is one of its own.
+  int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db);
+    return Status::IOError("cannot open an in-memory SQLite catalog: ", message);
+  }
+  auto store = std::make_unique<SqliteCatalogStore>(db, ":memory:", /*read_only=*/false);
+  return Configure(std::move(store), db, ":memory:");
+}
+
 Result<std::unique_ptr<CatalogStore>> OpenSqliteCatalogStore(const std::string& path,
                                                              bool read_only) {
   struct stat st;
@@ -343,27 +387,7 @@ Result<std::unique_ptr<CatalogStore>> OpenSqliteCatalogStore(const std::string& 
     return Status::IOError("cannot open SQLite catalog '", path, "': ", message);
   }
   auto store = std::make_unique<SqliteCatalogStore>(db, path, read_only);
-  sqlite3_busy_timeout(db, 5000);
-  // A double-quoted name that matches no column must be an error, never the string literal
-  // SQLite's legacy rule makes of it (a missing column of an inlined table would read as its
-  // own name).
-  for (int option : {SQLITE_DBCONFIG_DQS_DML, SQLITE_DBCONFIG_DQS_DDL}) {
-    int enabled = 1;
-    rc = sqlite3_db_config(db, option, 0, &enabled);
-    if (rc != SQLITE_OK || enabled != 0) {
-      return store->Error(rc == SQLITE_OK ? SQLITE_ERROR : rc,
-                          "disabling double-quoted string literals");
-    }
-  }
-  // SQLite reads the header lazily: touch the schema now so a non-database fails here.
-  rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
-  if (rc != SQLITE_OK) {
-    if ((rc & 0xff) == SQLITE_NOTADB) {
-      return Status::Corruption("'", path, "' is not a SQLite database");
-    }
-    return store->Error(rc, "reading the schema");
-  }
-  return std::unique_ptr<CatalogStore>(std::move(store));
+  return Configure(std::move(store), db, path);
 }
 
 }  // namespace tarn

@@ -45,7 +45,7 @@ void EraseTableChanges(WriteState& state, int64_t table_id) {
 
 Status NeedSchema(const WriteState& state, const std::string& schema) {
   if (state.FindSchema(schema) == nullptr) {
-    return Status::NotFound("schema \"", schema, "\" not found");
+    return Status::NotFound("Catalog Error: Schema with name ", schema, " does not exist!");
   }
   return Status::OK();
 }
@@ -159,7 +159,7 @@ Status DdlCreateSchema(WriteState& state, const std::string& name, bool if_not_e
   TARN_RETURN_NOT_OK(CheckName("schema", name));
   if (state.FindSchema(name) != nullptr) {
     if (if_not_exists) return Status::OK();
-    return Status::AlreadyExists("schema \"", name, "\" already exists");
+    return Status::AlreadyExists("Catalog Error: Schema with name \"", name, "\" already exists!");
   }
   SchemaInfo schema;
   schema.schema_id = state.NewProvisionalId();
@@ -178,7 +178,7 @@ Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists,
   const SchemaInfo* schema = state.FindSchema(name);
   if (schema == nullptr) {
     if (if_exists) return Status::OK();
-    return Status::NotFound("schema \"", name, "\" not found");
+    return Status::NotFound("Catalog Error: Schema with name ", name, " does not exist!");
   }
   const int64_t id = schema->schema_id;
   const std::string schema_name = schema->name;
@@ -230,8 +230,8 @@ Status DdlCreateTable(WriteState& state, const std::string& schema_name, const s
   TARN_RETURN_NOT_OK(NeedSchema(state, schema_name));
   if (state.FindTable(schema_name, name) || state.FindView(schema_name, name)) {
     if (if_not_exists && state.FindTable(schema_name, name)) return Status::OK();
-    return Status::AlreadyExists("table or view \"", schema_name, ".", name,
-                                 "\" already exists");
+    // DuckDB's words, whether the name is a table's or a view's.
+    return Status::AlreadyExists("Catalog Error: Table with name \"", name, "\" already exists!");
   }
   if (columns.empty()) {
     return Status::InvalidArgument("table \"", name, "\" must have at least one column");
@@ -421,11 +421,12 @@ Status DdlCreateView(WriteState& state, const std::string& schema_name, const st
   TARN_RETURN_NOT_OK(CheckName("view", name));
   TARN_RETURN_NOT_OK(NeedSchema(state, schema_name));
   if (state.FindTable(schema_name, name)) {
-    return Status::AlreadyExists("table \"", schema_name, ".", name, "\" already exists");
+    return Status::AlreadyExists("Catalog Error: View with name \"", name, "\" already exists!");
   }
   if (state.FindView(schema_name, name)) {
     if (!or_replace) {
-      return Status::AlreadyExists("view \"", schema_name, ".", name, "\" already exists");
+      return Status::AlreadyExists("Catalog Error: View with name \"", name,
+                                   "\" already exists!");
     }
     TARN_RETURN_NOT_OK(DdlDropView(state, schema_name, name, false));
   }
@@ -450,7 +451,7 @@ Status DdlDropView(WriteState& state, const std::string& schema, const std::stri
   const ViewInfo* view = state.FindView(schema, name);
   if (view == nullptr) {
     if (if_exists) return Status::OK();
-    return Status::NotFound("view \"", schema, ".", name, "\" not found");
+    return Status::NotFound("Catalog Error: View with name ", name, " does not exist!");
   }
   const int64_t id = view->view_id;
   std::erase_if(state.ddl, [&](const LakeChange& change) {

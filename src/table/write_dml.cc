@@ -1,6 +1,8 @@
 #include "table/write_dml.h"
 
 #include <algorithm>
+#include <functional>
+#include <unordered_map>
 
 #include "expr/cast.h"
 #include "table/column_conform.h"
@@ -167,50 +169,56 @@ Result<WriteResult> DeleteRows(WriteState& state, const std::string& schema,
   return result;
 }
 
-Result<WriteResult> UpdateRows(WriteState& state, const std::string& schema,
-                               const std::string& table_name,
-                               const std::vector<UpdateAssignment>& assignments,
-                               const std::optional<std::string>& predicate) {
-  TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, table_name));
-  if (assignments.empty()) return Status::InvalidArgument("UPDATE without SET assignments");
+namespace {
+
+// The new values of the assigned columns (`targets`, in order) for rows in FindMatches'
+// internal layout.
+using AssignedValues =
+    std::function<Result<std::vector<std::shared_ptr<Column>>>(const Batch& matched_rows)>;
+
+// Index of each assigned column in the table; NotFound for an unknown one, InvalidArgument for
+// one assigned twice.
+Result<std::vector<int>> AssignedColumns(const TableInfo& table,
+                                         const std::vector<std::string>& names) {
   std::vector<int> targets;
-  for (const UpdateAssignment& assignment : assignments) {
+  for (const std::string& name : names) {
     int index = -1;
-    for (size_t i = 0; i < table->columns.size(); ++i) {
-      if (NameEquals(table->columns[i].name, assignment.column)) index = static_cast<int>(i);
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+      if (NameEquals(table.columns[i].name, name)) index = static_cast<int>(i);
     }
     if (index < 0) {
-      return Status::NotFound("column \"", assignment.column, "\" not found in table \"",
-                              table->schema_name, ".", table->name, "\"");
+      return Status::NotFound("column \"", name, "\" not found in table \"",
+                              table.schema_name, ".", table.name, "\"");
     }
     if (std::find(targets.begin(), targets.end(), index) != targets.end()) {
-      return Status::InvalidArgument("column \"", assignment.column,
-                                     "\" is assigned twice in the UPDATE");
+      return Status::InvalidArgument("column \"", name, "\" is assigned twice in the UPDATE");
     }
     targets.push_back(index);
   }
+  return targets;
+}
+
+// Replaces the rows `predicate` matches by their versions with the `targets` columns set to
+// what `assigned` computes.
+Result<WriteResult> UpdateMatches(WriteState& state, std::shared_ptr<const TableInfo> table,
+                                  const std::vector<int>& targets,
+                                  const std::optional<std::string>& predicate,
+                                  const AssignedValues& assigned) {
   TARN_ASSIGN_OR_RETURN(WriteSettings settings, ResolveWriteSettings(state, *table));
   TARN_RETURN_NOT_OK(NeedPath(*table));
   // The new values are computed batch by batch as the scan finds the rows, and streamed to new
   // files (or held while they could be inlined); the old versions are deleted after the scan.
   // A failing expression or constraint leaves the transaction unchanged: the writers delete
   // what they wrote.
-  TARN_ASSIGN_OR_RETURN(std::shared_ptr<const Schema> internal_schema,
-                        MatchSchema(*table, predicate));
-  std::vector<std::unique_ptr<BoundExpr>> bound;
-  for (const UpdateAssignment& assignment : assignments) {
-    TARN_ASSIGN_OR_RETURN(auto expr, ParseAndBind(assignment.expression, *internal_schema));
-    bound.push_back(std::move(expr));
-  }
   const int rowid_index = static_cast<int>(table->columns.size());
   // The updated rows in the table's layout, with the rowid column when `with_ids`.
   auto updated = [&](const Batch& matched_rows, bool with_ids) -> Result<std::shared_ptr<Batch>> {
     std::vector<std::shared_ptr<Column>> columns(matched_rows.columns.begin(),
                                                  matched_rows.columns.begin() + rowid_index);
-    for (size_t i = 0; i < bound.size(); ++i) {
+    TARN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Column>> values, assigned(matched_rows));
+    for (size_t i = 0; i < targets.size(); ++i) {
       const ColumnInfo& column = table->columns[static_cast<size_t>(targets[i])];
-      TARN_ASSIGN_OR_RETURN(auto value, bound[i]->Evaluate(matched_rows));
-      auto cast = CastColumn(value, column.type);
+      auto cast = CastColumn(values[i], column.type);
       if (!cast.ok()) return cast.status().WithContext("UPDATE " + table->name + "." + column.name);
       columns[static_cast<size_t>(targets[i])] = std::move(cast).value();
     }
@@ -254,6 +262,77 @@ Result<WriteResult> UpdateRows(WriteState& state, const std::string& schema,
   result.files_written += kept_result.files_written + fresh_result.files_written;
   result.peak_held_bytes = kept_result.peak_held_bytes + fresh_result.peak_held_bytes;
   return result;
+}
+
+}  // namespace
+
+Result<WriteResult> UpdateRows(WriteState& state, const std::string& schema,
+                               const std::string& table_name,
+                               const std::vector<UpdateAssignment>& assignments,
+                               const std::optional<std::string>& predicate) {
+  TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, table_name));
+  if (assignments.empty()) return Status::InvalidArgument("UPDATE without SET assignments");
+  std::vector<std::string> names;
+  for (const UpdateAssignment& assignment : assignments) names.push_back(assignment.column);
+  TARN_ASSIGN_OR_RETURN(std::vector<int> targets, AssignedColumns(*table, names));
+  TARN_ASSIGN_OR_RETURN(std::shared_ptr<const Schema> internal_schema,
+                        MatchSchema(*table, predicate));
+  std::vector<std::unique_ptr<BoundExpr>> bound;
+  for (const UpdateAssignment& assignment : assignments) {
+    TARN_ASSIGN_OR_RETURN(auto expr, ParseAndBind(assignment.expression, *internal_schema));
+    bound.push_back(std::move(expr));
+  }
+  auto assigned = [&](const Batch& matched_rows) -> Result<std::vector<std::shared_ptr<Column>>> {
+    std::vector<std::shared_ptr<Column>> values;
+    for (const auto& expr : bound) {
+      TARN_ASSIGN_OR_RETURN(auto value, expr->Evaluate(matched_rows));
+      values.push_back(std::move(value));
+    }
+    return values;
+  };
+  return UpdateMatches(state, table, targets, predicate, assigned);
+}
+
+Result<WriteResult> UpdateRowsById(WriteState& state, const std::string& schema,
+                                   const std::string& table_name, const Batch& changes) {
+  TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, table_name));
+  if (changes.num_columns() < 2 || changes.schema->field(0).name != kRowIdColumnName ||
+      changes.column(0).type.id != TypeId::kInt64) {
+    return Status::InvalidArgument("UPDATE by rowid needs a BIGINT rowid column first and the "
+                                   "assigned columns after it");
+  }
+  std::vector<std::string> names;
+  for (int c = 1; c < changes.num_columns(); ++c) names.push_back(changes.schema->field(c).name);
+  TARN_ASSIGN_OR_RETURN(std::vector<int> targets, AssignedColumns(*table, names));
+  // Each id's row in `changes`; the ids pin the scan to the rows they place.
+  std::unordered_map<int64_t, int64_t> row_of;
+  std::string predicate = std::string(kRowIdColumnName) + " IN (";
+  for (int64_t row = 0; row < changes.num_rows; ++row) {
+    Value id = changes.column(0).GetValue(row);
+    if (id.is_null()) return Status::InvalidArgument("UPDATE by rowid: a NULL rowid");
+    if (!row_of.emplace(id.GetInt64(), row).second) {
+      return Status::InvalidArgument("UPDATE by rowid: rowid ", id.GetInt64(), " given twice");
+    }
+    predicate += (row ? ", " : "") + std::to_string(id.GetInt64());
+  }
+  predicate += ")";
+  WriteResult none;
+  if (changes.num_rows == 0) return none;
+  const int rowid_index = static_cast<int>(table->columns.size());
+  auto assigned = [&](const Batch& matched_rows) -> Result<std::vector<std::shared_ptr<Column>>> {
+    std::vector<int64_t> rows;
+    rows.reserve(static_cast<size_t>(matched_rows.num_rows));
+    const Column& ids = matched_rows.column(rowid_index);
+    for (int64_t row = 0; row < matched_rows.num_rows; ++row) {
+      auto found = row_of.find(ids.GetValue(row).GetInt64());
+      if (found == row_of.end()) return Status::Internal("UPDATE by rowid matched another row");
+      rows.push_back(found->second);
+    }
+    std::vector<std::shared_ptr<Column>> values;
+    for (int c = 1; c < changes.num_columns(); ++c) values.push_back(Take(changes.column(c), rows));
+    return values;
+  };
+  return UpdateMatches(state, table, targets, predicate, assigned);
 }
 
 Result<WriteResult> RewriteSortedRows(WriteState& state, const std::string& schema,

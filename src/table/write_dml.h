@@ -53,6 +53,9 @@ Result<WriteResult> UpdateRows(WriteState& state, const std::string& schema,
                                const std::string& table,
                                const std::vector<UpdateAssignment>& assignments,
                                const std::optional<std::string>& predicate);
+// WriteTransaction::UpdateByRowId.
+Result<WriteResult> UpdateRowsById(WriteState& state, const std::string& schema,
+                                   const std::string& table, const Batch& changes);
 
 // The transaction's changes in commit order: DDL as made, then per table its deletions and
 // then its insertions.

@@ -235,6 +235,13 @@ Result<WriteResult> WriteTransaction::Update(const std::string& schema, const st
   return table_internal::UpdateRows(*state_, schema, table, assignments, predicate);
 }
 
+Result<WriteResult> WriteTransaction::UpdateByRowId(const std::string& schema,
+                                                    const std::string& table,
+                                                    const Batch& changes) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::UpdateRowsById(*state_, schema, table, changes);
+}
+
 Result<WriteResult> WriteTransaction::AddDataFiles(const std::string& schema,
                                                    const std::string& table,
                                                    const std::vector<std::string>& paths,

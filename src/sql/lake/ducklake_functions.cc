@@ -517,6 +517,8 @@ Result<std::unique_ptr<Source>> BindDucklakeFunction(const TableRef& ref,
     if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
     return Status::NotFound(message);
   }
+  Status is_lake = CheckFirstArgumentIsLake(ref, context);
+  if (!is_lake.ok()) return located(is_lake);
   const LakeBinding* chosen = LakeOfFirstArgument(ref, context);
   if (chosen == nullptr) {
     return located(Status::InvalidArgument("Catalog Error: ", spec->name,

@@ -68,8 +68,10 @@ constexpr VirtualColumnInfo kVirtualColumns[] = {
 };
 
 // The schema a lake table presents to queries: its columns, then the virtual columns a real
-// column does not shadow (`virtuals` gets their kinds, in schema order).
-Schema LakeTableSchema(const TableInfo& table, std::vector<VirtualColumn>* virtuals) {
+// column does not shadow (`virtuals` gets their kinds, in schema order). A table of a
+// built-in database has DuckDB's one virtual column, rowid.
+Schema LakeTableSchema(const TableInfo& table, bool ducklake,
+                       std::vector<VirtualColumn>* virtuals) {
   Schema schema;
   for (const ColumnInfo& column : table.columns) {
     Field field = column.ToField();
@@ -78,6 +80,7 @@ Schema LakeTableSchema(const TableInfo& table, std::vector<VirtualColumn>* virtu
   }
   const int num_columns = schema.num_fields();
   for (const VirtualColumnInfo& info : kVirtualColumns) {
+    if (!ducklake && info.kind != VirtualColumn::kRowId) continue;
     const int found = schema.FindField(info.name);
     if (found >= 0 && found < num_columns) continue;
     schema.fields.emplace_back(info.name, DataType(info.type),
@@ -92,9 +95,10 @@ class LakeScanOperator : public Operator {
   // Output column i is the scan's column order[i].
   LakeScanOperator(std::unique_ptr<TableScanReader> reader, std::shared_ptr<const Schema> schema,
                    std::vector<int> order, std::vector<std::string> description,
-                   std::vector<std::string> estimate)
+                   std::vector<std::string> estimate, std::string label)
       : reader_(std::move(reader)), schema_(std::move(schema)), order_(std::move(order)),
-        description_(std::move(description)), estimate_(std::move(estimate)) {}
+        description_(std::move(description)), estimate_(std::move(estimate)),
+        label_(std::move(label)) {}
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
 
@@ -113,8 +117,8 @@ class LakeScanOperator : public Operator {
     return out;
   }
 
-  // DuckDB's name for the scan of a DuckLake table.
-  std::string label() const override { return "TABLE_SCAN"; }
+  // DuckDB's name for the scan: TABLE_SCAN of a DuckLake table, SEQ_SCAN of one of its own.
+  std::string label() const override { return label_; }
 
   std::vector<std::string> details() const override {
     std::vector<std::string> lines = description_;
@@ -149,6 +153,7 @@ class LakeScanOperator : public Operator {
   std::vector<int> order_;
   std::vector<std::string> description_;
   std::vector<std::string> estimate_;  // before the scan ran: catalog-level file pruning
+  std::string label_;
   bool finished_ = false;
 };
 
@@ -159,7 +164,7 @@ class LakeTableSource : public Source {
                   const ExecContext& context)
       : lake_(lake), name_(std::move(name)), table_(std::move(table)),
         through_transaction_(through_transaction), context_(context) {
-    schema_ = LakeTableSchema(*table_->table, &virtuals_);
+    schema_ = LakeTableSchema(*table_->table, lake_.is_ducklake(), &virtuals_);
   }
 
   const Schema& schema() const override { return schema_; }
@@ -304,12 +309,15 @@ class LakeTableSource : public Source {
     }
     TARN_RETURN_NOT_OK(reader.status());
     std::vector<std::string> description = {
-        StrCat("table: ", lake_.name, ".", name_.ToString(), " at snapshot ", table_->snapshot_id,
-               through_transaction_ ? " (in the open transaction)" : "")};
+        lake_.is_ducklake()
+            ? StrCat("table: ", lake_.name, ".", name_.ToString(), " at snapshot ",
+                     table_->snapshot_id,
+                     through_transaction_ ? " (in the open transaction)" : "")
+            : StrCat("table: ", lake_.name, ".", name_.ToString())};
     if (options.filter) description.push_back("filter: " + *options.filter);
     return std::unique_ptr<Operator>(std::make_unique<LakeScanOperator>(
         std::move(reader).value(), out, std::move(order), std::move(description),
-        Estimate(options)));
+        Estimate(options), lake_.is_ducklake() ? "TABLE_SCAN" : "SEQ_SCAN"));
   }
 
  private:
@@ -575,17 +583,6 @@ Result<std::unique_ptr<Source>> BindLakeView(const ViewInfo& view, const ExecCon
   return std::unique_ptr<Source>(std::make_unique<QuerySource>(std::move(root)));
 }
 
-Status NotFoundError(const TableRef& ref, std::string_view sql_text, const std::string& what,
-                     const std::vector<std::string>& candidates) {
-  std::string written;
-  for (const std::string& part : ref.names) written += (written.empty() ? "" : ".") + part;
-  std::string message = FormatErrorAt(
-      sql_text, StrCat("Catalog Error: ", what, " \"", written, "\" does not exist"), ref.offset);
-  std::vector<std::string> closest = expr::ClosestNames(written, candidates);
-  if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
-  return Status::NotFound(message);
-}
-
 }  // namespace
 
 std::unique_ptr<Source> MakeQuerySource(std::unique_ptr<Operator> plan) {
@@ -616,7 +613,31 @@ const LakeBinding* LakeOfFirstArgument(const TableRef& ref, const ExecContext& c
       ref.args[0].expr->literal_kind == ast::LiteralKind::kString) {
     if (const LakeBinding* named = FindLake(context, ref.args[0].expr->text)) return named;
   }
-  return context.lake;
+  return context.lake != nullptr && context.lake->is_ducklake() ? context.lake : nullptr;
+}
+
+Status CheckFirstArgumentIsLake(const TableRef& ref, const ExecContext& context) {
+  if (ref.args.empty() || !ref.args[0].name.empty() || ref.args[0].is_list ||
+      ref.args[0].expr == nullptr || ref.args[0].expr->kind != ast::ExprKind::kLiteral ||
+      ref.args[0].expr->literal_kind != ast::LiteralKind::kString) {
+    return Status::OK();
+  }
+  const std::string& name = ref.args[0].expr->text;
+  const LakeBinding* named = FindLake(context, name);
+  if ((named != nullptr && !named->is_ducklake()) ||
+      (named == nullptr && IsBuiltinDatabaseName(name))) {
+    return NotADuckLake(name);
+  }
+  return Status::OK();
+}
+
+Status NotADuckLake(std::string_view name) {
+  return Status::InvalidArgument("Binder Error: Attached database \"", name,
+                                 "\" does not refer to a DuckLake database");
+}
+
+bool IsBuiltinDatabaseName(std::string_view name) {
+  return SameName(name, "memory") || SameName(name, "temp") || SameName(name, "system");
 }
 
 const LakeBinding* LakeOfNames(const std::vector<std::string>& names,
@@ -624,7 +645,31 @@ const LakeBinding* LakeOfNames(const std::vector<std::string>& names,
   if (names.size() >= 2) {
     if (const LakeBinding* named = FindLake(context, names[0])) return named;
   }
+  if (names.size() == 1 || (names.size() == 2 && SameName(names[0], "main"))) {
+    // temp.main comes first on DuckDB's search path.
+    const LakeBinding* temp = FindLake(context, "temp");
+    if (temp != nullptr && temp->kind == DatabaseKind::kTemp && temp->lake != nullptr) {
+      Result<std::shared_ptr<const LakeSnapshot>> snapshot =
+          LoadLakeSnapshot(*temp, std::nullopt, "", 0);
+      if (snapshot.ok() && ((*snapshot)->FindTable("main", names.back()) != nullptr ||
+                            (*snapshot)->FindView("main", names.back()) != nullptr)) {
+        return temp;
+      }
+    }
+  }
   return context.lake;
+}
+
+Status TableNotFound(const TableRef& ref, std::string_view sql_text,
+                     const std::vector<std::string>& candidates) {
+  const std::string& name = ref.names.back();
+  std::string message = FormatErrorAt(
+      sql_text, StrCat("Catalog Error: Table with name ", name, " does not exist!"), ref.offset);
+  std::string written;
+  for (const std::string& part : ref.names) written += (written.empty() ? "" : ".") + part;
+  std::vector<std::string> closest = expr::ClosestNames(written, candidates);
+  if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
+  return Status::NotFound(message);
 }
 
 Result<LakeObjectName> ResolveLakeName(const std::vector<std::string>& names,
@@ -746,6 +791,10 @@ Result<std::shared_ptr<const TableMetadata>> LoadLakeTable(const LakeBinding& la
 Result<std::unique_ptr<Source>> BindLakeTableRef(const TableRef& ref, std::string_view sql_text,
                                                  const ExecContext& context) {
   const LakeBinding& lake = *LakeOfNames(ref.names, context);
+  if (ref.at.has_value() && !lake.is_ducklake()) {
+    return Status::InvalidArgument(FormatErrorAt(
+        sql_text, "Binder Error: Catalog type does not support time travel", ref.offset));
+  }
   TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake, ref.at, sql_text, ref.offset));
   Result<LakeObjectName> resolved = ResolveLakeName(ref.names, lake, *snapshot);
   if (!resolved.ok()) {
@@ -766,7 +815,11 @@ Result<std::unique_ptr<Source>> BindLakeTableRef(const TableRef& ref, std::strin
       return Status::NotSupported(FormatErrorAt(
           sql_text, "not yet supported: AT (...) on a view", ref.offset));
     }
-    return BindLakeView(*view, context);
+    // A view's query names what its own database holds, as DuckDB binds it (a temporary
+    // view's search path is the session's, temp first).
+    ExecContext view_context = context;
+    if (lake.kind != DatabaseKind::kTemp) view_context.lake = &lake;
+    return BindLakeView(*view, view_context);
   }
   if (ref.names.size() == 1) return std::unique_ptr<Source>();
   if (snapshot->FindSchema(name.schema) == nullptr) {
@@ -783,7 +836,7 @@ Result<std::unique_ptr<Source>> BindLakeTableRef(const TableRef& ref, std::strin
   for (const auto& table : snapshot->tables()) {
     candidates.push_back(table->schema_name + "." + table->name);
   }
-  return NotFoundError(ref, sql_text, "table", candidates);
+  return TableNotFound(ref, sql_text, candidates);
 }
 
 }  // namespace tarn::sql

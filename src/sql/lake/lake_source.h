@@ -17,6 +17,7 @@
 // Thread-safety: one thread at a time (the session's).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,9 +42,16 @@ struct LakeSessionSettings;
 
 namespace tarn::sql {
 
-// The session's attached lake.
+// What a database of the session is. DuckDB's built-in databases — `memory` (the default one)
+// and `temp` (CREATE TEMP TABLE; searched first for unqualified names) — are private lakes of
+// the session (attached_lakes.h) that SQL sees as DuckDB's in-memory databases: type
+// "duckdb", no snapshots, no time travel, no catalog database, no ducklake_* functions.
+enum class DatabaseKind : uint8_t { kDuckLake, kMemory, kTemp };
+
+// A database of the session: an attached lake, or a built-in database.
 struct LakeBinding {
   std::string name;  // the catalog name used in SQL
+  DatabaseKind kind = DatabaseKind::kDuckLake;
   Lake* lake = nullptr;
   std::shared_ptr<FileSystem> fs;
   bool read_only = false;
@@ -53,12 +61,27 @@ struct LakeBinding {
   std::string default_schema = "main";
   // ATTACH (SNAPSHOT_VERSION | SNAPSHOT_TIME): every read without AT sees this snapshot.
   std::optional<int64_t> pinned_snapshot;
-  // The name SQL reads the catalog database's tables under (metadata_tables.h).
+  // The name SQL reads the catalog database's tables under (metadata_tables.h); empty for a
+  // built-in database.
   std::string metadata_catalog;
   // The session's ducklake_* settings (SET ducklake_target_file_size, ...), or null for the
   // defaults. Owned by the session.
   const LakeSessionSettings* settings = nullptr;
+
+  bool is_ducklake() const { return kind == DatabaseKind::kDuckLake; }
 };
+
+// NotADuckLake when the first argument of a ducklake_* call names a database that is no lake
+// ('memory', 'temp', 'system'), created or not; OK otherwise.
+Status CheckFirstArgumentIsLake(const TableRef& ref, const ExecContext& context);
+
+// The extension's refusal of a ducklake_* function or procedure on a database that is no lake:
+// "Binder Error: Attached database "memory" does not refer to a DuckLake database".
+Status NotADuckLake(std::string_view name);
+
+// The names of DuckDB's built-in databases, which no ATTACH may take: "memory", "temp",
+// "system" (case-insensitive).
+bool IsBuiltinDatabaseName(std::string_view name);
 
 // A planned query (a view's, a table macro's) as a source of its output columns.
 std::unique_ptr<Source> MakeQuerySource(std::unique_ptr<Operator> plan);
@@ -66,15 +89,20 @@ std::unique_ptr<Source> MakeQuerySource(std::unique_ptr<Operator> plan);
 // The attached lake named `name` (case-insensitive), or null.
 const LakeBinding* FindLake(const ExecContext& context, std::string_view name);
 
-// The lake a table function's first argument names ('lake' as a string literal), else the
-// default lake (which may be null).
+// The database a table function's first argument names ('lake' as a string literal), else
+// the default database when it is a lake (else null).
 const LakeBinding* LakeOfFirstArgument(const TableRef& ref, const ExecContext& context);
 
-// The lake `names` ([catalog.][schema.]name) refer to: the catalog part when it names an
-// attached lake (for two parts, when the default lake has no schema of that name), else the
-// default lake (which may be null).
+// The database `names` ([catalog.][schema.]name) refer to, along DuckDB's search path: the
+// catalog part when it names a database, else "temp" when it holds the table or view (in
+// schema main), else the default database (null while it is an empty built-in one).
 const LakeBinding* LakeOfNames(const std::vector<std::string>& names,
                                const ExecContext& context);
+
+// DuckDB's error for a table reference nothing resolves: "Catalog Error: Table with name t does
+// not exist!", placed in `sql_text`, with the closest of `candidates`.
+Status TableNotFound(const TableRef& ref, std::string_view sql_text,
+                     const std::vector<std::string>& candidates);
 
 // A resolved [catalog.][schema.]name.
 struct LakeObjectName {

@@ -250,7 +250,8 @@ void Substitute(ExprPtr& slot, const MacroImpl& impl, const std::vector<ExprPtr>
   for (auto& child : e.children) Substitute(child, impl, values);
 }
 
-// The macros of the default lake at its snapshot (the transaction's, when one is open).
+// The macros of the "temp" database, then of the default one, at their snapshots (the
+// transaction's, when one is open).
 class MacroScope {
  public:
   explicit MacroScope(const ExecContext& context) : context_(context) {}
@@ -258,16 +259,21 @@ class MacroScope {
   // The macro `name` of the kind asked for, else of the other kind (for the message), else
   // null. A scalar and a table macro may share a name.
   Result<const MacroInfo*> Find(const std::string& name, bool is_table) {
-    if (context_.lake == nullptr) return nullptr;
-    if (!snapshot_) {
-      TARN_ASSIGN_OR_RETURN(snapshot_, LoadLakeSnapshot(*context_.lake, std::nullopt, "", 0));
+    if (snapshots_.empty()) {
+      for (const LakeBinding* database : {FindLake(context_, "temp"), context_.lake}) {
+        if (database == nullptr || database->lake == nullptr) continue;
+        TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(*database, std::nullopt, "", 0));
+        snapshots_.emplace_back(database, std::move(snapshot));
+      }
     }
     const MacroInfo* other = nullptr;
-    for (const std::string& schema : {context_.lake->default_schema, std::string("main")}) {
-      for (const MacroInfo& macro : snapshot_->macros()) {
-        if (!SameName(macro.schema_name, schema) || !SameName(macro.name, name)) continue;
-        if (macro.is_table() == is_table) return &macro;
-        if (other == nullptr) other = &macro;
+    for (const auto& [database, snapshot] : snapshots_) {
+      for (const std::string& schema : {database->default_schema, std::string("main")}) {
+        for (const MacroInfo& macro : snapshot->macros()) {
+          if (!SameName(macro.schema_name, schema) || !SameName(macro.name, name)) continue;
+          if (macro.is_table() == is_table) return &macro;
+          if (other == nullptr) other = &macro;
+        }
       }
     }
     return other;
@@ -313,7 +319,7 @@ class MacroScope {
 
  private:
   const ExecContext& context_;
-  std::shared_ptr<const LakeSnapshot> snapshot_;
+  std::vector<std::pair<const LakeBinding*, std::shared_ptr<const LakeSnapshot>>> snapshots_;
   int expansions_ = 0;
 };
 
@@ -332,9 +338,13 @@ bool MayCallMacros(const SelectStmt& select) {
   return found;
 }
 
+bool HasMacroDatabases(const ExecContext& context) {
+  return context.lake != nullptr || FindLake(context, "temp") != nullptr;
+}
+
 Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,
                                                      const ExecContext& context) {
-  if (context.lake == nullptr) return std::unique_ptr<SelectStmt>();
+  if (!HasMacroDatabases(context)) return std::unique_ptr<SelectStmt>();
   MacroScope scope(context);
   std::unique_ptr<SelectStmt> out = CloneSelect(select);
   // A select item keeps the name DuckDB gives it, the call as written: simple(1).
@@ -358,7 +368,7 @@ Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,
 Result<std::unique_ptr<Source>> BindTableMacro(const TableRef& ref, std::string_view sql_text,
                                                const ExecContext& context) {
   (void)sql_text;
-  if (context.lake == nullptr || ref.names.size() != 1) return std::unique_ptr<Source>();
+  if (!HasMacroDatabases(context) || ref.names.size() != 1) return std::unique_ptr<Source>();
   MacroScope scope(context);
   TARN_ASSIGN_OR_RETURN(const MacroInfo* macro, scope.Find(ref.names[0], /*is_table=*/true));
   if (macro == nullptr) return std::unique_ptr<Source>();

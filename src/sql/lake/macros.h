@@ -1,7 +1,7 @@
 // Macros of attached lakes (CREATE MACRO), expanded before planning, as DuckDB expands them.
 //
-// A call f(args) resolves to a macro of the default lake: its default schema (USE), then
-// "main". Built-in functions come first: a macro named like one is never called. Calls whose
+// A call f(args) resolves to a macro of the "temp" database, then of the default database:
+// its default schema (USE), then "main". Built-in functions come first: a macro named like one is never called. Calls whose
 // name is neither stay as they are, and the binder reports them.
 //
 // A macro has one or more implementations; a call takes the first whose parameters its
@@ -31,6 +31,9 @@ namespace tarn::sql {
 // True when an expression of `select` at its own level (not in its FROM subqueries, which are
 // planned on their own) calls a name that is no built-in function, so it may be a macro call.
 bool MayCallMacros(const SelectStmt& select);
+
+// Whether any database macros could come from holds anything ("temp" or the default one).
+bool HasMacroDatabases(const ExecContext& context);
 
 // `select` with every macro call at its own level expanded; null when it calls none.
 Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,

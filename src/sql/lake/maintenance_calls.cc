@@ -200,6 +200,7 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, La
 Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::string_view what,
                                                   const LakeBinding* lake) {
   const std::string function = Lower(call.names.back());
+  if (lake != nullptr && !lake->is_ducklake()) return NotADuckLake(lake->name);
   if (lake == nullptr || lake->lake == nullptr) {
     return Status::NotSupported("not yet supported: ", what,
                                 " needs an attached DuckLake lake");

@@ -47,6 +47,8 @@ Value ToValue(const CatalogDatum& datum, const DataType& type) {
   }
 }
 
+}  // namespace
+
 std::string QuoteSqlName(const std::string& name) {
   std::string out = "\"";
   for (char c : name) {
@@ -56,64 +58,91 @@ std::string QuoteSqlName(const std::string& name) {
   return out + "\"";
 }
 
-}  // namespace
-
-Result<std::unique_ptr<Source>> BindMetadataTable(const TableRef& ref, std::string_view sql_text,
-                                                  const ExecContext& context) {
-  if (ref.names.size() < 2 || ref.names.size() > 3) return std::unique_ptr<Source>();
-  const std::string first = Lower(ref.names[0]);
+const LakeBinding* FindMetadataCatalog(const ExecContext& context, std::string_view name) {
+  const std::string wanted = Lower(name);
   const LakeBinding* lake = nullptr;
   for (const LakeBinding* candidate : context.lakes) {
-    if (Lower(candidate->metadata_catalog) == first) lake = candidate;
+    if (candidate->is_ducklake() && Lower(candidate->metadata_catalog) == wanted) {
+      lake = candidate;
+    }
   }
-  if (lake == nullptr) return std::unique_ptr<Source>();
-  auto located = [&](const Status& status) {
-    return Status(status.code(), FormatErrorAt(sql_text, status.message(), ref.offset));
-  };
-  if (ref.names.size() == 3 && Lower(ref.names[1]) != "main") {
-    return located(Status::NotFound("Catalog Error: schema \"", ref.names[1],
-                                    "\" does not exist in ", ref.names[0],
-                                    " (its tables are in schema main)"));
+  return lake;
+}
+
+Result<MetadataTable> FindMetadataTable(const LakeBinding& lake,
+                                        const std::vector<std::string>& names) {
+  if (names.size() == 3 && Lower(names[1]) != "main") {
+    return Status::NotFound("Catalog Error: schema \"", names[1], "\" does not exist in ",
+                            names[0], " (its tables are in schema main)");
   }
-  if (ref.at.has_value()) {
-    return located(Status::InvalidArgument(
-        "Binder Error: AT (...) needs a table of a DuckLake lake, not of its catalog database"));
-  }
-  CatalogStore* store = lake->lake->store();
-  const std::string& name = ref.names.back();
+  CatalogStore* store = lake.lake->store();
+  const std::string& name = names.back();
   TARN_ASSIGN_OR_RETURN(std::vector<std::string> tables, store->TableNames());
-  std::string table;
+  MetadataTable table;
   for (const std::string& candidate : tables) {
-    if (Lower(candidate) == Lower(name)) table = candidate;
+    if (Lower(candidate) == Lower(name)) table.name = candidate;
   }
-  if (table.empty()) {
-    std::string message = StrCat("Catalog Error: Table with name ", name,
-                                 " does not exist in ", ref.names[0], "!");
+  if (table.name.empty()) {
+    std::string message = StrCat("Catalog Error: Table with name ", name, " does not exist in ",
+                                 names.size() > 1 ? names[0] : lake.metadata_catalog, "!");
     std::vector<std::string> closest = expr::ClosestNames(name, tables);
     if (!closest.empty()) message += "\nDid you mean \"" + closest[0] + "\"?";
-    return located(Status::NotFound(message));
+    return Status::NotFound(message);
   }
-  TARN_ASSIGN_OR_RETURN(auto declared, store->TableColumnTypes(table));
+  TARN_ASSIGN_OR_RETURN(auto declared, store->TableColumnTypes(table.name));
+  for (const auto& [column, declared_type] : declared) {
+    auto [type, read_as] = ColumnType(declared_type);
+    table.fields.emplace_back(column, type);
+    table.read_as.push_back(read_as);
+  }
+  return table;
+}
+
+Result<std::shared_ptr<Batch>> ReadMetadataRows(const LakeBinding& lake,
+                                                const MetadataTable& table, bool with_rowid) {
   std::vector<Field> fields;
   CatalogQuery query;
   query.sql = "SELECT ";
-  for (size_t i = 0; i < declared.size(); ++i) {
-    auto [type, read_as] = ColumnType(declared[i].second);
-    fields.emplace_back(declared[i].first, type);
-    query.result_types.push_back(read_as);
-    query.sql += (i ? ", " : "") + QuoteSqlName(declared[i].first);
+  if (with_rowid) {
+    fields.emplace_back("rowid", DataType(TypeId::kInt64));
+    query.result_types.push_back(CatalogType::kBigint);
+    query.sql += "rowid";
   }
-  query.sql += " FROM " + QuoteSqlName(table);
-  query.what = table;
-  TARN_ASSIGN_OR_RETURN(CatalogResult result, store->Query(query));
+  for (size_t i = 0; i < table.fields.size(); ++i) {
+    fields.push_back(table.fields[i]);
+    query.result_types.push_back(table.read_as[i]);
+    query.sql += (fields.size() > 1 ? ", " : "") + QuoteSqlName(table.fields[i].name);
+  }
+  query.sql += " FROM " + QuoteSqlName(table.name);
+  query.what = table.name;
+  TARN_ASSIGN_OR_RETURN(CatalogResult result, lake.lake->store()->Query(query));
   RowsBuilder rows(fields);
   std::vector<Value> row(fields.size());
   for (const auto& stored : result.rows) {
     for (size_t c = 0; c < fields.size(); ++c) row[c] = ToValue(stored[c], fields[c].type);
     TARN_RETURN_NOT_OK(rows.Add(row));
   }
+  return rows.Finish();
+}
+
+Result<std::unique_ptr<Source>> BindMetadataTable(const TableRef& ref, std::string_view sql_text,
+                                                  const ExecContext& context) {
+  if (ref.names.size() < 2 || ref.names.size() > 3) return std::unique_ptr<Source>();
+  const LakeBinding* lake = FindMetadataCatalog(context, ref.names[0]);
+  if (lake == nullptr) return std::unique_ptr<Source>();
+  auto located = [&](const Status& status) {
+    return Status(status.code(), FormatErrorAt(sql_text, status.message(), ref.offset));
+  };
+  if (ref.at.has_value()) {
+    return located(Status::InvalidArgument(
+        "Binder Error: AT (...) needs a table of a DuckLake lake, not of its catalog database"));
+  }
+  Result<MetadataTable> table = FindMetadataTable(*lake, ref.names);
+  if (!table.ok()) return located(table.status());
+  TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
+                        ReadMetadataRows(*lake, *table, /*with_rowid=*/false));
   return std::unique_ptr<Source>(
-      std::make_unique<RowsSource>(StrCat("CATALOG_TABLE ", table), rows.Finish()));
+      std::make_unique<RowsSource>(StrCat("CATALOG_TABLE ", table->name), std::move(rows)));
 }
 
 }  // namespace tarn::sql

@@ -214,6 +214,7 @@ struct WriteStmt {
   bool if_not_exists = false;
   bool or_replace = false;
   bool cascade = false;
+  bool temporary = false;  // CREATE TEMP TABLE | VIEW | MACRO: the object goes to "temp"
   // CREATE TABLE (columns) / ALTER TABLE ADD COLUMN (columns[0])
   std::vector<ColumnDef> columns;
   // CREATE TABLE AS / INSERT ... SELECT / CREATE VIEW AS: the query and its source text
@@ -222,13 +223,17 @@ struct WriteStmt {
   bool no_data = false;  // CREATE TABLE … AS … WITH NO DATA: the query's columns, no rows
   // INSERT
   std::vector<std::string> insert_columns;  // empty: every column in order
-  std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;  // VALUES rows
+  // VALUES rows
+  std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;
   bool default_values = false;              // INSERT ... DEFAULT VALUES
   bool by_name = false;  // INSERT INTO t BY NAME query: the query's columns by their names
   // DELETE / UPDATE
   std::unique_ptr<ast::Expr> where;
   std::string alias;  // DELETE FROM t AS x / UPDATE t AS x
   std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> assignments;
+  // UPDATE t SET … FROM <from> / DELETE FROM t USING <from>: more tables the WHERE clause and
+  // the assignments read (null: none)
+  std::unique_ptr<TableRef> from;
   // ALTER TABLE
   AlterAction alter = AlterAction::kAddColumn;
   std::string column;

@@ -126,11 +126,9 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
     TARN_RETURN_NOT_OK(ExpectKeyword("REPLACE"));
     or_replace = true;
   }
-  if (Peek().IsKeyword("TEMP") || Peek().IsKeyword("TEMPORARY")) {
-    return Status::NotSupported(FormatErrorAt(
-        text_, "not yet supported: temporary tables (tables live in the attached lake)",
-        Peek().offset));
-  }
+  // CREATE TEMP TABLE | VIEW | MACRO: an object of the "temp" database.
+  const bool temporary = AcceptKeyword("TEMP") || AcceptKeyword("TEMPORARY");
+  if (temporary && Peek().IsKeyword("SCHEMA")) return SyntaxError();
   if (AcceptKeyword("SCHEMA")) {
     auto statement = WriteStatement(StatementKind::kCreateSchema, "CREATE SCHEMA");
     statement->write->if_not_exists = AcceptIfNotExists();
@@ -141,6 +139,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
     auto statement = WriteStatement(StatementKind::kCreateView, "CREATE VIEW");
     WriteStmt& write = *statement->write;
     write.or_replace = or_replace;
+    write.temporary = temporary;
     write.if_not_exists = AcceptIfNotExists();
     TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
     if (AcceptOperator("(")) {
@@ -161,6 +160,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
     auto statement = WriteStatement(StatementKind::kCreateMacro, "CREATE MACRO");
     WriteStmt& write = *statement->write;
     write.or_replace = or_replace;
+    write.temporary = temporary;
     write.if_not_exists = AcceptIfNotExists();
     TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
     do {
@@ -177,6 +177,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCreate() {
   auto statement = WriteStatement(StatementKind::kCreateTable, "CREATE TABLE");
   WriteStmt& write = *statement->write;
   write.or_replace = or_replace;
+  write.temporary = temporary;
   write.if_not_exists = AcceptIfNotExists();
   TARN_ASSIGN_OR_RETURN(write.names, ParseQualifiedName());
   // duckrun's CREATE TABLE t SORTED BY (keys) | SORTED BY AUTO AS SELECT ...
@@ -381,7 +382,11 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseDelete() {
   auto statement = WriteStatement(StatementKind::kDelete, "DELETE");
   WriteStmt& write = *statement->write;
   TARN_RETURN_NOT_OK(ParseWriteTarget(&write, /*with_alias=*/true));
-  TARN_RETURN_NOT_OK(ParseWriteTail("DELETE", {"USING", "RETURNING"}, &write.where));
+  if (AcceptKeyword("USING")) {
+    TARN_ASSIGN_OR_RETURN(TableRef from, ParseFromClause());
+    write.from = std::make_unique<TableRef>(std::move(from));
+  }
+  TARN_RETURN_NOT_OK(ParseWriteTail("DELETE", {"RETURNING"}, &write.where));
   return statement;
 }
 
@@ -397,7 +402,11 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseUpdate() {
     TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
     write.assignments.emplace_back(std::move(column), std::move(value));
   } while (AcceptOperator(","));
-  TARN_RETURN_NOT_OK(ParseWriteTail("UPDATE", {"FROM", "RETURNING"}, &write.where));
+  if (AcceptKeyword("FROM")) {
+    TARN_ASSIGN_OR_RETURN(TableRef from, ParseFromClause());
+    write.from = std::make_unique<TableRef>(std::move(from));
+  }
+  TARN_RETURN_NOT_OK(ParseWriteTail("UPDATE", {"RETURNING"}, &write.where));
   return statement;
 }
 

@@ -709,7 +709,7 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   }
   ExecContext context = outer_context;
   ++context.plan_depth;
-  if (context.lake != nullptr && MayCallMacros(select)) {
+  if (HasMacroDatabases(context) && MayCallMacros(select)) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandMacroCalls(select, context));
     if (expanded) return PlanSelect(*expanded, sql_text, context);
   }

@@ -255,8 +255,10 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (name == "read_parquet" || name == "parquet_scan") return BindReadParquet(ref, context);
     if (name == "read_csv" || name == "read_csv_auto") return BindReadCsv(ref, context);
     if (IsMaintenanceCallName(name)) {
+      Status is_lake = CheckFirstArgumentIsLake(ref, context);
       Result<std::shared_ptr<Batch>> rows =
-          RunMaintenanceCall(ref, name, LakeOfFirstArgument(ref, context));
+          is_lake.ok() ? RunMaintenanceCall(ref, name, LakeOfFirstArgument(ref, context))
+                       : Result<std::shared_ptr<Batch>>(is_lake);
       if (!rows.ok()) {
         return Status(rows.status().code(),
                       FormatErrorAt(sql_text, rows.status().message(), ref.offset));
@@ -306,38 +308,44 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> metadata,
                         BindMetadataTable(ref, sql_text, context));
   if (metadata) return metadata;
-  if (LakeOfNames(ref.names, context) != nullptr) {
+  // "memory.t" or "temp.t" before the statement that creates that database: nothing there.
+  const bool empty_builtin = ref.names.size() >= 2 && IsBuiltinDatabaseName(ref.names[0]) &&
+                             FindLake(context, ref.names[0]) == nullptr;
+  if (!empty_builtin && LakeOfNames(ref.names, context) != nullptr) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> lake_table,
                           BindLakeTableRef(ref, sql_text, context));
     if (lake_table) return lake_table;
-  } else if (ref.at.has_value()) {
-    return Status::InvalidArgument(FormatErrorAt(
-        sql_text, "Binder Error: AT (...) needs a table of an attached DuckLake lake",
-        ref.offset));
   }
-  std::string name = ref.names.back();
-  const SqlTable* table = context.catalog ? context.catalog->FindTable(name) : nullptr;
-  if (table == nullptr || ref.names.size() > 1 || ref.at.has_value()) {
-    std::string message = FormatErrorAt(
-        sql_text, StrCat("Catalog Error: table \"", name, "\" does not exist"), ref.offset);
+  // The SqlCatalog's tables are memory.main's: t (while memory is the default database),
+  // main.t, memory.t, memory.main.t.
+  const bool memory_default = context.lake == nullptr || context.lake->kind == DatabaseKind::kMemory;
+  const std::vector<std::string>& names = ref.names;
+  const bool memory_main =
+      (names.size() == 1 && memory_default) ||
+      (names.size() == 2 && (Lower(names[0]) == "memory" ||
+                             (Lower(names[0]) == "main" && memory_default))) ||
+      (names.size() == 3 && Lower(names[0]) == "memory" && Lower(names[1]) == "main");
+  const std::string& name = ref.names.back();
+  const SqlTable* table =
+      context.catalog != nullptr && memory_main ? context.catalog->FindTable(name) : nullptr;
+  if (table == nullptr) {
     std::vector<std::string> known = context.catalog ? context.catalog->TableNames()
                                                      : std::vector<std::string>();
-    if (context.lake != nullptr) {
+    for (const LakeBinding* database : {FindLake(context, "temp"), context.lake}) {
+      if (database == nullptr) continue;
       Result<std::shared_ptr<const LakeSnapshot>> snapshot =
-          LoadLakeSnapshot(*context.lake, std::nullopt, sql_text, ref.offset);
+          LoadLakeSnapshot(*database, std::nullopt, sql_text, ref.offset);
       if (snapshot.ok()) {
         for (std::string& lake_name : LakeObjectNames(**snapshot)) {
           known.push_back(std::move(lake_name));
         }
       }
     }
-    std::vector<std::string> closest = expr::ClosestNames(name, known);
-    if (!closest.empty()) {
-      message += "\nDid you mean \"" + closest[0] + "\"?";
-    } else if (known.empty()) {
-      message += "\n(no tables: attach a DuckLake lake, or read files with read_parquet/read_csv)";
-    }
-    return Status::NotFound(message);
+    return TableNotFound(ref, sql_text, known);
+  }
+  if (ref.at.has_value()) {
+    return Status::InvalidArgument(FormatErrorAt(
+        sql_text, "Binder Error: Catalog type does not support time travel", ref.offset));
   }
   return MakeCatalogSource(name, table, context);
 }

@@ -80,9 +80,50 @@ std::string DefaultAttachName(std::string_view locator) {
   return name.empty() ? "lake" : name;
 }
 
+AttachedLakes::AttachedLakes() {
+  for (DatabaseKind kind : {DatabaseKind::kMemory, DatabaseKind::kTemp}) {
+    auto state = std::make_unique<LakeState>();
+    state->binding.kind = kind;
+    state->binding.name = kind == DatabaseKind::kMemory ? "memory" : "temp";
+    (kind == DatabaseKind::kMemory ? memory_ : temp_) = std::move(state);
+  }
+  current_ = memory_.get();
+}
+
+AttachedLakes::~AttachedLakes() = default;
+
+void AttachedLakes::set_settings(const LakeSessionSettings* settings) {
+  settings_ = settings;
+  for (const auto& lake : lakes_) lake->binding.settings = settings;
+}
+
+Status AttachedLakes::Create(LakeState* builtin, const ExecContext& context) {
+  if (builtin->lake != nullptr) return Status::OK();
+  CreateLakeOptions create;
+  create.data_path = "/" + builtin->binding.name + "/";
+  create.created_by = "tarn " + builtin->binding.name + " database";
+  TARN_ASSIGN_OR_RETURN(builtin->lake, CreateInMemoryLake(create));
+  builtin->binding.lake = builtin->lake.get();
+  builtin->binding.fs = NewMemoryFileSystem();
+  if (in_transaction_) {
+    // The database joins the open transaction, as a lake attached inside one does.
+    auto begin = TransactionStatement(StatementKind::kBegin, "BEGIN");
+    TARN_RETURN_NOT_OK(ExecuteWriteStatement(*begin, builtin, context).status());
+  }
+  return Status::OK();
+}
+
+std::vector<LakeState*> AttachedLakes::Databases() const {
+  std::vector<LakeState*> databases;
+  if (memory_ != nullptr && memory_->lake != nullptr) databases.push_back(memory_.get());
+  for (const auto& lake : lakes_) databases.push_back(lake.get());
+  if (temp_->lake != nullptr) databases.push_back(temp_.get());
+  return databases;
+}
+
 Status AttachedLakes::Attach(std::string_view locator, const AttachOptions& options,
                              std::shared_ptr<FileSystem> fs, bool make_default) {
-  if (Find(options.name) != nullptr) {
+  if (Find(options.name) != nullptr || IsBuiltinDatabaseName(options.name)) {
     return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
                                  options.name, "\" already exists");
   }
@@ -108,7 +149,7 @@ Status AttachedLakes::Attach(std::unique_ptr<Lake> lake, const AttachOptions& op
                              std::shared_ptr<FileSystem> fs, bool make_default) {
   if (!lake) return Status::InvalidArgument("Attach: no lake");
   if (options.name.empty()) return Status::InvalidArgument("Attach: the catalog name is empty");
-  if (Find(options.name) != nullptr || Same(options.name, "memory")) {
+  if (Find(options.name) != nullptr || IsBuiltinDatabaseName(options.name)) {
     return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
                                  options.name, "\" already exists");
   }
@@ -143,7 +184,7 @@ Status AttachedLakes::Attach(std::unique_ptr<Lake> lake, const AttachOptions& op
   state->binding.lake = state->lake.get();
   LakeState* added = state.get();
   lakes_.push_back(std::move(state));
-  if (make_default && current_ == nullptr) current_ = added;
+  if (make_default && current_ == memory_.get()) current_ = added;
   return Status::OK();
 }
 
@@ -229,21 +270,31 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
     return Status::NotSupported("not yet supported: ATTACH '", attach.locator,
                                 "': tarn attaches DuckLake catalogs ('ducklake:sqlite:PATH')");
   }
+  bool replaces_default = false;
   if (LakeState* existing = Find(options.name)) {
     if (attach.if_not_exists) return Status::OK();
-    if (!attach.or_replace) {
+    if (!attach.or_replace || !existing->binding.is_ducklake()) {
       return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
                                    options.name, "\" already exists");
     }
-    if (existing == current_) current_ = nullptr;
+    if (existing == current_) {
+      // The new lake takes its place as the default.
+      current_ = memory_ != nullptr ? memory_.get() : temp_.get();
+      replaces_default = true;
+    }
     for (auto it = lakes_.begin(); it != lakes_.end(); ++it) {
       if (it->get() == existing) {
         lakes_.erase(it);
         break;
       }
     }
+  } else if (IsBuiltinDatabaseName(options.name)) {
+    if (attach.if_not_exists) return Status::OK();
+    return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
+                                 options.name, "\" already exists");
   }
   Status attached = Attach(attach.locator, options, std::move(fs), /*make_default=*/false);
+  if (attached.ok() && replaces_default) current_ = lakes_.back().get();
   if (attached.IsNotFound() && !options.data_path.has_value() && options.create_if_missing) {
     return Status::InvalidArgument(
         "Invalid Input Error: ", attached.message(),
@@ -254,7 +305,8 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
 
 Status AttachedLakes::RunDetach(const SessionStmt& detach) {
   LakeState* lake = Find(detach.name);
-  if (lake == nullptr) {
+  // "temp" is no database of the database manager's: DuckDB finds none to detach.
+  if (lake == nullptr || lake == temp_.get()) {
     if (detach.if_exists) return Status::OK();
     return Status::NotFound("Binder Error: Failed to detach database with name \"", detach.name,
                             "\": database not found");
@@ -264,6 +316,10 @@ Status AttachedLakes::RunDetach(const SessionStmt& detach) {
         "Binder Error: Cannot detach database \"", lake->binding.name,
         "\" because it is the default database. Select a different database using `USE` to "
         "allow detaching this database");
+  }
+  if (lake == memory_.get()) {
+    memory_.reset();  // its tables are gone, as DuckDB's are
+    return Status::OK();
   }
   for (auto it = lakes_.begin(); it != lakes_.end(); ++it) {
     if (it->get() == lake) {
@@ -275,29 +331,30 @@ Status AttachedLakes::RunDetach(const SessionStmt& detach) {
 }
 
 Status AttachedLakes::RunUse(const SessionStmt& use, const ExecContext& context) {
-  if (Same(use.name, "memory") && use.schema.empty()) {
-    current_ = nullptr;
-    return Status::OK();
-  }
   LakeState* lake = Find(use.name);
   std::string schema = use.schema;
-  if (lake == nullptr && use.schema.empty() && current_ != nullptr) {
-    // USE schema: a schema of the default lake.
+  if (lake == nullptr && use.schema.empty()) {
+    // USE schema: a schema of the default database.
     lake = current_;
     schema = use.name;
   }
-  if (lake == nullptr) {
+  const auto not_found = [&]() {
     return Status::NotFound("Catalog Error: SET search_path: No catalog + schema named \"",
                             use.name, use.schema.empty() ? "" : "." + use.schema, "\" found.");
+  };
+  if (lake == nullptr) return not_found();
+  if (lake->lake == nullptr) {
+    // A built-in database not yet created has schema main only.
+    if (!schema.empty() && !Same(schema, "main")) return not_found();
+    lake->binding.default_schema = "main";
+    current_ = lake;
+    return Status::OK();
   }
   if (!schema.empty()) {
     ExecContext lake_context = context;
     lake_context.lake = &lake->binding;
     TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake->binding, std::nullopt, "", 0));
-    if (snapshot->FindSchema(schema) == nullptr) {
-      return Status::NotFound("Catalog Error: SET search_path: No catalog + schema named \"",
-                              use.name, use.schema.empty() ? "" : "." + use.schema, "\" found.");
-    }
+    if (snapshot->FindSchema(schema) == nullptr) return not_found();
     lake->binding.default_schema = schema;
   } else {
     lake->binding.default_schema = "main";
@@ -307,6 +364,8 @@ Status AttachedLakes::RunUse(const SessionStmt& use, const ExecContext& context)
 }
 
 LakeState* AttachedLakes::Find(std::string_view name) {
+  if (memory_ != nullptr && Same(name, "memory")) return memory_.get();
+  if (Same(name, "temp")) return temp_.get();
   for (const auto& lake : lakes_) {
     if (Same(lake->binding.name, name)) return lake.get();
   }
@@ -315,21 +374,40 @@ LakeState* AttachedLakes::Find(std::string_view name) {
 
 std::vector<const LakeBinding*> AttachedLakes::Bindings() const {
   std::vector<const LakeBinding*> bindings;
-  for (const auto& lake : lakes_) bindings.push_back(&lake->binding);
+  for (LakeState* database : Databases()) bindings.push_back(&database->binding);
   return bindings;
 }
 
-LakeState* AttachedLakes::TargetOf(const Statement& statement) {
-  if (statement.write != nullptr) {
-    const std::vector<std::string>& names = statement.write->names;
-    const bool schema_statement = statement.kind == StatementKind::kCreateSchema ||
-                                  statement.kind == StatementKind::kDropSchema;
-    if (names.size() == 3 || (names.size() == 2 && schema_statement)) {
-      if (LakeState* named = Find(names[0])) return named;
-    } else if (names.size() == 2) {
-      if (LakeState* named = Find(names[0])) return named;
-    }
+namespace {
+
+// Whether `database` holds a table or view `schema`.`name` (at its transaction's view).
+bool Holds(const LakeBinding& database, const std::string& schema, const std::string& name) {
+  if (database.lake == nullptr) return false;
+  Result<std::shared_ptr<const LakeSnapshot>> snapshot =
+      LoadLakeSnapshot(database, std::nullopt, "", 0);
+  return snapshot.ok() && ((*snapshot)->FindTable(schema, name) != nullptr ||
+                           (*snapshot)->FindView(schema, name) != nullptr);
+}
+
+// Statements whose target is an existing table or view, found along the search path.
+bool NamesExistingObject(StatementKind kind) {
+  switch (kind) {
+    case StatementKind::kInsert:
+    case StatementKind::kDelete:
+    case StatementKind::kUpdate:
+    case StatementKind::kDropTable:
+    case StatementKind::kDropView:
+    case StatementKind::kAlterTable:
+      return true;
+    default:
+      return false;
   }
+}
+
+}  // namespace
+
+Result<LakeState*> AttachedLakes::TargetOf(const Statement& statement,
+                                           const ExecContext& context) {
   if (statement.kind == StatementKind::kCall && statement.select != nullptr) {
     const TableRef& call = statement.select->from;
     if (!call.args.empty() && call.args[0].name.empty() && call.args[0].expr != nullptr &&
@@ -337,8 +415,31 @@ LakeState* AttachedLakes::TargetOf(const Statement& statement) {
         call.args[0].expr->literal_kind == ast::LiteralKind::kString) {
       if (LakeState* named = Find(call.args[0].expr->text)) return named;
     }
+    return current();
   }
-  return current_;
+  LakeState* target = current_;
+  if (statement.write != nullptr) {
+    const WriteStmt& write = *statement.write;
+    const std::vector<std::string>& names = write.names;
+    LakeState* named = nullptr;
+    if (names.size() >= 2) named = Find(names[0]);
+    if (write.temporary) {
+      if (named != nullptr && named != temp_.get()) {
+        return Status::InvalidArgument(
+            "Parser Error: TEMPORARY table names can *only* use the \"temp\" catalog");
+      }
+      target = temp_.get();
+    } else if (named != nullptr) {
+      target = named;
+    } else if (NamesExistingObject(statement.kind) && !names.empty() &&
+               (names.size() == 1 || (names.size() == 2 && Same(names[0], "main"))) &&
+               Holds(temp_->binding, "main", names.back())) {
+      // temp.main comes first on DuckDB's search path.
+      target = temp_.get();
+    }
+  }
+  if (!target->binding.is_ducklake()) TARN_RETURN_NOT_OK(Create(target, context));
+  return target;
 }
 
 Status AttachedLakes::Begin(const Statement& statement, const ExecContext& context) {
@@ -346,12 +447,13 @@ Status AttachedLakes::Begin(const Statement& statement, const ExecContext& conte
     return Status::InvalidArgument(
         "TransactionContext Error: cannot start a transaction within a transaction");
   }
-  for (const auto& lake : lakes_) {
-    Status begun = ExecuteWriteStatement(statement, lake.get(), context).status();
+  const std::vector<LakeState*> databases = Databases();
+  for (LakeState* lake : databases) {
+    Status begun = ExecuteWriteStatement(statement, lake, context).status();
     if (!begun.ok()) {
       auto rollback = TransactionStatement(StatementKind::kRollback, "ROLLBACK");
-      for (const auto& other : lakes_) {
-        if (other->transaction) (void)ExecuteWriteStatement(*rollback, other.get(), context);
+      for (LakeState* other : databases) {
+        if (other->transaction) (void)ExecuteWriteStatement(*rollback, other, context);
       }
       return begun;
     }
@@ -369,9 +471,9 @@ Status AttachedLakes::End(const Statement& statement, const ExecContext& context
   }
   in_transaction_ = false;
   Status first_error;
-  for (const auto& lake : lakes_) {
+  for (LakeState* lake : Databases()) {
     if (!lake->transaction) continue;
-    Status ended = ExecuteWriteStatement(statement, lake.get(), context).status();
+    Status ended = ExecuteWriteStatement(statement, lake, context).status();
     if (!ended.ok() && first_error.ok()) first_error = ended;
   }
   return first_error;

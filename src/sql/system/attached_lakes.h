@@ -1,10 +1,18 @@
-// The lakes a Session has attached, by name, and the default one (USE): what ATTACH, DETACH
-// and USE change, and how a statement finds the lake it writes.
+// The databases of a Session, by name, and the default one (USE): what ATTACH, DETACH and USE
+// change, and how a statement finds the database it writes.
 //
-// DuckDB's rules: names are case-insensitive; "memory" is the session's own catalog (files
-// and SqlCatalog tables), the default until USE names a lake; a lake attached through SQL does
-// not become the default, one attached through the C++ API does when there is none; the
-// default lake cannot be detached; a transaction (BEGIN ... COMMIT) spans every attached lake.
+// DuckDB's rules: names are case-insensitive; "memory" is the session's own database, the
+// default until USE names another; "temp" holds CREATE TEMP tables and views and is searched
+// first for an unqualified name; a lake attached through SQL does not become the default, one
+// attached through the C++ API does while "memory" is; the default database cannot be
+// detached; a transaction (BEGIN ... COMMIT) spans every database.
+//
+// "memory" and "temp" are lakes of their own (kind kMemory / kTemp): a DuckLake catalog in an
+// in-memory SQLite database with its data files in a private in-memory FileSystem, so every
+// statement that works on a lake works on them, and everything they hold is gone with the
+// session. Each is created when a statement first writes it; until then it is empty and its
+// binding is left out of Bindings(). The SqlCatalog's tables (Session::catalog()) are
+// "memory"'s as well.
 //
 // Thread-safety: one thread at a time (the session's).
 #pragma once
@@ -23,8 +31,13 @@ namespace tarn::sql {
 
 class AttachedLakes {
  public:
+  AttachedLakes();
+  ~AttachedLakes();
+  AttachedLakes(const AttachedLakes&) = delete;
+  AttachedLakes& operator=(const AttachedLakes&) = delete;
+
   // Opens (or, with options.create_if_missing, creates) the lake at `locator` and attaches it
-  // as options.name. `make_default` makes it the default lake when there is none.
+  // as options.name. `make_default` makes it the default database while "memory" is.
   Status Attach(std::string_view locator, const AttachOptions& options,
                 std::shared_ptr<FileSystem> fs, bool make_default);
   Status Attach(std::unique_ptr<Lake> lake, const AttachOptions& options,
@@ -33,32 +46,45 @@ class AttachedLakes {
   Status Run(const Statement& statement, std::shared_ptr<FileSystem> fs,
              const ExecContext& context);
 
-  // The lake named `name` (case-insensitive), or null.
+  // The database named `name` (case-insensitive): an attached lake, "memory" or "temp"
+  // (created or not); null when there is none.
   LakeState* Find(std::string_view name);
-  // The default lake, or null ("memory").
-  LakeState* current() { return current_; }
-  // Every attached lake's binding, in attach order.
+  // The default database (USE): "memory" unless USE chose another.
+  LakeState* default_database() { return current_; }
+  // The default database when it is an attached DuckLake lake, else null.
+  LakeState* current() { return current_->binding.is_ducklake() ? current_ : nullptr; }
+  // The binding of every database that holds anything: "memory" once created, the attached
+  // lakes in attach order, "temp" once created.
   std::vector<const LakeBinding*> Bindings() const;
-  // The lake `statement` writes: the catalog part of its target name or the catalog named by
-  // the first argument of a CALL, else the default lake (may be null).
-  LakeState* TargetOf(const Statement& statement);
+  // The database `statement` writes, as DuckDB's binder finds it: the catalog part of its
+  // target name, "temp" for CREATE TEMP and for an unqualified name "temp" holds, the catalog
+  // a CALL's first argument names, else the default database. A built-in database is created
+  // here when it has not been. Errors: an unknown catalog, TEMP with another catalog.
+  Result<LakeState*> TargetOf(const Statement& statement, const ExecContext& context);
 
-  // BEGIN / COMMIT / ROLLBACK over every attached lake.
+  // BEGIN / COMMIT / ROLLBACK over every database.
   Status Begin(const Statement& statement, const ExecContext& context);
   Status End(const Statement& statement, const ExecContext& context);
   bool in_transaction() const { return in_transaction_; }
 
   // The session's ducklake_* settings every lake's writes use (LakeBinding::settings).
   // REQUIRES: `settings` outlives this object.
-  void set_settings(const LakeSessionSettings* settings) { settings_ = settings; }
+  void set_settings(const LakeSessionSettings* settings);
 
  private:
   Status RunAttach(const Statement& statement, std::shared_ptr<FileSystem> fs);
   Status RunDetach(const SessionStmt& detach);
   Status RunUse(const SessionStmt& use, const ExecContext& context);
+  // Creates the lake behind a built-in database (a no-op when it exists); it joins an open
+  // transaction.
+  Status Create(LakeState* builtin, const ExecContext& context);
+  // Every database that holds anything, "memory" first and "temp" last.
+  std::vector<LakeState*> Databases() const;
 
+  std::unique_ptr<LakeState> memory_;               // null once DETACHed
+  std::unique_ptr<LakeState> temp_;
   std::vector<std::unique_ptr<LakeState>> lakes_;  // attach order
-  LakeState* current_ = nullptr;                    // one of lakes_, or null
+  LakeState* current_ = nullptr;                    // the default database; never null
   bool in_transaction_ = false;
   const LakeSessionSettings* settings_ = nullptr;
 };

@@ -17,6 +17,7 @@
 #include "sql/lake/ducklake_functions.h"
 #include "sql/lake/lake_source.h"
 #include "sql/lake/maintenance_calls.h"
+#include "sql/lake/metadata_writes.h"
 #include "sql/lake/write_statements.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/names.h"
@@ -179,7 +180,9 @@ struct Session::Impl {
     context.layout_picker = values.layout_picker();
     context.layout_sample_rows = values.layout_sample_rows();
     context.catalog = &catalog;
-    context.lake = lakes.current() ? &lakes.current()->binding : nullptr;
+    // The default database, unless it is a built-in one no statement has written yet.
+    sql::LakeState* database = lakes.default_database();
+    context.lake = database->lake != nullptr ? &database->binding : nullptr;
     context.lakes = lakes.Bindings();
     return context;
   }
@@ -334,7 +337,9 @@ struct Session::Impl {
   // (they need an age, which CHECKPOINT does not give).
   Status Checkpoint(const sql::Statement& statement) {
     sql::LakeState* lake =
-        statement.setting.empty() ? lakes.current() : lakes.Find(statement.setting);
+        statement.setting.empty() ? lakes.default_database() : lakes.Find(statement.setting);
+    // DuckDB's own databases keep nothing to checkpoint here.
+    if (lake != nullptr && !lake->binding.is_ducklake()) return Status::OK();
     if (lake == nullptr) {
       if (statement.setting.empty()) {
         return Status::InvalidArgument("Catalog Error: CHECKPOINT needs an attached DuckLake lake");
@@ -443,8 +448,9 @@ struct Session::Impl {
       }
       case sql::StatementKind::kCall:
         if (sql::IsMaintenanceCall(statement)) {
+          TARN_ASSIGN_OR_RETURN(sql::LakeState * target, lakes.TargetOf(statement, Context()));
           TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
-                                sql::RunMaintenanceCall(statement, lakes.TargetOf(statement)));
+                                sql::RunMaintenanceCall(statement, target));
           return RowsResult(std::move(result), std::move(rows));
         }
         if (sql::IsDucklakeFunction(statement.select->from.names[0]) &&
@@ -532,9 +538,16 @@ struct Session::Impl {
   // A write statement: a command whose result is the row count (INSERT, DELETE, UPDATE,
   // CREATE TABLE AS), or nothing.
   Result<QueryResult> RunWrite(const sql::Statement& statement, QueryResult result) {
-    TARN_ASSIGN_OR_RETURN(
-        std::optional<int64_t> rows,
-        sql::ExecuteWriteStatement(statement, lakes.TargetOf(statement), Context()));
+    sql::ExecContext context = Context();
+    std::optional<int64_t> rows;
+    if (const sql::LakeBinding* owner = sql::MetadataWriteTarget(statement, context)) {
+      TARN_ASSIGN_OR_RETURN(rows, sql::ExecuteMetadataWrite(statement, *owner, context));
+    } else {
+      TARN_ASSIGN_OR_RETURN(sql::LakeState * target, lakes.TargetOf(statement, context));
+      // Creating a built-in database adds it to what the statement's query can read.
+      context = Context();
+      TARN_ASSIGN_OR_RETURN(rows, sql::ExecuteWriteStatement(statement, target, context));
+    }
     result.kind = QueryKind::kCommand;
     auto schema = std::make_shared<Schema>();
     std::vector<std::shared_ptr<Batch>> batches;

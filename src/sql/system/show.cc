@@ -15,6 +15,7 @@ struct ShownTable {
   std::string name;
   std::vector<std::string> column_names;
   std::vector<std::string> column_types;
+  bool temporary = false;
 };
 
 Value TextList(const std::vector<std::string>& items) {
@@ -24,30 +25,41 @@ Value TextList(const std::vector<std::string>& items) {
   return Value::Nested(type, std::move(values));
 }
 
-// Every table and view of the lake at the session's view, then the SqlCatalog's tables.
-Result<std::vector<ShownTable>> ListTables(const ExecContext& context) {
-  std::vector<ShownTable> tables;
-  if (context.lake != nullptr) {
-    TARN_ASSIGN_OR_RETURN(auto snapshot,
-                          LoadLakeSnapshot(*context.lake, std::nullopt, "", 0));
-    for (const auto& table : snapshot->tables()) {
-      ShownTable shown{context.lake->name, table->schema_name, table->name, {}, {}};
-      for (const ColumnInfo& column : table->columns) {
-        shown.column_names.push_back(column.name);
-        shown.column_types.push_back(column.type.ToString());
-      }
-      tables.push_back(std::move(shown));
+// The tables and views of `database` at the session's view of it.
+Status AddDatabase(const LakeBinding& database, std::vector<ShownTable>* tables) {
+  TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(database, std::nullopt, "", 0));
+  const bool temporary = database.kind == DatabaseKind::kTemp;
+  for (const auto& table : snapshot->tables()) {
+    ShownTable shown{database.name, table->schema_name, table->name, {}, {}, temporary};
+    for (const ColumnInfo& column : table->columns) {
+      shown.column_names.push_back(column.name);
+      shown.column_types.push_back(column.type.ToString());
     }
-    for (const ViewInfo& view : snapshot->views()) {
-      tables.push_back({context.lake->name, view.schema_name, view.name, view.column_aliases, {}});
-    }
-    std::sort(tables.begin(), tables.end(), [](const ShownTable& a, const ShownTable& b) {
-      return std::tie(a.schema, a.name) < std::tie(b.schema, b.name);
-    });
+    tables->push_back(std::move(shown));
   }
-  if (context.catalog != nullptr) {
+  for (const ViewInfo& view : snapshot->views()) {
+    tables->push_back(
+        {database.name, view.schema_name, view.name, view.column_aliases, {}, temporary});
+  }
+  return Status::OK();
+}
+
+// SHOW TABLES: the default database's tables and views; SHOW ALL TABLES: every database's,
+// ordered by database, schema and name. The SqlCatalog's tables are memory's.
+Result<std::vector<ShownTable>> ListTables(bool all, const ExecContext& context) {
+  std::vector<ShownTable> tables;
+  const bool memory_default =
+      context.lake == nullptr || context.lake->kind == DatabaseKind::kMemory;
+  if (all) {
+    for (const LakeBinding* database : context.lakes) {
+      TARN_RETURN_NOT_OK(AddDatabase(*database, &tables));
+    }
+  } else if (context.lake != nullptr) {
+    TARN_RETURN_NOT_OK(AddDatabase(*context.lake, &tables));
+  }
+  if (context.catalog != nullptr && (all || memory_default)) {
     for (const std::string& name : context.catalog->TableNames()) {
-      ShownTable shown{"memory", "main", name, {}, {}};
+      ShownTable shown{"memory", "main", name, {}, {}, false};
       if (const SqlTable* table = context.catalog->FindTable(name)) {
         for (const Field& field : table->schema().fields) {
           shown.column_names.push_back(field.name);
@@ -57,9 +69,11 @@ Result<std::vector<ShownTable>> ListTables(const ExecContext& context) {
       tables.push_back(std::move(shown));
     }
   }
+  std::stable_sort(tables.begin(), tables.end(), [](const ShownTable& a, const ShownTable& b) {
+    return std::tie(a.database, a.schema, a.name) < std::tie(b.database, b.schema, b.name);
+  });
   return tables;
 }
-
 
 }  // namespace
 
@@ -76,7 +90,9 @@ std::string DefaultText(const ColumnInfo& column) {
 }
 
 Result<std::shared_ptr<Batch>> ShowTables(bool all, const ExecContext& context) {
-  TARN_ASSIGN_OR_RETURN(std::vector<ShownTable> tables, ListTables(context));
+  TARN_ASSIGN_OR_RETURN(std::vector<ShownTable> tables, ListTables(all, context));
+  const std::string default_schema =
+      context.lake != nullptr ? context.lake->default_schema : std::string("main");
   std::vector<Field> fields;
   if (all) {
     fields = {Field("database", DataType(TypeId::kVarchar)),
@@ -98,7 +114,7 @@ Result<std::shared_ptr<Batch>> ShowTables(bool all, const ExecContext& context) 
   for (const ShownTable& table : tables) {
     if (!all) {
       // The default schema only, as DuckDB's SHOW TABLES.
-      if (LowerAscii(table.schema) == "main") names.push_back(table.name);
+      if (LowerAscii(table.schema) == LowerAscii(default_schema)) names.push_back(table.name);
       continue;
     }
     TARN_RETURN_NOT_OK(builders[0]->Append(Value::Varchar(table.database)));
@@ -106,7 +122,7 @@ Result<std::shared_ptr<Batch>> ShowTables(bool all, const ExecContext& context) 
     TARN_RETURN_NOT_OK(builders[2]->Append(Value::Varchar(table.name)));
     TARN_RETURN_NOT_OK(builders[3]->Append(TextList(table.column_names)));
     TARN_RETURN_NOT_OK(builders[4]->Append(TextList(table.column_types)));
-    TARN_RETURN_NOT_OK(builders[5]->Append(Value::Boolean(false)));
+    TARN_RETURN_NOT_OK(builders[5]->Append(Value::Boolean(table.temporary)));
     ++rows;
   }
   if (!all) {
@@ -125,14 +141,18 @@ Result<std::shared_ptr<Batch>> DescribeLakeTable(const SelectStmt& select,
                                                  std::string_view sql_text,
                                                  const ExecContext& context) {
   const TableRef& from = select.from;
-  if (context.lake == nullptr || from.kind != TableRef::Kind::kTable ||
+  if (from.kind != TableRef::Kind::kTable ||
       select.items.size() != 1 || !select.items[0].star ||
       !select.items[0].star_qualifier.empty() || !select.items[0].exclude.empty() ||
       select.where || !select.group_by.empty() || select.distinct ||
       !from.column_aliases.empty()) {
     return std::shared_ptr<Batch>();
   }
-  const LakeBinding& lake = *context.lake;
+  const LakeBinding* database = LakeOfNames(from.names, context);
+  if (database == nullptr || (from.at.has_value() && !database->is_ducklake())) {
+    return std::shared_ptr<Batch>();
+  }
+  const LakeBinding& lake = *database;
   TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake, from.at, sql_text, from.offset));
   Result<LakeObjectName> name = ResolveLakeName(from.names, lake, *snapshot);
   if (!name.ok()) return std::shared_ptr<Batch>();

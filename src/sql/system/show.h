@@ -1,10 +1,11 @@
 // SHOW TABLES, SHOW ALL TABLES and DESCRIBE of lake tables, as DuckDB shows them.
 //
-//   SHOW TABLES       name: the tables and views of the lake's schema main, then the
-//                     SqlCatalog's tables; sorted
+//   SHOW TABLES       name: the tables and views of the default database's default schema
+//                     (with the SqlCatalog's tables while "memory" is the default); sorted
 //   SHOW ALL TABLES   database, schema, name, column_names VARCHAR[], column_types VARCHAR[],
-//                     temporary BOOLEAN: every table and view of the lake, then the
-//                     SqlCatalog's tables (database "memory", schema "main")
+//                     temporary BOOLEAN: every table and view of every database ("memory",
+//                     the attached lakes, "temp") and the SqlCatalog's tables (database
+//                     "memory", schema "main"), ordered by database, schema, name
 //   DESCRIBE t        column_name, column_type, null (YES/NO), key, default, extra
 //
 // Thread-safety: one thread at a time.

@@ -60,6 +60,7 @@ struct TableEntry {
   std::string name;
   int64_t oid = 0;
   bool view = false;
+  bool temporary = false;            // an object of the "temp" database
   std::vector<ColumnEntry> columns;  // a view's: empty when it no longer plans
   bool bound = true;                 // a view plans
   std::optional<std::string> comment;
@@ -253,9 +254,13 @@ Status AddLake(const LakeBinding& lake, int64_t oid, const ExecContext& context,
                Catalogs* out) {
   TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake, std::nullopt, "", 0));
   const Comments comments = ReadComments(*lake.lake, snapshot->snapshot_id());
+  const bool builtin = !lake.is_ducklake();
+  const bool temporary = lake.kind == DatabaseKind::kTemp;
   for (const SchemaInfo& schema : snapshot->schemas()) {
-    out->schemas.push_back({lake.name, oid, schema.name, schema.schema_id, false,
-                            Find(comments.objects, schema.schema_id)});
+    // DuckDB's own databases count their main schema as internal.
+    const bool internal = builtin && LowerAscii(schema.name) == "main";
+    out->schemas.push_back({lake.name, oid, schema.name, builtin ? oid : schema.schema_id,
+                            internal, Find(comments.objects, schema.schema_id)});
   }
   auto schema_oid = [&](const std::string& name) -> int64_t {
     const SchemaInfo* schema = snapshot->FindSchema(name);
@@ -269,6 +274,7 @@ Status AddLake(const LakeBinding& lake, int64_t oid, const ExecContext& context,
     entry.schema_oid = schema_oid(table->schema_name);
     entry.name = table->name;
     entry.oid = table->table_id;
+    entry.temporary = temporary;
     // The view's own comments: an open transaction's COMMENT ON shows before COMMIT.
     entry.comment = table->comment;
     for (const ColumnInfo& column : table->columns) {
@@ -298,6 +304,7 @@ Status AddLake(const LakeBinding& lake, int64_t oid, const ExecContext& context,
     entry.name = view.name;
     entry.oid = view.view_id;
     entry.view = true;
+    entry.temporary = temporary;
     entry.comment = view.comment;
     std::optional<std::vector<ColumnEntry>> columns = ViewColumns(lake, view, context);
     entry.bound = columns.has_value();
@@ -339,8 +346,20 @@ Status AddMetadataCatalog(const LakeBinding& lake, int64_t oid, Catalogs* out) {
 Result<Catalogs> Collect(const ExecContext& context) {
   Catalogs out;
   out.databases.push_back({"memory", kMemoryOid, std::nullopt, false, "duckdb", false, {}});
+  const LakeBinding* memory = nullptr;
+  const LakeBinding* temp = nullptr;
+  for (const LakeBinding* lake : context.lakes) {
+    if (lake->kind == DatabaseKind::kMemory) memory = lake;
+    if (lake->kind == DatabaseKind::kTemp) temp = lake;
+  }
+  if (memory != nullptr) {
+    TARN_RETURN_NOT_OK(AddLake(*memory, kMemoryOid, context, &out));
+  } else {
+    out.schemas.push_back({"memory", kMemoryOid, "main", kMemoryOid, true, std::nullopt});
+  }
   int64_t index = 0;
   for (const LakeBinding* lake : context.lakes) {
+    if (!lake->is_ducklake()) continue;
     const int64_t oid = kLakeOidBase + index;
     DatabaseEntry database{lake->name, oid, lake->lake->store()->location(), false,
                            "ducklake", lake->read_only,
@@ -359,11 +378,14 @@ Result<Catalogs> Collect(const ExecContext& context) {
   }
   out.databases.push_back({"system", 0, std::nullopt, true, "duckdb", false, {}});
   out.databases.push_back({"temp", kTempOid, std::nullopt, true, "duckdb", false, {}});
-  out.schemas.push_back({"memory", kMemoryOid, "main", kMemoryOid, true, std::nullopt});
   for (const char* schema : {"information_schema", "main", "pg_catalog"}) {
     out.schemas.push_back({"system", 0, schema, 0, true, std::nullopt});
   }
-  out.schemas.push_back({"temp", kTempOid, "main", kTempOid, true, std::nullopt});
+  if (temp != nullptr) {
+    TARN_RETURN_NOT_OK(AddLake(*temp, kTempOid, context, &out));
+  } else {
+    out.schemas.push_back({"temp", kTempOid, "main", kTempOid, true, std::nullopt});
+  }
   if (context.catalog != nullptr) {
     int64_t table_oid = 1;
     for (const std::string& name : context.catalog->TableNames()) {
@@ -510,7 +532,8 @@ Result<std::unique_ptr<Source>> Tables(const Catalogs& catalogs) {
         {Value::Varchar(table.database), Value::Int64(table.database_oid),
          Value::Varchar(table.schema), Value::Int64(table.schema_oid), Value::Varchar(table.name),
          Value::Int64(table.oid), TextOrNull(table.comment), TextMap({}), Value::Boolean(false),
-         Value::Boolean(false), Value::Boolean(false), IntOrNull(table.estimated_size, kBigint),
+         Value::Boolean(table.temporary), Value::Boolean(false),
+         IntOrNull(table.estimated_size, kBigint),
          Value::Int64(static_cast<int64_t>(table.columns.size())), Value::Int64(0),
          Value::Int64(0), Value::Varchar(table.sql)}));
   }
@@ -530,7 +553,7 @@ Result<std::unique_ptr<Source>> Views(const Catalogs& catalogs) {
         {Value::Varchar(view.database), Value::Int64(view.database_oid),
          Value::Varchar(view.schema), Value::Int64(view.schema_oid), Value::Varchar(view.name),
          Value::Int64(view.oid), TextOrNull(view.comment), TextMap({}), Value::Boolean(false),
-         Value::Boolean(false), Value::Int64(static_cast<int64_t>(view.columns.size())),
+         Value::Boolean(view.temporary), Value::Int64(static_cast<int64_t>(view.columns.size())),
          Value::Varchar(view.sql), Value::Boolean(view.bound)}));
   }
   return Rows("TABLE_FUNCTION duckdb_views", rows.Finish());
@@ -592,7 +615,10 @@ Result<std::unique_ptr<Source>> InformationTables(const Catalogs& catalogs) {
   for (const TableEntry& table : catalogs.tables) {
     TARN_RETURN_NOT_OK(rows.Add(
         {Value::Varchar(table.database), Value::Varchar(table.schema), Value::Varchar(table.name),
-         Value::Varchar(table.view ? "VIEW" : "BASE TABLE"), null, null, null, null, null,
+         Value::Varchar(table.view        ? "VIEW"
+                        : table.temporary ? "LOCAL TEMPORARY"
+                                          : "BASE TABLE"),
+         null, null, null, null, null,
          Value::Varchar(table.view ? "NO" : "YES"), Value::Varchar("NO"), null,
          TextOrNull(table.comment)}));
   }

@@ -459,7 +459,8 @@ Result<std::unique_ptr<Source>> BindTarnFunction(const TableRef& ref, std::strin
   Result<std::unique_ptr<Source>> bound = Status::Internal("unhandled ", name);
   if (name == kStats) {
     bound = BindStats(ref);
-  } else if (context.lake == nullptr || context.lake->lake == nullptr) {
+  } else if (context.lake == nullptr || context.lake->lake == nullptr ||
+             !context.lake->is_ducklake()) {
     return located(
         Status::InvalidArgument("Catalog Error: ", name, " needs an attached DuckLake lake"));
   } else if (name == kPublish) {
