@@ -1,18 +1,19 @@
-// The attached DuckLake lake as seen by the SQL front end: name resolution, time travel, and
+// The session's databases as seen by the SQL front end — attached DuckLake lakes and the
+// built-in "memory" and "temp" (lakes of the session's own): name resolution, time travel, and
 // the Source that scans a lake table through OpenTableScan.
 //
-// A session attaches at most one lake, under a catalog name ("lake" by default). A table
-// reference resolves as DuckDB resolves it with the lake as the default catalog:
-//   t          → schema "main", table t
-//   s.t        → schema s, table t (or, when the lake has no schema s and s is the catalog
-//                name, main.t)
-//   lake.s.t   → schema s, table t of catalog "lake"
-// Views of the lake are planned from their stored SQL. A table's source has the table's
-// columns at the snapshot plus the pseudo-column `rowid` (unless a real column is named rowid);
-// `AT (VERSION => n)` / `AT (TIMESTAMP => '...')` pick the snapshot. The WHERE clause is pushed
-// into the scan (file pruning on catalog statistics, row-group pruning, row filtering).
-// Inside an explicit transaction, reads without AT go through the transaction, so they see
-// its own writes.
+// A table reference resolves as DuckDB resolves it along its search path:
+//   t          → "temp".main.t when temp holds it, else the default database's default schema
+//   s.t        → schema s of the default database (or, when s names a database and the default
+//                one has no schema s, s.main.t)
+//   db.s.t     → schema s, table t of database db
+// Views are planned from their stored SQL, with their own database as the default. A lake
+// table's source has the table's columns at the snapshot plus the virtual columns (`rowid`,
+// and for DuckLake lakes `snapshot_id`, `file_row_number`, `filename`) unless a real column
+// shadows one; `AT (VERSION => n)` / `AT (TIMESTAMP => '...')` pick the snapshot. The WHERE
+// clause is pushed into the scan (file pruning on catalog statistics, row-group pruning, row
+// filtering). Inside an explicit transaction, reads without AT go through the transaction, so
+// they see its own writes.
 //
 // Thread-safety: one thread at a time (the session's).
 #pragma once

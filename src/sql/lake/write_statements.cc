@@ -1,17 +1,16 @@
 #include "sql/lake/write_statements.h"
 
 #include "sql/exec/batch_bytes.h"
+#include "sql/lake/joined_writes.h"
 
 #include <cctype>
 #include <algorithm>
 #include <map>
-#include <unordered_set>
 #include <utility>
 
 #include "expr/binder.h"
 #include "expr/cast.h"
 #include "expr/lexer.h"
-#include "sql/parse/statement_clone.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
 #include "sql/plan/source.h"
@@ -62,6 +61,7 @@ bool IsWriteStatement(const Statement& statement) {
     case StatementKind::kDropView:
     case StatementKind::kCreateMacro:
     case StatementKind::kDropMacro:
+    case StatementKind::kMerge:
     case StatementKind::kBegin:
     case StatementKind::kCommit:
     case StatementKind::kRollback:
@@ -338,9 +338,13 @@ class Writer {
       }
       case StatementKind::kAlterTable: return Alter();
       case StatementKind::kInsert: return Insert();
+      case StatementKind::kMerge: {
+        TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
+        return RunJoinedWrite(statement_, name, txn_, context_);
+      }
       case StatementKind::kDelete: {
         TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
-        if (write_.from) return DeleteUsing(name);
+        if (write_.from) return RunJoinedWrite(statement_, name, txn_, context_);
         std::optional<std::string> predicate;
         if (write_.where) predicate = TargetText(*write_.where, write_);
         TARN_ASSIGN_OR_RETURN(WriteResult result, txn->Delete(name.schema, name.name, predicate));
@@ -348,7 +352,7 @@ class Writer {
       }
       case StatementKind::kUpdate: {
         TARN_ASSIGN_OR_RETURN(LakeObjectName name, Target());
-        if (write_.from) return UpdateFrom(name);
+        if (write_.from) return RunJoinedWrite(statement_, name, txn_, context_);
         std::vector<UpdateAssignment> assignments;
         for (const auto& [column, value] : write_.assignments) {
           assignments.push_back({column, TargetText(*value, write_)});
@@ -390,93 +394,6 @@ class Writer {
 
   Result<std::unique_ptr<Operator>> PlanQuery() {
     return PlanSelect(*write_.query, statement_.text, context_);
-  }
-
-  // UPDATE … FROM / DELETE … USING: the query `SELECT t.rowid, <items> FROM t, <from> WHERE
-  // <where>` over the target (read through the transaction) and the other tables.
-  Result<std::unique_ptr<Operator>> PlanJoinedRows(std::vector<std::unique_ptr<ast::Expr>> items) {
-    SelectStmt select;
-    TableRef target;
-    target.kind = TableRef::Kind::kTable;
-    target.names = write_.names;
-    target.alias = write_.alias;
-    TableRef join;
-    join.kind = TableRef::Kind::kJoin;
-    join.join_type = JoinType::kCross;
-    join.comma = true;
-    join.left = std::make_unique<TableRef>(std::move(target));
-    join.right = std::make_unique<TableRef>(CloneTableRef(*write_.from));
-    select.from = std::move(join);
-    const std::string& qualifier = write_.alias.empty() ? write_.names.back() : write_.alias;
-    SelectItem rowid;
-    rowid.expr = ast::MakeColumnRef({qualifier, kRowIdColumnName});
-    rowid.alias = "__tarn_target_rowid";
-    select.items.push_back(std::move(rowid));
-    for (size_t i = 0; i < items.size(); ++i) {
-      SelectItem item;
-      item.expr = std::move(items[i]);
-      item.alias = "__tarn_value_" + std::to_string(i);
-      select.items.push_back(std::move(item));
-    }
-    if (write_.where) select.where = write_.where->Clone();
-    return PlanSelect(select, statement_.text, context_);
-  }
-
-  // The rows of `query` (a rowid first), each target row once: the first row a target row
-  // joins decides, as DuckDB's first-write-wins UPDATE … FROM does.
-  static Result<std::shared_ptr<Batch>> FirstPerRowId(Operator& query,
-                                                      std::shared_ptr<const Schema> schema) {
-    std::unordered_set<int64_t> seen;
-    std::vector<std::shared_ptr<Batch>> kept;
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, query.Next());
-      if (!batch) break;
-      std::vector<int64_t> rows;
-      for (int64_t row = 0; row < batch->num_rows; ++row) {
-        Value id = batch->column(0).GetValue(row);
-        if (!id.is_null() && seen.insert(id.GetInt64()).second) rows.push_back(row);
-      }
-      if (rows.empty()) continue;
-      std::vector<std::shared_ptr<Column>> columns;
-      for (const auto& column : batch->columns) columns.push_back(Take(*column, rows));
-      auto out = MakeBatch(schema, std::move(columns));
-      out->num_rows = static_cast<int64_t>(rows.size());
-      kept.push_back(std::move(out));
-    }
-    if (kept.empty()) return MakeEmptyColumnsBatch(schema, 0);
-    return kept.size() == 1 ? kept[0] : ConcatenateBatches(kept);
-  }
-
-  Result<std::optional<int64_t>> UpdateFrom(const LakeObjectName& name) {
-    std::vector<std::unique_ptr<ast::Expr>> values;
-    auto schema = std::make_shared<Schema>();
-    schema->fields.emplace_back(kRowIdColumnName, DataType(TypeId::kInt64));
-    for (const auto& [column, value] : write_.assignments) values.push_back(value->Clone());
-    TARN_ASSIGN_OR_RETURN(auto query, PlanJoinedRows(std::move(values)));
-    for (size_t i = 0; i < write_.assignments.size(); ++i) {
-      schema->fields.emplace_back(write_.assignments[i].first,
-                                  query->schema()->field(static_cast<int>(i + 1)).type);
-    }
-    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> changes, FirstPerRowId(*query, schema));
-    if (changes->num_rows == 0) return std::optional<int64_t>(0);
-    TARN_ASSIGN_OR_RETURN(WriteResult result,
-                          txn_->UpdateByRowId(name.schema, name.name, *changes));
-    return std::optional<int64_t>(result.rows);
-  }
-
-  Result<std::optional<int64_t>> DeleteUsing(const LakeObjectName& name) {
-    TARN_ASSIGN_OR_RETURN(auto query, PlanJoinedRows({}));
-    auto schema = std::make_shared<Schema>();
-    schema->fields.emplace_back(kRowIdColumnName, DataType(TypeId::kInt64));
-    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> ids, FirstPerRowId(*query, schema));
-    if (ids->num_rows == 0) return std::optional<int64_t>(0);
-    std::string predicate = std::string(kRowIdColumnName) + " IN (";
-    for (int64_t row = 0; row < ids->num_rows; ++row) {
-      predicate += (row ? ", " : "") + std::to_string(ids->column(0).GetValue(row).GetInt64());
-    }
-    predicate += ")";
-    TARN_ASSIGN_OR_RETURN(WriteResult result, txn_->Delete(name.schema, name.name, predicate));
-    return std::optional<int64_t>(result.rows);
   }
 
   Result<std::optional<int64_t>> CreateTable() {

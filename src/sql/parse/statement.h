@@ -151,6 +151,7 @@ enum class StatementKind : uint8_t {
   kDropView,
   kCreateMacro,
   kDropMacro,
+  kMerge,        // MERGE INTO target USING source ON … WHEN …
   kBegin,
   kCommit,
   kRollback,
@@ -207,6 +208,27 @@ struct MacroImplDef {
   std::string query_text;             // its text as written, outer parentheses removed
 };
 
+// One WHEN clause of MERGE INTO.
+struct MergeAction {
+  enum class When : uint8_t {
+    kMatched,             // WHEN MATCHED
+    kNotMatched,          // WHEN NOT MATCHED [BY TARGET]: a source row no target row matches
+    kNotMatchedBySource,  // WHEN NOT MATCHED BY SOURCE: a target row no source row matches
+  };
+  enum class Kind : uint8_t { kUpdate, kDelete, kInsert, kDoNothing };
+  When when = When::kMatched;
+  Kind kind = Kind::kDoNothing;
+  std::unique_ptr<ast::Expr> condition;  // WHEN … AND condition; null: always
+  // UPDATE SET column = value, …; empty: every target column the source has, from it (UPDATE,
+  // UPDATE SET *).
+  std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> assignments;
+  // INSERT [(columns)] VALUES (values); no values and not default_values: the source's columns
+  // by name (INSERT, INSERT *).
+  std::vector<std::string> columns;
+  std::vector<std::unique_ptr<ast::Expr>> values;
+  bool default_values = false;  // INSERT DEFAULT VALUES
+};
+
 // The details of a write statement.
 struct WriteStmt {
   std::vector<std::string> names;  // the target as written: [catalog.][schema.]name
@@ -234,6 +256,10 @@ struct WriteStmt {
   // UPDATE t SET … FROM <from> / DELETE FROM t USING <from>: more tables the WHERE clause and
   // the assignments read (null: none)
   std::unique_ptr<TableRef> from;
+  // MERGE INTO: `from` is the source; ON condition or USING (columns); the WHEN clauses
+  std::unique_ptr<ast::Expr> merge_on;
+  std::vector<std::string> merge_using;
+  std::vector<MergeAction> merge_actions;
   // ALTER TABLE
   AlterAction alter = AlterAction::kAddColumn;
   std::string column;

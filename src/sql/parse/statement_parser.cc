@@ -21,7 +21,7 @@ constexpr std::string_view kClauseWords[] = {
 
 // Statement keywords tarn recognizes but does not run: refused, naming the statement.
 constexpr std::string_view kUnsupportedWords[] = {
-    "MERGE", "TRUNCATE", "VACUUM", "IMPORT", "EXPORT", "PRAGMA"};
+    "TRUNCATE", "VACUUM", "IMPORT", "EXPORT", "PRAGMA"};
 
 // The extension's catalog methods: lake.snapshots() is ducklake_snapshots('lake'),
 // lake.table_changes('t', 0, 2) is ducklake_table_changes('lake', 'main', 't', 0, 2); without
@@ -444,6 +444,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   if (first.IsKeyword("INSERT")) return ParseInsert();
   if (first.IsKeyword("DELETE")) return ParseDelete();
   if (first.IsKeyword("UPDATE")) return ParseUpdate();
+  if (first.IsKeyword("MERGE")) return ParseMerge();
   if (first.IsKeyword("ALTER")) return ParseAlter();
   if (first.IsKeyword("COMMENT") && Peek(1).IsKeyword("ON")) return ParseComment();
   if (first.IsKeyword("ATTACH")) return ParseAttach();

@@ -152,6 +152,10 @@ class StatementParser {
   Result<std::unique_ptr<Statement>> ParseInsert();
   Result<std::unique_ptr<Statement>> ParseDelete();
   Result<std::unique_ptr<Statement>> ParseUpdate();
+  // MERGE INTO target [[AS] alias] USING source (ON condition | USING (columns))
+  // WHEN [NOT] MATCHED [BY SOURCE | BY TARGET] [AND condition] THEN action ...
+  Result<std::unique_ptr<Statement>> ParseMerge();
+  Result<MergeAction> ParseMergeAction();
   Result<std::unique_ptr<Statement>> ParseAlter();
   Result<std::unique_ptr<Statement>> ParseComment();
   // (expr [ASC|DESC] [NULLS FIRST|LAST], ...) of SET SORTED BY / CREATE TABLE ... SORTED BY.

@@ -410,6 +410,105 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseUpdate() {
   return statement;
 }
 
+Result<std::unique_ptr<Statement>> StatementParser::ParseMerge() {
+  Advance();  // MERGE
+  TARN_RETURN_NOT_OK(ExpectKeyword("INTO"));
+  auto statement = WriteStatement(StatementKind::kMerge, "MERGE");
+  WriteStmt& write = *statement->write;
+  TARN_RETURN_NOT_OK(ParseWriteTarget(&write, /*with_alias=*/true));
+  TARN_RETURN_NOT_OK(ExpectKeyword("USING"));
+  TARN_ASSIGN_OR_RETURN(TableRef source, ParseTableRef());
+  write.from = std::make_unique<TableRef>(std::move(source));
+  if (AcceptKeyword("ON")) {
+    TARN_ASSIGN_OR_RETURN(write.merge_on, ParseExpr());
+  } else {
+    TARN_RETURN_NOT_OK(ExpectKeyword("USING"));
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    do {
+      TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+      write.merge_using.push_back(std::move(column));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  while (Peek().IsKeyword("WHEN")) {
+    TARN_ASSIGN_OR_RETURN(MergeAction action, ParseMergeAction());
+    write.merge_actions.push_back(std::move(action));
+  }
+  if (write.merge_actions.empty()) return SyntaxError();
+  TARN_RETURN_NOT_OK(ParseWriteTail("MERGE", {"RETURNING"}, /*where=*/nullptr));
+  return statement;
+}
+
+Result<MergeAction> StatementParser::ParseMergeAction() {
+  MergeAction action;
+  Advance();  // WHEN
+  if (AcceptKeyword("NOT")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("MATCHED"));
+    action.when = MergeAction::When::kNotMatched;
+    if (AcceptKeyword("BY")) {
+      if (AcceptKeyword("SOURCE")) {
+        action.when = MergeAction::When::kNotMatchedBySource;
+      } else {
+        TARN_RETURN_NOT_OK(ExpectKeyword("TARGET"));
+      }
+    }
+  } else {
+    TARN_RETURN_NOT_OK(ExpectKeyword("MATCHED"));
+  }
+  if (AcceptKeyword("AND")) {
+    TARN_ASSIGN_OR_RETURN(action.condition, ParseExpr());
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("THEN"));
+  const int32_t offset = Peek().offset;
+  const bool inserts = action.when == MergeAction::When::kNotMatched;
+  if (AcceptKeyword("DO")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("NOTHING"));
+    action.kind = MergeAction::Kind::kDoNothing;
+  } else if (!inserts && AcceptKeyword("DELETE")) {
+    action.kind = MergeAction::Kind::kDelete;
+  } else if (!inserts && AcceptKeyword("UPDATE")) {
+    action.kind = MergeAction::Kind::kUpdate;
+    if (AcceptKeyword("SET")) {
+      if (!AcceptOperator("*")) {
+        do {
+          TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+          TARN_RETURN_NOT_OK(ExpectOperator("="));
+          TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
+          action.assignments.emplace_back(std::move(column), std::move(value));
+        } while (AcceptOperator(","));
+      }
+    }
+  } else if (inserts && AcceptKeyword("INSERT")) {
+    action.kind = MergeAction::Kind::kInsert;
+    if (AcceptOperator("*")) return action;
+    if (Peek().IsOperator("(")) {
+      Advance();
+      do {
+        TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+        action.columns.push_back(std::move(column));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    }
+    if (AcceptKeyword("DEFAULT")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("VALUES"));
+      action.default_values = true;
+    } else if (AcceptKeyword("VALUES")) {
+      TARN_RETURN_NOT_OK(ExpectOperator("("));
+      do {
+        TARN_ASSIGN_OR_RETURN(auto value, ParseExpr());
+        action.values.push_back(std::move(value));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    }
+  } else if (Peek().IsKeyword("ERROR")) {
+    return Status::NotSupported(FormatErrorAt(text_, "not yet supported: MERGE ... THEN ERROR",
+                                              offset));
+  } else {
+    return SyntaxError();
+  }
+  return action;
+}
+
 Status StatementParser::ParseWriteTarget(WriteStmt* write, bool with_alias) {
   TARN_ASSIGN_OR_RETURN(write->names, ParseQualifiedName());
   if (!with_alias) return Status::OK();

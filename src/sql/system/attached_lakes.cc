@@ -398,6 +398,7 @@ bool NamesExistingObject(StatementKind kind) {
     case StatementKind::kDropTable:
     case StatementKind::kDropView:
     case StatementKind::kAlterTable:
+    case StatementKind::kMerge:
       return true;
     default:
       return false;

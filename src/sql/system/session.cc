@@ -479,6 +479,7 @@ struct Session::Impl {
       case sql::StatementKind::kDropView:
       case sql::StatementKind::kCreateMacro:
       case sql::StatementKind::kDropMacro:
+      case sql::StatementKind::kMerge:
         return RunWrite(statement, std::move(result));
       case sql::StatementKind::kBegin:
       case sql::StatementKind::kCommit:

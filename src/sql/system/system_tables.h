@@ -3,8 +3,9 @@
 // information_schema.schemata, .tables and .columns (also `system.information_schema.x`), with
 // DuckDB's column names, types and order.
 //
-// They list the session's own catalog ("memory", schema main: the SqlCatalog's tables), DuckDB's
-// "system" and "temp" databases (their schemas only), every attached lake (type 'ducklake',
+// They list the session's own databases "memory" (with the SqlCatalog's tables in schema main)
+// and "temp" (internal; its tables and views temporary, of information_schema.tables type
+// 'LOCAL TEMPORARY'), DuckDB's "system" (its schemas only), every attached lake (type 'ducklake',
 // tags {'data_path': ...}; its schemas, tables and views at the session's view of it, a
 // transaction's own changes included) and a lake's catalog database when ATTACH named it
 // (METADATA_CATALOG 'm': its tables in schema main), as the extension hides the default
