@@ -45,7 +45,7 @@ void EraseTableChanges(WriteState& state, int64_t table_id) {
 
 Status NeedSchema(const WriteState& state, const std::string& schema) {
   if (state.FindSchema(schema) == nullptr) {
-    return Status::NotFound("Catalog Error: Schema with name ", schema, " does not exist!");
+    return Status::NotFound("Binder Error: Schema with name \"", schema, "\" not found");
   }
   return Status::OK();
 }
@@ -178,7 +178,7 @@ Status DdlDropSchema(WriteState& state, const std::string& name, bool if_exists,
   const SchemaInfo* schema = state.FindSchema(name);
   if (schema == nullptr) {
     if (if_exists) return Status::OK();
-    return Status::NotFound("Catalog Error: Schema with name ", name, " does not exist!");
+    return Status::NotFound("Binder Error: Schema with name \"", name, "\" not found");
   }
   const int64_t id = schema->schema_id;
   const std::string schema_name = schema->name;

@@ -78,7 +78,7 @@ Result<std::shared_ptr<const TableInfo>> WriteState::RequireTable(const std::str
                                                                   const std::string& table) const {
   if (auto found = FindTable(schema, table)) return found;
   if (FindSchema(schema) == nullptr) {
-    return Status::NotFound("Catalog Error: Schema with name ", schema, " does not exist!");
+    return Status::NotFound("Binder Error: Schema with name \"", schema, "\" not found");
   }
   std::string best;
   size_t best_distance = SIZE_MAX;

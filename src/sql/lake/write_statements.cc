@@ -295,6 +295,10 @@ class Writer {
       }
       case StatementKind::kDropSchema: {
         TARN_ASSIGN_OR_RETURN(std::string schema, SchemaName());
+        if (!write_.if_exists) {
+          TARN_ASSIGN_OR_RETURN(auto snapshot, View());
+          TARN_RETURN_NOT_OK(CheckBuiltinSchema(*snapshot, schema));
+        }
         TARN_RETURN_NOT_OK(txn->DropSchema(schema, write_.if_exists, write_.cascade));
         return std::optional<int64_t>();
       }
@@ -373,7 +377,19 @@ class Writer {
 
   Result<LakeObjectName> Target() {
     TARN_ASSIGN_OR_RETURN(auto snapshot, View());
-    return ResolveLakeName(write_.names, lake_->binding, *snapshot);
+    TARN_ASSIGN_OR_RETURN(LakeObjectName name,
+                          ResolveLakeName(write_.names, lake_->binding, *snapshot));
+    if (!write_.if_exists) TARN_RETURN_NOT_OK(CheckBuiltinSchema(*snapshot, name.schema));
+    return name;
+  }
+
+  // DuckDB's words for a schema its own database does not have (a lake's are the extension's,
+  // from the transaction).
+  Status CheckBuiltinSchema(const LakeSnapshot& snapshot, const std::string& schema) const {
+    if (lake_->binding.is_ducklake() || snapshot.FindSchema(schema) != nullptr) {
+      return Status::OK();
+    }
+    return Status::NotFound("Catalog Error: Schema with name ", schema, " does not exist!");
   }
 
   // CREATE/DROP SCHEMA [catalog.]name
