@@ -324,7 +324,7 @@ Status SetPartitioning(CommitAttempt* a, const SetPartitioningChange& c) {
                              CatalogDatum::Text(field.transform_text)}));
   }
   table->schema_version_row = true;
-  if (!table->created_here) a->tokens.altered_tables.insert(id);
+  a->tokens.altered_tables.insert(id);  // a table created here too (the extension's rule)
   a->schema_changed = true;
   return Status::OK();
 }
@@ -343,7 +343,7 @@ bool SameSortFields(const std::vector<SortField>& a, const std::vector<SortField
 Status SetSortKey(CommitAttempt* a, const SetSortKeyChange& c) {
   TARN_ASSIGN_OR_RETURN(int64_t id, a->Resolve(c.table_id, "table"));
   TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(id));
-  if (!table->created_here) a->tokens.altered_tables.insert(id);
+  a->tokens.altered_tables.insert(id);  // a table created here too (the extension's rule)
   a->schema_changed = true;
   // As the extension does: an unchanged key (or a RESET of none) writes no rows.
   if (SameSortFields(table->sort_fields, c.fields)) return Status::OK();
@@ -452,7 +452,7 @@ Status SetComment(CommitAttempt* a, const SetCommentChange& c) {
     if (c.object_id >= 0) a->tokens.altered_views.insert(id);
   } else {
     TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(id));
-    if (!table->created_here) a->tokens.altered_tables.insert(id);
+    a->tokens.altered_tables.insert(id);  // a table created here too (the extension's rule)
   }
   a->schema_changed = true;  // as the extension bumps schema_version; no schema_versions row
   const CatalogDatum snapshot = CatalogDatum::Integer(a->snapshot_id);

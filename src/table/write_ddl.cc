@@ -291,23 +291,18 @@ Status DdlRenameTable(WriteState& state, const std::string& schema, const std::s
                       const std::string& new_name) {
   TARN_RETURN_NOT_OK(CheckName("table", new_name));
   TARN_ASSIGN_OR_RETURN(auto table, state.RequireTable(schema, name));
-  if (state.FindTable(schema, new_name) || state.FindView(schema, new_name)) {
-    return Status::AlreadyExists("table or view \"", schema, ".", new_name, "\" already exists");
+  // Only a name other than the table's own (a rename that changes its case is allowed).
+  auto existing = state.FindTable(schema, new_name);
+  if ((existing && existing->table_id != table->table_id) || state.FindView(schema, new_name)) {
+    return Status::AlreadyExists("Binder Error: Cannot rename table ", name, " to ", new_name,
+                                 ", since ", new_name, " already exists.");
   }
   auto copy = std::make_shared<TableInfo>(*table);
   copy->name = new_name;
+  // The table keeps its folder, as the extension does: files written before the rename
+  // (in this transaction or earlier) stay where they are.
   if (CreateTableChange* create = FindCreateTable(state, table->table_id)) {
-    const TableDml* dml = state.FindDml(table->table_id);
-    if (dml != nullptr && !dml->files.empty()) {
-      return Status::NotSupported("renaming table \"", name, "\", created in this transaction, ",
-                                  "after writing data files into its directory");
-    }
     create->name = new_name;
-    auto segment = PathSegmentFor(new_name);
-    const SchemaInfo* owner = state.FindSchemaById(table->schema_id);
-    copy->path = owner == nullptr || owner->path.empty() || !segment.has_value()
-                     ? ""
-                     : owner->path + *segment + "/";
   } else {
     bool folded = false;
     for (LakeChange& change : state.ddl) {

@@ -48,7 +48,7 @@ Result<Value> InsertDefault(const ColumnInfo& column) {
 Status CheckNotNull(const TableInfo& table, const Batch& rows) {
   for (size_t i = 0; i < table.columns.size(); ++i) {
     if (!table.columns[i].nulls_allowed && rows.column(static_cast<int>(i)).null_count > 0) {
-      return Status::InvalidArgument("NOT NULL constraint failed: ", table.name, ".",
+      return Status::InvalidArgument("Constraint Error: NOT NULL constraint failed: ", table.name, ".",
                                      table.columns[i].name);
     }
   }

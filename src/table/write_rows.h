@@ -24,8 +24,8 @@ Result<Value> InsertDefault(const ColumnInfo& column);
 // error for values that do not convert; CheckNotNull's error.
 Result<std::shared_ptr<Batch>> ArrangeRows(const TableInfo& table, const Batch& input);
 
-// InvalidArgument "NOT NULL constraint failed: <table>.<column>" when a NOT NULL column of
-// `rows` (in the table's column layout) holds a NULL.
+// InvalidArgument "Constraint Error: NOT NULL constraint failed: <table>.<column>" when a
+// NOT NULL column of `rows` (in the table's column layout) holds a NULL.
 Status CheckNotNull(const TableInfo& table, const Batch& rows);
 
 // Rows in the table's layout -> the layout of Lake::ReadInlinedRows (row_id, begin_snapshot,

@@ -94,7 +94,7 @@ TEST(ReadYourWritesTest, InsertDeleteUpdateInANewTable) {
   auto bad = ReaderOf(BatchOf(IdF(), {{Value::Null(DataType(TypeId::kInt64)), F64(1)}}));
   auto refused = t.Insert("main", "w", *bad);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.status().message(), "NOT NULL constraint failed: w.id");
+  EXPECT_EQ(refused.status().message(), "Constraint Error: NOT NULL constraint failed: w.id");
   // A column the table lacks.
   auto unknown = ReaderOf(BatchOf({Field("nope", DataType(TypeId::kInt32))},
                                   {{Value::Int(DataType(TypeId::kInt32), 1)}}));

@@ -142,6 +142,9 @@ Result<int64_t> SnapshotBound(Lake& lake, const Value& value, bool lower,
     micros = *parsed;
   } else if (value.type().id == TypeId::kTimestamp || value.type().id == TypeId::kTimestampTz) {
     micros = value.GetInt64();
+  } else if (value.type().id == TypeId::kDate) {  // its midnight
+    TARN_ASSIGN_OR_RETURN(Value time, expr::CastValue(value, DataType(TypeId::kTimestamp)));
+    micros = time.GetInt64();
   } else {
     return Status::InvalidArgument("Binder Error: ", function,
                                    ": a snapshot bound is a BIGINT or a TIMESTAMPTZ, not ",
@@ -420,9 +423,18 @@ Result<std::shared_ptr<Batch>> Changes(const LakeBinding& lake, const Arguments&
   TARN_ASSIGN_OR_RETURN(options.end_snapshot,
                         SnapshotBound(*lake.lake, args.positional[3], false, spec.name));
   options.pool = context.pool;
-  TARN_ASSIGN_OR_RETURN(auto reader,
-                        ReadTableChanges(*lake.lake, lake.fs, schema, table, options));
-  return ReadAllBatches(reader.get());
+  Result<std::unique_ptr<BatchReader>> reader =
+      ReadTableChanges(*lake.lake, lake.fs, schema, table, options);
+  if (!reader.ok() && reader.status().code() == StatusCode::kNotFound) {
+    TARN_ASSIGN_OR_RETURN(auto snapshot, LoadLakeSnapshot(lake, std::nullopt, "", 0));
+    if (snapshot->FindView(schema, table) != nullptr) {
+      return Status::InvalidArgument("Binder Error: \"", table,
+                                     "\" is a View, not a table. Data change feed functions "
+                                     "only support tables.");
+    }
+  }
+  TARN_RETURN_NOT_OK(reader.status());
+  return ReadAllBatches(reader->get());
 }
 
 // The metadata option descriptions tarn shows (nullopt for keys it does not describe).

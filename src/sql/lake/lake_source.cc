@@ -768,8 +768,7 @@ Result<std::shared_ptr<const TableMetadata>> LoadLakeTable(const LakeBinding& la
                                                            bool through_transaction) {
   std::shared_ptr<const TableInfo> info = snapshot.FindTable(name.schema, name.name);
   if (!info) {
-    std::string message =
-        StrCat("Catalog Error: table \"", name.ToString(), "\" does not exist");
+    std::string message = StrCat("Catalog Error: Table with name ", name.name, " does not exist!");
     std::vector<std::string> candidates;
     for (const auto& table : snapshot.tables()) {
       candidates.push_back(table->schema_name + "." + table->name);

@@ -64,14 +64,14 @@ std::string AbsoluteDataPath(std::string path) {
   return error ? path : absolute.lexically_normal().string();
 }
 
+}  // namespace
+
 std::unique_ptr<Statement> TransactionStatement(StatementKind kind, const char* what) {
   auto statement = std::make_unique<Statement>();
   statement->kind = kind;
   statement->what = what;
   return statement;
 }
-
-}  // namespace
 
 std::string DefaultAttachName(std::string_view locator) {
   locator = WithoutDucklakePrefix(locator);
@@ -165,17 +165,17 @@ Status AttachedLakes::Attach(std::unique_ptr<Lake> lake, const AttachOptions& op
     std::string wanted;
     if (options.snapshot_version.has_value()) {
       selector = SnapshotSelector::Id(*options.snapshot_version);
-      wanted = StrCat("with version ", *options.snapshot_version);
+      wanted = StrCat("version ", *options.snapshot_version);
     } else {
       TARN_ASSIGN_OR_RETURN(int64_t micros, ParseCatalogTimestamp(*options.snapshot_time));
       selector = SnapshotSelector::AtTime(micros);
-      wanted = "at or before " + *options.snapshot_time;
+      wanted = "timestamp " + *options.snapshot_time;
     }
     Result<SnapshotInfo> found = lake->FindSnapshot(selector);
     if (!found.ok()) {
       if (!found.status().IsNotFound()) return found.status();
-      return Status::NotFound("Invalid Input Error: lake \"", options.name, "\" has no snapshot ",
-                              wanted);
+      return Status::NotFound("Invalid Input Error: No snapshot found at ", wanted, " in lake \"",
+                              options.name, "\"");
     }
     state->binding.pinned_snapshot = found->snapshot_id;
     state->binding.read_only = true;
@@ -295,6 +295,19 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
   }
   Status attached = Attach(attach.locator, options, std::move(fs), /*make_default=*/false);
   if (attached.ok() && replaces_default) current_ = lakes_.back().get();
+  if (attached.IsNotFound() && !options.create_if_missing) {
+    // The extension's words when the catalog is missing and CREATE_IF_NOT_EXISTS is false.
+    std::string_view path = attach.locator;
+    for (std::string_view prefix : {"ducklake:", "sqlite:"}) {
+      if (path.substr(0, prefix.size()) == prefix) path.remove_prefix(prefix.size());
+    }
+    std::error_code error;
+    if (!std::filesystem::exists(std::string(path), error)) {
+      return Status::InvalidArgument("Invalid Input Error: Existing DuckLake at metadata catalog \"",
+                                     path, "\" does not exist - and creating a new DuckLake is "
+                                     "explicitly disabled");
+    }
+  }
   if (attached.IsNotFound() && !options.data_path.has_value() && options.create_if_missing) {
     return Status::InvalidArgument(
         "Invalid Input Error: ", attached.message(),

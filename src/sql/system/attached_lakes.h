@@ -89,6 +89,9 @@ class AttachedLakes {
   const LakeSessionSettings* settings_ = nullptr;
 };
 
+// A BEGIN, COMMIT or ROLLBACK statement (`what` its text), as the session runs one.
+std::unique_ptr<Statement> TransactionStatement(StatementKind kind, const char* what);
+
 // The catalog name DuckDB derives from an ATTACH path: the file name without its extension
 // ("ducklake:sqlite:/x/lake.db" -> "lake").
 std::string DefaultAttachName(std::string_view locator);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <thread>
@@ -156,6 +157,57 @@ std::shared_ptr<Batch> TextBatch(const std::vector<std::string>& names,
   return MakeBatch(schema, std::move(columns));
 }
 
+// DuckDB's rule for an error inside an explicit transaction: an error parsing or binding a
+// statement (a parser, binder or catalog error, or tarn refusing a statement it does not
+// speak) leaves the transaction usable; any other error (a constraint, a conversion, a
+// failed read or write) aborts it, and it can then only end, by rolling back.
+bool InvalidatesTransaction(const Status& status) {
+  const std::string& message = status.message();
+  const size_t at = message.find(" Error: ");
+  if (at != std::string::npos) {
+    // The kind is the words before the first " Error: ", after any context ("in view v: ").
+    std::string_view kind(message.data(), at);
+    if (size_t colon = kind.rfind(": "); colon != std::string_view::npos) {
+      kind.remove_prefix(colon + 2);
+    }
+    for (std::string_view kept : {"Binder", "Catalog", "Parser", "Connection", "Permission",
+                                  "Parameter Not Allowed"}) {
+      if (kind == kept) return false;
+    }
+    return true;
+  }
+  switch (status.code()) {
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kNotFound:
+    case StatusCode::kNotSupported:
+    case StatusCode::kAlreadyExists:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// A query's rows inside an explicit transaction: an error while reading them aborts the
+// transaction as an error running the statement does.
+class TransactionGuardedReader final : public BatchReader {
+ public:
+  TransactionGuardedReader(std::unique_ptr<BatchReader> input,
+                           std::function<void(const Status&)> on_error)
+      : input_(std::move(input)), on_error_(std::move(on_error)) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    Result<std::shared_ptr<Batch>> batch = input_->Next();
+    if (!batch.ok()) on_error_(batch.status());
+    return batch;
+  }
+
+ private:
+  std::unique_ptr<BatchReader> input_;
+  std::function<void(const Status&)> on_error_;
+};
+
 }  // namespace
 
 struct Session::Impl {
@@ -165,6 +217,10 @@ struct Session::Impl {
   sql::SessionSettings values{DefaultThreads(), DefaultMemoryLimit()};
   std::unique_ptr<ThreadPool> pool;
   sql::AttachedLakes lakes;  // ATTACH, DETACH, USE
+  // The explicit transaction: an error aborted it (only COMMIT / ROLLBACK run), and its
+  // number, so that a reader of an earlier transaction's query cannot abort a later one.
+  bool transaction_aborted = false;
+  int64_t transaction_number = 0;
   std::map<std::string, Value> variables;  // SET VARIABLE
   std::map<std::string, std::string> prepared;  // PREPARE name AS statement: its text
 
@@ -360,7 +416,39 @@ struct Session::Impl {
     return Status::OK();
   }
 
+  // A statement, with DuckDB's aborted transactions: after an error that aborts an explicit
+  // transaction, every statement but COMMIT and ROLLBACK fails until it ends, and either
+  // ends it by rolling back.
   Result<QueryResult> Run(const sql::Statement& statement) {
+    if (!lakes.in_transaction()) return RunStatement(statement);
+    const bool ends = statement.kind == sql::StatementKind::kCommit ||
+                      statement.kind == sql::StatementKind::kRollback;
+    if (transaction_aborted) {
+      if (!ends) {
+        return Status::InvalidArgument(
+            "TransactionContext Error: Current transaction is aborted (please ROLLBACK)");
+      }
+      auto rollback = sql::TransactionStatement(sql::StatementKind::kRollback, "ROLLBACK");
+      return RunStatement(*rollback);
+    }
+    Result<QueryResult> result = RunStatement(statement);
+    if (!result.ok()) {
+      NoteError(result.status());
+    } else if (result->reader && !ends && lakes.in_transaction()) {
+      const int64_t transaction = transaction_number;
+      result->reader = std::make_unique<TransactionGuardedReader>(
+          std::move(result->reader), [this, transaction](const Status& error) {
+            if (transaction == transaction_number) NoteError(error);
+          });
+    }
+    return result;
+  }
+
+  void NoteError(const Status& error) {
+    if (lakes.in_transaction() && InvalidatesTransaction(error)) transaction_aborted = true;
+  }
+
+  Result<QueryResult> RunStatement(const sql::Statement& statement) {
     expr::StatementTimeScope statement_time;  // now() is one value in a statement
     expr::VariablesScope statement_variables(&variables);  // getvariable()
     expr::SettingsScope statement_settings(&values.values());  // current_setting()
@@ -484,6 +572,8 @@ struct Session::Impl {
       case sql::StatementKind::kBegin:
       case sql::StatementKind::kCommit:
       case sql::StatementKind::kRollback:
+        transaction_aborted = false;
+        ++transaction_number;
         TARN_RETURN_NOT_OK(statement.kind == sql::StatementKind::kBegin
                                ? lakes.Begin(statement, Context())
                                : lakes.End(statement, Context()));
