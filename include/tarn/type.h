@@ -97,6 +97,9 @@ struct DataType {
   static DataType Struct(std::vector<Field> fields);
 
   bool IsNested() const { return id == TypeId::kStruct || id == TypeId::kList || id == TypeId::kMap; }
+  // A kStruct whose fields have no names (DuckDB's unnamed struct: row(a, b), list_zip's
+  // elements), printed STRUCT(INTEGER, VARCHAR) with values (1, a).
+  bool IsUnnamedStruct() const;
   bool IsInteger() const;   // signed or unsigned, any width
   bool IsFloating() const { return id == TypeId::kFloat32 || id == TypeId::kFloat64; }
   bool IsNumeric() const { return IsInteger() || IsFloating() || id == TypeId::kDecimal; }

@@ -153,6 +153,14 @@ std::string ChildTypeSql(const DataType& type) {
 
 }  // namespace
 
+bool DataType::IsUnnamedStruct() const {
+  if (id != TypeId::kStruct || children.empty()) return false;
+  for (const Field& field : children) {
+    if (!field.name.empty()) return false;
+  }
+  return true;
+}
+
 std::string DataType::ToString() const {
   switch (id) {
     case TypeId::kNull: return "NULL";
@@ -188,11 +196,14 @@ std::string DataType::ToString() const {
     case TypeId::kVariant: return "VARIANT";
     case TypeId::kGeometry: return "GEOMETRY";
     case TypeId::kStruct: {
+      const bool unnamed = IsUnnamedStruct();
       std::string out = "STRUCT(";
       for (size_t field_idx = 0; field_idx < children.size(); ++field_idx) {
         if (field_idx > 0) out += ", ";
-        out += FieldNameSql(children[field_idx].name);
-        out += ' ';
+        if (!unnamed) {
+          out += FieldNameSql(children[field_idx].name);
+          out += ' ';
+        }
         out += ChildTypeSql(children[field_idx].type);
       }
       return out + ")";

@@ -102,6 +102,7 @@ int Precedence(const Expr& expr) {
     case ExprKind::kIn: case ExprKind::kBetween: case ExprKind::kLike: return kLikeInBetween;
     case ExprKind::kCast: return expr.is_postfix ? kPostfixCast : kPrimary;
     case ExprKind::kSubscript: case ExprKind::kField: return kSubscript;
+    case ExprKind::kLambda: return kOr - 1;  // looser than everything: `x -> a OR b`
     default: return kPrimary;
   }
 }
@@ -316,6 +317,17 @@ std::string Expr::ToString() const {
       }
       return out + "}";
     }
+    case ExprKind::kLambda: {
+      std::string params;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) params += ", ";
+        params += QuoteIdentifier(names[i]);
+      }
+      const std::string body = children[0]->ToString();
+      if (lambda_syntax) return "lambda " + params + ": " + body;
+      if (names.empty()) return Sub(*children[1], kOr) + " -> " + body;
+      return (names.size() == 1 ? params : "(" + params + ")") + " -> " + body;
+    }
     case ExprKind::kWindow: {
       auto show = [](const Expr& e) { return e.ToString(); };
       std::string spec = "(" + WindowText(*this, show) + ")";
@@ -345,6 +357,7 @@ std::unique_ptr<Expr> Expr::Clone() const {
   copy->is_postfix = is_postfix;
   copy->distinct = distinct;
   copy->has_filter = has_filter;
+  copy->lambda_syntax = lambda_syntax;
   copy->text = text;
   copy->type_name = type_name;
   copy->names = names;
@@ -426,6 +439,17 @@ std::unique_ptr<Expr> MakeFunction(std::string name, std::vector<std::unique_ptr
   e->kind = ExprKind::kFunction;
   e->names.push_back(std::move(name));
   e->children = std::move(args);
+  UpdateHeight(e.get());
+  return e;
+}
+
+std::unique_ptr<Expr> MakeLambda(std::vector<std::string> params, std::unique_ptr<Expr> body,
+                                 bool lambda_syntax) {
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kLambda;
+  e->lambda_syntax = lambda_syntax;
+  e->names = std::move(params);
+  e->children.push_back(std::move(body));
   UpdateHeight(e.get());
   return e;
 }

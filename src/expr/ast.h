@@ -42,6 +42,10 @@ enum class ExprKind : uint8_t {
   // into the arguments, PARTITION BY and ORDER BY expressions and the frame offsets. A named
   // window definition (WINDOW w AS (...)) is a kWindow without a function name.
   kWindow,
+  // A lambda, `x -> body`, `(x, y) -> body` or `lambda x, y: body` (lambda_syntax): names =
+  // the parameters, children[0] = the body. When the left of `->` is no parameter list,
+  // names is empty and children[1] keeps it (the binder refuses it with DuckDB's message).
+  kLambda,
 };
 
 enum class LiteralKind : uint8_t { kNull, kTrue, kFalse, kInteger, kDecimal, kFloat, kString, kTyped };
@@ -113,6 +117,7 @@ struct Expr {
   bool is_postfix = false;
   bool distinct = false;
   bool has_filter = false;  // kFunction: the last child is the condition of FILTER (WHERE ...)
+  bool lambda_syntax = false;  // kLambda: written `lambda x: body` rather than `x -> body`
   std::string text;       // literal value (unescaped), parameter spelling
   std::string type_name;  // kCast target, kTyped literal type (as written)
   std::vector<std::string> names;
@@ -150,6 +155,8 @@ std::unique_ptr<Expr> MakeColumnRef(std::vector<std::string> names);
 std::unique_ptr<Expr> MakeUnary(Op op, std::unique_ptr<Expr> operand);
 std::unique_ptr<Expr> MakeBinary(Op op, std::unique_ptr<Expr> left, std::unique_ptr<Expr> right);
 std::unique_ptr<Expr> MakeFunction(std::string name, std::vector<std::unique_ptr<Expr>> args);
+std::unique_ptr<Expr> MakeLambda(std::vector<std::string> params, std::unique_ptr<Expr> body,
+                                 bool lambda_syntax);
 
 // The inside of a kWindow node's OVER (...): "PARTITION BY a ORDER BY b DESC ROWS BETWEEN ...",
 // each expression printed by `show`.

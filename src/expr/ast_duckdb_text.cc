@@ -173,6 +173,19 @@ std::string ToDuckDBText(const Expr& e) {
       }
       return out + "}";
     }
+    case ExprKind::kLambda: {
+      // DuckDB: "(x -> body)", "(main."row"(x, y) -> body)", "(lambda x, y: body)".
+      std::string params;
+      for (size_t i = 0; i < e.names.size(); ++i) {
+        if (i > 0) params += ", ";
+        params += DuckDBIdentifier(e.names[i]);
+      }
+      const std::string body = ToDuckDBText(*e.children[0]);
+      if (e.lambda_syntax) return "(lambda " + params + ": " + body + ")";
+      if (e.names.empty()) return "(" + ToDuckDBText(*e.children[1]) + " -> " + body + ")";
+      if (e.names.size() > 1) params = "main.\"row\"(" + params + ")";
+      return "(" + params + " -> " + body + ")";
+    }
     case ExprKind::kWindow:
       // Not an expression a sort key may hold (the SQL layer refuses it before this).
       return "?";

@@ -9,6 +9,9 @@
 #include <optional>
 
 #include "expr/cast.h"
+#include "expr/lambda_functions.h"
+#include "expr/list_aggregates.h"
+#include "expr/list_functions.h"
 #include "expr/regexp_functions.h"
 
 namespace tarn::expr {
@@ -17,6 +20,7 @@ namespace {
 thread_local std::optional<int64_t> statement_time_micros;
 thread_local const std::map<std::string, Value>* session_variables = nullptr;
 thread_local const std::map<std::string, Value>* session_settings = nullptr;
+thread_local const MacroExpansionScope::Expand* session_macros = nullptr;
 
 int64_t ClockMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -48,6 +52,12 @@ SettingsScope::SettingsScope(const std::map<std::string, Value>* settings)
 }
 
 SettingsScope::~SettingsScope() { session_settings = outer_; }
+
+MacroExpansionScope::MacroExpansionScope(const Expand* expand) : outer_(session_macros) {
+  session_macros = expand;
+}
+
+MacroExpansionScope::~MacroExpansionScope() { session_macros = outer_; }
 namespace {
 
 using ast::Expr;
@@ -292,6 +302,30 @@ Result<NodePtr> CastTo(NodePtr node, const DataType& type) {
 
 namespace {
 
+// The functions the binder resolves itself, by name (lower case).
+bool IsBinderFunction(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "now", "get_current_timestamp", "transaction_timestamp", "current_timestamp",
+      "current_date", "today", "getvariable", "current_setting", "typeof", "coalesce", "ifnull",
+      "row", "struct_extract"};
+  for (std::string_view known : kNames) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+// Names (columns, fields, lambda parameters) match ignoring ASCII case.
+bool NamesMatch(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 class Binder {
  public:
   explicit Binder(const Schema& schema) : schema_(schema) {}
@@ -342,6 +376,7 @@ class Binder {
       case ExprKind::kField: return BindField(expr);
       case ExprKind::kList: return BindList(expr);
       case ExprKind::kStruct: return BindStructPack(expr);
+      case ExprKind::kLambda: return BindBareLambda(expr);
       case ExprKind::kWindow:
         // The planner computes window functions before binding what holds them.
         return Status::InvalidArgument("Binder Error: window functions are not allowed here: \"",
@@ -389,6 +424,7 @@ class Binder {
       args.push_back(std::move(index));
       return MakeCall(expr, FunctionId::kMapExtractValue, "map_extract_value", std::move(args));
     }
+    if (base->type.id == TypeId::kStruct) return StructExtract(expr, std::move(base), *index);
     if (base->type.id != TypeId::kList) {
       return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
     }
@@ -482,6 +518,18 @@ class Binder {
   }
 
   [[gnu::noinline]] Result<NodePtr> BindColumn(const Expr& expr) {
+    // A lambda's parameters hide the columns of the same name, the innermost lambda first.
+    for (size_t slot = lambda_params_.size(); slot-- > 0;) {
+      const LambdaParam& param = lambda_params_[slot];
+      if (!NamesMatch(param.name, expr.names[0])) continue;
+      auto node = MakeNode(BoundKind::kLambdaParam, param.type);
+      node->column_index = static_cast<int>(slot);
+      node->name = param.name;
+      for (size_t i = 1; i < expr.names.size(); ++i) {
+        TARN_ASSIGN_OR_RETURN(node, FieldAccess(expr, std::move(node), expr.names[i]));
+      }
+      return node;
+    }
     int index = schema_.FindField(expr.names[0]);
     if (index < 0) {
       std::vector<std::string> names;
@@ -604,10 +652,12 @@ class Binder {
       case Op::kIsNotDistinctFrom:
         return Compare(expr, expr.op, std::move(left), std::move(right));
       case Op::kConcat: {
+        const bool lists = left->type.id == TypeId::kList || right->type.id == TypeId::kList;
         std::vector<NodePtr> args;
         args.push_back(std::move(left));
         args.push_back(std::move(right));
-        return MakeCall(expr, FunctionId::kConcatOperator, "||", std::move(args));
+        return MakeCall(expr, lists ? FunctionId::kListConcatOperator : FunctionId::kConcatOperator,
+                        "||", std::move(args));
       }
       default:
         return BindArithmetic(expr, std::move(left), std::move(right));
@@ -871,6 +921,7 @@ class Binder {
     }
     std::vector<DataType> cast_to;
     DataType result;
+    if (IsListFunction(id) || IsListAggregate(id)) return MakeListCall(id, name, std::move(args));
     Status status = ResolveFunctionTypes(id, name, types, constants, &cast_to, &result);
     if (!status.ok() && IsRegexpFunction(id) &&
         !std::string_view(status.message()).starts_with("Binder Error: No function")) {
@@ -888,6 +939,163 @@ class Binder {
     return node;
   }
 
+  // A list function with DuckDB's typing of its arguments (literals adapting) and messages.
+  Result<NodePtr> MakeListCall(FunctionId id, const std::string& name, std::vector<NodePtr> args) {
+    std::vector<ListArgument> list_args;
+    for (const NodePtr& arg : args) {
+      ListArgument& list_arg = list_args.emplace_back();
+      list_arg.type = arg->type;
+      list_arg.constant = arg->kind == BoundKind::kConstant ? &arg->constant : nullptr;
+      list_arg.integer_literal = arg->integer_literal;
+      list_arg.string_literal = arg->string_literal;
+    }
+    std::vector<DataType> cast_to;
+    DataType result;
+    TARN_RETURN_NOT_OK(IsListFunction(id)
+                           ? ResolveListFunctionTypes(id, name, list_args, &cast_to, &result)
+                           : ResolveListAggregateTypes(id, name, list_args, &cast_to, &result));
+    auto node = MakeNode(BoundKind::kFunction, result);
+    node->function = id;
+    node->name = name;
+    for (size_t i = 0; i < args.size(); ++i) {
+      TARN_ASSIGN_OR_RETURN(NodePtr cast, CastTo(std::move(args[i]), cast_to[i]));
+      node->children.push_back(std::move(cast));
+    }
+    return node;
+  }
+
+  // list_transform / list_filter / list_reduce (and aliases) with a lambda: the lambda's body
+  // is bound with its parameters in scope (BindColumn finds them before the columns).
+  [[gnu::noinline]] Result<NodePtr> BindLambdaCall(const Expr& expr, FunctionId id,
+                                                   const std::string& name) {
+    const size_t n = expr.children.size();
+    const bool reduce = id == FunctionId::kListReduce;
+    bool fits = (n == 2 || (reduce && n == 3)) && expr.names.size() <= 1;
+    for (size_t i = 0; fits && i < n; ++i) {
+      fits = (expr.children[i]->kind == ExprKind::kLambda) == (i == 1);
+    }
+    if (!fits) {
+      // DuckDB's message names each argument's type, a lambda as LAMBDA.
+      std::vector<ListArgument> shown(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (expr.children[i]->kind == ExprKind::kLambda) {
+          shown[i].lambda = true;
+          continue;
+        }
+        TARN_ASSIGN_OR_RETURN(NodePtr arg, Bind(*expr.children[i]));
+        shown[i].type = arg->type;
+        shown[i].integer_literal = arg->integer_literal;
+        shown[i].string_literal = arg->string_literal;
+      }
+      return NoListFunctionMatch(name, shown);
+    }
+    const Expr& lambda = *expr.children[1];
+    TARN_ASSIGN_OR_RETURN(NodePtr list, Bind(*expr.children[0]));
+    TARN_RETURN_NOT_OK(CheckLambda(id, lambda, list->type));
+    DataType element = list->type.id == TypeId::kList ? list->type.children[0].type
+                                                      : DataType(TypeId::kNull);
+    NodePtr initial;
+    if (n == 3) {
+      TARN_ASSIGN_OR_RETURN(initial, Bind(*expr.children[2]));
+      TARN_ASSIGN_OR_RETURN(DataType accumulator, ReduceAccumulatorType(element, *initial));
+      if (accumulator != element && list->type.id == TypeId::kList) {
+        TARN_ASSIGN_OR_RETURN(list, CastTo(std::move(list), DataType::List(accumulator)));
+      }
+      TARN_ASSIGN_OR_RETURN(initial, CastTo(std::move(initial), accumulator));
+      element = accumulator;
+    }
+    const size_t base = lambda_params_.size();
+    if (reduce) lambda_params_.push_back({lambda.names[0], element});
+    lambda_params_.push_back({lambda.names[reduce ? 1 : 0], element});
+    if (lambda.names.size() > (reduce ? 2u : 1u)) {
+      lambda_params_.push_back({lambda.names.back(), DataType(TypeId::kInt64)});
+    }
+    Result<NodePtr> bound_body = Bind(*lambda.children[0]);
+    lambda_params_.resize(base);
+    TARN_RETURN_NOT_OK(bound_body.status());
+    NodePtr body = std::move(bound_body).value();
+    DataType type;
+    if (id == FunctionId::kListTransform) {
+      type = DataType::List(body->type);
+    } else if (id == FunctionId::kListFilter) {
+      TARN_ASSIGN_OR_RETURN(body, CastTo(std::move(body), kBool));
+      type = list->type;
+    } else {
+      TARN_ASSIGN_OR_RETURN(body, CastTo(std::move(body), element));
+      type = element;
+    }
+    if (list->type.id == TypeId::kNull) return MakeConstant(Value());
+    if (list->kind == BoundKind::kConstant && list->constant.is_null()) {
+      return MakeConstant(Value::Null(type));
+    }
+    auto node = MakeNode(BoundKind::kListLambda, type);
+    node->function = id;
+    node->name = name;
+    node->column_index = static_cast<int>(base);
+    node->field_index = static_cast<int>(lambda.names.size());
+    node->children.push_back(std::move(list));
+    node->children.push_back(std::move(body));
+    if (initial) node->children.push_back(std::move(initial));
+    return node;
+  }
+
+  // A lambda anywhere but as the argument of a lambda function. DuckDB reads `a -> b` there
+  // as JSON's arrow operator, so an unknown name in it fails first.
+  [[gnu::noinline]] Result<NodePtr> BindBareLambda(const Expr& expr) {
+    if (!expr.lambda_syntax) {
+      for (const std::string& param : expr.names) {
+        TARN_RETURN_NOT_OK(Bind(*ast::MakeColumnRef({param})).status());
+      }
+      if (expr.children.size() > 1) TARN_RETURN_NOT_OK(Bind(*expr.children[1]).status());
+    }
+    return Status::InvalidArgument("Binder Error: invalid lambda expression");
+  }
+
+  // s[key] and struct_extract(s, key): a field by name, or by 1-based position in an unnamed
+  // struct, with DuckDB's messages.
+  Result<NodePtr> StructExtract(const Expr& expr, NodePtr base, const BoundNode& key) {
+    const bool unnamed = base->type.IsUnnamedStruct();
+    if (key.type.IsInteger() || key.integer_literal) {
+      if (!unnamed) {
+        return Status::InvalidArgument("Binder Error: struct_extract with an integer key can only "
+                                       "be used on unnamed structs, use a string key instead");
+      }
+      if (key.kind != BoundKind::kConstant || key.constant.is_null()) {
+        return Status::InvalidArgument("Binder Error: Key index for struct_extract needs to be a "
+                                       "constant positive integer");
+      }
+      const __int128 index = AsInt128(key.constant);
+      const size_t fields = base->type.children.size();
+      if (index < 1 || index > static_cast<__int128>(fields)) {
+        return Status::InvalidArgument("Binder Error: Key index ", static_cast<int64_t>(index),
+                                       " for struct_extract out of range - expected an index "
+                                       "between 1 and ", fields);
+      }
+      auto node = MakeNode(BoundKind::kField, base->type.children[static_cast<size_t>(index - 1)].type);
+      node->field_index = static_cast<int>(index - 1);
+      node->name = std::to_string(static_cast<int64_t>(index));
+      node->children.push_back(std::move(base));
+      return node;
+    }
+    if (key.kind != BoundKind::kConstant || key.type.id != TypeId::kVarchar ||
+        key.constant.is_null()) {
+      return Status::InvalidArgument("Binder Error: Key name for struct_extract needs to be a "
+                                     "constant string");
+    }
+    if (unnamed) {
+      return Status::InvalidArgument("Binder Error: struct_extract with a string key cannot be "
+                                     "used on an unnamed struct, use a numeric index instead");
+    }
+    const std::string& name = key.constant.GetBytes();
+    std::string candidates;
+    for (const Field& field : base->type.children) {
+      if (NamesMatch(field.name, name)) return FieldAccess(expr, std::move(base), field.name);
+      candidates += (candidates.empty() ? "\"" : ", \"") + field.name + "\"";
+    }
+    return Status::InvalidArgument("Binder Error: Could not find key \"", name,
+                                   "\" in struct\nCandidate Entries: ", candidates);
+  }
+
   [[gnu::noinline]] Result<NodePtr> BindFunction(const Expr& expr) {
     std::string name = expr.names[0];
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -896,10 +1104,54 @@ class Binder {
                                      "\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and "
                                      "\"ORDER BY\" are only applicable to aggregate functions.");
     }
+    if (session_macros != nullptr && !IsBinderFunction(name) &&
+        LookupFunction(name, expr.children.size()) == FunctionId::kNone) {
+      // A lake macro's call: bound as its expansion.
+      std::unique_ptr<Expr> call = expr.Clone();
+      TARN_RETURN_NOT_OK((*session_macros)(&call));
+      if (call->kind != ExprKind::kFunction || !NamesMatch(call->names[0], expr.names[0])) {
+        return Bind(*call);
+      }
+    }
+    const FunctionId list_id = LookupListFunction(name);
+    if (list_id == FunctionId::kListTransform || list_id == FunctionId::kListFilter ||
+        list_id == FunctionId::kListReduce) {
+      return BindLambdaCall(expr, list_id, name);
+    }
+    for (const auto& child : expr.children) {
+      if (child->kind != ExprKind::kLambda) continue;
+      return Status::InvalidArgument("Binder Error: ",
+                                     child->lambda_syntax ? "" : "failed to bind function, either: ",
+                                     "This scalar function does not support lambdas!");
+    }
     std::vector<NodePtr> args;
     for (const auto& child : expr.children) {
       TARN_ASSIGN_OR_RETURN(auto node, Bind(*child));
       args.push_back(std::move(node));
+    }
+    if (name == "row" || (name == "struct_pack" && expr.names.size() == args.size() + 1)) {
+      // row(a, b): an unnamed struct; struct_pack(a := x, b := y): a named one.
+      const bool named = name == "struct_pack";
+      std::vector<Field> fields;
+      for (size_t i = 0; i < args.size(); ++i) {
+        const std::string field = named ? expr.names[i + 1] : std::string();
+        if (named && field.empty()) {
+          return TypeError(expr, "struct_pack needs named arguments: write {'name': value}");
+        }
+        fields.emplace_back(field, args[i]->type);
+      }
+      auto node = MakeNode(BoundKind::kFunction, DataType::Struct(std::move(fields)));
+      node->function = FunctionId::kStructPack;
+      node->name = name;
+      node->children = std::move(args);
+      return node;
+    }
+    if (name == "struct_extract" && args.size() == 2) {
+      if (args[0]->type.id != TypeId::kStruct) {
+        return TypeError(expr, StrCat("struct_extract needs a STRUCT, not ",
+                                      args[0]->type.ToString()));
+      }
+      return StructExtract(expr, std::move(args[0]), *args[1]);
     }
     if (expr.distinct) return TypeError(expr, "DISTINCT is only allowed in aggregates");
     if (name == "now" || name == "get_current_timestamp" || name == "transaction_timestamp" ||
@@ -962,6 +1214,9 @@ class Binder {
       return node;
     }
     FunctionId id = LookupFunction(name, args.size());
+    if (id == FunctionId::kLength && args.size() == 1 && args[0]->type.id == TypeId::kList) {
+      id = FunctionId::kListLength;  // len([1, 2]): the list's length
+    }
     if (id == FunctionId::kListValue) return BindListValue(expr, std::move(args));
     if (id == FunctionId::kStructPack) {
       return TypeError(expr, "struct_pack needs named arguments: write {'name': value}");
@@ -1023,6 +1278,13 @@ class Binder {
   static constexpr int64_t kMaxBinds = int64_t{1} << 20;
   const Schema& schema_;
   int64_t binds_ = 0;  // Bind calls so far, at most kMaxBinds
+  // The parameters of the lambdas being bound, the outermost first: a parameter's slot is its
+  // position here (bound.h kLambdaParam).
+  struct LambdaParam {
+    std::string name;
+    DataType type;
+  };
+  std::vector<LambdaParam> lambda_params_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,6 +66,22 @@ class SettingsScope {
 
  private:
   const std::map<std::string, Value>* outer_;
+};
+
+// The lake's scalar macros while a statement runs on this thread: the binder passes a call to
+// a name that is no function to `expand`, which replaces it by the macro's expression (or
+// leaves it when no macro has that name). The planner expands a query's macro calls itself;
+// this serves expressions bound elsewhere, such as a table's sort key when rows are written.
+class MacroExpansionScope {
+ public:
+  using Expand = std::function<Status(std::unique_ptr<ast::Expr>* call)>;
+  explicit MacroExpansionScope(const Expand* expand);
+  ~MacroExpansionScope();
+  MacroExpansionScope(const MacroExpansionScope&) = delete;
+  MacroExpansionScope& operator=(const MacroExpansionScope&) = delete;
+
+ private:
+  const Expand* outer_;
 };
 
 // Levenshtein distance, ASCII case-insensitive.

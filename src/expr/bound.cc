@@ -6,6 +6,7 @@ namespace tarn::expr {
 
 bool BoundNode::IsConstant() const {
   if (kind == BoundKind::kColumn) return false;
+  // A lambda parameter's values come from the list below the lambda call that binds it.
   for (const auto& child : children) {
     if (!child->IsConstant()) return false;
   }
@@ -77,6 +78,13 @@ std::string BoundNode::ToString() const {
         return "(" + children[0]->ToString() + " || " + children[1]->ToString() + ")";
       }
       return name + "(" + join(0, ", ") + ")";
+    case BoundKind::kLambdaParam: return ast::QuoteIdentifier(name);
+    case BoundKind::kListLambda: {
+      std::string out = name + "(" + children[0]->ToString() + ", lambda: " +
+                        children[1]->ToString();
+      if (children.size() > 2) out += ", " + children[2]->ToString();
+      return out + ")";
+    }
   }
   return "?";
 }

@@ -36,6 +36,14 @@ enum class BoundKind : uint8_t {
   kCase,       // children: when, then, ..., else (else always present, NULL if unwritten)
   kCoalesce,   // first non-NULL child
   kFunction,   // function, children
+  // A lambda's parameter: column_index = its slot, the parameters of the lambdas around it
+  // numbered from the outermost (a lambda with parameters x, i inside one with acc, y: acc 0,
+  // y 1, x 2, i 3). The evaluator holds one column per slot, a row per list element.
+  kLambdaParam,
+  // list_transform / list_filter / list_reduce (function) with a lambda: children list, body
+  // [, initial value of list_reduce]; column_index = the slot of the lambda's first parameter,
+  // field_index = its parameter count. The body is bound with the parameters' types.
+  kListLambda,
 };
 
 struct BoundNode {
@@ -56,7 +64,9 @@ struct BoundNode {
   std::vector<std::unique_ptr<BoundNode>> children;
 
   std::string ToString() const;
-  bool IsConstant() const;  // no column reference below
+  // No column reference below (a lambda's parameters do not count: they stand for elements
+  // of a list below the lambda call).
+  bool IsConstant() const;
 };
 
 // A deep copy of `node`.

@@ -5,7 +5,9 @@
 #include "expr/arithmetic.h"
 #include "expr/cast.h"
 #include "expr/kernels.h"
+#include "expr/lambda_functions.h"
 #include "expr/like.h"
+#include "expr/list_aggregates.h"
 
 namespace tarn::expr {
 namespace {
@@ -13,6 +15,11 @@ namespace {
 void CollectColumns(const BoundNode& node, std::set<int>* out) {
   if (node.kind == BoundKind::kColumn) out->insert(node.column_index);
   for (const auto& child : node.children) CollectColumns(*child, out);
+}
+
+void CollectParams(const BoundNode& node, std::set<int>* out) {
+  if (node.kind == BoundKind::kLambdaParam) out->insert(node.column_index);
+  for (const auto& child : node.children) CollectParams(*child, out);
 }
 
 Result<Vec> ConstantVec(const Value& v, const DataType& type) {
@@ -49,7 +56,8 @@ Result<Vec> RowWise(const DataType& type, const std::vector<Vec>& inputs, int64_
 
 class Evaluator {
  public:
-  explicit Evaluator(const Batch& batch) : batch_(batch), rows_(batch.num_rows) {}
+  explicit Evaluator(const Batch& batch, std::vector<std::shared_ptr<Column>> params = {})
+      : batch_(batch), rows_(batch.num_rows), params_(std::move(params)) {}
 
   // Eval is on the stack once per level of the tree, so it only recurses; what each kind does
   // with its children's values is in functions of its own, kept out of line so that this
@@ -61,6 +69,8 @@ class Evaluator {
       case BoundKind::kIn: return EvalIn(node);
       case BoundKind::kLike: return EvalLike(node);
       case BoundKind::kCase: case BoundKind::kCoalesce: return EvalBranches(node);
+      case BoundKind::kLambdaParam: return ParamVec(node);
+      case BoundKind::kListLambda: return EvalListLambda(node);
       default: break;
     }
     TARN_ASSIGN_OR_RETURN(std::vector<Vec> inputs, EvalChildren(node));
@@ -79,6 +89,26 @@ class Evaluator {
                                      " in the batch but was bound as ", node.type.ToString());
     }
     return Vec{column, false};
+  }
+
+  [[gnu::noinline]] Result<Vec> ParamVec(const BoundNode& node) {
+    const size_t slot = static_cast<size_t>(node.column_index);
+    if (slot >= params_.size() || !params_[slot] || params_[slot]->length != rows_) {
+      return Status::Internal("lambda parameter ", node.name, " has no values here");
+    }
+    return Vec{params_[slot], false};
+  }
+
+  // A lambda function: its list (and list_reduce's initial value) here, its body over the
+  // lists' elements.
+  [[gnu::noinline]] Result<Vec> EvalListLambda(const BoundNode& node) {
+    std::vector<Vec> inputs;
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      if (i == 1) continue;  // the body
+      TARN_ASSIGN_OR_RETURN(Vec v, Eval(*node.children[i]));
+      inputs.push_back(std::move(v));
+    }
+    return EvaluateListLambda(node, inputs, batch_, params_, rows_);
   }
 
   // The value of `node` from its children's values.
@@ -110,6 +140,9 @@ class Evaluator {
         });
       }
       case BoundKind::kFunction:
+        if (IsListAggregate(node.function)) {
+          return EvaluateListAggregate(node.function, node.type, inputs, rows_);
+        }
         return RowWise(node.type, inputs, rows_, PropagatesNull(node.function),
                        [&](std::vector<Value>& args) {
                          return InvokeFunction(node.function, args, node.type);
@@ -250,7 +283,15 @@ class Evaluator {
   Result<Vec> EvalOn(const BoundNode& node, const std::vector<int64_t>& rows) {
     if (static_cast<int64_t>(rows.size()) == rows_) return Eval(node);
     TARN_ASSIGN_OR_RETURN(auto sub, SubBatch(node, rows));
-    Evaluator inner(*sub);
+    std::set<int> slots;
+    CollectParams(node, &slots);
+    std::vector<std::shared_ptr<Column>> params(params_.size());
+    for (int slot : slots) {
+      if (static_cast<size_t>(slot) < params_.size() && params_[slot]) {
+        params[slot] = Take(*params_[slot], rows);
+      }
+    }
+    Evaluator inner(*sub, std::move(params));
     return inner.Eval(node);
   }
 
@@ -303,12 +344,18 @@ class Evaluator {
 
   const Batch& batch_;
   int64_t rows_;
+  std::vector<std::shared_ptr<Column>> params_;  // lambda parameters by slot, rows_ rows each
 };
 
 }  // namespace
 
 Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch) {
   return Evaluator(batch).Eval(node);
+}
+
+Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch,
+                        std::vector<std::shared_ptr<Column>> params) {
+  return Evaluator(batch, std::move(params)).Eval(node);
 }
 
 std::shared_ptr<Column> Broadcast(const Vec& vec, int64_t rows) {

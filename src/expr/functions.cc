@@ -9,6 +9,8 @@
 #include "expr/case_mapping.h"
 #include "expr/conversion_functions.h"
 #include "expr/datetime.h"
+#include "expr/list_aggregates.h"
+#include "expr/list_functions.h"
 #include "expr/nested_functions.h"
 #include "expr/regexp_functions.h"
 #include "expr/string_functions.h"
@@ -224,7 +226,8 @@ FunctionId LookupFunction(std::string_view name, size_t num_args) {
   for (const NameEntry& entry : kNames) {
     if (lower == entry.name) return entry.id;
   }
-  return FunctionId::kNone;
+  if (FunctionId id = LookupListFunction(lower); id != FunctionId::kNone) return id;
+  return LookupListAggregate(lower);
 }
 
 const char* FunctionName(FunctionId id) {
@@ -233,10 +236,14 @@ const char* FunctionName(FunctionId id) {
   for (const NameEntry& entry : kNames) {
     if (entry.id == id) return entry.name;
   }
+  if (IsListFunction(id)) return ListFunctionName(id);
+  if (IsListAggregate(id)) return ListAggregateName(id);
   return "?";
 }
 
 bool PropagatesNull(FunctionId id) {
+  if (IsListFunction(id)) return ListFunctionPropagatesNull(id);
+  if (IsListAggregate(id)) return false;
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
          id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
          id != FunctionId::kListValue;
@@ -374,6 +381,16 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
         Status status = ResolveStringFunctionTypes(id, arg_types, cast_to, result);
         if (status.ok()) return status;
         break;
+      }
+      if (IsListFunction(id) || IsListAggregate(id)) {
+        // The binder passes literal flags itself (BindListCall); here the bare types.
+        std::vector<ListArgument> args(n);
+        for (size_t i = 0; i < n; ++i) {
+          args[i].type = arg_types[i];
+          args[i].constant = constant_args[i];
+        }
+        return IsListFunction(id) ? ResolveListFunctionTypes(id, name, args, cast_to, result)
+                                  : ResolveListAggregateTypes(id, name, args, cast_to, result);
       }
       if (IsNestedFunction(id) || IsConversionFunction(id)) {
         Status status = IsNestedFunction(id)
@@ -631,6 +648,7 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       if (IsNestedFunction(id)) return InvokeNestedFunction(id, args, result_type);
       if (IsConversionFunction(id)) return InvokeConversionFunction(id, args, result_type);
       if (IsStringFunction(id)) return InvokeStringFunction(id, args, result_type);
+      if (IsListFunction(id)) return InvokeListFunction(id, args, result_type);
       break;
   }
   return Status::Internal("unknown function");

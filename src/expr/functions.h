@@ -38,6 +38,13 @@ enum class FunctionId : uint8_t {
   // regexp_functions.cc
   kRegexpMatches, kRegexpFullMatch, kRegexpExtract, kRegexpExtractAll, kRegexpReplace,
   kRegexpSplitToArray,
+  // list_functions.cc (kListTransform .. kListLength; the first three take a lambda)
+  kListTransform, kListFilter, kListReduce, kListZip, kFlatten, kArrayToString, kStringSplit,
+  kListConcat, kListConcatOperator, kListAppend, kListPrepend, kListContains, kListPosition,
+  kListDistinct, kListUnique, kListSort, kListReverseSort, kListReverse, kListSlice,
+  kListLength,
+  // list_aggregates.cc (kListAggregate .. kListMax)
+  kListAggregate, kListCount, kListSum, kListAvg, kListMin, kListMax,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,

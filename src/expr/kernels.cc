@@ -163,6 +163,47 @@ void ZeroNullRows(Column* column) {
   }
 }
 
+ListElements FlattenLists(const Column& lists, int64_t rows) {
+  ListElements out;
+  out.offsets.resize(static_cast<size_t>(rows) + 1);
+  if (rows == 0) {
+    out.elements = ColumnBuilder(lists.type.children[0].type).Finish();
+    return out;
+  }
+  const int32_t* offsets = lists.values_as<int32_t>();
+  const int64_t first = offsets[0];
+  for (int64_t row = 0; row <= rows; ++row) {
+    out.offsets[static_cast<size_t>(row)] = offsets[row] - first;
+  }
+  const int64_t total = out.offsets.back();
+  const std::shared_ptr<Column>& child = lists.children[0];
+  out.elements = first == 0 && child->length == total ? child : Slice(*child, first, total);
+  return out;
+}
+
+std::vector<int64_t> ElementRows(const ListElements& lists) {
+  std::vector<int64_t> rows(static_cast<size_t>(lists.offsets.back()));
+  for (size_t row = 0; row + 1 < lists.offsets.size(); ++row) {
+    for (int64_t k = lists.offsets[row]; k < lists.offsets[row + 1]; ++k) {
+      rows[static_cast<size_t>(k)] = static_cast<int64_t>(row);
+    }
+  }
+  return rows;
+}
+
+std::shared_ptr<Column> MakeListColumn(DataType type, const std::vector<int64_t>& offsets,
+                                       std::shared_ptr<Column> elements,
+                                       std::shared_ptr<Buffer> validity, int64_t null_count) {
+  const int64_t rows = static_cast<int64_t>(offsets.size()) - 1;
+  auto values = Buffer::Allocate(static_cast<int64_t>(offsets.size() * sizeof(int32_t)));
+  int32_t* out = values->mutable_data_as<int32_t>();
+  for (size_t i = 0; i < offsets.size(); ++i) out[i] = static_cast<int32_t>(offsets[i]);
+  auto column = MakeColumn(std::move(type), rows, std::move(values), std::move(validity),
+                           null_count);
+  column->children.push_back(std::move(elements));
+  return column;
+}
+
 Result<Vec> CompareKernel(Op op, const Vec& left, const Vec& right, int64_t rows) {
   Phys phys = PhysOf(left.column->type);
   if (phys == Phys::kOther || PhysOf(right.column->type) != phys) return Vec{};

@@ -48,6 +48,21 @@ std::shared_ptr<Buffer> CombinedValidity(std::span<const Vec* const> inputs, int
 void ZeroNullRows(Column* column);
 inline bool VecValid(const Vec& v, int64_t row) { return v.column->IsValid(v.constant ? 0 : row); }
 
+// The elements of the first `rows` rows of a list (or map) column, end to end: row r's
+// elements are elements[offsets[r] .. offsets[r + 1]), offsets[0] == 0. A NULL row has none.
+struct ListElements {
+  std::vector<int64_t> offsets;  // rows + 1
+  std::shared_ptr<Column> elements;
+};
+ListElements FlattenLists(const Column& lists, int64_t rows);
+// The row each element of `lists` belongs to (offsets as above).
+std::vector<int64_t> ElementRows(const ListElements& lists);
+// A list column of offsets.size() - 1 rows over `elements`, NULL where `validity` (of a column
+// with `null_count` NULLs, as Column holds them) says so. REQUIRES: NULL rows are empty.
+std::shared_ptr<Column> MakeListColumn(DataType type, const std::vector<int64_t>& offsets,
+                                       std::shared_ptr<Column> elements,
+                                       std::shared_ptr<Buffer> validity, int64_t null_count);
+
 // Each returns a Vec with a null column when the case is not one of its typed cases.
 Result<Vec> CompareKernel(ast::Op op, const Vec& left, const Vec& right, int64_t rows);
 Result<Vec> ArithmeticKernel(const BoundNode& node, const Vec& left, const Vec& right,

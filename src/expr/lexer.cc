@@ -153,7 +153,7 @@ class Lexer {
       return Status::OK();
     }
     static constexpr std::string_view kTwoChar[] = {"//", "**", "||", "==", "!=", "<>",
-                                                    "<=", ">=", "::", "!~"};
+                                                    "<=", ">=", "::", "!~", "->"};
     for (std::string_view op : kTwoChar) {
       if (text_.substr(pos_, 2) == op) {
         token->kind = TokenKind::kOperator;

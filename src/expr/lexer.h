@@ -28,7 +28,7 @@ enum class TokenKind : uint8_t {
   kDecimal,           // 1.5, .5, 1.
   kFloat,             // 1e3, 1.5E-2
   kString,            // 'text'
-  kOperator,          // + - * / // % ^ ** || = == != <> < <= > >= :: ( ) [ ] { } , . ; : ?
+  kOperator,          // + - * / // % ^ ** || = == != <> < <= > >= :: -> ( ) [ ] { } , . ; : ?
   kParameter,         // $1, ?
   kEnd,               // end of input (always the last token)
 };

@@ -1,5 +1,7 @@
 #include "expr/parser.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "tarn/type.h"
@@ -106,9 +108,95 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseExpr() {
   }
   ++depth_;
   auto result = ParseLevel(kOr);
+  // `params -> body` binds looser than OR, as in DuckDB's grammar.
+  if (result.ok() && Peek().IsOperator("->")) {
+    result = ParseArrowLambda(std::move(result).value());
+  }
   --depth_;
   return result;
 }
+
+namespace {
+
+// The parameter names of a lambda's left side: x, (x), (x, y) (parsed as row(x, y)); nullopt
+// for anything else.
+std::optional<std::vector<std::string>> LambdaParameterNames(const Expr& params) {
+  if (params.kind == ExprKind::kColumnRef && params.names.size() == 1) return params.names;
+  if (params.kind != ExprKind::kFunction || params.names.size() != 1 || params.distinct ||
+      params.has_filter || params.children.empty()) {
+    return std::nullopt;
+  }
+  std::string name = params.names[0];
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name != "row") return std::nullopt;
+  std::vector<std::string> names;
+  for (const auto& child : params.children) {
+    if (child->kind != ExprKind::kColumnRef || child->names.size() != 1) return std::nullopt;
+    names.push_back(child->names[0]);
+  }
+  return names;
+}
+
+// A schema name before a function name (main.list_apply(...), as DuckDB prints its own calls),
+// rather than the receiver of a method call.
+bool IsSystemSchema(const Expr& receiver) {
+  if (receiver.kind != ExprKind::kColumnRef || receiver.names.size() != 1) return false;
+  std::string name = receiver.names[0];
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name == "main" || name == "system" || name == "pg_catalog";
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseArrowLambda(std::unique_ptr<Expr> params) {
+  const Token& arrow = Advance();
+  TARN_ASSIGN_OR_RETURN(auto body, ParseExpr());
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kLambda;
+  e->range.offset = std::min(params->range.offset, arrow.offset);
+  std::optional<std::vector<std::string>> names = LambdaParameterNames(*params);
+  e->children.push_back(std::move(body));
+  if (names) {
+    e->names = std::move(*names);
+  } else {
+    e->children.push_back(std::move(params));
+  }
+  const Token& last = tokens_[pos_ - 1];
+  e->range.length = last.offset + last.length - e->range.offset;
+  ast::UpdateHeight(e.get());
+  TARN_RETURN_NOT_OK(CheckHeight(*e, Peek()));
+  return e;
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseKeywordLambda() {
+  const Token& first = Advance();  // LAMBDA
+  std::vector<std::string> names;
+  do {
+    const Token& name = Advance();
+    if (name.kind != TokenKind::kIdentifier && name.kind != TokenKind::kQuotedIdentifier) {
+      return SyntaxError(name);
+    }
+    names.push_back(name.text);
+  } while (AcceptOperator(","));
+  TARN_RETURN_NOT_OK(ExpectOperator(":"));
+  TARN_ASSIGN_OR_RETURN(auto body, ParseExpr());
+  return Located(ast::MakeLambda(std::move(names), std::move(body), /*lambda_syntax=*/true), first,
+                 tokens_[pos_ - 1]);
+}
+
+bool ExprParser::AtKeywordLambda() const {
+  if (!Peek().IsKeyword("LAMBDA")) return false;
+  for (size_t ahead = 1;; ahead += 2) {
+    const Token& name = Peek(ahead);
+    if (name.kind != TokenKind::kIdentifier && name.kind != TokenKind::kQuotedIdentifier) {
+      return false;
+    }
+    const Token& next = Peek(ahead + 1);
+    if (next.IsOperator(":")) return !Peek(ahead + 2).IsOperator("=");
+    if (!next.IsOperator(",")) return false;
+  }
+}
+
 
 Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
   if (level == kNot || level == kUnaryMinus) return ParsePrefix(level);
@@ -332,13 +420,53 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePostfix(std::unique_ptr<Expr> exp
       e->children.push_back(std::move(expr));
       expr = std::move(e);
     } else if (AcceptOperator("[")) {
-      TARN_ASSIGN_OR_RETURN(auto index, ParseExpr());
+      // x[i], or a slice x[a:b] / x[a:b:step]: array_slice(x, a, b[, step]), an omitted
+      // bound an empty list (as DuckDB binds it).
+      auto omitted = [] {
+        auto e = std::make_unique<Expr>();
+        e->kind = ExprKind::kList;
+        return e;
+      };
+      std::unique_ptr<Expr> index;
+      if (!Peek().IsOperator(":")) {
+        TARN_ASSIGN_OR_RETURN(index, ParseExpr());
+      }
+      if (AcceptOperator(":")) {
+        std::vector<std::unique_ptr<Expr>> args;
+        args.push_back(std::move(expr));
+        args.push_back(index ? std::move(index) : omitted());
+        for (int part = 0; part < 2; ++part) {
+          if (Peek().IsOperator("]") || Peek().IsOperator(":")) {
+            args.push_back(omitted());
+          } else {
+            TARN_ASSIGN_OR_RETURN(auto bound, ParseExpr());
+            args.push_back(std::move(bound));
+          }
+          if (part == 0 && !AcceptOperator(":")) break;
+        }
+        expr = ast::MakeFunction("array_slice", std::move(args));
+      } else {
+        auto e = std::make_unique<Expr>();
+        e->kind = ExprKind::kSubscript;
+        e->children.push_back(std::move(expr));
+        e->children.push_back(std::move(index));
+        expr = std::move(e);
+      }
       TARN_RETURN_NOT_OK(ExpectOperator("]"));
-      auto e = std::make_unique<Expr>();
-      e->kind = ExprKind::kSubscript;
-      e->children.push_back(std::move(expr));
-      e->children.push_back(std::move(index));
-      expr = std::move(e);
+    } else if (Peek().IsOperator(".") &&
+               (Peek(1).kind == TokenKind::kIdentifier ||
+                Peek(1).kind == TokenKind::kQuotedIdentifier) &&
+               Peek(2).IsOperator("(")) {
+      // x.f(args) is f(x, args); main.f(args) is f(args) in schema main.
+      Advance();
+      const Token& name = Advance();
+      TARN_ASSIGN_OR_RETURN(auto call, ParseFunctionCall(name.text));
+      if (call->kind != ExprKind::kFunction) return SyntaxError(name);
+      if (!IsSystemSchema(*expr)) {
+        call->children.insert(call->children.begin(), std::move(expr));
+        if (call->names.size() > 1) call->names.insert(call->names.begin() + 1, "");
+      }
+      expr = std::move(call);
     } else if (Peek().IsOperator(".") && (Peek(1).kind == TokenKind::kIdentifier ||
                                           Peek(1).kind == TokenKind::kQuotedIdentifier)) {
       Advance();
@@ -569,6 +697,17 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
       if (token.IsOperator("(")) {
         Advance();
         TARN_ASSIGN_OR_RETURN(auto inner, ParseExpr());
+        if (Peek().IsOperator(",")) {
+          // (a, b, ...) is row(a, b, ...), as in DuckDB (and the parameters of a lambda).
+          std::vector<std::unique_ptr<Expr>> items;
+          items.push_back(std::move(inner));
+          while (AcceptOperator(",")) {
+            TARN_ASSIGN_OR_RETURN(auto item, ParseExpr());
+            items.push_back(std::move(item));
+          }
+          TARN_RETURN_NOT_OK(ExpectOperator(")"));
+          return Located(ast::MakeFunction("row", std::move(items)), token, tokens_[pos_ - 1]);
+        }
         TARN_RETURN_NOT_OK(ExpectOperator(")"));
         return inner;
       }
@@ -591,6 +730,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
     Advance();
     return ParseCase();
   }
+  if (AtKeywordLambda()) return ParseKeywordLambda();
   if (token.IsKeyword("EXISTS") && subquery_hook_ != nullptr && AtSubqueryAfter(1)) {
     Advance();
     TARN_ASSIGN_OR_RETURN(auto subquery, ParseSubquery());

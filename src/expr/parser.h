@@ -2,7 +2,10 @@
 //
 // From loosest to tightest: OR; AND; NOT; IS [NOT] NULL / IS [NOT] DISTINCT FROM; comparisons
 // (= == != <> < <= > >=); [NOT] BETWEEN / IN / LIKE / ILIKE; || ; + -; * / // %; ^ **;
-// unary - +; x::T; x[i] and x.f; primaries (literals, names, calls, CASE, CAST, parentheses).
+// unary - +; x::T; x[i], x[a:b] and x.f; primaries (literals, names, calls, CASE, CAST,
+// parentheses, (a, b) rows). Looser than all of them, a lambda `x -> body` (also
+// `lambda x: body`); `x.f(args)` is the call f(x, args) and `[e FOR x IN l IF c]` a list
+// comprehension.
 //
 // ExprParser works on a token vector and a position so the SQL statement parser can call
 // ParseExpr in the middle of a statement and continue after it.
@@ -83,6 +86,12 @@ class ExprParser {
   Result<std::unique_ptr<ast::Expr>> ParseCase();
   Result<std::unique_ptr<ast::Expr>> ParseCastCall(bool try_cast);
   Result<std::unique_ptr<ast::Expr>> ParseFunctionCall(std::string name);
+  // After the left side of `->`: the body, and the kLambda node.
+  Result<std::unique_ptr<ast::Expr>> ParseArrowLambda(std::unique_ptr<ast::Expr> params);
+  // `lambda x, y: body`; REQUIRES: AtKeywordLambda().
+  Result<std::unique_ptr<ast::Expr>> ParseKeywordLambda();
+  // LAMBDA, names separated by commas, then ':' (else `lambda` is a name).
+  bool AtKeywordLambda() const;
  public:
   // parser_window.cc. After OVER: `name` or ( [name] [PARTITION BY ...] [ORDER BY ...]
   // [frame] ); turns the call into a kWindow node. With a null call, the definition of a
@@ -92,8 +101,12 @@ class ExprParser {
 
  private:
   Result<ast::FrameBound> ParseFrameBound(std::vector<std::unique_ptr<ast::Expr>>* offsets);
-  // parser_literals.cc: [a, b], {'k': v}, MAP {k: v}, INTERVAL (expr) UNIT.
+  // parser_literals.cc: [a, b], [e FOR x IN l], {'k': v}, MAP {k: v}, INTERVAL (expr) UNIT.
   Result<std::unique_ptr<ast::Expr>> ParseListLiteral();
+  // After `[item` when FOR follows: a list comprehension up to its `]`, desugared as DuckDB
+  // does; `first` is the `[`.
+  Result<std::unique_ptr<ast::Expr>> ParseComprehension(const Token& first,
+                                                        std::unique_ptr<ast::Expr> item);
   Result<std::unique_ptr<ast::Expr>> ParseStructLiteral();
   Result<std::unique_ptr<ast::Expr>> ParseMapLiteral();
   Result<std::unique_ptr<ast::Expr>> ParseIntervalExpr();

@@ -1,4 +1,5 @@
-// The nested literals and INTERVAL (expr) UNIT of the expression grammar (see parser.h).
+// The nested literals, list comprehensions and INTERVAL (expr) UNIT of the expression grammar
+// (see parser.h).
 //
 // They parse into the calls DuckDB rewrites them to, so the binder and the printer need
 // nothing new for maps and intervals: MAP {k: v} is map([k], [v]); INTERVAL (x) SECOND is
@@ -28,6 +29,14 @@ std::unique_ptr<Expr> MakeCast(std::unique_ptr<Expr> operand, std::string type_n
   e->children.push_back(std::move(operand));
   ast::UpdateHeight(e.get());
   return e;
+}
+
+std::unique_ptr<Expr> MakeCall(const char* name, std::unique_ptr<Expr> first,
+                               std::unique_ptr<Expr> second) {
+  std::vector<std::unique_ptr<Expr>> args;
+  args.push_back(std::move(first));
+  args.push_back(std::move(second));
+  return ast::MakeFunction(name, std::move(args));
 }
 
 struct IntervalUnit {
@@ -63,11 +72,60 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseListLiteral() {
     do {
       if (Peek().IsOperator("]")) break;  // a trailing comma, as DuckDB allows
       TARN_ASSIGN_OR_RETURN(auto item, ParseExpr());
+      if (e->children.empty() && Peek().IsKeyword("FOR")) {
+        return ParseComprehension(first, std::move(item));
+      }
       e->children.push_back(std::move(item));
     } while (AcceptOperator(","));
   }
   TARN_RETURN_NOT_OK(ExpectOperator("]"));
   return Located(std::move(e), first, tokens_[pos_ - 1]);
+}
+
+Result<std::unique_ptr<Expr>> ExprParser::ParseComprehension(const Token& first,
+                                                             std::unique_ptr<Expr> item) {
+  // [item FOR x[, i] IN list [IF condition]] is DuckDB's
+  //   list_apply(list, lambda x: item)
+  // or, with a condition, its desugaring that evaluates item and condition on every element:
+  //   list_apply(list_filter(list_apply(list, lambda x: struct_pack("filter" := condition,
+  //       result := item)), lambda elem: struct_extract(elem, 'filter')),
+  //       lambda elem: struct_extract(elem, 'result'))
+  Advance();  // FOR
+  std::vector<std::string> names;
+  do {
+    const Token& name = Advance();
+    if (name.kind != TokenKind::kIdentifier && name.kind != TokenKind::kQuotedIdentifier) {
+      return SyntaxError(name);
+    }
+    names.push_back(name.text);
+  } while (AcceptOperator(","));
+  TARN_RETURN_NOT_OK(ExpectKeyword("IN"));
+  TARN_ASSIGN_OR_RETURN(auto list, ParseExpr());
+  std::unique_ptr<Expr> condition;
+  if (AcceptKeyword("IF")) {
+    TARN_ASSIGN_OR_RETURN(condition, ParseExpr());
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator("]"));
+  if (!condition) {
+    auto lambda = ast::MakeLambda(names, std::move(item), /*lambda_syntax=*/true);
+    return Located(MakeCall("list_apply", std::move(list), std::move(lambda)), first,
+                   tokens_[pos_ - 1]);
+  }
+  auto pack = MakeCall("struct_pack", std::move(condition), std::move(item));
+  pack->names = {"struct_pack", "filter", "result"};
+  auto extract = [](const char* field) {
+    return ast::MakeLambda({"elem"},
+                           MakeCall("struct_extract", ast::MakeColumnRef({"elem"}),
+                                    ast::MakeLiteral(ast::LiteralKind::kString, field)),
+                           /*lambda_syntax=*/true);
+  };
+  auto packed = MakeCall("list_apply", std::move(list),
+                         ast::MakeLambda(names, std::move(pack), /*lambda_syntax=*/true));
+  auto kept = MakeCall("list_filter", std::move(packed), extract("filter"));
+  auto result = Located(MakeCall("list_apply", std::move(kept), extract("result")), first,
+                        tokens_[pos_ - 1]);
+  TARN_RETURN_NOT_OK(CheckHeight(*result, tokens_[pos_ - 1]));
+  return result;
 }
 
 Result<std::unique_ptr<Expr>> ExprParser::ParseStructLiteral() {

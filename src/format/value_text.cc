@@ -133,14 +133,18 @@ void AppendNonNullText(const Column& column, int64_t row, std::string* out) {
                  out);
       return;
     case TypeId::kStruct: {
-      out->push_back('{');
+      // An unnamed struct (row(...)) prints its values only: (1, a).
+      const bool unnamed = column.type.IsUnnamedStruct();
+      out->push_back(unnamed ? '(' : '{');
       for (size_t field_idx = 0; field_idx < column.children.size(); ++field_idx) {
         if (field_idx > 0) out->append(", ");
-        AppendQuotedNested(column.type.children[field_idx].name, out);
-        out->append(": ");
+        if (!unnamed) {
+          AppendQuotedNested(column.type.children[field_idx].name, out);
+          out->append(": ");
+        }
         AppendNestedChild(*column.children[field_idx], row, /*in_list=*/false, out);
       }
-      out->push_back('}');
+      out->push_back(unnamed ? ')' : '}');
       return;
     }
     case TypeId::kList: {

@@ -9,14 +9,28 @@ namespace tarn::table_internal {
 
 namespace {
 
-// Calls `visit` on every column reference of `expr`.
+// Calls `visit` on every column reference of `expr` (not on a lambda's parameters, `hidden`).
 template <typename Visit>
-void VisitColumnRefs(ast::Expr& expr, const Visit& visit) {
+void VisitColumnRefs(ast::Expr& expr, const Visit& visit, std::vector<std::string>* hidden) {
   if (expr.kind == ast::ExprKind::kColumnRef) {
+    for (const std::string& name : *hidden) {
+      if (NameEquals(name, expr.names[0])) return;
+    }
     visit(expr);
     return;
   }
-  for (auto& child : expr.children) VisitColumnRefs(*child, visit);
+  const size_t outer = hidden->size();
+  if (expr.kind == ast::ExprKind::kLambda) {
+    hidden->insert(hidden->end(), expr.names.begin(), expr.names.end());
+  }
+  for (auto& child : expr.children) VisitColumnRefs(*child, visit, hidden);
+  hidden->resize(outer);
+}
+
+template <typename Visit>
+void VisitColumnRefs(ast::Expr& expr, const Visit& visit) {
+  std::vector<std::string> hidden;
+  VisitColumnRefs(expr, visit, &hidden);
 }
 
 Result<std::unique_ptr<ast::Expr>> ParseSortExpression(const SortField& field,

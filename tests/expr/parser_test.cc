@@ -75,6 +75,42 @@ TEST(ParserTest, Precedence) {
   EXPECT_EQ(Canonical("\"select\" + 1"), "\"select\" + 1");
 }
 
+TEST(ParserTest, LambdasComprehensionsMethodCallsAndSlices) {
+  // Each prints as SQL that parses back to itself.
+  const std::pair<const char*, const char*> kCases[] = {
+      {"list_transform(l, x -> x + 1)", "list_transform(l, x -> x + 1)"},
+      {"list_transform(l, (x) -> x OR y)", "list_transform(l, x -> x OR y)"},
+      {"list_reduce(l, (acc, x, i) -> acc + x * i, 0)",
+       "list_reduce(l, (acc, x, i) -> acc + x * i, 0)"},
+      {"list_filter(l, lambda x, i: i > 1)", "list_filter(l, lambda x, i: i > 1)"},
+      {"f((x -> x) = 1)", "f((x -> x) = 1)"},
+      {"list_transform(l, x -> list_transform(x, y -> y))",
+       "list_transform(l, x -> list_transform(x, y -> y))"},
+      {"f(1 -> 2)", "f(1 -> 2)"},
+      {"[x * 2 FOR x IN l]", "list_apply(l, lambda x: x * 2)"},
+      {"[x FOR x, i IN l IF i > 1]",
+       "list_apply(list_filter(list_apply(l, lambda x, i: struct_pack(filter := i > 1, "
+       "result := x)), lambda elem: struct_extract(elem, 'filter')), lambda elem: "
+       "struct_extract(elem, 'result'))"},
+      {"s.upper().lower()", "lower(upper(s))"},
+      {"t.s.rpad(3, ' ')", "rpad(t.s, 3, ' ')"},
+      {"(a + 1).abs()", "abs(a + 1)"},
+      {"main.list_value(1).flatten()", "flatten(list_value(1))"},
+      {"(1, 'a')", "row(1, 'a')"},
+      {"l[2:3]", "array_slice(l, 2, 3)"},
+      {"l[:-1]", "array_slice(l, [], -1)"},
+      {"l[2:]", "array_slice(l, 2, [])"},
+      {"l[::2]", "array_slice(l, [], [], 2)"},
+      {"lambda + 1", "lambda + 1"},
+  };
+  for (const auto& [text, canonical] : kCases) {
+    EXPECT_EQ(Canonical(text), canonical) << text;
+    EXPECT_EQ(Canonical(canonical), canonical) << canonical;
+  }
+  EXPECT_EQ(SyntaxError("[x FOR 1 IN l]"),
+            "syntax error at or near \"1\" (line 1, column 8)\n[x FOR 1 IN l]\n       ^");
+}
+
 TEST(ParserTest, Errors) {
   EXPECT_EQ(SyntaxError("a + FROM b"),
             "syntax error at or near \"FROM\" (line 1, column 5)\na + FROM b\n    ^");

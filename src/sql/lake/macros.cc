@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "expr/functions.h"
+#include "expr/macro_expansion.h"
 #include "expr/parser.h"
 #include "sql/exec/aggregate_function.h"
 #include "sql/exec/window.h"
@@ -23,7 +24,7 @@ using ast::Expr;
 using ast::ExprKind;
 using ExprPtr = std::unique_ptr<Expr>;
 
-constexpr int kMaxMacroDepth = 32;
+using expr::kMaxMacroDepth;
 
 bool SameName(std::string_view a, std::string_view b) {
   return LowerAscii(std::string(a)) == LowerAscii(std::string(b));
@@ -117,144 +118,14 @@ bool CallsNonBuiltin(const Expr& expr) {
 
 // ---- one call ------------------------------------------------------------------------------
 
-// "f(a, b := 5)": an implementation's signature, for messages.
-std::string Signature(const MacroInfo& macro, const MacroImpl& impl) {
-  std::string out = macro.name + "(";
-  for (size_t i = 0; i < impl.parameters.size(); ++i) {
-    const MacroParameter& parameter = impl.parameters[i];
-    if (i > 0) out += ", ";
-    out += parameter.name;
-    if (parameter.type != "unknown") {
-      Result<DataType> type = ParseDuckLakeType(parameter.type);
-      out += " " + (type.ok() ? type->ToString() : parameter.type);
-    }
-    if (parameter.default_value.has_value()) out += " := " + *parameter.default_value;
-  }
-  return out + ")";
-}
-
-// The DuckDB type a DuckLake type name stands for, when it is one tarn can cast to.
-std::optional<std::string> SqlTypeOf(const std::string& ducklake_type) {
-  if (ducklake_type == "unknown") return std::nullopt;
-  Result<DataType> type = ParseDuckLakeType(ducklake_type);
-  if (!type.ok()) return std::nullopt;
-  return type->ToString();
-}
-
-ExprPtr CastTo(ExprPtr value, const std::string& type) {
-  auto cast = std::make_unique<Expr>();
-  cast->kind = ExprKind::kCast;
-  cast->type_name = type;
-  cast->range = value->range;
-  cast->children.push_back(std::move(value));
-  ast::UpdateHeight(cast.get());
-  return cast;
-}
-
-// A parameter's default: its stored text cast to its stored type.
-ExprPtr DefaultValue(const MacroParameter& parameter) {
-  if (!parameter.default_value.has_value()) return ast::MakeLiteral(ast::LiteralKind::kNull, "");
-  ExprPtr text = ast::MakeLiteral(ast::LiteralKind::kString, *parameter.default_value);
-  std::optional<std::string> type = SqlTypeOf(parameter.default_value_type);
-  return type ? CastTo(std::move(text), *type) : std::move(text);
-}
-
-// The implementation a call's arguments fit, and the value of each of its parameters.
-struct BoundCall {
-  const MacroImpl* impl = nullptr;
-  std::vector<ExprPtr> values;  // by parameter position
-};
-
-// `args[i]` named `names[i]` ("" when positional).
-Result<BoundCall> BindArguments(const MacroInfo& macro, const std::vector<const Expr*>& args,
-                                const std::vector<std::string>& names) {
-  std::vector<const Expr*> positional;
-  std::vector<std::pair<std::string, const Expr*>> named;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!names[i].empty()) {
-      named.emplace_back(names[i], args[i]);
-    } else if (!named.empty()) {
-      return Status::InvalidArgument("Binder Error: macro ", macro.name,
-                                     ": a positional argument follows a named one");
-    } else {
-      positional.push_back(args[i]);
-    }
-  }
-  for (const MacroImpl& impl : macro.impls) {
-    const std::vector<MacroParameter>& parameters = impl.parameters;
-    if (positional.size() > parameters.size()) continue;
-    std::vector<const Expr*> given(parameters.size(), nullptr);
-    for (size_t i = 0; i < positional.size(); ++i) given[i] = positional[i];
-    bool fits = true;
-    for (const auto& [name, value] : named) {
-      size_t j = 0;
-      while (j < parameters.size() && !SameName(parameters[j].name, name)) ++j;
-      if (j == parameters.size() || given[j] != nullptr) {
-        fits = false;
-        break;
-      }
-      given[j] = value;
-    }
-    for (size_t j = 0; fits && j < parameters.size(); ++j) {
-      if (given[j] == nullptr && !parameters[j].default_value.has_value()) fits = false;
-    }
-    if (!fits) continue;
-    BoundCall call;
-    call.impl = &impl;
-    for (size_t j = 0; j < parameters.size(); ++j) {
-      ExprPtr value = given[j] != nullptr ? given[j]->Clone() : DefaultValue(parameters[j]);
-      if (std::optional<std::string> type = SqlTypeOf(parameters[j].type)) {
-        value = CastTo(std::move(value), *type);
-      }
-      call.values.push_back(std::move(value));
-    }
-    return call;
-  }
-  std::string message = StrCat("Binder Error: Macro function ", macro.name, " has no ",
-                               macro.impls.size() == 1 ? "signature" : "implementation",
-                               " that takes ", positional.size(), " positional argument",
-                               positional.size() == 1 ? "" : "s");
-  if (!named.empty()) {
-    message += " and the named argument";
-    if (named.size() > 1) message += "s";
-    for (size_t i = 0; i < named.size(); ++i) message += (i ? ", " : " ") + named[i].first;
-  }
-  message += "; it takes ";
-  for (size_t i = 0; i < macro.impls.size(); ++i) {
-    if (i > 0) message += " or ";
-    message += Signature(macro, macro.impls[i]);
-  }
-  return Status::InvalidArgument(message);
-}
-
-// Replaces the references to the parameters in `slot` by their values (p.field: a field of
-// the value).
-void Substitute(ExprPtr& slot, const MacroImpl& impl, const std::vector<ExprPtr>& values) {
-  Expr& e = *slot;
-  if (e.kind == ExprKind::kColumnRef && !e.names.empty()) {
-    for (size_t j = 0; j < impl.parameters.size(); ++j) {
-      if (!SameName(impl.parameters[j].name, e.names[0])) continue;
-      ExprPtr value = values[j]->Clone();
-      for (size_t k = 1; k < e.names.size(); ++k) {
-        auto field = std::make_unique<Expr>();
-        field->kind = ExprKind::kField;
-        field->names = {e.names[k]};
-        field->children.push_back(std::move(value));
-        ast::UpdateHeight(field.get());
-        value = std::move(field);
-      }
-      slot = std::move(value);
-      return;
-    }
-  }
-  for (auto& child : e.children) Substitute(child, impl, values);
-}
-
 // The macros of the "temp" database, then of the default one, at their snapshots (the
 // transaction's, when one is open).
 class MacroScope {
  public:
-  explicit MacroScope(const ExecContext& context) : context_(context) {}
+  explicit MacroScope(const ExecContext& context)
+      : context_(context),
+        expander_([this](const std::string& name) { return Find(name, /*is_table=*/false); },
+                  IsBuiltinName) {}
 
   // The macro `name` of the kind asked for, else of the other kind (for the message), else
   // null. A scalar and a table macro may share a name.
@@ -279,48 +150,15 @@ class MacroScope {
     return other;
   }
 
-  // Expands the macro calls in `slot`, innermost first.
-  Status Expand(ExprPtr& slot, int depth) {
-    for (auto& child : slot->children) TARN_RETURN_NOT_OK(Expand(child, depth));
-    const Expr& call = *slot;
-    if (call.kind != ExprKind::kFunction || IsBuiltinName(call.names[0])) return Status::OK();
-    TARN_ASSIGN_OR_RETURN(const MacroInfo* macro, Find(call.names[0], /*is_table=*/false));
-    if (macro == nullptr) return Status::OK();
-    if (macro->is_table()) {
-      return Status::InvalidArgument("Binder Error: ", macro->name,
-                                     " is a table macro: call it in FROM");
-    }
-    if (depth >= kMaxMacroDepth) {
-      return Status::InvalidArgument("Binder Error: macros nest more than ", kMaxMacroDepth,
-                                     " deep at ", macro->name, " (does it call itself?)");
-    }
-    std::vector<const Expr*> args;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < call.children.size(); ++i) {
-      args.push_back(call.children[i].get());
-      names.push_back(i + 1 < call.names.size() ? call.names[i + 1] : std::string());
-    }
-    TARN_ASSIGN_OR_RETURN(BoundCall bound, BindArguments(*macro, args, names));
-    Result<ExprPtr> body = ParseExpressionText(bound.impl->sql);
-    if (!body.ok()) {
-      return Status::Corruption("macro ", macro->schema_name, ".", macro->name,
-                                ": its stored expression does not parse: ",
-                                body.status().message());
-    }
-    ExprPtr expanded = std::move(body).value();
-    Substitute(expanded, *bound.impl, bound.values);
-    TARN_RETURN_NOT_OK(Expand(expanded, depth + 1));
-    slot = std::move(expanded);
-    ++expansions_;
-    return Status::OK();
-  }
+  // Expands the scalar macro calls in `slot`, innermost first.
+  Status Expand(ExprPtr& slot) { return expander_.Expand(slot); }
 
-  int expansions() const { return expansions_; }
+  int expansions() const { return expander_.expansions(); }
 
  private:
   const ExecContext& context_;
   std::vector<std::pair<const LakeBinding*, std::shared_ptr<const LakeSnapshot>>> snapshots_;
-  int expansions_ = 0;
+  expr::ScalarMacroExpander expander_;
 };
 
 // Table macros calling table macros: a bound on the nesting.
@@ -356,13 +194,19 @@ Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,
       // DuckDB quotes a function name that is a keyword: "simple"(1).
       written = "\"" + item.expr->names[0] + "\"" + written.substr(item.expr->names[0].size());
     }
-    TARN_RETURN_NOT_OK(scope.Expand(item.expr, 0));
+    TARN_RETURN_NOT_OK(scope.Expand(item.expr));
     if (scope.expansions() > before) item.alias = std::move(written);
   }
-  auto expand = [&](ExprPtr& slot) { return scope.Expand(slot, 0); };
+  auto expand = [&](ExprPtr& slot) { return scope.Expand(slot); };
   TARN_RETURN_NOT_OK(VisitLevel(*out, expand));
   if (scope.expansions() == 0) return std::unique_ptr<SelectStmt>();
   return out;
+}
+
+Status ExpandMacroCall(std::unique_ptr<ast::Expr>* call, const ExecContext& context) {
+  if (!HasMacroDatabases(context)) return Status::OK();
+  MacroScope scope(context);
+  return scope.Expand(*call);
 }
 
 Result<std::unique_ptr<Source>> BindTableMacro(const TableRef& ref, std::string_view sql_text,
@@ -398,7 +242,7 @@ Result<std::unique_ptr<Source>> BindTableMacro(const TableRef& ref, std::string_
     }
     names.push_back(arg.name);
   }
-  TARN_ASSIGN_OR_RETURN(BoundCall bound, BindArguments(*macro, args, names));
+  TARN_ASSIGN_OR_RETURN(expr::MacroCall bound, expr::BindMacroArguments(*macro, args, names));
   const std::string& sql = bound.impl->sql;
   Result<std::vector<std::unique_ptr<Statement>>> statements = ParseStatements(sql);
   if (!statements.ok() || statements->size() != 1 ||
@@ -408,7 +252,7 @@ Result<std::unique_ptr<Source>> BindTableMacro(const TableRef& ref, std::string_
   }
   std::unique_ptr<SelectStmt> query = std::move((*statements)[0]->select);
   TARN_RETURN_NOT_OK(VisitDeep(*query, [&](ExprPtr& slot) {
-    Substitute(slot, *bound.impl, bound.values);
+    expr::SubstituteMacroParameters(slot, bound);
     return Status::OK();
   }));
   ExecContext inner = context;

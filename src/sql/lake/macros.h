@@ -39,6 +39,10 @@ bool HasMacroDatabases(const ExecContext& context);
 Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,
                                                      const ExecContext& context);
 
+// Expands *call when it calls a scalar macro of the default lake (else leaves it), for the
+// binder's expr::MacroExpansionScope.
+Status ExpandMacroCall(std::unique_ptr<ast::Expr>* call, const ExecContext& context);
+
 // The table macro `ref` (a table function call) names, planned with its arguments; null when
 // the default lake has no table macro of that name.
 Result<std::unique_ptr<Source>> BindTableMacro(const TableRef& ref, std::string_view sql_text,

@@ -46,7 +46,27 @@ Result<std::unique_ptr<ast::Expr>> AggregateRewriter::RewriteNode(const ast::Exp
     aggregates_.push_back(expr.Clone());
     return ast::MakeColumnRef({AggregateColumn(aggregates_.size() - 1)});
   }
+  if (expr.kind == ast::ExprKind::kLambda) {
+    const size_t outer = lambda_params_.size();
+    lambda_params_.insert(lambda_params_.end(), expr.names.begin(), expr.names.end());
+    std::unique_ptr<ast::Expr> copy = expr.Clone();
+    Status status;
+    for (auto& child : copy->children) {
+      Result<std::unique_ptr<ast::Expr>> rewritten = RewriteNode(*child, inside_aggregate);
+      if (!rewritten.ok()) {
+        status = rewritten.status();
+        break;
+      }
+      child = std::move(rewritten).value();
+    }
+    lambda_params_.resize(outer);
+    TARN_RETURN_NOT_OK(status);
+    return copy;
+  }
   if (expr.kind == ast::ExprKind::kColumnRef) {
+    for (const std::string& param : lambda_params_) {
+      if (LowerAscii(param) == LowerAscii(expr.names[0])) return expr.Clone();
+    }
     return Status::InvalidArgument(
         "Binder Error: column \"", expr.ToString(),
         "\" must appear in the GROUP BY clause or must be part of an aggregate function");

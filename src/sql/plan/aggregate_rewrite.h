@@ -36,6 +36,8 @@ class AggregateRewriter {
 
   std::vector<const ast::Expr*> groups_;
   std::vector<std::unique_ptr<ast::Expr>> aggregates_;
+  // The parameters of the lambdas around the node being rewritten: names that are no columns.
+  std::vector<std::string> lambda_params_;
 };
 
 }  // namespace tarn::sql

@@ -94,6 +94,16 @@ std::string Name(const ast::Expr& expr) {
       for (const auto& child : expr.children) copy.children.push_back(child->Clone());
       return out + ast::WindowText(copy, [](const ast::Expr& e) { return Name(e); }) + ")";
     }
+    case ExprKind::kLambda: {
+      // DuckDB's spelling: (x -> body), (main."row"(x, y) -> body), (lambda x, y: body).
+      std::string params;
+      for (size_t i = 0; i < expr.names.size(); ++i) params += (i > 0 ? ", " : "") + expr.names[i];
+      const std::string body = Operand(*expr.children[0]);
+      if (expr.lambda_syntax) return "(lambda " + params + ": " + body + ")";
+      if (expr.names.empty()) params = Operand(*expr.children[1]);
+      if (expr.names.size() > 1) params = "main.\"row\"(" + params + ")";
+      return "(" + params + " -> " + body + ")";
+    }
     default: return expr.ToString();
   }
 }

@@ -62,9 +62,14 @@ struct OutputItem {
 
 // Replaces references to select-list aliases (names that are no source column) by the aliased
 // expression, as DuckDB allows in WHERE, HAVING and ORDER BY expressions.
-void SubstituteAliases(ExprPtr* expr, const std::vector<OutputItem>& items, const Schema& schema) {
+// A lambda's parameters are no aliases inside its body (`hidden`).
+void SubstituteAliases(ExprPtr* expr, const std::vector<OutputItem>& items, const Schema& schema,
+                       std::vector<std::string>* hidden) {
   Expr& e = **expr;
   if (e.kind == ExprKind::kColumnRef && e.names.size() == 1 && schema.FindField(e.names[0]) < 0) {
+    for (const std::string& name : *hidden) {
+      if (SameName(name, e.names[0])) return;
+    }
     for (const auto& item : items) {
       if (SameName(item.name, e.names[0])) {
         *expr = item.expr->Clone();
@@ -72,7 +77,15 @@ void SubstituteAliases(ExprPtr* expr, const std::vector<OutputItem>& items, cons
       }
     }
   }
-  for (auto& child : e.children) SubstituteAliases(&child, items, schema);
+  const size_t outer = hidden->size();
+  if (e.kind == ExprKind::kLambda) hidden->insert(hidden->end(), e.names.begin(), e.names.end());
+  for (auto& child : e.children) SubstituteAliases(&child, items, schema, hidden);
+  hidden->resize(outer);
+}
+
+void SubstituteAliases(ExprPtr* expr, const std::vector<OutputItem>& items, const Schema& schema) {
+  std::vector<std::string> hidden;
+  SubstituteAliases(expr, items, schema, &hidden);
 }
 
 bool IsIntegerLiteral(const Expr& expr) {
@@ -162,10 +175,15 @@ std::unique_ptr<BoundExpr> ColumnExpr(int index, const Field& field) {
 // `visible`: how many leading schema columns `*` expands to (the rest are pseudo-columns).
 Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visible,
                         const std::string& qualifier, std::vector<OutputItem>* items) {
+  // Earlier items with an alias, which a later item may name where no column has that name
+  // (DuckDB's lateral column aliases: SELECT 1 AS a, a + 1).
+  std::vector<OutputItem> aliased;
   for (const SelectItem& item : select.items) {
     if (!item.star) {
       ExprPtr e = Prepared(*item.expr, qualifier);
       std::string name = item.alias.empty() ? DefaultColumnName(*e) : item.alias;
+      if (!aliased.empty()) SubstituteAliases(&e, aliased, schema);
+      if (!item.alias.empty()) aliased.push_back({e->Clone(), item.alias});
       items->push_back({std::move(e), std::move(name)});
       continue;
     }

@@ -17,6 +17,7 @@
 #include "sql/exec/copy.h"
 #include "sql/lake/ducklake_functions.h"
 #include "sql/lake/lake_source.h"
+#include "sql/lake/macros.h"
 #include "sql/lake/maintenance_calls.h"
 #include "sql/lake/metadata_writes.h"
 #include "sql/lake/write_statements.h"
@@ -452,6 +453,10 @@ struct Session::Impl {
     expr::StatementTimeScope statement_time;  // now() is one value in a statement
     expr::VariablesScope statement_variables(&variables);  // getvariable()
     expr::SettingsScope statement_settings(&values.values());  // current_setting()
+    // Macros in expressions bound outside a query's planning (a table's sort key).
+    const expr::MacroExpansionScope::Expand expand_macros =
+        [this](std::unique_ptr<ast::Expr>* call) { return sql::ExpandMacroCall(call, Context()); };
+    expr::MacroExpansionScope statement_macros(&expand_macros);
     QueryResult result;
     result.statement = statement.text;
     switch (statement.kind) {
