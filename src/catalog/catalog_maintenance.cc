@@ -105,13 +105,77 @@ Result<std::map<int64_t, std::string>> TablePaths(Lake& lake) {
   return out;
 }
 
-// Removes file rows whose [begin, end) holds no remaining snapshot; schedules their files.
-Status RemoveDeadFiles(Lake& lake, const std::string& now_text) {
+// "a, b, c".
+std::string IdList(const std::vector<int64_t>& ids) {
+  std::string out;
+  for (int64_t id : ids) out += (out.empty() ? "" : ", ") + std::to_string(id);
+  return out;
+}
+
+// The tables no remaining snapshot sees in any of their versions (dropped before the oldest).
+Result<std::vector<int64_t>> DeadTables(CatalogStore* store) {
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult result,
+      ci::RunQuery(store,
+                   "SELECT DISTINCT table_id FROM ducklake_table t WHERE NOT EXISTS (SELECT 1 "
+                   "FROM ducklake_table t2 WHERE t2.table_id = t.table_id AND (t2.end_snapshot "
+                   "IS NULL OR EXISTS (SELECT 1 FROM ducklake_snapshot s WHERE s.snapshot_id >= "
+                   "t2.begin_snapshot AND s.snapshot_id < t2.end_snapshot))) ORDER BY table_id",
+                   {}, {T::kBigint}, "ducklake_table"));
+  std::vector<int64_t> ids;
+  for (size_t i = 0; i < result.rows.size(); ++i) {
+    ci::RowReader row(*store, result, i, "ducklake_table", {0});
+    TARN_ASSIGN_OR_RETURN(int64_t id, row.Int(0));
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+// Removes what is left of dead tables, as the extension does: their rows in every per-table
+// catalog table and their inlined data and deletion tables.
+Status RemoveDeadTables(CatalogStore* store, const std::vector<int64_t>& tables) {
+  if (tables.empty()) return Status::OK();
+  const std::string ids = IdList(tables);
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult inlined,
+      ci::RunQuery(store,
+                   StrCat("SELECT table_name FROM ducklake_inlined_data_tables WHERE table_id IN (",
+                          ids, ")"),
+                   {}, {T::kVarchar}, "ducklake_inlined_data_tables"));
+  std::vector<std::string> drop;
+  for (size_t i = 0; i < inlined.rows.size(); ++i) {
+    ci::RowReader row(*store, inlined, i, "ducklake_inlined_data_tables", {});
+    TARN_ASSIGN_OR_RETURN(std::string name, row.Text(0));
+    drop.push_back(std::move(name));
+  }
+  for (int64_t id : tables) drop.push_back(StrCat("ducklake_inlined_delete_", id));
+  for (const char* table :
+       {"ducklake_table", "ducklake_table_stats", "ducklake_table_column_stats",
+        "ducklake_partition_info", "ducklake_partition_column", "ducklake_column",
+        "ducklake_column_tag", "ducklake_sort_info", "ducklake_sort_expression",
+        "ducklake_schema_versions", "ducklake_inlined_data_tables", "ducklake_column_mapping"}) {
+    TARN_ASSIGN_OR_RETURN(bool exists, store->TableExists(table));
+    if (!exists) continue;
+    TARN_RETURN_NOT_OK(
+        ci::Exec(store, StrCat("DELETE FROM ", table, " WHERE table_id IN (", ids, ")"), {}));
+  }
+  for (const std::string& name : drop) {
+    TARN_RETURN_NOT_OK(ci::Exec(store, "DROP TABLE IF EXISTS " + ci::QuoteName(name), {}));
+  }
+  return Status::OK();
+}
+
+// Removes file rows whose [begin, end) holds no remaining snapshot, and those of dead tables;
+// schedules their files.
+Status RemoveDeadFiles(Lake& lake, const std::string& now_text,
+                       const std::vector<int64_t>& dead_tables) {
   CatalogStore* store = lake.store();
   TARN_ASSIGN_OR_RETURN(auto table_paths, TablePaths(lake));
-  const char* dead =
-      "end_snapshot IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ducklake_snapshot s WHERE "
-      "s.snapshot_id >= f.begin_snapshot AND s.snapshot_id < f.end_snapshot)";
+  const std::string dead_text = StrCat(
+      dead_tables.empty() ? "" : StrCat("f.table_id IN (", IdList(dead_tables), ") OR "),
+      "(end_snapshot IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ducklake_snapshot s WHERE "
+      "s.snapshot_id >= f.begin_snapshot AND s.snapshot_id < f.end_snapshot))");
+  const char* dead = dead_text.c_str();
   struct Dead {
     int64_t id, table_id;
     std::string path;
@@ -204,7 +268,9 @@ Result<std::vector<SnapshotInfo>> ExpireSnapshots(Lake& lake,
                                   {CatalogDatum::Integer(s.snapshot_id)}));
     }
   }
-  TARN_RETURN_NOT_OK(RemoveDeadFiles(lake, ci::NowTimestampText()));
+  TARN_ASSIGN_OR_RETURN(std::vector<int64_t> dead_tables, DeadTables(store));
+  TARN_RETURN_NOT_OK(RemoveDeadFiles(lake, ci::NowTimestampText(), dead_tables));
+  TARN_RETURN_NOT_OK(RemoveDeadTables(store, dead_tables));
   // Versions of schemas, views, tags and macros no remaining snapshot sees, and the
   // implementations and parameters of macros gone with them.
   for (const char* table : {"ducklake_schema", "ducklake_view", "ducklake_tag", "ducklake_macro"}) {
@@ -252,6 +318,8 @@ Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<Fil
     }
     chosen.emplace_back(id, std::move(path));
   }
+  // Nothing scheduled: the data path need not exist (a lake that never wrote a file).
+  if (chosen.empty()) return std::vector<std::string>();
   // Never through a symbolic link out of the data path: such a file stays scheduled.
   TARN_ASSIGN_OR_RETURN(std::string data_root, RealDataPath(*fs, lake));
   std::vector<std::pair<int64_t, std::string>> inside;

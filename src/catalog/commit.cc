@@ -62,6 +62,74 @@ Result<std::vector<ci::TheirSnapshot>> ReadTheirChanges(CatalogStore* store, int
   return theirs;
 }
 
+// The lake's require_commit_message option: a snapshot then needs the author or message of
+// set_commit_message (the extension's rule and words).
+Status CheckCommitInfo(CatalogStore* store, const CommitOptions& options) {
+  if (options.author || options.commit_message || options.commit_extra_info) {
+    return Status::OK();
+  }
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult result,
+      ci::RunQuery(store,
+                   "SELECT value FROM ducklake_metadata WHERE key = 'require_commit_message' AND "
+                   "(scope IS NULL OR scope = '')",
+                   {}, {CatalogType::kVarchar}, "ducklake_metadata"));
+  for (size_t i = 0; i < result.rows.size(); ++i) {
+    ci::RowReader row(*store, result, i, "ducklake_metadata", {});
+    std::string value = row.OptText(0).value_or("");
+    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (value == "true" || value == "1") {
+      return Status::InvalidArgument(
+          "Invalid Configuration Error: Commit Information for the snapshot is required but "
+          "has not been provided. \n * Provide the information with \"CALL "
+          "ducklake.set_commit_message('author_name', 'commit_message'); \n * Set the "
+          "required commit message to false with \"CALL "
+          "ducklake.set_option('require_commit_message', False)\" '\"");
+    }
+  }
+  return Status::OK();
+}
+
+// After a commit that flushed inlined rows, as the extension does: the inlined-data tables of
+// older schema versions that hold no rows any more (a newer one exists for the table) are
+// dropped with their ducklake_inlined_data_tables rows.
+Status DropEmptySupersededInlinedTables(CatalogStore* store) {
+  TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
+  catalog_internal::RollbackGuard guard(store);
+  TARN_ASSIGN_OR_RETURN(
+      CatalogResult superseded,
+      ci::RunQuery(store,
+                   "SELECT t.table_id, t.schema_version, t.table_name FROM "
+                   "ducklake_inlined_data_tables t WHERE t.schema_version < (SELECT "
+                   "max(t2.schema_version) FROM ducklake_inlined_data_tables t2 WHERE "
+                   "t2.table_id = t.table_id)",
+                   {}, {CatalogType::kBigint, CatalogType::kBigint, CatalogType::kVarchar},
+                   "ducklake_inlined_data_tables"));
+  for (size_t i = 0; i < superseded.rows.size(); ++i) {
+    ci::RowReader row(*store, superseded, i, "ducklake_inlined_data_tables", {0, 1});
+    TARN_ASSIGN_OR_RETURN(int64_t table_id, row.Int(0));
+    TARN_ASSIGN_OR_RETURN(int64_t version, row.Int(1));
+    TARN_ASSIGN_OR_RETURN(std::string name, row.Text(2));
+    TARN_ASSIGN_OR_RETURN(bool exists, store->TableExists(name));
+    if (exists) {
+      TARN_ASSIGN_OR_RETURN(
+          CatalogResult count,
+          ci::RunQuery(store, "SELECT count(*) FROM " + ci::QuoteName(name), {},
+                       {CatalogType::kBigint}, name));
+      ci::RowReader counted(*store, count, 0, name, {});
+      TARN_ASSIGN_OR_RETURN(int64_t rows, counted.Int(0));
+      if (rows != 0) continue;
+      TARN_RETURN_NOT_OK(ci::Exec(store, "DROP TABLE " + ci::QuoteName(name), {}));
+    }
+    TARN_RETURN_NOT_OK(ci::Exec(store,
+                                "DELETE FROM ducklake_inlined_data_tables WHERE table_id = ?1 "
+                                "AND schema_version = ?2",
+                                {CatalogDatum::Integer(table_id), CatalogDatum::Integer(version)}));
+  }
+  TARN_RETURN_NOT_OK(store->Commit());
+  return Status::OK();
+}
+
 // One attempt. On error the caller's RollbackGuard undoes everything.
 Result<CommitResult> TryCommit(Lake& lake, int64_t start, const LakeChanges& changes,
                                const CommitOptions& options, bool* metadata_changed) {
@@ -111,6 +179,7 @@ Result<CommitResult> TryCommit(Lake& lake, int64_t start, const LakeChanges& cha
     return result;
   }
 
+  TARN_RETURN_NOT_OK(CheckCommitInfo(store, options));
   TARN_RETURN_NOT_OK(ci::WriteCatalogChanges(&a));
   if (a.schema_changed) a.schema_version++;
   TARN_RETURN_NOT_OK(ci::WriteNewInlinedTables(&a));
@@ -140,6 +209,10 @@ Result<CommitResult> TryCommit(Lake& lake, int64_t start, const LakeChanges& cha
   ci::CrashPoint("before_commit");
   TARN_RETURN_NOT_OK(store->Commit());
   ci::CrashPoint("after_commit");
+  if (!a.tokens.flushed.empty()) {
+    // The snapshot is committed; a failure here leaves empty tables behind, nothing worse.
+    (void)DropEmptySupersededInlinedTables(store);
+  }
 
   SnapshotInfo& info = result.snapshot;
   info.snapshot_id = a.snapshot_id;

@@ -135,8 +135,10 @@ Result<MaintenanceDataFile> WriteOutput(Run& run, const TableInfo& table,
   }
   auto batch = MakeBatch(schema, std::move(columns));
   batch->num_rows = rows;
-  TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path + directory));
-  const std::string name = directory + table_internal::NewDataFileName();
+  // hive_file_pattern = false: a partition's files lie in the table's folder.
+  const std::string folder = settings.hive_file_pattern ? directory : std::string();
+  TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path + folder));
+  const std::string name = folder + table_internal::NewDataFileName();
   const std::string path = table.path + name;
   TARN_ASSIGN_OR_RETURN(auto writer, ParquetWriter::Open(run.fs, path, *schema,
                                                          settings.properties));

@@ -629,7 +629,8 @@ Status DdlSetOption(WriteState& state, const std::string& key, const std::string
                                      " is not a valid interval value.");
     }
   }
-  if (key == "sort_on_insert" || key == "auto_compact") {
+  if (key == "sort_on_insert" || key == "auto_compact" || key == "hive_file_pattern" ||
+      key == "require_commit_message" || key == "per_thread_output") {
     // A boolean option: the value is cast as DuckDB casts text to BOOLEAN.
     std::string lower = value;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -165,14 +165,16 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
     TARN_ASSIGN_OR_RETURN(settings.inlining_row_limit,
                           ParseOptionInt("data_inlining_row_limit", *text, 0));
   }
-  if (auto text = option("sort_on_insert")) {
+  for (auto [key, slot] : {std::pair{"sort_on_insert", &settings.sort_on_insert},
+                            std::pair{"hive_file_pattern", &settings.hive_file_pattern}}) {
+    std::optional<std::string> text = option(key);
+    if (!text) continue;
     if (*text == "true" || *text == "1") {
-      settings.sort_on_insert = true;
+      *slot = true;
     } else if (*text == "false" || *text == "0") {
-      settings.sort_on_insert = false;
+      *slot = false;
     } else {
-      return Status::InvalidArgument("option sort_on_insert = '", *text,
-                                     "' is not true or false");
+      return Status::InvalidArgument("option ", key, " = '", *text, "' is not true or false");
     }
   }
   auto built = builder.Build();

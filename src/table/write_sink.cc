@@ -158,7 +158,8 @@ Status PartitionedSink::Add(const Batch& batch) {
     auto it = partitions_.find(directory);
     if (it == partitions_.end()) {
       SinkTarget target;
-      target.directory = directory;
+      // hive_file_pattern = false: the files lie in the table's folder.
+      target.directory = settings_.hive_file_pattern ? directory : std::string();
       target.partition_id = table_.partitioning->partition_id;
       target.partition_values = group.values;
       it = partitions_

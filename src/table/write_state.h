@@ -79,6 +79,8 @@ struct WriteSettings {
   WriterProfile profile = WriterProfile::kDuckDb;  // the table's parquet_profile
   // sort_on_insert: inserts order their rows by the table's sort key. Default: true.
   bool sort_on_insert = true;
+  // hive_file_pattern: a partitioned table's files go into key=value folders. Default: true.
+  bool hive_file_pattern = true;
 };
 
 struct WriteState {

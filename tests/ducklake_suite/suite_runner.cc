@@ -176,6 +176,10 @@ Status Drain(QueryResult& result, Rows* rows) {
       for (int c = 0; c < batch->num_columns(); ++c) {
         std::string text = ValueText(batch->column(c), row);
         if (text.empty() && batch->column(c).IsValid(row)) text = "(empty)";
+        // DuckDB's runner writes a NUL byte as \0.
+        for (size_t at = text.find('\0'); at != std::string::npos; at = text.find('\0', at)) {
+          text.replace(at, 1, "\\0");
+        }
         line.push_back(std::move(text));
       }
       rows->values.push_back(std::move(line));

@@ -4,12 +4,35 @@
 #include "parquet/metadata.h"
 
 #include <algorithm>
+#include <charconv>
 #include <utility>
+
+#include "expr/datetime.h"
 
 namespace tarn::sql {
 namespace {
 
 using ReaderList = std::vector<std::shared_ptr<ParquetReader>>;
+
+// Per file, the values of its file-valued columns: its filename, then its hive partition
+// values, in the order of FileValueColumns.
+using FileValues = std::vector<std::vector<Value>>;
+
+// A column of a Parquet scan's output: one the reader decodes (`index` in the reader's
+// output: the requested columns, then the row position), or a value of the file it comes
+// from (`index` into that file's FileValues).
+struct ScanSlot {
+  bool read = true;
+  int index = 0;
+};
+
+// `rows` copies of `value` as a column of `type`.
+Result<std::shared_ptr<Column>> RepeatValue(const Value& value, const DataType& type,
+                                            int64_t rows) {
+  ColumnBuilder builder{type};
+  for (int64_t r = 0; r < rows; ++r) TARN_RETURN_NOT_OK(builder.Append(value));
+  return builder.Finish();
+}
 
 std::string JoinNames(const Schema& schema) {
   std::string out;
@@ -28,14 +51,134 @@ bool SameColumns(const Schema& a, const Schema& b) {
   return true;
 }
 
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// %XX escapes of a hive folder's value decoded (DuckDB writes '/' and others escaped).
+std::string DecodeHiveText(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    int byte = 0;
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::from_chars(text.data() + i + 1, text.data() + i + 3, byte, 16).ptr ==
+            text.data() + i + 3) {
+      out += static_cast<char>(byte);
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+// The key=value folders of `path` (its file name excluded), in order.
+std::vector<std::pair<std::string, std::string>> HiveFolders(std::string_view path) {
+  std::vector<std::pair<std::string, std::string>> out;
+  size_t start = 0;
+  while (true) {
+    const size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) break;  // the rest is the file name
+    std::string_view segment = path.substr(start, slash - start);
+    const size_t equals = segment.find('=');
+    if (equals != std::string_view::npos && equals > 0) {
+      out.emplace_back(std::string(segment.substr(0, equals)),
+                       DecodeHiveText(segment.substr(equals + 1)));
+    }
+    start = slash + 1;
+  }
+  return out;
+}
+
+bool IsInt64Text(const std::string& text) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  return !text.empty() && std::from_chars(text.data(), end, value).ptr == end;
+}
+
+bool IsDateText(const std::string& text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+  }
+  return expr::ParseDate(text).has_value();
+}
+
+// The hive partition columns of a read_parquet: keys, types and each file's values.
+struct HiveColumns {
+  std::vector<std::string> keys;
+  std::vector<DataType> types;
+  std::vector<std::vector<Value>> values;  // [file][key]
+};
+
+Result<HiveColumns> ReadHiveColumns(const ParquetSourceOptions& options) {
+  HiveColumns hive;
+  hive.values.resize(options.files.size());
+  std::vector<std::vector<std::pair<std::string, std::string>>> folders;
+  for (const std::string& file : options.files) folders.push_back(HiveFolders(file));
+  const bool on = options.hive_partitioning.value_or(!folders.front().empty());
+  if (!on) return hive;
+  for (const auto& [key, value] : folders.front()) hive.keys.push_back(key);
+  // The text of each key in each file; nullopt for NULL.
+  std::vector<std::vector<std::optional<std::string>>> texts(options.files.size());
+  for (size_t f = 0; f < options.files.size(); ++f) {
+    bool same = folders[f].size() == hive.keys.size();
+    for (size_t k = 0; same && k < hive.keys.size(); ++k) {
+      same = folders[f][k].first == hive.keys[k];
+    }
+    if (!same) {
+      return Status::InvalidArgument("Binder Error: Hive partition mismatch between file \"",
+                                     options.files.front(), "\" and \"", options.files[f],
+                                     "\"");
+    }
+    for (const auto& [key, value] : folders[f]) {
+      const bool null = value == "NULL" || value == "__HIVE_DEFAULT_PARTITION__";
+      texts[f].push_back(null ? std::nullopt : std::optional<std::string>(value));
+    }
+  }
+  for (size_t k = 0; k < hive.keys.size(); ++k) {
+    bool integers = true, dates = true;
+    for (const auto& file : texts) {
+      if (!file[k].has_value()) continue;
+      integers = integers && IsInt64Text(*file[k]);
+      dates = dates && IsDateText(*file[k]);
+    }
+    const TypeId type = integers ? TypeId::kInt64 : dates ? TypeId::kDate : TypeId::kVarchar;
+    hive.types.emplace_back(type);
+    for (size_t f = 0; f < texts.size(); ++f) {
+      const std::optional<std::string>& text = texts[f][k];
+      if (!text.has_value()) {
+        hive.values[f].push_back(Value::Null(DataType(type)));
+      } else if (type == TypeId::kInt64) {
+        int64_t number = 0;
+        std::from_chars(text->data(), text->data() + text->size(), number);
+        hive.values[f].push_back(Value::Int64(number));
+      } else if (type == TypeId::kDate) {
+        hive.values[f].push_back(Value::Int(DataType(TypeId::kDate), *expr::ParseDate(*text)));
+      } else {
+        hive.values[f].push_back(Value::Varchar(*text));
+      }
+    }
+  }
+  return hive;
+}
+
 class ParquetScanOperator : public Operator {
  public:
+  // `slots` places each output column (empty: the reader's output as it is).
   ParquetScanOperator(std::shared_ptr<const ReaderList> readers, ScanOptions options,
                       std::shared_ptr<const Schema> schema, bool no_columns,
-                      std::shared_ptr<const BoundExpr> row_filter = nullptr)
+                      std::shared_ptr<const BoundExpr> row_filter = nullptr,
+                      std::vector<ScanSlot> slots = {},
+                      std::shared_ptr<const FileValues> file_values = nullptr)
       : readers_(std::move(readers)), options_(std::move(options)), schema_(std::move(schema)),
         no_columns_(no_columns),
-        row_filter_(parquet::ExpressionRowFilter(std::move(row_filter))) {
+        row_filter_(parquet::ExpressionRowFilter(std::move(row_filter))),
+        slots_(std::move(slots)), file_values_(std::move(file_values)) {
     if (options_.pool != nullptr && options_.max_parallel_row_groups > 1) PlanParts();
   }
 
@@ -47,19 +190,20 @@ class ParquetScanOperator : public Operator {
         if (next_file_ == readers_->size()) return std::shared_ptr<Batch>();
         TARN_ASSIGN_OR_RETURN(current_, parquet::ScanWithRowFilter(*(*readers_)[next_file_],
                                                                    options_, row_filter_));
-        ++next_file_;
+        current_file_ = next_file_++;
       }
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, current_->Next());
       if (!batch) {
         current_.reset();
         continue;
       }
-      return Rename(std::move(batch));
+      return Rename(std::move(batch), current_file_);
     }
   }
 
   bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
-    if (no_columns_ || !filter) return false;
+    // The filter names output columns; the reader's differ when slots place them.
+    if (no_columns_ || !filter || !slots_.empty()) return false;
     std::string read;
     for (int column : filter->columns()) {
       if (column < 0 || column >= schema_->num_fields()) return false;
@@ -82,7 +226,8 @@ class ParquetScanOperator : public Operator {
     options.max_parallel_row_groups = 1;  // decode on the calling thread
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<ScanReader> scan,
                           parquet::ScanWithRowFilter(*(*readers_)[file], options, row_filter_));
-    return std::unique_ptr<BatchReader>(std::make_unique<PartReader>(this, std::move(scan)));
+    return std::unique_ptr<BatchReader>(
+        std::make_unique<PartReader>(this, std::move(scan), file));
   }
 
   std::string label() const override { return "PARQUET_SCAN"; }
@@ -126,30 +271,50 @@ class ParquetScanOperator : public Operator {
   // they reject may be dropped early, the operators above still decide. Null: none.
   std::shared_ptr<const parquet::RowFilter> row_filter_;
   std::vector<std::string> added_filters_;  // AddRowFilter's, for EXPLAIN
+  std::vector<ScanSlot> slots_;
+  std::shared_ptr<const FileValues> file_values_;
   size_t next_file_ = 0;
+  size_t current_file_ = 0;
   std::unique_ptr<ScanReader> current_;
   std::vector<std::pair<size_t, int>> parts_;  // (file, row group); empty: no parts
 
-  // A scanned batch with this operator's schema (no columns: just the row count).
-  std::shared_ptr<Batch> Rename(std::shared_ptr<Batch> batch) const {
+  // A batch of file `file` with this operator's schema (no columns: just the row count).
+  Result<std::shared_ptr<Batch>> Rename(std::shared_ptr<Batch> batch, size_t file) const {
     if (no_columns_) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
-    return MakeBatch(schema_, std::move(batch->columns));
+    if (slots_.empty()) return MakeBatch(schema_, std::move(batch->columns));
+    std::vector<std::shared_ptr<Column>> columns;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      const ScanSlot& slot = slots_[i];
+      if (slot.read) {
+        columns.push_back(batch->columns[static_cast<size_t>(slot.index)]);
+        continue;
+      }
+      const Value& value = (*file_values_)[file][static_cast<size_t>(slot.index)];
+      TARN_ASSIGN_OR_RETURN(auto column,
+                            RepeatValue(value, schema_->field(static_cast<int>(i)).type,
+                                        batch->num_rows));
+      columns.push_back(std::move(column));
+    }
+    auto out = MakeBatch(schema_, std::move(columns));
+    out->num_rows = batch->num_rows;
+    return out;
   }
 
   class PartReader : public BatchReader {
    public:
-    PartReader(const ParquetScanOperator* scan, std::unique_ptr<ScanReader> reader)
-        : scan_(scan), reader_(std::move(reader)) {}
+    PartReader(const ParquetScanOperator* scan, std::unique_ptr<ScanReader> reader, size_t file)
+        : scan_(scan), reader_(std::move(reader)), file_(file) {}
     std::shared_ptr<const Schema> schema() const override { return scan_->schema_; }
     Result<std::shared_ptr<Batch>> Next() override {
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, reader_->Next());
       if (!batch) return batch;
-      return scan_->Rename(std::move(batch));
+      return scan_->Rename(std::move(batch), file_);
     }
 
    private:
     const ParquetScanOperator* scan_;
     std::unique_ptr<ScanReader> reader_;
+    size_t file_;
   };
 
   void PlanParts() {
@@ -166,12 +331,20 @@ class ParquetScanOperator : public Operator {
   }
 };
 
+// What a column of a Parquet source is: a column of the files, the row position, or a value
+// of each file (its filename or a hive partition value: `value` indexes FileValues).
+struct SourceColumn {
+  enum class Kind { kFile, kPosition, kFileValue } kind = Kind::kFile;
+  int value = 0;
+};
+
 class ParquetSource : public Source {
  public:
-  ParquetSource(std::shared_ptr<const ReaderList> readers, Schema schema, bool file_row_number,
+  ParquetSource(std::shared_ptr<const ReaderList> readers, Schema schema,
+                std::vector<SourceColumn> columns, std::shared_ptr<const FileValues> file_values,
                 const ExecContext& context)
-      : readers_(std::move(readers)), schema_(std::move(schema)),
-        file_row_number_(file_row_number), context_(context) {}
+      : readers_(std::move(readers)), schema_(std::move(schema)), columns_(std::move(columns)),
+        file_values_(std::move(file_values)), context_(context) {}
 
   const Schema& schema() const override { return schema_; }
 
@@ -179,40 +352,64 @@ class ParquetSource : public Source {
       const std::vector<int>& columns,
       std::shared_ptr<const StatisticsPredicate> predicate) override {
     ScanOptions options;
+    // A predicate on a file-valued column would be checked against the files' statistics
+    // of a column of that name: no pruning then.
+    if (predicate && !NamesOnlyFileColumns(predicate->referenced_columns())) predicate.reset();
     options.predicate = std::move(predicate);
     options.pool = context_.pool;
     options.max_parallel_row_groups = std::max(1, context_.threads);
     auto out = std::make_shared<Schema>();
-    int position_index = file_row_number_ ? schema_.num_fields() - 1 : -1;
+    std::vector<ScanSlot> slots;
     for (int index : columns) {
       out->fields.push_back(schema_.field(index));
-      if (index == position_index) {
-        options.with_position = true;
-      } else {
-        options.columns.push_back(schema_.field(index).name);
+      const SourceColumn& column = columns_[static_cast<size_t>(index)];
+      switch (column.kind) {
+        case SourceColumn::Kind::kFile:
+          slots.push_back({true, static_cast<int>(options.columns.size())});
+          options.columns.push_back(schema_.field(index).name);
+          break;
+        case SourceColumn::Kind::kPosition:
+          options.with_position = true;
+          slots.push_back({true, -1});  // placed after the columns, below
+          break;
+        case SourceColumn::Kind::kFileValue:
+          slots.push_back({false, column.value});
+          break;
       }
     }
-    bool no_columns = columns.empty();
-    if (no_columns || (options.columns.empty() && !options.with_position)) {
-      // The reader reads every column for an empty list: read one, drop it.
-      options.columns.push_back(schema_.field(0).name);
-    } else if (options.columns.empty()) {
-      options.columns.push_back(schema_.field(0).name);
-      no_columns = false;
-      // Only the position: read the first column too and keep just the position.
-      return OpenPositionOnly(std::move(options), out);
+    const bool no_columns = columns.empty();
+    if (options.columns.empty()) {
+      // The reader reads every column for an empty list: read one for the row counts.
+      options.columns.push_back(readers_->front()->schema().field(0).name);
+    }
+    const int position = static_cast<int>(options.columns.size());
+    bool identity = true;
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if (slots[i].read && slots[i].index < 0) slots[i].index = position;
+      identity = identity && slots[i].read && slots[i].index == static_cast<int>(i);
+    }
+    const size_t read_columns = options.columns.size() + (options.with_position ? 1 : 0);
+    if (identity && read_columns == slots.size()) slots.clear();
+    // The reader's output, which a row filter is bound to.
+    auto read = std::make_shared<Schema>();
+    for (const std::string& name : options.columns) {
+      read->fields.push_back(schema_.field(schema_.FindField(name)));
+    }
+    if (options.with_position) {
+      read->fields.emplace_back("file_row_number", DataType(TypeId::kInt64), false);
     }
     std::shared_ptr<const BoundExpr> row_filter;
     if (where_ && !no_columns) {
-      // Bound as the planner binds the WHERE over these columns; when it does not bind here,
-      // the FILTER above does all the work.
-      Result<std::unique_ptr<BoundExpr>> bound = Bind(*where_, *out);
+      // Bound as the planner binds the WHERE over the columns read; when it does not bind
+      // there (a file-valued column), the FILTER above does all the work.
+      Result<std::unique_ptr<BoundExpr>> bound = Bind(*where_, *read);
       if (bound.ok() && (*bound)->type().id == TypeId::kBoolean && !(*bound)->IsConstant()) {
         row_filter = std::move(bound).value();
       }
     }
     return std::unique_ptr<Operator>(std::make_unique<ParquetScanOperator>(
-        readers_, std::move(options), out, no_columns, std::move(row_filter)));
+        readers_, std::move(options), out, no_columns, std::move(row_filter), std::move(slots),
+        file_values_));
   }
 
   void PushFilter(const ast::Expr& where) override { where_ = where.Clone(); }
@@ -223,24 +420,20 @@ class ParquetSource : public Source {
   }
 
  private:
-  // file_row_number alone: the scan yields [first column, position]; keep the position.
-  Result<std::unique_ptr<Operator>> OpenPositionOnly(ScanOptions options,
-                                                     std::shared_ptr<const Schema> out) {
-    auto scanned = std::make_shared<Schema>();
-    scanned->fields.push_back(schema_.field(0));
-    scanned->fields.push_back(out->field(0));
-    auto scan = std::make_unique<ParquetScanOperator>(readers_, std::move(options), scanned,
-                                                      false);
-    std::vector<std::unique_ptr<BoundExpr>> expressions;
-    TARN_ASSIGN_OR_RETURN(auto position,
-                          Bind(*ast::MakeColumnRef({out->field(0).name}), *scanned));
-    expressions.push_back(std::move(position));
-    return MakeProjection(std::move(scan), std::move(expressions), {out->field(0).name});
+  bool NamesOnlyFileColumns(const std::vector<std::string>& names) const {
+    for (const std::string& name : names) {
+      const int index = schema_.FindField(name);
+      if (index < 0 || columns_[static_cast<size_t>(index)].kind != SourceColumn::Kind::kFile) {
+        return false;
+      }
+    }
+    return true;
   }
 
   std::shared_ptr<const ReaderList> readers_;
   Schema schema_;
-  bool file_row_number_;
+  std::vector<SourceColumn> columns_;  // per schema column
+  std::shared_ptr<const FileValues> file_values_;
   ExecContext context_;
   std::unique_ptr<ast::Expr> where_;  // pushed by the planner before Open
 };
@@ -439,15 +632,54 @@ Result<std::unique_ptr<Source>> OpenParquetSource(ParquetSourceOptions options,
     }
     readers->push_back(std::move(reader));
   }
-  Schema schema = readers->front()->schema();
-  if (schema.fields.empty()) {
+  const Schema& file_schema = readers->front()->schema();
+  if (file_schema.fields.empty()) {
     return Status::NotSupported("read_parquet: ", options.files[0], " has no columns");
+  }
+  TARN_ASSIGN_OR_RETURN(HiveColumns hive, ReadHiveColumns(options));
+  // The file-valued columns: filename, then the hive keys.
+  const int hive_base = options.filename ? 1 : 0;
+  auto file_values = std::make_shared<FileValues>();
+  for (size_t f = 0; f < options.files.size(); ++f) {
+    std::vector<Value> values;
+    if (options.filename) values.push_back(Value::Varchar(options.files[f]));
+    for (Value& value : hive.values[f]) values.push_back(std::move(value));
+    file_values->push_back(std::move(values));
+  }
+  Schema schema;
+  std::vector<SourceColumn> columns;
+  std::vector<bool> hive_placed(hive.keys.size(), false);
+  for (const Field& field : file_schema.fields) {
+    // A file column named as a hive key takes the key's value (DuckDB's rule).
+    int key = -1;
+    for (size_t k = 0; k < hive.keys.size(); ++k) {
+      if (EqualsIgnoreCase(hive.keys[k], field.name)) key = static_cast<int>(k);
+    }
+    if (key < 0) {
+      schema.fields.push_back(field);
+      columns.push_back({SourceColumn::Kind::kFile, 0});
+      continue;
+    }
+    hive_placed[static_cast<size_t>(key)] = true;
+    schema.fields.emplace_back(field.name, hive.types[static_cast<size_t>(key)]);
+    columns.push_back({SourceColumn::Kind::kFileValue, hive_base + key});
   }
   if (options.file_row_number) {
     schema.fields.emplace_back("file_row_number", DataType(TypeId::kInt64), false);
+    columns.push_back({SourceColumn::Kind::kPosition, 0});
+  }
+  if (options.filename) {
+    schema.fields.emplace_back("filename", DataType(TypeId::kVarchar));
+    columns.push_back({SourceColumn::Kind::kFileValue, 0});
+  }
+  for (size_t k = 0; k < hive.keys.size(); ++k) {
+    if (hive_placed[k]) continue;
+    schema.fields.emplace_back(hive.keys[k], hive.types[k]);
+    columns.push_back({SourceColumn::Kind::kFileValue, hive_base + static_cast<int>(k)});
   }
   return std::unique_ptr<Source>(std::make_unique<ParquetSource>(
-      std::move(readers), std::move(schema), options.file_row_number, context));
+      std::move(readers), std::move(schema), std::move(columns), std::move(file_values),
+      context));
 }
 
 Result<std::unique_ptr<Source>> OpenCsvSource(std::vector<std::string> files,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,17 @@ namespace tarn::sql {
 struct ParquetSourceOptions {
   std::vector<std::string> files;
   bool file_row_number = false;  // adds a BIGINT file_row_number column
+  bool filename = false;         // adds a VARCHAR filename column: the file's path
+  // Hive partitioning: the key=value folders of each file's path become columns (a key the
+  // file has as a column replaces it, the others follow the file's columns), typed BIGINT
+  // or DATE when every file's value is one, else VARCHAR; "NULL" and
+  // __HIVE_DEFAULT_PARTITION__ are NULL. nullopt: on when the first file's path has a
+  // key=value folder (DuckDB's default).
+  std::optional<bool> hive_partitioning;
 };
 
-// Opens every file's footer; the files must share one schema (names and types).
+// Opens every file's footer; the files must share one schema (names and types), and with
+// hive partitioning the same keys.
 Result<std::unique_ptr<Source>> OpenParquetSource(ParquetSourceOptions options,
                                                   const ExecContext& context);
 // The files must share one schema.

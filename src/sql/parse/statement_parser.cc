@@ -985,6 +985,18 @@ Result<TableRef> StatementParser::ParseJoinChain() {
 }
 
 Result<TableRef> StatementParser::ParseJoinOperand() {
+  // (SHOW [ALL] TABLES) [AS alias]: its rows, as a table function's.
+  const int all = Peek(2).IsKeyword("ALL") ? 1 : 0;
+  if (Peek().IsOperator("(") && Peek(1).IsKeyword("SHOW") && Peek(2 + all).IsKeyword("TABLES") &&
+      Peek(3 + all).IsOperator(")")) {
+    TableRef ref;
+    ref.kind = TableRef::Kind::kFunction;
+    ref.offset = static_cast<int32_t>(Peek(1).offset);
+    ref.names.push_back(all ? "#show_all_tables" : "#show_tables");
+    for (int i = 0; i < 4 + all; ++i) Advance();
+    TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
+    return ref;
+  }
   // ( a JOIN b ... ) [AS alias]: a parenthesized join; a subquery otherwise.
   if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
       !Peek(1).IsKeyword("WITH") && !Peek(1).IsKeyword("VALUES") && !Peek(1).IsOperator("(")) {

@@ -16,6 +16,7 @@
 #include "sql/lake/metadata_tables.h"
 #include "sql/lake/rows_source.h"
 #include "sql/system/parquet_functions.h"
+#include "sql/system/show.h"
 #include "sql/system/system_tables.h"
 #include "sql/system/tarn_functions.h"
 #include "tarn/expr.h"
@@ -121,11 +122,18 @@ Result<std::unique_ptr<Source>> BindReadParquet(const TableRef& ref, const ExecC
     }
     if (name == "file_row_number") {
       TARN_ASSIGN_OR_RETURN(options.file_row_number, BoolArg(*arg.expr, function));
+    } else if (name == "filename") {
+      TARN_ASSIGN_OR_RETURN(options.filename, BoolArg(*arg.expr, function));
+    } else if (name == "hive_partitioning") {
+      TARN_ASSIGN_OR_RETURN(bool hive, BoolArg(*arg.expr, function));
+      options.hive_partitioning = hive;
     } else if (name == "binary_as_string") {
       TARN_ASSIGN_OR_RETURN(bool ignored, BoolArg(*arg.expr, function));
       (void)ignored;
     } else {
-      return UnknownOption(function, arg.name, {"file_row_number", "binary_as_string"});
+      return UnknownOption(function, arg.name,
+                           {"file_row_number", "filename", "hive_partitioning",
+                            "binary_as_string"});
     }
   }
   TARN_ASSIGN_OR_RETURN(options.files, FileArgs(ref.args[0], function, context.fs.get()));
@@ -207,7 +215,10 @@ Result<std::unique_ptr<Source>> BindGlob(const TableRef& ref, const ExecContext&
 Result<std::vector<std::string>> ExpandGlob(FileSystem* fs, const std::string& pattern) {
   if (!HasWildcard(pattern)) {
     TARN_ASSIGN_OR_RETURN(bool exists, fs->Exists(pattern));
-    if (!exists) return Status::NotFound("IO Error: no file found that matches \"", pattern, "\"");
+    if (!exists) {
+      return Status::NotFound("IO Error: No files found that match the pattern \"", pattern,
+                              "\"");
+    }
     return std::vector<std::string>{pattern};
   }
   // List below the last directory before the first wildcard.
@@ -218,7 +229,8 @@ Result<std::vector<std::string>> ExpandGlob(FileSystem* fs, const std::string& p
                    pattern.find("**") != std::string::npos;
   auto listed = fs->List(dir, recursive);
   if (!listed.ok()) {
-    return Status::NotFound("IO Error: no file found that matches \"", pattern, "\"");
+    return Status::NotFound("IO Error: No files found that match the pattern \"", pattern,
+                            "\"");
   }
   bool any_depth = pattern.find("**") != std::string::npos;
   std::vector<std::string> files;
@@ -231,7 +243,8 @@ Result<std::vector<std::string>> ExpandGlob(FileSystem* fs, const std::string& p
     }
   }
   if (files.empty()) {
-    return Status::NotFound("IO Error: no file found that matches \"", pattern, "\"");
+    return Status::NotFound("IO Error: No files found that match the pattern \"", pattern,
+                            "\"");
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -270,6 +283,11 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (IsTarnFunction(name)) return BindTarnFunction(ref, sql_text, context);
     if (IsSystemTableFunction(name)) return BindSystemTableFunction(ref, sql_text, context);
     if (name == "glob") return BindGlob(ref, context);
+    if (name == "#show_tables" || name == "#show_all_tables") {  // (SHOW [ALL] TABLES)
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
+                            ShowTables(name == "#show_all_tables", context));
+      return std::unique_ptr<Source>(std::make_unique<RowsSource>("SHOW_TABLES", std::move(rows)));
+    }
     if (IsParquetMetadataFunction(name)) {
       if (ref.args.size() != 1 || !ref.args[0].name.empty()) {
         return Status::InvalidArgument("Binder Error: ", name, " takes one file pattern or a "
