@@ -286,9 +286,10 @@ class HashAggregateOperator : public Operator {
         partial->arguments[a] = std::move(argument);
       } else {
         TARN_ASSIGN_OR_RETURN(auto state,
-                              MakeAggregateState(spec.function, spec.argument
-                                                                    ? spec.argument->type()
-                                                                    : DataType(TypeId::kInt64)));
+                              MakeAggregateState(spec.function,
+                                                 spec.argument ? spec.argument->type()
+                                                               : DataType(TypeId::kInt64),
+                                                 spec.parameters));
         state->Resize(groups);
         partial->states[a] = std::move(state);
         partial->arguments[a] = std::move(argument);
@@ -484,7 +485,8 @@ Result<std::unique_ptr<Operator>> MakeHashAggregate(
   std::vector<std::unique_ptr<AggregateState>> states;
   for (const AggregateSpec& spec : aggregates) {
     DataType input_type = spec.argument ? spec.argument->type() : DataType(TypeId::kInt64);
-    TARN_ASSIGN_OR_RETURN(auto state, MakeAggregateState(spec.function, input_type));
+    TARN_ASSIGN_OR_RETURN(auto state,
+                          MakeAggregateState(spec.function, input_type, spec.parameters));
     schema->fields.emplace_back(spec.name, state->result_type());
     states.push_back(std::move(state));
   }

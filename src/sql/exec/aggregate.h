@@ -30,6 +30,7 @@ namespace tarn::sql {
 struct AggregateSpec {
   std::string function;                 // lower case: count_star, count, sum, avg, min, max
   std::unique_ptr<BoundExpr> argument;  // null for count_star
+  std::vector<Value> parameters;        // constant arguments after the first (string_agg)
   bool distinct = false;
   std::string name;                     // output column name
   std::string display;                  // for EXPLAIN: "sum(x)"

@@ -9,6 +9,7 @@
 
 #include "expr/cast.h"
 #include "expr/kernels.h"
+#include "sql/exec/aggregate_library.h"
 
 namespace tarn::sql {
 namespace {
@@ -540,11 +541,14 @@ Result<std::unique_ptr<AggregateState>> MakeMinMax(std::string_view name, const 
 
 bool IsAggregateName(std::string_view name) {
   return name == "count" || name == "count_star" || name == "sum" || name == "avg" ||
-         name == "mean" || name == "min" || name == "max";
+         name == "mean" || name == "min" || name == "max" || IsLibraryAggregateName(name);
 }
 
-Result<std::unique_ptr<AggregateState>> MakeAggregateState(std::string_view name,
-                                                           const DataType& input_type) {
+Result<std::unique_ptr<AggregateState>> MakeAggregateState(
+    std::string_view name, const DataType& input_type, const std::vector<Value>& parameters) {
+  if (IsLibraryAggregateName(name)) {
+    return MakeLibraryAggregateState(name, input_type, parameters);
+  }
   if (name == "count_star") return std::unique_ptr<AggregateState>(new CountState(true));
   if (name == "count") return std::unique_ptr<AggregateState>(new CountState(false));
   if (name == "min" || name == "max") return MakeMinMax(name, input_type);

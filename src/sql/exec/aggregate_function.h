@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tarn/columnar.h"
 #include "tarn/status.h"
@@ -64,12 +65,13 @@ class AggregateState {
 };
 
 // Whether `name` (lower case) names an aggregate function: count, sum, avg, mean, min, max,
-// count_star.
+// count_star, and those of aggregate_library.h.
 bool IsAggregateName(std::string_view name);
 
-// The state of `name` over arguments of `input_type` (ignored for count_star). A type error
-// names the function and type: "No function matches sum(VARCHAR)".
-Result<std::unique_ptr<AggregateState>> MakeAggregateState(std::string_view name,
-                                                           const DataType& input_type);
+// The state of `name` over arguments of `input_type` (ignored for count_star); `parameters`
+// are the constant arguments after the first (string_agg's separator, a quantile's
+// fraction). A type error names the function and type: "No function matches sum(VARCHAR)".
+Result<std::unique_ptr<AggregateState>> MakeAggregateState(
+    std::string_view name, const DataType& input_type, const std::vector<Value>& parameters = {});
 
 }  // namespace tarn::sql

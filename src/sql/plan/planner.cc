@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <utility>
 
 #include "expr/bound.h"
 #include "expr/cast.h"
 #include "sql/exec/aggregate.h"
+#include "sql/exec/aggregate_library.h"
 #include "sql/exec/sort.h"
 #include "sql/lake/macros.h"
 #include "sql/parse/statement_clone.h"
@@ -140,6 +142,61 @@ Result<std::unique_ptr<BoundExpr>> BindScanned(const Expr& expr, const Schema& s
     if (!full.ok()) return full.status();
   }
   return bound;
+}
+
+// The argument and constant parameters of an aggregate of aggregate_library.h: string_agg's
+// separator and a quantile's fraction are constants; arg_min's two arguments become one
+// struct; string_agg reads its values as VARCHAR. `filtered` applies FILTER (WHERE ...), which
+// an aggregate that sees NULLs (list, first) cannot take that way.
+Status BindLibraryAggregate(const Expr& call, size_t args,
+                            const std::function<ExprPtr(ExprPtr)>& filtered,
+                            const Schema& scan_schema, const Schema* source_schema,
+                            AggregateSpec* spec) {
+  const auto [least, most] = LibraryAggregateArity(spec->function);
+  if (args < static_cast<size_t>(least) || args > static_cast<size_t>(most) ||
+      call.children[0]->kind == ExprKind::kStar) {
+    return Status::InvalidArgument(
+        "Binder Error: ", spec->function, " takes ", least,
+        least == most ? "" : StrCat(" or ", most), least == 1 && most == 1 ? " argument" :
+        " arguments", ", in \"", call.ToString(), "\"");
+  }
+  if (call.has_filter && LibraryAggregateKeepsNulls(spec->function)) {
+    return Status::NotSupported("not yet supported: FILTER on ", spec->function);
+  }
+  ExprPtr argument = call.children[0]->Clone();
+  if (LibraryAggregateHasParameter(spec->function)) {
+    for (size_t i = 1; i < args; ++i) {
+      TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*call.children[i], scan_schema,
+                                                    source_schema));
+      if (!bound->IsConstant()) {
+        return Status::InvalidArgument("Binder Error: the argument ", i + 1, " of ",
+                                       spec->function, " must be a constant, in \"",
+                                       call.ToString(), "\"");
+      }
+      TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
+      spec->parameters.push_back(std::move(value));
+    }
+  } else if (args == 2) {  // arg_min(value, ordering): one struct of both
+    std::vector<ExprPtr> pair;
+    pair.push_back(std::move(argument));
+    pair.push_back(call.children[1]->Clone());
+    argument = ast::MakeFunction("row", std::move(pair));
+  }
+  const std::string& name = spec->function;
+  if (name == "string_agg" || name == "group_concat" || name == "listagg") {
+    TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*argument, scan_schema, source_schema));
+    if (bound->type().id != TypeId::kVarchar) {
+      auto cast = std::make_unique<Expr>();
+      cast->kind = ExprKind::kCast;
+      cast->type_name = "VARCHAR";
+      cast->children.push_back(std::move(argument));
+      UpdateHeight(cast.get());
+      argument = std::move(cast);
+    }
+  }
+  argument = filtered(std::move(argument));
+  TARN_ASSIGN_OR_RETURN(spec->argument, BindScanned(*argument, scan_schema, source_schema));
+  return Status::OK();
 }
 
 Result<std::unique_ptr<BoundExpr>> BindPredicate(const Expr& expr, const Schema& schema,
@@ -541,6 +598,9 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
           ExprPtr one = filtered(ast::MakeLiteral(ast::LiteralKind::kInteger, "1"));
           TARN_ASSIGN_OR_RETURN(spec.argument, BindScanned(*one, scan_schema, &source_schema));
         }
+      } else if (IsLibraryAggregateName(spec.function)) {
+        TARN_RETURN_NOT_OK(BindLibraryAggregate(call, args, filtered, scan_schema,
+                                                &source_schema, &spec));
       } else if (args != 1 || call.children[0]->kind == ExprKind::kStar) {
         return Status::InvalidArgument("Binder Error: ", spec.function,
                                        " takes exactly one argument, in \"", call.ToString(), "\"");

@@ -1,0 +1,652 @@
+#include "sql/exec/aggregate_library.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "expr/cast.h"
+
+namespace tarn::sql {
+namespace {
+
+bool Included(const uint8_t* keep, int64_t row) { return keep == nullptr || GetBit(keep, row); }
+
+Status NoMatch(std::string_view name, const DataType& type, std::string_view candidates) {
+  return Status::InvalidArgument(
+      "Binder Error: No function matches the given name and argument types '", name, "(",
+      type.ToString(), ")'. You might need to add explicit type casts.\n\tCandidate functions:\n\t",
+      candidates);
+}
+
+// The memory a value holds beyond its slot (strings and nested values).
+int64_t HeldBytes(const Value& value) {
+  if (const auto* bytes = std::get_if<std::string>(&value.storage())) {
+    return static_cast<int64_t>(bytes->size());
+  }
+  if (const auto* children = std::get_if<std::vector<Value>>(&value.storage())) {
+    int64_t total = 0;
+    for (const Value& child : *children) total += static_cast<int64_t>(sizeof(Value)) + HeldBytes(child);
+    return total;
+  }
+  return 0;
+}
+
+// ---- collecting states: list, string_agg, quantiles, mode ----------------------------------
+
+enum class Collect { kList, kStringAgg, kQuantileCont, kQuantileDisc, kMode };
+
+class CollectState : public AggregateState {
+ public:
+  CollectState(Collect kind, const DataType& input, std::string separator, double fraction)
+      : kind_(kind), separator_(std::move(separator)), fraction_(fraction) {
+    switch (kind) {
+      case Collect::kList: result_type_ = DataType::List(input); break;
+      case Collect::kStringAgg: result_type_ = DataType(TypeId::kVarchar); break;
+      case Collect::kQuantileCont: result_type_ = DataType(TypeId::kFloat64); break;
+      case Collect::kQuantileDisc:
+      case Collect::kMode: result_type_ = input; break;
+    }
+  }
+
+  void Resize(int64_t groups) override { values_.resize(static_cast<size_t>(groups)); }
+
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    const bool keep_nulls = kind_ == Collect::kList;
+    for (int64_t row = begin; row < end; ++row) {
+      if (!Included(keep, row)) continue;
+      if (input->IsNull(row) && !keep_nulls) continue;
+      Value value = input->GetValue(row);
+      bytes_ += static_cast<int64_t>(sizeof(Value)) + HeldBytes(value);
+      values_[ids[row]].push_back(std::move(value));
+    }
+    return Status::OK();
+  }
+
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<CollectState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      std::vector<Value>& target = values_[mapping[g]];
+      for (Value& value : from.values_[static_cast<size_t>(g)]) target.push_back(std::move(value));
+      from.values_[static_cast<size_t>(g)].clear();
+    }
+    bytes_ += from.bytes_;
+    from.bytes_ = 0;
+  }
+
+  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    ColumnBuilder builder(result_type_);
+    for (int64_t g = 0; g < groups; ++g) {
+      std::vector<Value>& values = values_[static_cast<size_t>(g)];
+      if (values.empty()) {
+        builder.AppendNull();
+        continue;
+      }
+      TARN_ASSIGN_OR_RETURN(Value result, FinishGroup(values));
+      TARN_RETURN_NOT_OK(builder.Append(result));
+    }
+    return builder.Finish();
+  }
+
+  int64_t MemoryBytes(int64_t groups) const override {
+    return groups * static_cast<int64_t>(sizeof(std::vector<Value>)) + bytes_;
+  }
+
+ private:
+  Result<Value> FinishGroup(std::vector<Value>& values) const {
+    switch (kind_) {
+      case Collect::kList:
+        return Value::Nested(result_type_, values);
+      case Collect::kStringAgg: {
+        std::string out;
+        for (size_t i = 0; i < values.size(); ++i) {
+          if (i > 0) out += separator_;
+          out += values[i].GetBytes();
+        }
+        return Value::Varchar(std::move(out));
+      }
+      case Collect::kQuantileCont: {
+        std::vector<double> numbers;
+        numbers.reserve(values.size());
+        for (const Value& value : values) numbers.push_back(expr::AsDouble(value));
+        std::sort(numbers.begin(), numbers.end(), expr::FloatLess);
+        const double position = static_cast<double>(numbers.size() - 1) * fraction_;
+        const auto lower = static_cast<size_t>(std::floor(position));
+        const auto upper = static_cast<size_t>(std::ceil(position));
+        if (lower == upper) return Value::Float64(numbers[lower]);
+        const double low = numbers[lower];
+        return Value::Float64(low + (position - static_cast<double>(lower)) *
+                                        (numbers[upper] - low));
+      }
+      case Collect::kQuantileDisc: {
+        std::stable_sort(values.begin(), values.end(), [](const Value& a, const Value& b) {
+          return expr::CompareValues(a, b) < 0;
+        });
+        // The value at ceil(q * n) - 1, as DuckDB picks it.
+        const double position = std::ceil(fraction_ * static_cast<double>(values.size())) - 1;
+        const size_t index = position < 0 ? 0 : std::min(values.size() - 1,
+                                                         static_cast<size_t>(position));
+        return values[index];
+      }
+      case Collect::kMode: {
+        // Counts by value; among the most frequent, the one seen first.
+        std::vector<size_t> order(values.size());
+        for (size_t i = 0; i < values.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+          return expr::CompareValues(values[a], values[b]) < 0;
+        });
+        size_t best_first = 0;
+        int64_t best_count = 0;
+        for (size_t i = 0; i < order.size();) {
+          size_t j = i;
+          size_t first = order[i];
+          while (j < order.size() && expr::CompareValues(values[order[j]], values[order[i]]) == 0) {
+            first = std::min(first, order[j]);
+            ++j;
+          }
+          const auto count = static_cast<int64_t>(j - i);
+          if (count > best_count || (count == best_count && first < best_first)) {
+            best_count = count;
+            best_first = first;
+          }
+          i = j;
+        }
+        return values[best_first];
+      }
+    }
+    return Status::Internal("unknown collecting aggregate");
+  }
+
+  Collect kind_;
+  std::string separator_;
+  double fraction_;
+  std::vector<std::vector<Value>> values_;
+  int64_t bytes_ = 0;
+};
+
+// ---- first, last, any_value ----------------------------------------------------------------
+
+enum class Pick { kFirst, kLast, kAnyValue };
+
+class PickState : public AggregateState {
+ public:
+  PickState(Pick kind, const DataType& input) : kind_(kind) { result_type_ = input; }
+
+  void Resize(int64_t groups) override { picked_.resize(static_cast<size_t>(groups)); }
+
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    for (int64_t row = begin; row < end; ++row) {
+      if (!Included(keep, row)) continue;
+      if (kind_ == Pick::kAnyValue && input->IsNull(row)) continue;
+      std::optional<Value>& slot = picked_[ids[row]];
+      if (kind_ != Pick::kLast && slot.has_value()) continue;
+      slot = input->GetValue(row);
+    }
+    return Status::OK();
+  }
+
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<PickState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      std::optional<Value>& theirs = from.picked_[static_cast<size_t>(g)];
+      std::optional<Value>& ours = picked_[mapping[g]];
+      if (theirs.has_value() && (kind_ == Pick::kLast || !ours.has_value())) {
+        ours = std::move(theirs);
+      }
+    }
+  }
+
+  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    ColumnBuilder builder(result_type_);
+    for (int64_t g = 0; g < groups; ++g) {
+      const std::optional<Value>& picked = picked_[static_cast<size_t>(g)];
+      if (picked.has_value() && !picked->is_null()) {
+        TARN_RETURN_NOT_OK(builder.Append(*picked));
+      } else {
+        builder.AppendNull();
+      }
+    }
+    return builder.Finish();
+  }
+
+  int64_t MemoryBytes(int64_t groups) const override {
+    return groups * static_cast<int64_t>(sizeof(std::optional<Value>));
+  }
+
+ private:
+  Pick kind_;
+  std::vector<std::optional<Value>> picked_;
+};
+
+// ---- bool_and, bool_or, count_if -----------------------------------------------------------
+
+enum class Logic { kAnd, kOr, kCountIf };
+
+class LogicState : public AggregateState {
+ public:
+  explicit LogicState(Logic kind) : kind_(kind) {
+    result_type_ = DataType(kind == Logic::kCountIf ? TypeId::kInt128 : TypeId::kBoolean);
+  }
+
+  void Resize(int64_t groups) override {
+    trues_.resize(static_cast<size_t>(groups), 0);
+    values_.resize(static_cast<size_t>(groups), 0);
+  }
+
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    for (int64_t row = begin; row < end; ++row) {
+      if (!Included(keep, row) || input->IsNull(row)) continue;
+      ++values_[ids[row]];
+      if (input->GetValue(row).GetBool()) ++trues_[ids[row]];
+    }
+    return Status::OK();
+  }
+
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<LogicState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      trues_[mapping[g]] += from.trues_[static_cast<size_t>(g)];
+      values_[mapping[g]] += from.values_[static_cast<size_t>(g)];
+    }
+  }
+
+  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    ColumnBuilder builder(result_type_);
+    for (int64_t g = 0; g < groups; ++g) {
+      const auto i = static_cast<size_t>(g);
+      if (kind_ == Logic::kCountIf) {
+        TARN_RETURN_NOT_OK(builder.Append(Value::Int128(result_type_, trues_[i])));
+      } else if (values_[i] == 0) {
+        builder.AppendNull();
+      } else {
+        const bool result = kind_ == Logic::kAnd ? trues_[i] == values_[i] : trues_[i] > 0;
+        TARN_RETURN_NOT_OK(builder.Append(Value::Boolean(result)));
+      }
+    }
+    return builder.Finish();
+  }
+
+  int64_t MemoryBytes(int64_t groups) const override { return groups * 16; }
+
+ private:
+  Logic kind_;
+  std::vector<int64_t> trues_;   // TRUE values per group
+  std::vector<int64_t> values_;  // non-NULL values per group
+};
+
+// ---- product, variance and standard deviation ----------------------------------------------
+
+enum class Moment { kProduct, kVarSamp, kVarPop, kStddevSamp, kStddevPop };
+
+// Per group a count and, for the product, the product; for the others the mean and the sum
+// of squared differences from it, updated as DuckDB updates them (Welford), in row order.
+class MomentState : public AggregateState {
+ public:
+  explicit MomentState(Moment kind) : kind_(kind) { result_type_ = DataType(TypeId::kFloat64); }
+
+  void Resize(int64_t groups) override {
+    counts_.resize(static_cast<size_t>(groups), 0);
+    means_.resize(static_cast<size_t>(groups), kind_ == Moment::kProduct ? 1.0 : 0.0);
+    squares_.resize(static_cast<size_t>(groups), 0.0);
+  }
+
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    for (int64_t row = begin; row < end; ++row) {
+      if (!Included(keep, row) || input->IsNull(row)) continue;
+      Add(ids[row], expr::AsDouble(input->GetValue(row)));
+    }
+    return Status::OK();
+  }
+
+  // Rows are replayed in order (order_sensitive), so Combine folds only disjoint groups.
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<MomentState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      const auto i = static_cast<size_t>(g);
+      const uint32_t t = mapping[g];
+      if (from.counts_[i] == 0) continue;
+      if (kind_ == Moment::kProduct) {
+        means_[t] *= from.means_[i];
+        counts_[t] += from.counts_[i];
+        continue;
+      }
+      // Chan et al.'s combination of two partial moments.
+      const double n1 = static_cast<double>(counts_[t]);
+      const double n2 = static_cast<double>(from.counts_[i]);
+      const double delta = from.means_[i] - means_[t];
+      const double n = n1 + n2;
+      means_[t] = (n1 * means_[t] + n2 * from.means_[i]) / n;
+      squares_[t] += from.squares_[i] + delta * delta * n1 * n2 / n;
+      counts_[t] += from.counts_[i];
+    }
+  }
+
+  bool order_sensitive() const override { return true; }
+
+  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    ColumnBuilder builder(result_type_);
+    for (int64_t g = 0; g < groups; ++g) {
+      const auto i = static_cast<size_t>(g);
+      const int64_t n = counts_[i];
+      std::optional<double> result;
+      switch (kind_) {
+        case Moment::kProduct:
+          if (n > 0) result = means_[i];
+          break;
+        case Moment::kVarSamp:
+        case Moment::kStddevSamp:
+          if (n > 1) result = squares_[i] / static_cast<double>(n - 1);
+          break;
+        case Moment::kVarPop:
+        case Moment::kStddevPop:
+          if (n > 0) result = n > 1 ? squares_[i] / static_cast<double>(n) : 0.0;
+          break;
+      }
+      if (result.has_value() && (kind_ == Moment::kStddevSamp || kind_ == Moment::kStddevPop)) {
+        result = std::sqrt(*result);
+      }
+      if (result.has_value() && kind_ != Moment::kProduct && !std::isfinite(*result)) {
+        return Status::InvalidArgument("Out of Range Error: ", Name(), " is out of range!");
+      }
+      if (result.has_value()) {
+        builder.AppendNumber<double>(*result);
+      } else {
+        builder.AppendNull();
+      }
+    }
+    return builder.Finish();
+  }
+
+  int64_t MemoryBytes(int64_t groups) const override { return groups * 24; }
+
+ private:
+  void Add(uint32_t group, double x) {
+    const int64_t n = ++counts_[group];
+    if (kind_ == Moment::kProduct) {
+      means_[group] *= x;
+      return;
+    }
+    const double mean = means_[group];
+    const double new_mean = mean + (x - mean) / static_cast<double>(n);
+    squares_[group] += (x - new_mean) * (x - mean);
+    means_[group] = new_mean;
+  }
+
+  const char* Name() const {
+    switch (kind_) {
+      case Moment::kVarSamp: return "VARSAMP";
+      case Moment::kVarPop: return "VARPOP";
+      case Moment::kStddevSamp: return "STDDEV_SAMP";
+      case Moment::kStddevPop: return "STDDEV_POP";
+      case Moment::kProduct: return "PRODUCT";
+    }
+    return "";
+  }
+
+  Moment kind_;
+  std::vector<int64_t> counts_;
+  std::vector<double> means_;    // the product for kProduct
+  std::vector<double> squares_;
+};
+
+// ---- bit_and, bit_or, bit_xor --------------------------------------------------------------
+
+enum class Bits { kAnd, kOr, kXor };
+
+class BitsState : public AggregateState {
+ public:
+  BitsState(Bits kind, const DataType& input) : kind_(kind) { result_type_ = input; }
+
+  void Resize(int64_t groups) override {
+    bits_.resize(static_cast<size_t>(groups), 0);
+    seen_.resize(static_cast<size_t>(groups), 0);
+  }
+
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    for (int64_t row = begin; row < end; ++row) {
+      if (!Included(keep, row) || input->IsNull(row)) continue;
+      Fold(ids[row], expr::AsInt128(input->GetValue(row)));
+    }
+    return Status::OK();
+  }
+
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<BitsState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      if (from.seen_[static_cast<size_t>(g)]) Fold(mapping[g], from.bits_[static_cast<size_t>(g)]);
+    }
+  }
+
+  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    ColumnBuilder builder(result_type_);
+    for (int64_t g = 0; g < groups; ++g) {
+      const auto i = static_cast<size_t>(g);
+      if (!seen_[i]) {
+        builder.AppendNull();
+        continue;
+      }
+      TARN_RETURN_NOT_OK(builder.Append(expr::MakeInteger(result_type_, bits_[i])));
+    }
+    return builder.Finish();
+  }
+
+  int64_t MemoryBytes(int64_t groups) const override { return groups * 17; }
+
+ private:
+  void Fold(uint32_t group, __int128 value) {
+    if (!seen_[group]) {
+      bits_[group] = value;
+      seen_[group] = 1;
+      return;
+    }
+    switch (kind_) {
+      case Bits::kAnd: bits_[group] &= value; break;
+      case Bits::kOr: bits_[group] |= value; break;
+      case Bits::kXor: bits_[group] ^= value; break;
+    }
+  }
+
+  Bits kind_;
+  std::vector<__int128> bits_;
+  std::vector<uint8_t> seen_;
+};
+
+// ---- arg_min, arg_max ----------------------------------------------------------------------
+
+// The argument is a struct (value, ordering); rows where either is NULL are skipped.
+class ArgState : public AggregateState {
+ public:
+  ArgState(bool max, const DataType& input) : max_(max) {
+    result_type_ = input.children[0].type;
+  }
+
+  void Resize(int64_t groups) override { best_.resize(static_cast<size_t>(groups)); }
+
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    for (int64_t row = begin; row < end; ++row) {
+      if (!Included(keep, row) || input->IsNull(row)) continue;
+      Value pair = input->GetValue(row);
+      const std::vector<Value>& fields = pair.children();
+      if (fields[0].is_null() || fields[1].is_null()) continue;
+      Offer(ids[row], fields[1], fields[0]);
+    }
+    return Status::OK();
+  }
+
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<ArgState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      auto& theirs = from.best_[static_cast<size_t>(g)];
+      if (theirs.has_value()) Offer(mapping[g], theirs->first, theirs->second);
+    }
+  }
+
+  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    ColumnBuilder builder(result_type_);
+    for (int64_t g = 0; g < groups; ++g) {
+      const auto& best = best_[static_cast<size_t>(g)];
+      if (best.has_value()) {
+        TARN_RETURN_NOT_OK(builder.Append(best->second));
+      } else {
+        builder.AppendNull();
+      }
+    }
+    return builder.Finish();
+  }
+
+  int64_t MemoryBytes(int64_t groups) const override {
+    return groups * static_cast<int64_t>(sizeof(std::optional<std::pair<Value, Value>>));
+  }
+
+ private:
+  // A later row replaces the best only when strictly better: the first of equals stays.
+  void Offer(uint32_t group, const Value& key, const Value& value) {
+    auto& best = best_[group];
+    if (best.has_value()) {
+      const int order = expr::CompareValues(key, best->first);
+      if (max_ ? order <= 0 : order >= 0) return;
+    }
+    best = std::make_pair(key, value);
+  }
+
+  bool max_;
+  std::vector<std::optional<std::pair<Value, Value>>> best_;  // (ordering, value)
+};
+
+bool IsOrdered(const DataType& type) {
+  return type.id != TypeId::kStruct && type.id != TypeId::kList && type.id != TypeId::kMap &&
+         type.id != TypeId::kVariant && type.id != TypeId::kGeometry && type.id != TypeId::kNull;
+}
+
+}  // namespace
+
+bool IsLibraryAggregateName(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "list", "array_agg", "string_agg", "group_concat", "listagg", "bool_and", "bool_or",
+      "count_if", "countif", "first", "arbitrary", "last", "any_value", "product", "var_samp",
+      "variance", "var_pop", "stddev_samp", "stddev", "stddev_pop", "bit_and", "bit_or",
+      "bit_xor", "median", "quantile_cont", "quantile_disc", "quantile", "mode", "arg_min",
+      "argmin", "min_by", "arg_max", "argmax", "max_by"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+bool LibraryAggregateHasParameter(std::string_view name) {
+  return name == "string_agg" || name == "group_concat" || name == "listagg" ||
+         name == "quantile_cont" || name == "quantile_disc" || name == "quantile";
+}
+
+std::pair<int, int> LibraryAggregateArity(std::string_view name) {
+  if (name == "string_agg" || name == "group_concat" || name == "listagg") return {1, 2};
+  if (name == "quantile_cont" || name == "quantile_disc" || name == "quantile") return {2, 2};
+  if (name == "arg_min" || name == "argmin" || name == "min_by" || name == "arg_max" ||
+      name == "argmax" || name == "max_by") {
+    return {2, 2};
+  }
+  return {1, 1};
+}
+
+bool LibraryAggregateKeepsNulls(std::string_view name) {
+  return name == "list" || name == "array_agg" || name == "first" || name == "arbitrary" ||
+         name == "last";
+}
+
+Result<std::unique_ptr<AggregateState>> MakeLibraryAggregateState(
+    std::string_view name, const DataType& input, const std::vector<Value>& parameters) {
+  using State = std::unique_ptr<AggregateState>;
+  if (name == "list" || name == "array_agg") {
+    return State(new CollectState(Collect::kList, input, "", 0));
+  }
+  if (name == "string_agg" || name == "group_concat" || name == "listagg") {
+    if (input.id != TypeId::kVarchar) {
+      return NoMatch(name, input, "string_agg(VARCHAR) -> VARCHAR");
+    }
+    std::string separator = ",";
+    if (!parameters.empty()) {
+      if (parameters[0].is_null()) {
+        separator.clear();
+      } else if (parameters[0].type().id != TypeId::kVarchar) {
+        return Status::InvalidArgument("Binder Error: Separator argument to StringAgg must be "
+                                       "a constant VARCHAR");
+      } else {
+        separator = parameters[0].GetBytes();
+      }
+    }
+    return State(new CollectState(Collect::kStringAgg, input, std::move(separator), 0));
+  }
+  if (name == "bool_and" || name == "bool_or" || name == "count_if" || name == "countif") {
+    if (input.id != TypeId::kBoolean) {
+      return NoMatch(name, input,
+                     StrCat(name, "(BOOLEAN) -> ",
+                            name == "count_if" || name == "countif" ? "HUGEINT" : "BOOLEAN"));
+    }
+    return State(new LogicState(name == "bool_and"   ? Logic::kAnd
+                                : name == "bool_or" ? Logic::kOr
+                                                    : Logic::kCountIf));
+  }
+  if (name == "first" || name == "arbitrary") return State(new PickState(Pick::kFirst, input));
+  if (name == "last") return State(new PickState(Pick::kLast, input));
+  if (name == "any_value") return State(new PickState(Pick::kAnyValue, input));
+  if (name == "product" || name == "var_samp" || name == "variance" || name == "var_pop" ||
+      name == "stddev_samp" || name == "stddev" || name == "stddev_pop") {
+    if (!input.IsNumeric()) return NoMatch(name, input, StrCat(name, "(DOUBLE) -> DOUBLE"));
+    const Moment kind = name == "product"                             ? Moment::kProduct
+                        : name == "var_samp" || name == "variance"    ? Moment::kVarSamp
+                        : name == "var_pop"                           ? Moment::kVarPop
+                        : name == "stddev_samp" || name == "stddev"   ? Moment::kStddevSamp
+                                                                      : Moment::kStddevPop;
+    return State(new MomentState(kind));
+  }
+  if (name == "bit_and" || name == "bit_or" || name == "bit_xor") {
+    if (!input.IsInteger()) return NoMatch(name, input, StrCat(name, "(INTEGER) -> INTEGER"));
+    const Bits kind = name == "bit_and" ? Bits::kAnd : name == "bit_or" ? Bits::kOr : Bits::kXor;
+    return State(new BitsState(kind, input));
+  }
+  if (name == "median" || name == "quantile_cont" || name == "quantile_disc" ||
+      name == "quantile") {
+    double fraction = 0.5;
+    if (name != "median") {
+      if (parameters.empty() || parameters[0].is_null() || !parameters[0].type().IsNumeric()) {
+        return Status::InvalidArgument("Binder Error: ", name,
+                                       " needs a constant quantile between 0 and 1");
+      }
+      fraction = expr::AsDouble(parameters[0]);
+      if (!(fraction >= 0 && fraction <= 1)) {
+        return Status::InvalidArgument("Binder Error: QUANTILE can only take parameters in the "
+                                       "range [-1, 1]");
+      }
+    }
+    const bool continuous = name == "median" || name == "quantile_cont";
+    if (continuous) {
+      if (!input.IsInteger() && !input.IsFloating()) {
+        return Status::NotSupported("not yet supported: ", name, " of ", input.ToString(),
+                                    " (integers and floats are)");
+      }
+      return State(new CollectState(Collect::kQuantileCont, input, "", fraction));
+    }
+    if (!IsOrdered(input)) return NoMatch(name, input, StrCat(name, "(ANY, DOUBLE) -> ANY"));
+    return State(new CollectState(Collect::kQuantileDisc, input, "", fraction));
+  }
+  if (name == "mode") {
+    if (!IsOrdered(input)) return NoMatch(name, input, "mode(ANY) -> ANY");
+    return State(new CollectState(Collect::kMode, input, "", 0));
+  }
+  if (name == "arg_min" || name == "argmin" || name == "min_by" || name == "arg_max" ||
+      name == "argmax" || name == "max_by") {
+    if (input.id != TypeId::kStruct || input.children.size() != 2 ||
+        !IsOrdered(input.children[1].type)) {
+      return NoMatch(name, input, StrCat(name, "(ANY, ANY) -> ANY"));
+    }
+    const bool max = name == "arg_max" || name == "argmax" || name == "max_by";
+    return State(new ArgState(max, input));
+  }
+  return Status::NotFound("Catalog Error: aggregate function \"", name, "\" does not exist");
+}
+
+}  // namespace tarn::sql
