@@ -483,6 +483,13 @@ class Binder {
   }
 
   Result<NodePtr> FieldAccess(const Expr& expr, NodePtr base, const std::string& name) {
+    if (base->type.id == TypeId::kMap) {
+      // m.key: the value of the entry with that key, as m['key'] (DuckDB's rule).
+      std::vector<NodePtr> args;
+      args.push_back(std::move(base));
+      args.push_back(MakeConstant(Value::Varchar(name)));
+      return MakeCall(expr, FunctionId::kMapExtractValue, "map_extract_value", std::move(args));
+    }
     if (base->type.id != TypeId::kStruct) {
       return TypeError(expr, StrCat("cannot read field \"", name, "\" of a value of type ",
                                     base->type.ToString()));
