@@ -543,8 +543,9 @@ class RangeOperator : public Operator {
 
 class RangeSource : public Source {
  public:
-  RangeSource(int64_t start, int64_t end, int64_t step) : start_(start), end_(end), step_(step) {
-    schema_.fields.emplace_back("range", DataType(TypeId::kInt64), false);
+  RangeSource(int64_t start, int64_t end, int64_t step, std::string column)
+      : start_(start), end_(end), step_(step) {
+    schema_.fields.emplace_back(std::move(column), DataType(TypeId::kInt64), false);
   }
   const Schema& schema() const override { return schema_; }
   int64_t EstimatedRows() const override {
@@ -698,8 +699,9 @@ Result<std::unique_ptr<Source>> OpenCsvSource(std::vector<std::string> files,
       std::move(files), std::move(options), std::move(schema), context.fs));
 }
 
-std::unique_ptr<Source> MakeRangeSource(int64_t start, int64_t end, int64_t step) {
-  return std::make_unique<RangeSource>(start, end, step);
+std::unique_ptr<Source> MakeRangeSource(int64_t start, int64_t end, int64_t step,
+                                        std::string column) {
+  return std::make_unique<RangeSource>(start, end, step, std::move(column));
 }
 
 std::unique_ptr<Source> MakeCatalogSource(std::string name, const SqlTable* table,

@@ -37,8 +37,10 @@ Result<std::unique_ptr<Source>> OpenParquetSource(ParquetSourceOptions options,
 // The files must share one schema.
 Result<std::unique_ptr<Source>> OpenCsvSource(std::vector<std::string> files,
                                               CsvReadOptions options, const ExecContext& context);
-// One BIGINT column "range": start, start + step, ... up to but excluding end.
-std::unique_ptr<Source> MakeRangeSource(int64_t start, int64_t end, int64_t step);
+// One BIGINT column (`column`, "range" by default): start, start + step, ... up to but
+// excluding end.
+std::unique_ptr<Source> MakeRangeSource(int64_t start, int64_t end, int64_t step,
+                                        std::string column = "range");
 // REQUIRES: table outlives the source.
 std::unique_ptr<Source> MakeCatalogSource(std::string name, const SqlTable* table,
                                           const ExecContext& context);

@@ -173,24 +173,33 @@ Result<std::unique_ptr<Source>> BindReadCsv(const TableRef& ref, const ExecConte
   return OpenCsvSource(std::move(files), std::move(options), context);
 }
 
-Result<std::unique_ptr<Source>> BindRange(const TableRef& ref) {
+// range(end), range(start, end[, step]): [start, end) by step; generate_series includes end
+// (and names its column generate_series), as in DuckDB.
+Result<std::unique_ptr<Source>> BindRange(const TableRef& ref, bool inclusive) {
+  const char* function = inclusive ? "generate_series" : "range";
   std::vector<int64_t> values;
   for (const TableArg& arg : ref.args) {
     if (!arg.name.empty() || arg.is_list) {
-      return Status::InvalidArgument("Binder Error: range takes 1 to 3 integer arguments");
+      return Status::InvalidArgument("Binder Error: ", function,
+                                     " takes 1 to 3 integer arguments");
     }
-    TARN_ASSIGN_OR_RETURN(int64_t value, IntegerArg(*arg.expr, "range"));
+    TARN_ASSIGN_OR_RETURN(int64_t value, IntegerArg(*arg.expr, function));
     values.push_back(value);
   }
   if (values.empty() || values.size() > 3) {
-    return Status::InvalidArgument("Binder Error: range takes 1 to 3 integer arguments, got ",
-                                   values.size());
+    return Status::InvalidArgument("Binder Error: ", function,
+                                   " takes 1 to 3 integer arguments, got ", values.size());
   }
   int64_t start = values.size() == 1 ? 0 : values[0];
   int64_t end = values.size() == 1 ? values[0] : values[1];
   int64_t step = values.size() == 3 ? values[2] : 1;
-  if (step == 0) return Status::InvalidArgument("Binder Error: range step cannot be 0");
-  return MakeRangeSource(start, end, step);
+  if (step == 0) return Status::InvalidArgument("Binder Error: ", function, " step cannot be 0");
+  if (inclusive) {
+    // One past end in the step's direction (saturating: the last value is end at most).
+    if (step > 0 && end < INT64_MAX) ++end;
+    if (step < 0 && end > INT64_MIN) --end;
+  }
+  return MakeRangeSource(start, end, step, function);
 }
 
 // glob(pattern): the files the pattern matches, one row each (column `file`), sorted; none when
@@ -301,10 +310,7 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
           std::make_unique<RowsSource>(StrCat("TABLE_FUNCTION ", name), std::move(rows)));
     }
     if (name == "range" || name == "generate_series") {
-      if (name == "generate_series") {
-        return Status::NotSupported("not yet supported: generate_series (use range)");
-      }
-      return BindRange(ref);
+      return BindRange(ref, name == "generate_series");
     }
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<Source> macro, BindTableMacro(ref, sql_text, context));
     if (macro) return macro;
