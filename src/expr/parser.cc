@@ -428,10 +428,24 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePostfix(std::unique_ptr<Expr> exp
         return e;
       };
       std::unique_ptr<Expr> index;
-      if (!Peek().IsOperator(":")) {
+      const bool both_omitted = Peek().IsOperator("::");
+      if (AcceptOperator("::")) {
+        // x[::step]: both bounds omitted (the lexer reads the two colons as one token).
+        std::vector<std::unique_ptr<Expr>> args;
+        args.push_back(std::move(expr));
+        args.push_back(omitted());
+        args.push_back(omitted());
+        if (!Peek().IsOperator("]")) {
+          TARN_ASSIGN_OR_RETURN(auto step, ParseExpr());
+          args.push_back(std::move(step));
+        }
+        expr = ast::MakeFunction("array_slice", std::move(args));
+      } else if (!Peek().IsOperator(":")) {
         TARN_ASSIGN_OR_RETURN(index, ParseExpr());
       }
-      if (AcceptOperator(":")) {
+      if (both_omitted) {
+        // array_slice built above
+      } else if (AcceptOperator(":")) {
         std::vector<std::unique_ptr<Expr>> args;
         args.push_back(std::move(expr));
         args.push_back(index ? std::move(index) : omitted());

@@ -299,10 +299,21 @@ Status DdlRenameTable(WriteState& state, const std::string& schema, const std::s
   }
   auto copy = std::make_shared<TableInfo>(*table);
   copy->name = new_name;
-  // The table keeps its folder, as the extension does: files written before the rename
-  // (in this transaction or earlier) stay where they are.
   if (CreateTableChange* create = FindCreateTable(state, table->table_id)) {
+    // The commit names the new table's folder after its name; files already written into
+    // the folder of its first name would be lost to it.
+    const TableDml* dml = state.FindDml(table->table_id);
+    if (dml != nullptr && !dml->files.empty()) {
+      return Status::NotSupported("not yet supported: renaming table \"", name,
+                                  "\", created in this transaction, after writing data files "
+                                  "into its folder");
+    }
     create->name = new_name;
+    auto segment = PathSegmentFor(new_name);
+    const SchemaInfo* owner = state.FindSchemaById(table->schema_id);
+    copy->path = owner == nullptr || owner->path.empty() || !segment.has_value()
+                     ? ""
+                     : owner->path + *segment + "/";
   } else {
     bool folded = false;
     for (LakeChange& change : state.ddl) {

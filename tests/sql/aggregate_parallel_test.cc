@@ -484,7 +484,9 @@ TEST(AggregateParallelTest, FeedReadsParquetRowGroupsAsParts) {
   context.fs = LocalFileSystem();
   context.pool = &pool;
   context.threads = 2;
-  auto source = sql::OpenParquetSource({{file}}, context).value();
+  sql::ParquetSourceOptions options;
+  options.files = {file};
+  auto source = sql::OpenParquetSource(std::move(options), context).value();
   auto scan = source->Open({0}, nullptr).value();
   ASSERT_EQ(scan->num_parts(), 7);  // one per row group
   Schema schema = *scan->schema();

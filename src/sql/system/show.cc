@@ -54,8 +54,14 @@ Result<std::vector<ShownTable>> ListTables(bool all, const ExecContext& context)
     for (const LakeBinding* database : context.lakes) {
       TARN_RETURN_NOT_OK(AddDatabase(*database, &tables));
     }
-  } else if (context.lake != nullptr) {
-    TARN_RETURN_NOT_OK(AddDatabase(*context.lake, &tables));
+  } else {
+    // The default database's tables, and the temporary ones (DuckDB's SHOW TABLES).
+    if (context.lake != nullptr) TARN_RETURN_NOT_OK(AddDatabase(*context.lake, &tables));
+    for (const LakeBinding* database : context.lakes) {
+      if (database->kind == DatabaseKind::kTemp && database != context.lake) {
+        TARN_RETURN_NOT_OK(AddDatabase(*database, &tables));
+      }
+    }
   }
   if (context.catalog != nullptr && (all || memory_default)) {
     for (const std::string& name : context.catalog->TableNames()) {
