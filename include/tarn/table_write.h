@@ -114,6 +114,10 @@ struct MaintenanceOptions {
   // (defaults 0 and the table's target_file_size).
   std::optional<int64_t> min_file_size;
   std::optional<int64_t> max_file_size;
+  // ducklake_merge_adjacent_files: at most this many runs of files per table (a run of one
+  // file, merged with nothing, counts too, as the extension counts). REQUIRES: > 0. Default: no
+  // bound. The extension's rewrite accepts it and does not bound (nor does tarn's).
+  std::optional<uint64_t> max_compacted_files;
   // ducklake_rewrite_data_files: files whose deleted fraction >= this are rewritten.
   // Default: the rewrite_delete_threshold option (table > schema > global), else 0.95.
   std::optional<double> delete_threshold;
@@ -131,7 +135,10 @@ struct MaintenanceTableResult {
 };
 
 struct MaintenanceResult {
-  std::vector<MaintenanceTableResult> tables;  // tables changed, by table id
+  // Flush: one entry per table flushed. Merge and rewrite: one per compaction (a group of
+  // source files becoming one output file), as the extension returns one row for each; tables
+  // by table id.
+  std::vector<MaintenanceTableResult> tables;
   CommitResult commit;                         // snapshot_id -1 when nothing was done
 };
 
@@ -303,9 +310,10 @@ class WriteTransaction {
 // inlined tables emptied of the flushed rows.
 Result<MaintenanceResult> FlushInlinedData(Lake& lake, std::shared_ptr<FileSystem> fs,
                                            const MaintenanceOptions& options = {});
-// ducklake_merge_adjacent_files: live files without deletes, grouped by schema version and
-// partition, packed in (begin_snapshot, row_id_start, data_file_id) order while below
-// target_file_size, >= 2 per output, each written with its schema version's columns.
+// ducklake_merge_adjacent_files: live files without deletes below target_file_size, grouped
+// by schema version and partition, packed in (begin_snapshot, row_id_start, data_file_id)
+// order while below target_file_size, >= 2 per output (at most max_compacted_files runs per
+// table), each written with its schema version's columns.
 Result<MaintenanceResult> MergeAdjacentFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                              const MaintenanceOptions& options = {});
 // ducklake_rewrite_data_files: files whose deleted fraction >= delete_threshold rewritten

@@ -451,7 +451,7 @@ Status SetComment(CommitAttempt* a, const SetCommentChange& c) {
   if (view) {
     if (c.object_id >= 0) a->tokens.altered_views.insert(id);
   } else {
-    TARN_RETURN_NOT_OK(a->Table(id).status());
+    TARN_RETURN_NOT_OK(a->Table(id).status());  // the table must exist
     a->tokens.altered_tables.insert(id);  // a table created here too (the extension's rule)
   }
   a->schema_changed = true;  // as the extension bumps schema_version; no schema_versions row

@@ -141,6 +141,15 @@ Status OutOfRange(const Value& v, const DataType& to) {
                                  "destination type ", to.ToString());
 }
 
+// Between two integer types (or from a float to an integer) DuckDB names the physical types:
+// "Type INT32 with value -1 can't be cast … destination type UINT64".
+Status IntegerOutOfRange(const Value& v, const DataType& to) {
+  return Status::InvalidArgument("Conversion Error: Type ", PhysicalName(v.type().id),
+                                 " with value ", ValueToText(v),
+                                 " can't be cast because the value is out of range for the "
+                                 "destination type ", PhysicalName(to.id));
+}
+
 Status CouldNotConvert(const Value& v, const DataType& to) {
   return Status::InvalidArgument("Conversion Error: Could not convert string '", v.GetBytes(),
                                  "' to ", to.ToString());
@@ -724,7 +733,9 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
         __int128 value = RoundDivide(unscaled, from_scale);
         __int128 lo, hi;
         IntegerRange(to.id, &lo, &hi);
-        if (value < lo || value > hi) return OutOfRange(v, to);
+        if (value < lo || value > hi) {
+          return from.IsInteger() ? IntegerOutOfRange(v, to) : OutOfRange(v, to);
+        }
         return MakeInteger(to, value);
       }
       if (to.IsFloating()) {
@@ -766,7 +777,7 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
         }
         if (!std::isfinite(d) || rounded < static_cast<double>(lo) ||
             rounded >= static_cast<double>(hi) + 1.0) {
-          return OutOfRange(v, to);
+          return IntegerOutOfRange(v, to);
         }
         return MakeInteger(to, static_cast<__int128>(rounded));
       }

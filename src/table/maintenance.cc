@@ -67,6 +67,19 @@ Result<std::unique_ptr<Run>> StartRun(Lake& lake, std::shared_ptr<FileSystem> fs
   return run;
 }
 
+// DuckDB's Catalog Error for a table the call names that its schema does not have, pointing
+// at the tables of that name in other schemas ("main.t or s1.t").
+Status MissingTable(const LakeSnapshot& snapshot, const std::string& table) {
+  std::string elsewhere;
+  for (const auto& candidate : snapshot.tables()) {
+    if (!table_internal::NameEquals(candidate->name, table)) continue;
+    elsewhere += (elsewhere.empty() ? "" : " or ") + candidate->schema_name + "." + candidate->name;
+  }
+  std::string message = "Catalog Error: Table with name " + table + " does not exist!";
+  if (!elsewhere.empty()) message += "\nDid you mean \"" + elsewhere + "\"?";
+  return Status::NotFound(message);
+}
+
 // The tables the options select, by table id.
 Result<std::vector<std::shared_ptr<const TableInfo>>> SelectTables(const Run& run,
                                                                    const MaintenanceOptions& o) {
@@ -89,9 +102,7 @@ Result<std::vector<std::shared_ptr<const TableInfo>>> SelectTables(const Run& ru
     }
     out.push_back(table);
   }
-  if (o.table && out.empty()) {
-    return Status::NotFound("Catalog Error: table ", *schema, ".", *o.table, " does not exist");
-  }
+  if (o.table && out.empty()) return MissingTable(*run.snapshot, *o.table);
   std::sort(out.begin(), out.end(),
             [](const auto& a, const auto& b) { return a->table_id < b->table_id; });
   return out;
@@ -471,6 +482,27 @@ GroupKey GroupOf(const std::vector<TableSchemaVersion>& versions, const DataFile
   return {index, file.partition_id, std::move(values)};
 }
 
+// The folder (relative to the table's, "" or "k=v/…/") of `source` when it is a partitioned
+// file under the table's folder: a compaction writes its output next to its sources, as the
+// extension puts it in the sources' hive folder.
+std::string PartitionDirectory(const TableInfo& table, const DataFileInfo& source) {
+  if (!source.partition_id.has_value()) return "";
+  if (source.path.compare(0, table.path.size(), table.path) != 0) return "";
+  const std::string relative = source.path.substr(table.path.size());
+  const size_t slash = relative.rfind('/');
+  return slash == std::string::npos ? "" : relative.substr(0, slash + 1);
+}
+
+// One result row: the extension returns one per compaction.
+MaintenanceTableResult CompactionRow(const TableInfo& info, int64_t processed, int64_t created) {
+  MaintenanceTableResult row;
+  row.schema_name = info.schema_name;
+  row.table_name = info.name;
+  row.files_processed = processed;
+  row.files_created = created;
+  return row;
+}
+
 void SetPartition(const DataFileInfo& source, MaintenanceDataFile* file) {
   file->file.partition_id = source.partition_id;
   for (const FilePartitionValue& v : source.partition_values) {
@@ -481,7 +513,7 @@ void SetPartition(const DataFileInfo& source, MaintenanceDataFile* file) {
 // `columns`: those of the group's schema version, which every file of it was written with
 // (and which the snapshots reading the merged file know).
 Status MergeGroup(Run& run, const TableMetadata& md, const std::vector<ColumnInfo>& columns,
-                  const std::vector<const DataFileInfo*>& group, MaintenanceTableResult* r) {
+                  const std::vector<const DataFileInfo*>& group) {
   TARN_ASSIGN_OR_RETURN(CompactedRows rows, ReadFiles(run, md, group, &columns));
   // Sort step: the output in the table's sort-key order (row ids follow their rows).
   TARN_RETURN_NOT_OK(table_internal::SortColumnsByTableKey(*md.table, columns, &rows.columns,
@@ -494,7 +526,8 @@ Status MergeGroup(Run& run, const TableMetadata& md, const std::vector<ColumnInf
   info.columns = columns;
   TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
                         WriteOutput(run, info, std::move(rows.columns),
-                                    contiguous ? nullptr : &rows.row_ids, &rows.snapshots));
+                                    contiguous ? nullptr : &rows.row_ids, &rows.snapshots,
+                                    PartitionDirectory(info, *group[0])));
   if (contiguous) file.row_id_start = group[0]->row_id_start;
   file.begin_snapshot = group[0]->begin_snapshot;
   int64_t partial = 0;
@@ -512,9 +545,31 @@ Status MergeGroup(Run& run, const TableMetadata& md, const std::vector<ColumnInf
   }
   change.output = std::move(file);
   run.changes.Add(std::move(change));
-  r->files_processed += static_cast<int64_t>(group.size());
-  r->files_created += 1;
+  run.result.tables.push_back(CompactionRow(info, static_cast<int64_t>(group.size()), 1));
   return Status::OK();
+}
+
+// The files of one group (in candidate order) cut into runs as the extension cuts them: from
+// each file on, files are taken while the run is still below `target` (so the last one may
+// pass it). Each run of two or more files is merged; a run of one is left alone but counts
+// against max_compacted_files as the extension counts it. Returns the runs counted.
+Result<uint64_t> MergeRuns(Run& run, const TableMetadata& md,
+                           const std::vector<ColumnInfo>& columns,
+                           const std::vector<const DataFileInfo*>& files, int64_t target,
+                           uint64_t budget) {
+  uint64_t counted = 0;
+  for (size_t start = 0; start < files.size() && counted < budget; ++start, ++counted) {
+    int64_t bytes = 0;
+    size_t end = start;
+    while (end < files.size() && bytes < target) bytes += files[end++]->file_size_bytes;
+    if (end - start < 2) continue;
+    const std::vector<const DataFileInfo*> pack(
+        files.begin() + static_cast<std::ptrdiff_t>(start),
+        files.begin() + static_cast<std::ptrdiff_t>(end));
+    TARN_RETURN_NOT_OK(MergeGroup(run, md, columns, pack));
+    start = end - 1;
+  }
+  return counted;
 }
 
 Status MergeTable(Run& run, const TableInfo& info, const MaintenanceOptions& options) {
@@ -526,37 +581,26 @@ Status MergeTable(Run& run, const TableInfo& info, const MaintenanceOptions& opt
   const int64_t min_size = options.min_file_size.value_or(0);
   TARN_ASSIGN_OR_RETURN(std::vector<TableSchemaVersion> versions,
                         run.lake->LoadSchemaVersions(info, run.snapshot->snapshot_id()));
+  // Candidates as the extension takes them: live, no deletes, min_file_size <= size <
+  // max_file_size and below the target. Name-mapped files (added with add_data_files) are
+  // read through their mapping and merged like any other.
   std::map<GroupKey, std::vector<const DataFileInfo*>> groups;
   for (const DataFileInfo& file : md->data_files) {
     if (file.delete_file.has_value() || !file.inlined_deletes.empty()) continue;
-    if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
+    if (file.encryption_key.has_value()) continue;
     if (file.file_size_bytes < min_size || file.file_size_bytes >= max_size) continue;
     if (file.file_size_bytes >= target || run.Excluded(file.data_file_id)) continue;
     groups[GroupOf(versions, file)].push_back(&file);
   }
-  MaintenanceTableResult result;
-  result.schema_name = info.schema_name;
-  result.table_name = info.name;
+  uint64_t budget = options.max_compacted_files.value_or(std::numeric_limits<uint64_t>::max());
   for (auto& [key, files] : groups) {
-    const std::vector<ColumnInfo>& columns = versions[std::get<0>(key)].columns;
+    if (budget == 0) break;
+    if (files.size() < 2) continue;  // the extension does not count a lone file's group
     std::sort(files.begin(), files.end(), ByFileOrder);
-    // As the extension packs: from each file on, take files while the pack is below the
-    // target size (so the last one may pass it); a pack of one file is left alone.
-    for (size_t start = 0; start < files.size(); ++start) {
-      int64_t bytes = 0;
-      size_t end = start;
-      while (end < files.size() && bytes < target && files[end]->file_size_bytes < target) {
-        bytes += files[end]->file_size_bytes;
-        ++end;
-      }
-      if (end - start < 2) continue;
-      std::vector<const DataFileInfo*> pack(files.begin() + static_cast<std::ptrdiff_t>(start),
-                                            files.begin() + static_cast<std::ptrdiff_t>(end));
-      TARN_RETURN_NOT_OK(MergeGroup(run, *md, columns, pack, &result));
-      start = end - 1;
-    }
+    TARN_ASSIGN_OR_RETURN(uint64_t counted, MergeRuns(run, *md, versions[std::get<0>(key)].columns,
+                                                      files, target, budget));
+    budget -= counted;
   }
-  if (result.files_created > 0) run.result.tables.push_back(std::move(result));
   return Status::OK();
 }
 
@@ -583,7 +627,7 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
   TARN_ASSIGN_OR_RETURN(const double threshold, DeleteThreshold(run, info, options));
   std::vector<const DataFileInfo*> sources;
   for (const DataFileInfo& file : md->data_files) {
-    if (file.mapping_id.has_value() || file.encryption_key.has_value()) continue;
+    if (file.encryption_key.has_value()) continue;
     if (!file.delete_file.has_value() && file.inlined_deletes.empty()) continue;
     if (run.Excluded(file.data_file_id)) continue;
     TARN_ASSIGN_OR_RETURN(std::vector<int64_t> deleted,
@@ -598,10 +642,8 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
                         run.lake->LoadSchemaVersions(info, s));
   std::map<GroupKey, std::vector<const DataFileInfo*>> groups;
   for (const DataFileInfo* file : sources) groups[GroupOf(versions, *file)].push_back(file);
-  MaintenanceTableResult result;
-  result.schema_name = info.schema_name;
-  result.table_name = info.name;
-  // One output per group, written with the group's columns, as the extension rewrites.
+  // One output (and one result row) per group, written with the group's columns, as the
+  // extension rewrites; every file of a group goes into it whatever its size.
   for (auto& [key, group] : groups) {
     std::sort(group.begin(), group.end(), ByFileOrder);
     const std::vector<ColumnInfo>& columns = versions[std::get<0>(key)].columns;
@@ -616,20 +658,21 @@ Status RewriteTable(Run& run, const TableInfo& info, const MaintenanceOptions& o
       change.sources.push_back({f->data_file_id, FromDataPath(*run.lake, f->path)});
       run.consumed_files.insert(f->data_file_id);
     }
-    result.files_processed += static_cast<int64_t>(group.size());
+    int64_t created = 0;
     if (!rows.row_ids.empty()) {
       TableInfo version = info;
       version.columns = columns;
       TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
                             WriteOutput(run, version, std::move(rows.columns), &rows.row_ids,
-                                        nullptr));
+                                        nullptr, PartitionDirectory(info, *group[0])));
       SetPartition(*group[0], &file);
       change.output = std::move(file);
-      result.files_created += 1;
+      created = 1;
     }
     run.changes.Add(std::move(change));
+    run.result.tables.push_back(
+        CompactionRow(info, static_cast<int64_t>(group.size()), created));
   }
-  run.result.tables.push_back(std::move(result));
   return Status::OK();
 }
 

@@ -1,7 +1,10 @@
 #include "sql/lake/maintenance_calls.h"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -179,6 +182,47 @@ Result<std::shared_ptr<Batch>> RunCatalogCall(const TableRef& call, const std::s
   return TextRows("path", *paths);
 }
 
+// A compaction argument (UBIGINT, as the extension declares them; -1 is the cast's Conversion
+// Error) that may not be NULL.
+Result<std::optional<uint64_t>> Unsigned(const std::map<std::string, Value>& arguments,
+                                         const std::string& name) {
+  auto it = arguments.find(name);
+  if (it == arguments.end()) return std::optional<uint64_t>();
+  if (it->second.is_null()) {
+    return Status::InvalidArgument("Binder Error: The ", name,
+                                   " option must be a non-null integer.");
+  }
+  TARN_ASSIGN_OR_RETURN(Value number, ArgumentAs(it->second, TypeId::kUInt64, name));
+  return std::optional<uint64_t>(number.GetUInt64());
+}
+
+// max_compacted_files, min_file_size and max_file_size checked as the extension checks them.
+Status ReadCompactionArguments(const std::map<std::string, Value>& arguments,
+                               MaintenanceOptions* options) {
+  TARN_ASSIGN_OR_RETURN(std::optional<uint64_t> max_files,
+                        Unsigned(arguments, "max_compacted_files"));
+  if (max_files && *max_files == 0) {
+    return Status::InvalidArgument(
+        "Binder Error: The max_compacted_files option must be greater than zero.");
+  }
+  options->max_compacted_files = max_files;
+  TARN_ASSIGN_OR_RETURN(std::optional<uint64_t> min_size, Unsigned(arguments, "min_file_size"));
+  TARN_ASSIGN_OR_RETURN(std::optional<uint64_t> max_size, Unsigned(arguments, "max_file_size"));
+  if (max_size && *max_size == 0) {
+    return Status::InvalidArgument(
+        "Binder Error: The max_file_size option must be greater than zero.");
+  }
+  if (min_size && max_size && *min_size >= *max_size) {
+    return Status::InvalidArgument("Binder Error: The min_file_size must be less than "
+                                   "max_file_size.");
+  }
+  // Sizes past INT64_MAX bound nothing a file can reach.
+  constexpr uint64_t kLargest = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (min_size) options->min_file_size = static_cast<int64_t>(std::min(*min_size, kLargest));
+  if (max_size) options->max_file_size = static_cast<int64_t>(std::min(*max_size, kLargest));
+  return Status::OK();
+}
+
 }  // namespace
 
 bool IsMaintenanceCallName(std::string_view function) {
@@ -227,12 +271,18 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::str
     options.commit.retry_wait_ms = lake->settings->retry_wait_ms;
     options.commit.retry_backoff = lake->settings->retry_backoff;
   }
+  // The compaction sizes and bound, checked after every argument is read, in the extension's
+  // order.
+  std::map<std::string, Value> compaction_arguments;
   for (const TableArg& arg : call.args) {
     if (arg.is_list) return Status::InvalidArgument("Binder Error: ", function, " takes no lists");
     TARN_ASSIGN_OR_RETURN(Value value, Constant(*arg.expr, function));
     const std::string name = Lower(arg.name);
     if (name.empty()) {
       positional.push_back(std::move(value));
+    } else if (!flush && (name == "max_compacted_files" ||
+                          (!rewrite && (name == "min_file_size" || name == "max_file_size")))) {
+      compaction_arguments[name] = std::move(value);
     } else if (value.is_null()) {
       continue;
     } else if (name == "schema" || name == "schema_name") {
@@ -246,17 +296,12 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::str
         return Status::InvalidArgument("Invalid Input Error: delete_threshold must be between 0 "
                                        "and 1");
       }
-    } else if ((name == "min_file_size" || name == "max_file_size") && !flush && !rewrite) {
-      TARN_ASSIGN_OR_RETURN(double n, Number(value, name));
-      (name == "min_file_size" ? options.min_file_size : options.max_file_size) =
-          static_cast<int64_t>(n);
-    } else if (name == "max_compacted_files" && !flush && !rewrite) {
-      continue;  // accepted; every qualifying file is compacted
     } else {
       return Status::InvalidArgument("Binder Error: ", function, " has no named parameter \"",
                                      arg.name, "\"");
     }
   }
+  TARN_RETURN_NOT_OK(ReadCompactionArguments(compaction_arguments, &options));
   // A catalog method written without its catalog (merge_adjacent_files()) works on the
   // default lake, as in DuckDB after USE.
   if (positional.empty()) positional.push_back(Value::Varchar(lake->name));

@@ -242,12 +242,19 @@ Result<std::vector<std::string>> ExpandGlob(FileSystem* fs, const std::string& p
                             "\"");
   }
   bool any_depth = pattern.find("**") != std::string::npos;
+  // "/**/" also stands for no folder at all, as DuckDB's glob takes it ("d/**/*" matches d/f).
+  std::string no_folder = pattern;
+  for (size_t at = no_folder.find("/**/"); at != std::string::npos;
+       at = no_folder.find("/**/", at)) {
+    no_folder.replace(at, 4, "/");
+  }
   std::vector<std::string> files;
   for (const FileInfo& info : *listed) {
     if (info.is_directory) continue;
     std::string path = info.path;
     if (slash == std::string::npos && path.rfind("./", 0) == 0) path = path.substr(2);
-    if (fnmatch(pattern.c_str(), path.c_str(), any_depth ? 0 : FNM_PATHNAME) == 0) {
+    if (fnmatch(pattern.c_str(), path.c_str(), any_depth ? 0 : FNM_PATHNAME) == 0 ||
+        (any_depth && fnmatch(no_folder.c_str(), path.c_str(), FNM_PATHNAME) == 0)) {
       files.push_back(path);
     }
   }
