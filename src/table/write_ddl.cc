@@ -179,7 +179,7 @@ int TimestampRank(TypeId id) {
 // DuckLake allows a change whose DuckDB max logical type is the target. These are the pairs of
 // that rule tarn's readers cast old files for: integer widening (integers.MaxType), integers and
 // decimals to FLOAT/DOUBLE or to a decimal that holds every value, FLOAT to DOUBLE, DATE and
-// timestamps to finer timestamps, TIMESTAMP to TIMESTAMPTZ.
+// timestamps to finer timestamps, DATE and TIMESTAMP to TIMESTAMPTZ.
 bool IsAllowedPromotion(const DataType& from, const DataType& to) {
   if (from == to) return false;
   if (from.IsInteger() && to.IsInteger()) {
@@ -197,7 +197,9 @@ bool IsAllowedPromotion(const DataType& from, const DataType& to) {
     const int digits = IntegerDigits(from.id);
     return digits > 0 && digits + to.scale <= to.precision;
   }
-  if (from.id == TypeId::kTimestamp && to.id == TypeId::kTimestampTz) return true;
+  if (to.id == TypeId::kTimestampTz) {
+    return from.id == TypeId::kTimestamp || from.id == TypeId::kDate;
+  }
   const int from_rank = TimestampRank(from.id);
   const int to_rank = TimestampRank(to.id);
   return from_rank > 0 && to_rank > from_rank;

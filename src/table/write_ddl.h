@@ -51,6 +51,7 @@ Status EvolveNestedColumn(WriteState& state, const TableInfo& table, const Colum
 // A new version of the top-level `column` of `table` after changes to its fields, recorded
 // as the difference of its field rows from the start snapshot (or folded into the table's
 // creation or the column's ADD in this transaction).
+// REQUIRES: the view still holds the table as it was before the change (ReplaceTable after).
 Status RecordFieldChanges(WriteState& state, const TableInfo& table, const ColumnInfo& column);
 // Erases the pending column changes of `table_id` that touch any of `column_ids`.
 void EraseColumnChanges(WriteState& state, int64_t table_id,

@@ -250,9 +250,16 @@ Status RecordFieldChanges(WriteState& state, const TableInfo& table, const Colum
     return Status::Internal("column ", column.column_id, " of table ", table.name,
                             " is neither new nor in the start snapshot");
   }
+  // Every field the column had at the start, has now, or had at the view before this change
+  // (fields added here and then dropped are in none of the others).
   std::vector<int64_t> ids;
   CollectIds(*before, &ids);
   CollectIds(column, &ids);
+  if (auto view = state.FindTableById(table.table_id)) {
+    if (const ColumnInfo* current = catalog_internal::FindInTree(view->columns, column.column_id)) {
+      CollectIds(*current, &ids);
+    }
+  }
   EraseColumnChanges(state, table.table_id, ids);
   if (RowChanged(*before, column)) state.ddl.push_back(AlterColumnChange{table.table_id, column});
   std::vector<LakeChange> changes;
