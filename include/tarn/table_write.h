@@ -182,6 +182,21 @@ class WriteTransaction {
                     const std::string& column);
   Status RenameColumn(const std::string& schema, const std::string& table,
                       const std::string& column, const std::string& new_name);
+  // Nested fields (DuckDB's `ALTER TABLE t ADD COLUMN s.f`, `DROP COLUMN s.f`, `RENAME s.f TO
+  // g`). A path names a top-level column, then struct fields, `element` of a list and `key` or
+  // `value` of a map, matched case-insensitively. AddField adds `field` to the struct at
+  // `parent_path` with a new column id (its default also fills the rows of older files);
+  // DropField ends the field and its children; RenameField renames a struct field. Files keep
+  // field ids, so data written before reads through the new names. `if_not_exists` /
+  // `if_exists` make a field that is (not) there a no-op; otherwise NotFound or AlreadyExists
+  // in the extension's words.
+  Status AddField(const std::string& schema, const std::string& table,
+                  const std::vector<std::string>& parent_path, const ColumnDefinition& field,
+                  bool if_not_exists = false);
+  Status DropField(const std::string& schema, const std::string& table,
+                   const std::vector<std::string>& path, bool if_exists = false);
+  Status RenameField(const std::string& schema, const std::string& table,
+                     const std::vector<std::string>& path, const std::string& new_name);
   // SET SORTED BY (fields: expression text in DuckDB's spelling, direction, NULL order;
   // indices and dialect are filled in) or, with no fields, RESET SORTED BY. The key orders the
   // rows of later inserts, flushes and compactions; RENAME COLUMN rewrites its references and
@@ -193,7 +208,9 @@ class WriteTransaction {
   // rewrite of SET SORTED BY AUTO); the old files end in the same snapshot.
   Result<WriteResult> RewriteInSortOrder(const std::string& schema, const std::string& table);
   // Type promotion only (int8→…→int64, uint widening, float32→float64, any → wider per
-  // DuckLake); InvalidArgument otherwise, naming both types.
+  // DuckLake); InvalidArgument otherwise, naming both types. A STRUCT, LIST or MAP column
+  // evolves field by field, matched by name: fields only in `new_type` are added (new column
+  // ids), fields only in the old type are dropped, the others promoted the same way.
   Status AlterColumnType(const std::string& schema, const std::string& table,
                          const std::string& column, const DataType& new_type);
   // nullopt drops the default.

@@ -293,7 +293,11 @@ Status AlterColumns(CommitAttempt* a, int64_t table_ref, const LakeChange& chang
     ColumnInfo row_only = alter->column;
     row_only.children.clear();
     TARN_RETURN_NOT_OK(WriteColumnRows(a, id, row_only, parent));
+    // Field rows change through their own AddColumn/DropColumn/AlterColumn changes, applied
+    // to this model in order: the children the model has so far stay.
+    std::vector<ColumnInfo> children = std::move((*holder)[index].children);
     (*holder)[index] = alter->column;
+    (*holder)[index].children = std::move(children);
   }
   table->schema_version_row = true;
   if (!table->created_here) a->tokens.altered_tables.insert(id);

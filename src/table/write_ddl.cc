@@ -146,13 +146,69 @@ std::optional<std::string> PathSegmentFor(const std::string& name) {
   return name;
 }
 
+namespace {
+
+// Decimal digits an integer type needs, as DuckDB counts them when it widens an integer to a
+// decimal; 0 for types that have no decimal form.
+int IntegerDigits(TypeId id) {
+  switch (id) {
+    case TypeId::kInt8: case TypeId::kUInt8: return 3;
+    case TypeId::kInt16: case TypeId::kUInt16: return 5;
+    case TypeId::kInt32: case TypeId::kUInt32: return 10;
+    case TypeId::kInt64: return 19;
+    case TypeId::kUInt64: return 20;
+    case TypeId::kInt128: return 38;
+    default: return 0;
+  }
+}
+
+// Timestamps (and DATE) by the fineness of their unit; 0 for other types.
+int TimestampRank(TypeId id) {
+  switch (id) {
+    case TypeId::kDate: return 1;
+    case TypeId::kTimestampS: return 2;
+    case TypeId::kTimestampMs: return 3;
+    case TypeId::kTimestamp: return 4;
+    case TypeId::kTimestampNs: return 5;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+// DuckLake allows a change whose DuckDB max logical type is the target. These are the pairs of
+// that rule tarn's readers cast old files for: integer widening (integers.MaxType), integers and
+// decimals to FLOAT/DOUBLE or to a decimal that holds every value, FLOAT to DOUBLE, DATE and
+// timestamps to finer timestamps, DATE and TIMESTAMP to TIMESTAMPTZ.
 bool IsAllowedPromotion(const DataType& from, const DataType& to) {
   if (from == to) return false;
-  const bool integers = from.IsInteger() && to.IsInteger();
-  const bool floats = from.id == TypeId::kFloat32 && to.id == TypeId::kFloat64;
-  if (!integers && !floats) return false;
-  auto max = expr::MaxType(from, to);
-  return max.has_value() && *max == to;
+  if (from.IsInteger() && to.IsInteger()) {
+    auto max = expr::MaxType(from, to);
+    return max.has_value() && *max == to;
+  }
+  if (to.id == TypeId::kFloat64 || to.id == TypeId::kFloat32) {
+    return from.IsInteger() || from.id == TypeId::kDecimal ||
+           (from.id == TypeId::kFloat32 && to.id == TypeId::kFloat64);
+  }
+  if (to.id == TypeId::kDecimal) {
+    if (from.id == TypeId::kDecimal) {
+      return to.scale >= from.scale && to.precision - to.scale >= from.precision - from.scale;
+    }
+    const int digits = IntegerDigits(from.id);
+    return digits > 0 && digits + to.scale <= to.precision;
+  }
+  if (to.id == TypeId::kTimestampTz) {
+    return from.id == TypeId::kTimestamp || from.id == TypeId::kDate;
+  }
+  const int from_rank = TimestampRank(from.id);
+  const int to_rank = TimestampRank(to.id);
+  return from_rank > 0 && to_rank > from_rank;
+}
+
+Status PromotionError(const std::string& column, const DataType& from, const DataType& to) {
+  return Status::InvalidArgument("Catalog Error: Cannot change type of column ", column,
+                                 " from ", from.ToString(), " to ", to.ToString(),
+                                 " - only widening type promotions are allowed");
 }
 
 Status DdlCreateSchema(WriteState& state, const std::string& name, bool if_not_exists) {

@@ -35,6 +35,30 @@ Status DdlRenameColumn(WriteState& state, const std::string& schema, const std::
                        const std::string& column, const std::string& new_name);
 Status DdlAlterColumnType(WriteState& state, const std::string& schema, const std::string& table,
                           const std::string& column, const DataType& new_type);
+// Nested fields by path (write_ddl_fields.cc; WriteTransaction::AddField has the rules).
+Status DdlAddField(WriteState& state, const std::string& schema, const std::string& table,
+                   const std::vector<std::string>& parent_path, const ColumnDefinition& field,
+                   bool if_not_exists);
+Status DdlDropField(WriteState& state, const std::string& schema, const std::string& table,
+                    const std::vector<std::string>& path, bool if_exists);
+Status DdlRenameField(WriteState& state, const std::string& schema, const std::string& table,
+                      const std::vector<std::string>& path, const std::string& new_name);
+// SET DATA TYPE of a STRUCT, LIST or MAP column: `target` is the evolved column (fields
+// matched by name, promoted, added with ids from the table's next ids, dropped), recorded as
+// the field rows it changes; the column's own row keeps its version.
+Status EvolveNestedColumn(WriteState& state, const TableInfo& table, const ColumnInfo& column,
+                          const DataType& new_type, ColumnInfo* target);
+// A new version of the top-level `column` of `table` after changes to its fields, recorded
+// as the difference of its field rows from the start snapshot (or folded into the table's
+// creation or the column's ADD in this transaction).
+// REQUIRES: the view still holds the table as it was before the change (ReplaceTable after).
+Status RecordFieldChanges(WriteState& state, const TableInfo& table, const ColumnInfo& column);
+// Erases the pending column changes of `table_id` that touch any of `column_ids`.
+void EraseColumnChanges(WriteState& state, int64_t table_id,
+                        const std::vector<int64_t>& column_ids);
+// The highest column id the table has used (catalog rows of every version and ids added in
+// this transaction).
+Result<int64_t> MaxColumnId(WriteState& state, const TableInfo& table);
 Status DdlSetColumnDefault(WriteState& state, const std::string& schema,
                            const std::string& table, const std::string& column,
                            std::optional<Value> default_value);
@@ -77,9 +101,11 @@ Status DdlSetOption(WriteState& state, const std::string& key, const std::string
                     const std::optional<std::string>& scope_schema,
                     const std::optional<std::string>& scope_table);
 
-// Whether a type promotion from `from` to `to` is allowed (DuckLake: integer and float
-// widening to a type that holds every value).
+// Whether a type promotion from `from` to `to` of a primitive column is allowed (DuckLake:
+// DuckDB's max logical type of the two is `to`).
 bool IsAllowedPromotion(const DataType& from, const DataType& to);
+// The error of a refused promotion, in the extension's words.
+Status PromotionError(const std::string& column, const DataType& from, const DataType& to);
 
 // Helpers shared by write_ddl.cc (schemas, tables, views, options) and write_ddl_columns.cc.
 Status CheckName(const std::string& what, const std::string& name);

@@ -54,6 +54,8 @@ void RecordColumnVersion(WriteState& state, const TableInfo& table, const Column
   state.ddl.push_back(AlterColumnChange{table.table_id, column});
 }
 
+}  // namespace
+
 Result<int64_t> MaxColumnId(WriteState& state, const TableInfo& table) {
   auto found = state.max_column_id.find(table.table_id);
   if (found != state.max_column_id.end()) return found->second;
@@ -81,6 +83,8 @@ Result<int64_t> MaxColumnId(WriteState& state, const TableInfo& table) {
   state.max_column_id[table.table_id] = max_id;
   return max_id;
 }
+
+namespace {
 
 // Common start of a column change: the table, a mutable copy, and the column's index.
 struct ColumnTarget {
@@ -168,18 +172,20 @@ Status DdlDropColumn(WriteState& state, const std::string& schema, const std::st
   if (CreateTableChange* create = FindCreateTable(state, table_id)) {
     std::erase_if(create->columns, [&](const ColumnInfo& c) { return c.column_id == column_id; });
   } else {
-    bool added_here = false;
-    std::erase_if(state.ddl, [&](const LakeChange& change) {
-      if (auto* add = std::get_if<AddColumnChange>(&change)) {
-        if (add->table_id == table_id && add->column.column_id == column_id) {
-          added_here = true;
-          return true;
-        }
-      }
-      auto* alter = std::get_if<AlterColumnChange>(&change);
-      return alter != nullptr && alter->table_id == table_id &&
-             alter->column.column_id == column_id;
+    const bool added_here = std::any_of(state.ddl.begin(), state.ddl.end(), [&](const auto& c) {
+      auto* add = std::get_if<AddColumnChange>(&c);
+      return add != nullptr && add->table_id == table_id && add->column.column_id == column_id;
     });
+    // The changes to the column and to its fields go with it.
+    std::vector<int64_t> ids;
+    std::vector<const ColumnInfo*> stack = {&target.table->columns[target.index]};
+    while (!stack.empty()) {
+      const ColumnInfo* node = stack.back();
+      stack.pop_back();
+      ids.push_back(node->column_id);
+      for (const ColumnInfo& child : node->children) stack.push_back(&child);
+    }
+    EraseColumnChanges(state, table_id, ids);
     if (!added_here) state.ddl.push_back(DropColumnChange{table_id, column_id});
   }
   target.copy->columns.erase(target.copy->columns.begin() + target.index);
@@ -211,10 +217,19 @@ Status DdlAlterColumnType(WriteState& state, const std::string& schema, const st
   TARN_ASSIGN_OR_RETURN(ColumnTarget target, ResolveColumn(state, schema, name, column));
   ColumnInfo& info = target.copy->columns[target.index];
   if (info.type == new_type) return Status::OK();
-  if (!IsAllowedPromotion(info.type, new_type)) {
-    return Status::InvalidArgument("cannot change the type of column \"", info.name, "\" from ",
-                                   info.type.ToString(), " to ", new_type.ToString(),
-                                   ": only widening promotions are allowed");
+  if (!info.children.empty()) {
+    // Field by field: the column's own row stays, its fields' rows change.
+    TARN_RETURN_NOT_OK(FlushPendingInlined(state, *target.table));
+    ColumnInfo evolved;
+    TARN_RETURN_NOT_OK(EvolveNestedColumn(state, *target.table, info, new_type, &evolved));
+    info = std::move(evolved);
+    TARN_RETURN_NOT_OK(RecordFieldChanges(state, *target.copy, info));
+    RebuildSchema(target.copy.get());
+    state.ReplaceTable(target.copy);
+    return Status::OK();
+  }
+  if (new_type.IsNested() || !IsAllowedPromotion(info.type, new_type)) {
+    return PromotionError(info.name, info.type, new_type);
   }
   TARN_RETURN_NOT_OK(FlushPendingInlined(state, *target.table));
   info.type = new_type;

@@ -128,6 +128,26 @@ Status WriteTransaction::RenameColumn(const std::string& schema, const std::stri
   return table_internal::DdlRenameColumn(*state_, schema, table, column, new_name);
 }
 
+Status WriteTransaction::AddField(const std::string& schema, const std::string& table,
+                                  const std::vector<std::string>& parent_path,
+                                  const ColumnDefinition& field, bool if_not_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlAddField(*state_, schema, table, parent_path, field, if_not_exists);
+}
+
+Status WriteTransaction::DropField(const std::string& schema, const std::string& table,
+                                   const std::vector<std::string>& path, bool if_exists) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlDropField(*state_, schema, table, path, if_exists);
+}
+
+Status WriteTransaction::RenameField(const std::string& schema, const std::string& table,
+                                     const std::vector<std::string>& path,
+                                     const std::string& new_name) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlRenameField(*state_, schema, table, path, new_name);
+}
+
 Status WriteTransaction::SetSortKey(const std::string& schema, const std::string& table,
                                     std::vector<SortField> fields) {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));

@@ -92,6 +92,22 @@ const std::vector<Promotion> kPromotions = {
     {"UINTEGER", "BIGINT", {"0", "4294967295"}, "-9223372036854775808"},
     {"FLOAT", "DOUBLE", {"'NaN'", "'-inf'", "'inf'", "'-0.0'", "'3.4028235e38'", "'1.5'"},
      "'1.7976931348623157e308'"},
+    // Wider than integer widening: DuckDB's max logical type of the pair is the target.
+    {"TINYINT", "FLOAT", {"-128", "127"}, "'1.5'"},
+    {"INTEGER", "DOUBLE", {"-2147483648", "2147483647"}, "'0.25'"},
+    {"BIGINT", "DOUBLE", {"-9223372036854775808", "9223372036854775807"}, "'-1e300'"},
+    {"UTINYINT", "FLOAT", {"0", "255"}, "'-2.5'"},
+    {"SMALLINT", "DECIMAL(18,3)", {"-32768", "32767"}, "'123456789012345.678'"},
+    {"DECIMAL(4,1)", "DECIMAL(18,3)", {"'-999.9'", "'999.9'", "'0.1'"}, "'-0.001'"},
+    {"DECIMAL(9,2)", "DOUBLE", {"'-9999999.99'", "'0.01'"}, "'1e20'"},
+    {"DATE", "TIMESTAMP", {"'1970-01-01'", "'2024-02-29'", "'0001-01-01'"},
+     "'2024-02-29 12:34:56.789'"},
+    {"TIMESTAMP_S", "TIMESTAMP", {"'2020-01-01 00:00:01'", "'1900-06-30 23:59:59'"},
+     "'2020-01-01 00:00:01.5'"},
+    {"TIMESTAMP", "TIMESTAMP_NS", {"'2020-01-01 00:00:01.123456'", "'1970-01-01'"},
+     "'2020-01-01 00:00:01.123456789'"},
+    {"TIMESTAMP", "TIMESTAMPTZ", {"'2020-01-01 00:00:01.123456'", "'1970-01-01'"},
+     "'2021-06-01 10:00:00+00'"},
 };
 
 // Defects the matrix found that are not fixed yet, each with what goes wrong. A listed type's

@@ -667,6 +667,11 @@ class Writer {
     switch (write_.alter) {
       case AlterAction::kAddColumn: {
         TARN_ASSIGN_OR_RETURN(ColumnDefinition definition, ToDefinition(write_.columns[0]));
+        if (!write_.column_path.empty()) {
+          TARN_RETURN_NOT_OK(
+              txn_->AddField(s, t, write_.column_path, definition, write_.if_not_exists));
+          break;
+        }
         if (write_.if_not_exists) {
           TARN_ASSIGN_OR_RETURN(auto table, txn_->LoadTable(s, t));
           if (table->table->schema.FindField(definition.name) >= 0) {
@@ -677,9 +682,17 @@ class Writer {
         break;
       }
       case AlterAction::kDropColumn:
+        if (!write_.column_path.empty()) {
+          TARN_RETURN_NOT_OK(txn_->DropField(s, t, write_.column_path, write_.if_exists));
+          break;
+        }
         TARN_RETURN_NOT_OK(txn_->DropColumn(s, t, write_.column));
         break;
       case AlterAction::kRenameColumn:
+        if (!write_.column_path.empty()) {
+          TARN_RETURN_NOT_OK(txn_->RenameField(s, t, write_.column_path, write_.new_name));
+          break;
+        }
         TARN_RETURN_NOT_OK(txn_->RenameColumn(s, t, write_.column, write_.new_name));
         break;
       case AlterAction::kRenameTable:

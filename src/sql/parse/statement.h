@@ -263,6 +263,9 @@ struct WriteStmt {
   // ALTER TABLE
   AlterAction alter = AlterAction::kAddColumn;
   std::string column;
+  // A nested field's path (DuckDB's `s.f`): kAddColumn the struct the new field goes into,
+  // kDropColumn and kRenameColumn the field itself; empty for top-level columns.
+  std::vector<std::string> column_path;
   std::string new_name;
   std::string type_text;
   std::unique_ptr<ast::Expr> default_value;

@@ -140,6 +140,8 @@ class StatementParser {
   // --- lake writes (statement_parser_write.cc) ---
   // name [. name [. name]]
   Result<std::vector<std::string>> ParseQualifiedName();
+  // A column or a nested field: name ('.' name)*.
+  Result<std::vector<std::string>> ParseColumnPath();
   bool AcceptIfExists();
   bool AcceptIfNotExists();
   // A type as written, up to a ',' or ')' at depth 0, a constraint keyword or the end.

@@ -609,6 +609,15 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseComment() {
   return statement;
 }
 
+Result<std::vector<std::string>> StatementParser::ParseColumnPath() {
+  std::vector<std::string> path;
+  do {
+    TARN_ASSIGN_OR_RETURN(std::string part, ParseName());
+    path.push_back(std::move(part));
+  } while (AcceptOperator("."));
+  return path;
+}
+
 Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
   Advance();  // ALTER
   if (AcceptKeyword("VIEW")) {
@@ -636,6 +645,12 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
     AcceptKeyword("COLUMN");
     write.alter = AlterAction::kAddColumn;
     write.if_not_exists = AcceptIfNotExists();
+    // ADD COLUMN s.f type: the names before the last are the struct the field goes into.
+    while (Peek(1).IsOperator(".")) {
+      TARN_ASSIGN_OR_RETURN(std::string part, ParseName());
+      write.column_path.push_back(std::move(part));
+      Advance();  // .
+    }
     TARN_ASSIGN_OR_RETURN(ColumnDef column, ParseColumnDef());
     write.columns.push_back(std::move(column));
     return statement;
@@ -644,7 +659,9 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
     AcceptKeyword("COLUMN");
     write.alter = AlterAction::kDropColumn;
     write.if_exists = AcceptIfExists() || write.if_exists;
-    TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+    TARN_ASSIGN_OR_RETURN(write.column_path, ParseColumnPath());
+    write.column = write.column_path.back();
+    if (write.column_path.size() == 1) write.column_path.clear();
     return statement;
   }
   if (AcceptKeyword("RENAME")) {
@@ -655,7 +672,9 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
     }
     AcceptKeyword("COLUMN");
     write.alter = AlterAction::kRenameColumn;
-    TARN_ASSIGN_OR_RETURN(write.column, ParseName());
+    TARN_ASSIGN_OR_RETURN(write.column_path, ParseColumnPath());
+    write.column = write.column_path.back();
+    if (write.column_path.size() == 1) write.column_path.clear();
     TARN_RETURN_NOT_OK(ExpectKeyword("TO"));
     TARN_ASSIGN_OR_RETURN(write.new_name, ParseName());
     return statement;
