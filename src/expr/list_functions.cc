@@ -79,9 +79,12 @@ std::optional<DataType> CommonElement(const DataType& a, const DataType& b) {
 }
 
 // An omitted slice bound: x[:b] binds as array_slice(x, [], b).
+// An omitted slice bound is the empty list literal `[]` (a list of type "NULL"[], constant or
+// not yet folded).
 bool IsOmittedBound(const ListArgument& arg) {
-  return arg.type.id == TypeId::kList && arg.constant != nullptr && !arg.constant->is_null() &&
-         arg.constant->children().empty();
+  if (arg.type.id != TypeId::kList) return false;
+  if (arg.constant != nullptr) return !arg.constant->is_null() && arg.constant->children().empty();
+  return !arg.type.children.empty() && arg.type.children[0].type.id == TypeId::kNull;
 }
 
 std::string Upper(std::string text) {
