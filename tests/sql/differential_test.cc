@@ -123,7 +123,7 @@ const std::vector<std::string> kLibraryAggregateQueries = {
     "SELECT round(stddev_samp(delay), 6), round(stddev_pop(delay), 6), round(var_samp(delay), "
     "3), round(var_pop(delay), 3), round(variance(distance), 3), round(stddev(distance), 6) "
     "FROM FLIGHTS WHERE origin = 'LAX'",
-    "SELECT l_shipmode, round(product(l_discount + 1), 6), median(l_quantity), "
+    "SELECT l_shipmode, round(product(l_discount + 1), 6), median(l_linenumber), "
     "quantile_disc(l_tax, 0.5) FROM LINEITEM WHERE l_orderkey < 2000 GROUP BY ALL ORDER BY 1",
     "SELECT list(x), string_agg(x, '-'), string_agg(x), first(x), last(x), any_value(x), "
     "count_if(x > 1), product(x), median(x), mode(x) FROM (SELECT CASE WHEN range % 3 = 0 "

@@ -1,5 +1,6 @@
 #include "sql/plan/names.h"
 
+#include "columnar/sql_keywords.h"
 #include "tarn/type.h"
 
 namespace tarn::sql {
@@ -58,7 +59,8 @@ std::string Name(const ast::Expr& expr) {
       if (name == "count" && (args == 0 || expr.children[0]->kind == ExprKind::kStar)) {
         return "count_star()" + filter;
       }
-      std::string out = name + "(";
+      // A function named by a keyword is quoted, as DuckDB writes it: "first"(x).
+      std::string out = (internal::IsSqlKeyword(name) ? "\"" + name + "\"" : name) + "(";
       if (expr.distinct) out += "DISTINCT ";
       for (size_t i = 0; i < args; ++i) {
         if (i > 0) out += ", ";
