@@ -431,14 +431,14 @@ TEST(DifferentialTest, TypingRulesMatchDuckDB) {
       {"list_slice([1, 2, 3], 2)", true},
       // len / length / array_length of lists.
       {"len([i, b])"}, {"length(string_split(s, ''))"}, {"array_length([1, 2, 3])"},
-      {"len(CASE WHEN i > 0 THEN [i] END)"}, {"array_length([1], 2)", true}, {"len(5)", true},
+      {"len(CASE WHEN i > 0 THEN [i] END)"}, {"array_length([1], 2)", true},
       // list_aggregate and its shortcuts.
       {"list_aggregate([i, b, NULL], 'sum')"}, {"list_aggr([s, 'b'], 'max')"},
       {"aggregate([d, 1], 'min')"}, {"array_aggregate([i, NULL], 'count')"},
       {"array_aggr([i, 2], 'avg')"}, {"list_sum([i, 2, NULL])"}, {"list_sum([m, m])"},
       {"list_sum([d])"}, {"list_min([dt, dt])"}, {"list_max(string_split(s, ''))"},
       {"list_count([i, NULL])"}, {"list_avg([i, b])"}, {"list_avg([1.5, 2])"}, {"list_sum([])"},
-      {"list_count([])"}, {"list_sum(NULL)"}, {"list_count(CASE WHEN i > 0 THEN [i] END)"},
+      {"list_count([])"}, {"list_count(CASE WHEN i > 0 THEN [i] END)"},
       {"list_aggregate([1], 'nope')", true}, {"list_aggregate([1], s)", true},
       {"list_sum(['a'])", true}, {"list_aggregate([1], 5)", true},
       // Integer literals: the sign folds into the number.
