@@ -189,11 +189,8 @@ Result<std::unique_ptr<SelectStmt>> ExpandMacroCalls(const SelectStmt& select,
   for (SelectItem& item : out->items) {
     if (!item.expr || !item.alias.empty() || item.expr->kind == ExprKind::kColumnRef) continue;
     const int before = scope.expansions();
+    // DefaultColumnName quotes a function name that is a keyword: "simple"(1).
     std::string written = DefaultColumnName(*item.expr);
-    if (item.expr->kind == ExprKind::kFunction && internal::IsSqlKeyword(LowerAscii(item.expr->names[0]))) {
-      // DuckDB quotes a function name that is a keyword: "simple"(1).
-      written = "\"" + item.expr->names[0] + "\"" + written.substr(item.expr->names[0].size());
-    }
     TARN_RETURN_NOT_OK(scope.Expand(item.expr));
     if (scope.expansions() > before) item.alias = std::move(written);
   }
