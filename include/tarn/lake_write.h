@@ -102,6 +102,9 @@ struct NewFileColumnStats {
   std::optional<Value> min;  // absent: unknown (nested parents, types without stats)
   std::optional<Value> max;
   std::optional<bool> contains_nan;  // set for float columns only, as the extension does
+  // GEOMETRY columns: {"bbox": {...}, "types": [...]} as the extension writes it; merged
+  // (box union, kinds union) into the table-wide row.
+  std::optional<std::string> extra_stats;
 };
 
 struct NewDataFile {

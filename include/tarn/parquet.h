@@ -279,6 +279,9 @@ struct WrittenColumnStatistics {
   int32_t field_id = -1;          // -1 when absent
   ColumnStatistics stats;         // min/max over the whole file (NaN excluded), counts, sizes
   bool contains_nan = false;
+  // GEOMETRY leaves: the bounding box and kinds of the values as DuckLake's extra_stats JSON
+  // ({"bbox": {...}, "types": [...]}); unset for other leaves or WKB that did not parse.
+  std::optional<std::string> geometry_stats;
 };
 
 struct WrittenFileInfo {

@@ -43,11 +43,11 @@ Status InsertFileColumnStats(CommitAttempt* a, int64_t file_id, int64_t table_id
                                                       : CatalogDatum::Null();
   return Exec(a->store,
               "INSERT INTO ducklake_file_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-              "?9, NULL)",
+              "?9, ?10)",
               {CatalogDatum::Integer(file_id), CatalogDatum::Integer(table_id),
                CatalogDatum::Integer(s.column_id), CatalogDatum::Integer(s.column_size_bytes),
                CatalogDatum::Integer(s.value_count), CatalogDatum::Integer(s.null_count), min,
-               max, nan})
+               max, nan, OptText(s.extra_stats)})
       .status();
 }
 
@@ -220,6 +220,7 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
     TARN_RETURN_NOT_OK(InsertFileColumnStats(a, id, table_id, s, min, max));
     Status folded = AccumulateColumnStats(&accum->columns[s.column_id], column->type, s.min, s.max,
                                           s.null_count > 0, s.contains_nan);
+    MergeExtraStats(&accum->columns[s.column_id].extra_stats, s.extra_stats);
     TARN_RETURN_NOT_OK(folded.WithContext(what));
   }
   for (size_t k = 0; k < f.partition_values.size(); ++k) {

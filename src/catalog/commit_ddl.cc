@@ -679,6 +679,19 @@ Status WriteSchemaVersionRows(CommitAttempt* a) {
 
 namespace tarn {
 
+namespace {
+
+// The extension inlines no GEOMETRY (nor VARIANT), not even inside a list, struct or map.
+bool HoldsVariantOrGeometry(const DataType& type) {
+  if (type.id == TypeId::kVariant || type.id == TypeId::kGeometry) return true;
+  for (const Field& child : type.children) {
+    if (HoldsVariantOrGeometry(child.type)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool CanInlineColumns(const std::vector<ColumnInfo>& columns) {
   for (const ColumnInfo& column : columns) {
     std::string lower = column.name;
@@ -687,14 +700,7 @@ bool CanInlineColumns(const std::vector<ColumnInfo>& columns) {
         lower.rfind("_ducklake_internal_", 0) == 0) {
       return false;
     }
-    switch (column.type.id) {
-      case TypeId::kNull:
-      case TypeId::kVariant:
-      case TypeId::kGeometry:
-        return false;
-      default:
-        break;
-    }
+    if (column.type.id == TypeId::kNull || HoldsVariantOrGeometry(column.type)) return false;
   }
   return !columns.empty();
 }

@@ -137,7 +137,12 @@ struct ColumnStatsAccum {
   bool contains_null = false;
   std::optional<bool> contains_nan;
   std::optional<Value> min, max;  // typed by the column's current type
+  std::optional<std::string> extra_stats;  // geometry: the union of the files' JSON
 };
+
+// Folds geometry extra_stats JSON `more` into `*into` (box and kinds union); text that is no
+// geometry statistics leaves `*into` as it was.
+void MergeExtraStats(std::optional<std::string>* into, const std::optional<std::string>& more);
 
 struct TableStatsAccum {
   int64_t added_records = 0;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "catalog/commit_internal.h"
+#include "columnar/geometry.h"
 #include "catalog/row_reader.h"
 
 namespace tarn::catalog_internal {
@@ -106,6 +107,19 @@ Status AccumulateColumnStats(ColumnStatsAccum* accum, const DataType& type,
   return Status::OK();
 }
 
+void MergeExtraStats(std::optional<std::string>* into, const std::optional<std::string>& more) {
+  if (!more.has_value()) return;
+  if (!into->has_value()) {
+    *into = more;
+    return;
+  }
+  std::optional<geometry::GeometryStats> merged = geometry::GeometryStats::FromJson(**into);
+  std::optional<geometry::GeometryStats> added = geometry::GeometryStats::FromJson(*more);
+  if (!merged || !added) return;
+  merged->Merge(*added);
+  *into = merged->ToJson();
+}
+
 Status WriteTableStats(CommitAttempt* a) {
   for (auto& [table_id, accum] : a->stats) {
     TARN_ASSIGN_OR_RETURN(TableState * table, a->Table(table_id));
@@ -129,10 +143,10 @@ Status WriteTableStats(CommitAttempt* a) {
       for (const auto& [column_id, col] : accum.columns) {
         TARN_ASSIGN_OR_RETURN(DataType type, type_of(column_id));
         TARN_RETURN_NOT_OK(Exec(
-            a->store, "INSERT INTO ducklake_table_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL)",
+            a->store, "INSERT INTO ducklake_table_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             {CatalogDatum::Integer(table_id), CatalogDatum::Integer(column_id),
              CatalogDatum::Boolean(col.contains_null), OptBool(col.contains_nan),
-             BoundText(col.min, type), BoundText(col.max, type)}));
+             BoundText(col.min, type), BoundText(col.max, type), OptText(col.extra_stats)}));
       }
       continue;
     }
@@ -145,10 +159,11 @@ Status WriteTableStats(CommitAttempt* a) {
     TARN_ASSIGN_OR_RETURN(
         CatalogResult existing,
         RunQuery(a->store,
-                 "SELECT table_id, column_id, contains_null, contains_nan, min_value, max_value "
-                 "FROM ducklake_table_column_stats WHERE table_id = ?1",
+                 "SELECT table_id, column_id, contains_null, contains_nan, min_value, max_value, "
+                 "extra_stats FROM ducklake_table_column_stats WHERE table_id = ?1",
                  {CatalogDatum::Integer(table_id)},
-                 {T::kBigint, T::kBigint, T::kBoolean, T::kBoolean, T::kVarchar, T::kVarchar},
+                 {T::kBigint, T::kBigint, T::kBoolean, T::kBoolean, T::kVarchar, T::kVarchar,
+                  T::kVarchar},
                  "ducklake_table_column_stats"));
     for (size_t i = 0; i < existing.rows.size(); ++i) {
       RowReader row(*a->store, existing, i, "ducklake_table_column_stats", {0, 1});
@@ -177,13 +192,16 @@ Status WriteTableStats(CommitAttempt* a) {
       }
       TARN_RETURN_NOT_OK(AccumulateColumnStats(&merged, type, fresh.min, fresh.max, false,
                                                std::nullopt));
+      merged.extra_stats = row.OptText(6);
+      MergeExtraStats(&merged.extra_stats, fresh.extra_stats);
       TARN_RETURN_NOT_OK(Exec(a->store,
                               "UPDATE ducklake_table_column_stats SET contains_null = ?1, "
-                              "contains_nan = ?2, min_value = ?3, max_value = ?4 "
-                              "WHERE table_id = ?5 AND column_id = ?6",
+                              "contains_nan = ?2, min_value = ?3, max_value = ?4, "
+                              "extra_stats = ?5 WHERE table_id = ?6 AND column_id = ?7",
                               {CatalogDatum::Boolean(merged.contains_null),
                                OptBool(merged.contains_nan), BoundText(merged.min, type),
-                               BoundText(merged.max, type), CatalogDatum::Integer(table_id),
+                               BoundText(merged.max, type), OptText(merged.extra_stats),
+                               CatalogDatum::Integer(table_id),
                                CatalogDatum::Integer(column_id)}));
     }
   }

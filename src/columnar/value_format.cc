@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "columnar/geometry.h"
 #include "tarn/columnar.h"
 
 namespace tarn {
@@ -254,8 +255,11 @@ std::string Render(const Value& value) {
     case TypeId::kVarchar:
     case TypeId::kJson: return value.GetBytes();
     case TypeId::kBlob:
-    case TypeId::kVariant:
-    case TypeId::kGeometry: return BlobToString(value.GetBytes());
+    case TypeId::kVariant: return BlobToString(value.GetBytes());
+    case TypeId::kGeometry: {
+      Result<std::string> wkt = geometry::WkbToWkt(value.GetBytes());
+      return wkt.ok() ? std::move(wkt).value() : BlobToString(value.GetBytes());
+    }
     case TypeId::kUuid: return UuidToString(value.GetBytes());
     case TypeId::kStruct: {
       std::string out = "{";

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "columnar/geometry.h"
 #include "expr/datetime.h"
 #include "format/scalar_text.h"
 #include "format/text_parse.h"
@@ -695,6 +696,8 @@ std::string ValueToText(const Value& v) {
       format::AppendBlob(v.GetBytes(), &text);
       return text;
     }
+    case TypeId::kGeometry:
+      return FormatValue(v);  // WKT
     default:
       break;
   }
@@ -712,6 +715,15 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
   if (from == to) return v;
   Result<Value> result = [&]() -> Result<Value> {
     if (to.id == TypeId::kVarchar) return Value::Varchar(ValueToText(v));
+    if (to.id == TypeId::kGeometry || from.id == TypeId::kGeometry) {
+      // DuckDB casts GEOMETRY only from and to text (WKT); not even BLOB converts.
+      if (to.id == TypeId::kGeometry && from.id == TypeId::kVarchar) {
+        TARN_ASSIGN_OR_RETURN(std::string wkb, geometry::WktToWkb(v.GetBytes()));
+        return Value::Bytes(to, std::move(wkb));
+      }
+      return Status::InvalidArgument("Conversion Error: Unimplemented type for cast (",
+                                     from.ToString(), " -> ", to.ToString(), ")");
+    }
     if (from.IsNested()) {
       if (auto nested = CastNested(v, to, try_cast)) return std::move(*nested);
     }

@@ -756,6 +756,11 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrimary() {
     return ParseCastCall(token.IsKeyword("TRY_CAST"));
   }
   if (token.IsKeyword("MAP") && Peek(1).IsOperator("{")) return ParseMapLiteral();
+  // ARRAY[a, b] is the list [a, b], as DuckDB reads PostgreSQL's array constructor.
+  if (token.IsKeyword("ARRAY") && Peek(1).IsOperator("[")) {
+    Advance();
+    return ParseListLiteral();
+  }
   if (token.IsKeyword("INTERVAL") && Peek(1).IsOperator("(")) return ParseIntervalExpr();
   // INTERVAL '1 day', INTERVAL 2 DAYS.
   if (token.IsKeyword("INTERVAL")) {

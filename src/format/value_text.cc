@@ -1,6 +1,7 @@
 // AppendValueText: DuckDB's VARCHAR text of any value, nested ones included.
 #include <cstring>
 
+#include "columnar/geometry.h"
 #include "format/scalar_text.h"
 #include "format/value_text_internal.h"
 #include "tarn/format.h"
@@ -125,8 +126,17 @@ void AppendNonNullText(const Column& column, int64_t row, std::string* out) {
     case TypeId::kVarchar:
     case TypeId::kJson: out->append(column.GetView(row)); return;
     case TypeId::kBlob:
-    case TypeId::kVariant:
-    case TypeId::kGeometry: AppendBlob(column.GetView(row), out); return;
+    case TypeId::kVariant: AppendBlob(column.GetView(row), out); return;
+    case TypeId::kGeometry: {
+      // WKT as DuckDB prints it; bytes that are no geometry print as a blob.
+      Result<std::string> wkt = geometry::WkbToWkt(column.GetView(row));
+      if (wkt.ok()) {
+        out->append(*wkt);
+      } else {
+        AppendBlob(column.GetView(row), out);
+      }
+      return;
+    }
     case TypeId::kUuid:
       AppendUuid(std::string_view(reinterpret_cast<const char*>(column.values->data()) + row * 16,
                                   16),

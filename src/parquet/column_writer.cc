@@ -514,6 +514,7 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
   if constexpr (kIsBytes) {
     UpdateByteArrayBounds(leaf_, values_.data(), num_values, props_.statistics_truncate_length(),
                           &stats);
+    if (leaf_.type.id == TypeId::kGeometry) UpdateGeometry(values_.data(), num_values, &stats);
   } else {
     UpdateMinMax(leaf_, values_.data(), num_values, &stats);
   }
@@ -606,7 +607,10 @@ Result<EncodedChunk> TypedChunkWriter<T>::Finish() {
   meta.encoding_stats.push_back(
       {props_.data_page_version() == 1 ? PageType::kDataPage : PageType::kDataPageV2,
        use_dictionary_ ? Encoding::kRleDictionary : value_encoding_, data_pages_});
-  if (props_.statistics_enabled()) meta.statistics = ToThriftStatistics(leaf_, stats);
+  if (props_.statistics_enabled()) {
+    meta.statistics = ToThriftStatistics(leaf_, stats);
+    if (stats.geometry) meta.geospatial_statistics = ToGeospatialStatistics(*stats.geometry);
+  }
   return chunk;
 }
 

@@ -309,6 +309,7 @@ class FileWriter final : public ParquetWriter {
       out.stats.nan_count = stats.nan_count;
       out.contains_nan = stats.nan_count > 0;
     }
+    if (stats.geometry) out.geometry_stats = stats.geometry->ToJson();
     if (stats.has_min_max) {
       std::optional<Value> min = parquet::DecodeStatisticsValue(leaf, stats.min);
       std::optional<Value> max = parquet::DecodeStatisticsValue(leaf, stats.max);

@@ -130,6 +130,29 @@ struct SizeStatistics {
   friend bool operator==(const SizeStatistics&, const SizeStatistics&) = default;
 };
 
+// Parquet's BoundingBox and GeospatialStatistics (GEOMETRY columns): the box over every
+// coordinate, Z and M only when some value has them, and the ISO WKB type codes present
+// (1 point, 1002 linestring Z, ...).
+struct BoundingBox {
+  double xmin = 0;
+  double xmax = 0;
+  double ymin = 0;
+  double ymax = 0;
+  std::optional<double> zmin;
+  std::optional<double> zmax;
+  std::optional<double> mmin;
+  std::optional<double> mmax;
+
+  friend bool operator==(const BoundingBox&, const BoundingBox&) = default;
+};
+
+struct GeospatialStatistics {
+  std::optional<BoundingBox> bbox;
+  std::vector<int32_t> geospatial_types;
+
+  friend bool operator==(const GeospatialStatistics&, const GeospatialStatistics&) = default;
+};
+
 struct ColumnMetaData {
   PhysicalType type = PhysicalType::kInt32;
   std::vector<Encoding> encodings;
@@ -147,6 +170,7 @@ struct ColumnMetaData {
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
   std::optional<SizeStatistics> size_statistics;
+  std::optional<GeospatialStatistics> geospatial_statistics;
 
   friend bool operator==(const ColumnMetaData&, const ColumnMetaData&) = default;
 };

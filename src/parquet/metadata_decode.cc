@@ -251,6 +251,53 @@ bool DecodeSizeStatistics(CompactReader& r, SizeStatistics* out) {
   });
 }
 
+bool ReadDoubleField(CompactReader& r, const FieldHeader& f, double* value) {
+  return f.type != WireType::kDouble ? SkipMismatched(r, f) : r.ReadDouble(value);
+}
+
+bool ReadDoubleField(CompactReader& r, const FieldHeader& f, std::optional<double>* value) {
+  double read = 0;
+  if (!ReadDoubleField(r, f, &read)) return false;
+  if (!r.field_skipped()) *value = read;
+  return true;
+}
+
+bool DecodeBoundingBox(CompactReader& r, BoundingBox* out) {
+  const char* name = "BoundingBox";
+  uint64_t seen = 0;
+  if (!DecodeStruct(r, name, &seen, [&](const FieldHeader& f) {
+        switch (f.id) {
+          case 1: return ReadDoubleField(r, f, &out->xmin) || r.Annotate(name, "xmin");
+          case 2: return ReadDoubleField(r, f, &out->xmax) || r.Annotate(name, "xmax");
+          case 3: return ReadDoubleField(r, f, &out->ymin) || r.Annotate(name, "ymin");
+          case 4: return ReadDoubleField(r, f, &out->ymax) || r.Annotate(name, "ymax");
+          case 5: return ReadDoubleField(r, f, &out->zmin) || r.Annotate(name, "zmin");
+          case 6: return ReadDoubleField(r, f, &out->zmax) || r.Annotate(name, "zmax");
+          case 7: return ReadDoubleField(r, f, &out->mmin) || r.Annotate(name, "mmin");
+          case 8: return ReadDoubleField(r, f, &out->mmax) || r.Annotate(name, "mmax");
+          default: return SkipUnknown(r, name, f);
+        }
+      }))
+    return false;
+  return RequireFields(r, name, seen, {{1, "xmin"}, {2, "xmax"}, {3, "ymin"}, {4, "ymax"}});
+}
+
+bool DecodeGeospatialStatistics(CompactReader& r, GeospatialStatistics* out) {
+  const char* name = "GeospatialStatistics";
+  return DecodeStruct(r, name, [&](const FieldHeader& f) {
+    switch (f.id) {
+      case 1:
+        return ReadStruct(r, f, &out->bbox, DecodeBoundingBox) || r.Annotate(name, "bbox");
+      case 2:
+        return ReadList(r, f, WireType::kI32, &out->geospatial_types,
+                        [&](int32_t* v) { return r.ReadI32(v); }) ||
+               r.Annotate(name, "geospatial_types");
+      default:
+        return SkipUnknown(r, name, f);
+    }
+  });
+}
+
 bool DecodeColumnMetaData(CompactReader& r, ColumnMetaData* out) {
   const char* name = "ColumnMetaData";
   uint64_t seen = 0;
@@ -306,6 +353,9 @@ bool DecodeColumnMetaData(CompactReader& r, ColumnMetaData* out) {
           case 16:
             return ReadStruct(r, f, &out->size_statistics, DecodeSizeStatistics) ||
                    r.Annotate(name, "size_statistics");
+          case 17:
+            return ReadStruct(r, f, &out->geospatial_statistics, DecodeGeospatialStatistics) ||
+                   r.Annotate(name, "geospatial_statistics");
           default:
             return SkipUnknown(r, name, f);
         }

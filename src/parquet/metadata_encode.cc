@@ -166,6 +166,29 @@ void EncodeColumnMetaData(CompactWriter& w, int16_t id, const ColumnMetaData& me
     }
     w.EndStruct();
   }
+  if (meta.geospatial_statistics) {
+    const GeospatialStatistics& geo = *meta.geospatial_statistics;
+    w.FieldStructBegin(17);
+    if (geo.bbox) {
+      const BoundingBox& box = *geo.bbox;
+      w.FieldStructBegin(1);
+      auto field = [&](int16_t field_id, double v) {
+        w.WriteFieldHeader(WireType::kDouble, field_id);
+        w.WriteDouble(v);
+      };
+      field(1, box.xmin);
+      field(2, box.xmax);
+      field(3, box.ymin);
+      field(4, box.ymax);
+      if (box.zmin) field(5, *box.zmin);
+      if (box.zmax) field(6, *box.zmax);
+      if (box.mmin) field(7, *box.mmin);
+      if (box.mmax) field(8, *box.mmax);
+      w.EndStruct();
+    }
+    ListField(w, 2, WireType::kI32, geo.geospatial_types, [&](int32_t v) { w.WriteI32(v); });
+    w.EndStruct();
+  }
   w.EndStruct();
 }
 

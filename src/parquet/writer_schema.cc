@@ -156,8 +156,13 @@ Status AnnotateLeaf(const DataType& type, SchemaElement* element, WriterLeaf* le
       set(PhysicalType::kByteArray, SortOrder::kBytes);
       return Status::OK();
     case TypeId::kVariant:
-    case TypeId::kGeometry:
       set(PhysicalType::kByteArray, SortOrder::kNone);
+      return Status::OK();
+    case TypeId::kGeometry:
+      // Parquet's GEOMETRY logical type (no CRS: OGC:CRS84), as DuckDB writes it without
+      // GeoParquet metadata; DuckDB and the DuckLake extension read the column as GEOMETRY.
+      set(PhysicalType::kByteArray, SortOrder::kNone);
+      element->logical_type = SimpleLogical(LogicalType::Kind::kGeometry);
       return Status::OK();
     case TypeId::kUuid:
       set(PhysicalType::kFixedLenByteArray, SortOrder::kBytes);

@@ -255,11 +255,47 @@ int CompareEncoded(const WriterLeaf& leaf, std::string_view a, std::string_view 
   }
 }
 
+void UpdateGeometry(const std::string_view* values, int64_t count, ChunkStatistics* stats) {
+  geometry::GeometryStats folded;
+  for (int64_t i = 0; i < count; ++i) {
+    if (!folded.Add(values[i]).ok()) return;
+  }
+  stats->geometry = std::move(folded);
+}
+
+GeospatialStatistics ToGeospatialStatistics(const geometry::GeometryStats& stats) {
+  using G = geometry::GeometryStats;
+  GeospatialStatistics out;
+  out.geospatial_types = stats.TypeCodes();
+  if (stats.min[G::kX] <= stats.max[G::kX] && stats.min[G::kY] <= stats.max[G::kY]) {
+    BoundingBox box;
+    box.xmin = stats.min[G::kX];
+    box.xmax = stats.max[G::kX];
+    box.ymin = stats.min[G::kY];
+    box.ymax = stats.max[G::kY];
+    if (stats.min[G::kZ] <= stats.max[G::kZ]) {
+      box.zmin = stats.min[G::kZ];
+      box.zmax = stats.max[G::kZ];
+    }
+    if (stats.min[G::kM] <= stats.max[G::kM]) {
+      box.mmin = stats.min[G::kM];
+      box.mmax = stats.max[G::kM];
+    }
+    out.bbox = box;
+  }
+  return out;
+}
+
 void MergeStatistics(const WriterLeaf& leaf, const ChunkStatistics& chunk, bool first,
                      ChunkStatistics* file) {
   if (first) {
     *file = chunk;
     return;
+  }
+  if (file->geometry && chunk.geometry) {
+    file->geometry->Merge(*chunk.geometry);
+  } else {
+    file->geometry.reset();
   }
   file->null_count += chunk.null_count;
   file->nan_count += chunk.nan_count;

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "columnar/geometry.h"
 #include "parquet/metadata.h"
 #include "parquet/writer_schema.h"
 #include "tarn/columnar.h"
@@ -32,7 +33,16 @@ struct ChunkStatistics {
   int64_t null_count = 0;
   int64_t nan_count = 0;
   int64_t num_levels = 0;  // values including nulls
+  // GEOMETRY leaves: the box and kinds of the values (Parquet's GeospatialStatistics).
+  std::optional<geometry::GeometryStats> geometry;
 };
+
+// Folds GEOMETRY values (WKB) into stats->geometry; a value that is no WKB drops them (the
+// column then states no geospatial statistics).
+void UpdateGeometry(const std::string_view* values, int64_t count, ChunkStatistics* stats);
+
+// The footer's GeospatialStatistics for geometry statistics.
+GeospatialStatistics ToGeospatialStatistics(const geometry::GeometryStats& stats);
 
 // Folds `count` values into stats->min/max (and nan_count). One overload per physical value
 // representation; booleans are one byte 0/1.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "catalog/stats_encode.h"
+#include "columnar/geometry.h"
 #include "expr/cast.h"
 #include "parquet/schema.h"
 #include "parquet/statistics.h"
@@ -162,6 +163,15 @@ Status FileMapper::CheckType(const DataType& source, const ColumnInfo& target,
       if (source.id != TypeId::kJson) {
         return Fail(prefix, name, StrCat("Expected type \"JSON\" but found type \"",
                                          SourceTypeName(source), "\""));
+      }
+      return Status::OK();
+    case TypeId::kGeometry:
+      // A GeoParquet v1 file holds WKB in a plain BLOB column (its "geo" metadata aside).
+      if (source.id != TypeId::kGeometry) {
+        return Fail(prefix, name,
+                    StrCat("Expected type \"GEOMETRY\" but found type \"", SourceTypeName(source),
+                           "\". Is this a GeoParquet v1.*.* file? DuckLake only supports GEOMETRY "
+                           "types stored in native Parquet(V3) format, not GeoParquet(v1.*.*)"));
       }
       return Status::OK();
     case TypeId::kInt64:
@@ -360,6 +370,30 @@ void Flatten(std::vector<MappedNode>& nodes, std::optional<int64_t> parent,
   }
 }
 
+// Folds a chunk's GeospatialStatistics into `geo`, as the extension reads them from
+// parquet_metadata (geo_bbox, geo_types).
+void FoldGeospatial(const parquet::GeospatialStatistics& chunk, geometry::GeometryStats* geo) {
+  using G = geometry::GeometryStats;
+  geometry::GeometryStats add;
+  if (chunk.bbox) {
+    const parquet::BoundingBox& box = *chunk.bbox;
+    add.min[G::kX] = box.xmin;
+    add.max[G::kX] = box.xmax;
+    add.min[G::kY] = box.ymin;
+    add.max[G::kY] = box.ymax;
+    if (box.zmin && box.zmax) {
+      add.min[G::kZ] = *box.zmin;
+      add.max[G::kZ] = *box.zmax;
+    }
+    if (box.mmin && box.mmax) {
+      add.min[G::kM] = *box.mmin;
+      add.max[G::kM] = *box.mmax;
+    }
+  }
+  for (int32_t code : chunk.geospatial_types) add.AddTypeCode(code);
+  geo->Merge(add);
+}
+
 // Footer statistics of one leaf over every row group, typed as `target`.
 NewFileColumnStats LeafStatistics(const ParquetReader& reader, const parquet::LeafDescriptor& leaf,
                                   const ColumnInfo& target) {
@@ -369,6 +403,7 @@ NewFileColumnStats LeafStatistics(const ParquetReader& reader, const parquet::Le
   bool min_known = with_bounds, max_known = with_bounds, nan_known = true;
   int64_t nan_count = 0;
   std::optional<Value> min, max;
+  geometry::GeometryStats geo;  // GEOMETRY targets: the chunks' GeospatialStatistics
   for (const parquet::RowGroup& group : reader.metadata().row_groups) {
     if (leaf.column_index < 0 || leaf.column_index >= static_cast<int>(group.columns.size()) ||
         !group.columns[leaf.column_index].meta_data.has_value()) {
@@ -377,6 +412,7 @@ NewFileColumnStats LeafStatistics(const ParquetReader& reader, const parquet::Le
     }
     const parquet::ColumnMetaData& meta = *group.columns[leaf.column_index].meta_data;
     stats.column_size_bytes += meta.total_compressed_size;
+    if (meta.geospatial_statistics) FoldGeospatial(*meta.geospatial_statistics, &geo);
     std::optional<ColumnStatistics> decoded = parquet::DecodeColumnStatistics(meta, leaf);
     const int64_t nulls = decoded && decoded->null_count ? *decoded->null_count : 0;
     stats.null_count += nulls;
@@ -415,6 +451,7 @@ NewFileColumnStats LeafStatistics(const ParquetReader& reader, const parquet::Le
   if (min_known) stats.min = min;
   if (max_known) stats.max = max;
   if (target.type.IsFloating() && nan_known) stats.contains_nan = nan_count > 0;
+  if (target.type.id == TypeId::kGeometry) stats.extra_stats = geo.ToJson();
   return stats;
 }
 

@@ -180,10 +180,18 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
   auto built = builder.Build();
   if (!built.ok()) return built.status().WithContext("table " + table.name);
   settings.properties = *built;
+  // The extension inlines no GEOMETRY, not even inside a list, struct or map.
+  auto holds_uninlinable = [](const DataType& type, auto&& self) -> bool {
+    if (type.id == TypeId::kGeometry || type.id == TypeId::kVariant) return true;
+    for (const Field& child : type.children) {
+      if (self(child.type, self)) return true;
+    }
+    return false;
+  };
   for (const ColumnInfo& column : table.columns) {
     const std::string& name = column.name;
     if (IsInlinedSystemColumn(name) || name.rfind("_ducklake_internal_", 0) == 0 ||
-        column.type.id == TypeId::kGeometry || column.type.id == TypeId::kVariant) {
+        holds_uninlinable(column.type, holds_uninlinable)) {
       settings.inlining_allowed = false;
     }
   }
@@ -232,6 +240,7 @@ std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
       stats.max = StatBound(written.stats.max, written.stats.max_exact, column->type);
     }
     if (column->type.IsFloating()) stats.contains_nan = written.contains_nan;
+    if (column->type.id == TypeId::kGeometry) stats.extra_stats = written.geometry_stats;
     out.push_back(std::move(stats));
   }
   return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "format/json_text.h"
 #include "parquet/compression.h"
 #include "sql/plan/names.h"
 #include "table/partition_keys.h"
@@ -20,6 +21,9 @@ struct CopyOptions {
   int64_t row_group_size = 122880;
   std::vector<std::string> partition_by;  // PARTITION_BY columns, in folder order
   bool overwrite_or_ignore = false;       // OVERWRITE_OR_IGNORE: write into a non-empty folder
+  // GEOPARQUET_VERSION: "V1" (DuckDB's default) writes top-level GEOMETRY columns as WKB
+  // BLOBs described by GeoParquet's "geo" metadata; NONE and V2 as Parquet's GEOMETRY type.
+  std::string geoparquet_version = "V1";
 };
 
 // The column names of PARTITION_BY: a name or a (parenthesized) list of names.
@@ -83,13 +87,22 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
       if (text.empty() || *end != '\0' || options.row_group_size <= 0) {
         return Status::InvalidArgument("Binder Error: COPY ROW_GROUP_SIZE must be a positive integer");
       }
+    } else if (name == "GEOPARQUET_VERSION") {
+      std::string upper = text;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (upper != "NONE" && upper != "V1" && upper != "V2" && upper != "BOTH") {
+        return Status::InvalidArgument("Binder Error: GEOPARQUET_VERSION must be one of NONE, "
+                                       "V1, V2 or BOTH");
+      }
+      options.geoparquet_version = upper;
     } else if (name == "OVERWRITE_OR_IGNORE") {
       std::string lower = LowerAscii(text);
       options.overwrite_or_ignore = lower == "true" || lower == "1" || lower == "t";
     } else {
       return Status::InvalidArgument("Binder Error: unrecognized COPY option \"", name,
                                      "\" (supported: FORMAT, HEADER, DELIMITER, COMPRESSION, "
-                                     "ROW_GROUP_SIZE, PARTITION_BY, OVERWRITE_OR_IGNORE)");
+                                     "ROW_GROUP_SIZE, PARTITION_BY, OVERWRITE_OR_IGNORE, "
+                                     "GEOPARQUET_VERSION)");
     }
   }
   if (options.format.empty()) {
@@ -107,6 +120,56 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
   return options;
 }
 
+// GeoParquet v1: the top-level GEOMETRY columns of `schema` (their indices) become BLOBs and
+// the "geo" key-value metadata names them (WKB, kinds and box left unstated: both optional).
+struct GeoParquetLayout {
+  Schema schema;
+  std::vector<int> geometry_columns;
+  std::vector<std::pair<std::string, std::string>> metadata;
+};
+
+GeoParquetLayout LayOutGeoParquet(const Schema& schema, const std::string& version) {
+  GeoParquetLayout layout;
+  std::vector<Field> fields = schema.fields;
+  if (version == "V1" || version == "BOTH") {
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (fields[i].type.id == TypeId::kGeometry) {
+        fields[i].type = DataType(TypeId::kBlob);
+        layout.geometry_columns.push_back(static_cast<int>(i));
+      }
+    }
+  }
+  layout.schema = Schema(std::move(fields));
+  if (layout.geometry_columns.empty()) return layout;
+  std::string columns;
+  for (int index : layout.geometry_columns) {
+    std::string name;
+    format::AppendJsonString(schema.field(index).name, &name);
+    columns += StrCat(columns.empty() ? "" : ",", name,
+                      ":{\"encoding\":\"WKB\",\"geometry_types\":[]}");
+  }
+  std::string primary;
+  format::AppendJsonString(schema.field(layout.geometry_columns[0]).name, &primary);
+  layout.metadata.emplace_back(
+      "geo", StrCat("{\"version\":\"1.0.0\",\"primary_column\":", primary, ",\"columns\":{",
+                    columns, "}}"));
+  return layout;
+}
+
+// `batch` with the GEOMETRY columns of `layout` relabelled BLOB (the same buffers).
+std::shared_ptr<Batch> AsGeoParquetBatch(const GeoParquetLayout& layout,
+                                         std::shared_ptr<Batch> batch) {
+  if (layout.geometry_columns.empty()) return batch;
+  auto out = std::make_shared<Batch>(*batch);
+  out->schema = std::make_shared<Schema>(layout.schema);
+  for (int index : layout.geometry_columns) {
+    auto column = std::make_shared<Column>(*out->columns[static_cast<size_t>(index)]);
+    column->type = DataType(TypeId::kBlob);
+    out->columns[static_cast<size_t>(index)] = std::move(column);
+  }
+  return out;
+}
+
 Result<int64_t> CopyParquet(Operator* input, const std::string& path, const CopyOptions& options,
                             const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
@@ -114,8 +177,10 @@ Result<int64_t> CopyParquet(Operator* input, const std::string& path, const Copy
                                              .compression(static_cast<int>(codec))
                                              .max_row_group_rows(options.row_group_size)
                                              .Build());
+  const GeoParquetLayout geo = LayOutGeoParquet(*input->schema(), options.geoparquet_version);
   TARN_ASSIGN_OR_RETURN(auto writer,
-                        ParquetWriter::Open(context.fs, path, *input->schema(), properties));
+                        ParquetWriter::Open(context.fs, path, geo.schema, properties,
+                                            geo.metadata));
   int64_t rows = 0;
   while (true) {
     Result<std::shared_ptr<Batch>> batch = input->Next();
@@ -124,7 +189,7 @@ Result<int64_t> CopyParquet(Operator* input, const std::string& path, const Copy
       return batch.status();
     }
     if (!*batch) break;
-    Status status = writer->Write(**batch);
+    Status status = writer->Write(*AsGeoParquetBatch(geo, *batch));
     if (!status.ok()) {
       writer->Abandon();
       return status;

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "columnar/geometry.h"
 #include "expr/binder.h"
 #include "expr/bound.h"
 #include "expr/cast.h"
@@ -177,23 +178,7 @@ class LakeTableSource : public Source {
   std::optional<std::string> StatisticsText(const ast::Expr& expr) const override {
     const ColumnInfo* column = StatisticsColumn(expr);
     if (column == nullptr) return std::nullopt;
-    for (const TableColumnStats& stats : table_->column_stats) {
-      if (stats.column_id != column->column_id) continue;
-      // DuckDB keeps the first 8 bytes of a string bound.
-      auto bound = [&](const std::optional<std::string>& text) -> std::string {
-        if (!text) return "NULL";
-        if (column->type.id == TypeId::kVarchar) return text->substr(0, 8);
-        // Booleans are stored as 0 and 1; DuckDB shows them as false and true.
-        if (column->type.id == TypeId::kBoolean && (*text == "0" || *text == "1")) {
-          return *text == "1" ? "true" : "false";
-        }
-        return *text;
-      };
-      return StrCat("[Min: ", bound(stats.min_text), ", Max: ", bound(stats.max_text),
-                    "][Has Null: ", stats.contains_null.value_or(true) ? "true" : "false",
-                    ", Has No Null: true]");
-    }
-    return std::nullopt;
+    return ColumnStatisticsText(*column);
   }
 
   // min(c), max(c) and count(*) from the files' statistics and the inlined rows, when no row
@@ -427,6 +412,71 @@ class LakeTableSource : public Source {
   }
 
   // The column (or nested column) `expr` names: c, t.c, c.field, c[1] (a list's elements).
+  const TableColumnStats* StatsRow(int64_t column_id) const {
+    for (const TableColumnStats& stats : table_->column_stats) {
+      if (stats.column_id == column_id) return &stats;
+    }
+    return nullptr;
+  }
+
+  // DuckDB's text of one column's statistics: nested columns from their leaves' rows (a
+  // parent has no row of its own, so its validity is unknown), a geometry leaf from its
+  // extra_stats. nullopt when some leaf has no row.
+  std::optional<std::string> ColumnStatisticsText(const ColumnInfo& column) const {
+    const TableColumnStats* stats = StatsRow(column.column_id);
+    const std::string validity =
+        StrCat("[Has Null: ", !stats || stats->contains_null.value_or(true) ? "true" : "false",
+               ", Has No Null: true]");
+    switch (column.type.id) {
+      case TypeId::kStruct: {
+        std::string out = " {";
+        for (size_t i = 0; i < column.children.size(); ++i) {
+          std::optional<std::string> child = ColumnStatisticsText(column.children[i]);
+          if (!child) return std::nullopt;
+          out += StrCat(i > 0 ? ", " : "", column.children[i].name, ": ", *child);
+        }
+        return StrCat(out, "}", validity);
+      }
+      case TypeId::kList: {
+        if (column.children.size() != 1) return std::nullopt;
+        std::optional<std::string> child = ColumnStatisticsText(column.children[0]);
+        if (!child) return std::nullopt;
+        return StrCat("[", *child, "]", validity);
+      }
+      case TypeId::kMap: {
+        // A map is a list of {key, value} structs to DuckDB.
+        if (column.children.size() != 2) return std::nullopt;
+        std::optional<std::string> key = ColumnStatisticsText(column.children[0]);
+        std::optional<std::string> value = ColumnStatisticsText(column.children[1]);
+        if (!key || !value) return std::nullopt;
+        return StrCat("[ {key: ", *key, ", value: ", *value,
+                      "}[Has Null: true, Has No Null: true]]", validity);
+      }
+      default:
+        break;
+    }
+    if (stats == nullptr) return std::nullopt;
+    if (column.type.id == TypeId::kGeometry) {
+      std::optional<geometry::GeometryStats> geo =
+          stats->extra_stats ? geometry::GeometryStats::FromJson(*stats->extra_stats)
+                             : std::nullopt;
+      if (!geo) return std::nullopt;
+      return geometry::StatisticsText(*geo) + validity;
+    }
+    // DuckDB keeps the first 8 bytes of a string bound.
+    auto bound = [&](const std::optional<std::string>& text) -> std::string {
+      if (!text) return "NULL";
+      if (column.type.id == TypeId::kVarchar) return text->substr(0, 8);
+      // Booleans are stored as 0 and 1; DuckDB shows them as false and true.
+      if (column.type.id == TypeId::kBoolean && (*text == "0" || *text == "1")) {
+        return *text == "1" ? "true" : "false";
+      }
+      return *text;
+    };
+    return StrCat("[Min: ", bound(stats->min_text), ", Max: ", bound(stats->max_text), "]",
+                  validity);
+  }
+
   const ColumnInfo* StatisticsColumn(const ast::Expr& expr) const {
     auto child = [](const ColumnInfo* parent, const std::string& name) -> const ColumnInfo* {
       if (parent == nullptr || parent->type.id != TypeId::kStruct) return nullptr;
