@@ -235,7 +235,8 @@ TEST(GeometryTest, DuckDBReadsTarnGeometryFile) {
   Result<std::string> rows = testing::DuckDBQueryCsv(
       "SELECT typeof(g) AS t, g::VARCHAR AS v FROM '" + path + "' ORDER BY v NULLS LAST");
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-  EXPECT_EQ(*rows, "t,v\nGEOMETRY,LINESTRING Z (1 2 3, 4 5 6)\nGEOMETRY,POINT (5 5)\nGEOMETRY,\n");
+  EXPECT_EQ(*rows,
+            "t,v\nGEOMETRY,\"LINESTRING Z (1 2 3, 4 5 6)\"\nGEOMETRY,POINT (5 5)\nGEOMETRY,\n");
   Result<std::string> meta = testing::DuckDBQueryCsv(
       "SELECT geo_bbox.xmin AS a, geo_bbox.xmax AS b, geo_bbox.zmax AS c, "
       "list_sort(geo_types)::VARCHAR AS d FROM parquet_metadata('" + path + "')");
