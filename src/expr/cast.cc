@@ -8,6 +8,7 @@
 
 #include "columnar/geometry.h"
 #include "expr/datetime.h"
+#include "format/nested_text.h"
 #include "format/scalar_text.h"
 #include "format/text_parse.h"
 #include "tarn/format.h"
@@ -151,9 +152,18 @@ Status IntegerOutOfRange(const Value& v, const DataType& to) {
                                  "destination type ", PhysicalName(to.id));
 }
 
+// DuckDB names integers by their physical type (INT32) and BOOLEAN as BOOL here, and quotes
+// the text of a DECIMAL with double quotes.
 Status CouldNotConvert(const Value& v, const DataType& to) {
+  if (to.id == TypeId::kDecimal) {
+    return Status::InvalidArgument("Conversion Error: Could not convert string \"", v.GetBytes(),
+                                   "\" to ", to.ToString());
+  }
+  const std::string name = to.IsInteger()                ? std::string(PhysicalName(to.id))
+                           : to.id == TypeId::kBoolean ? std::string("BOOL")
+                                                         : to.ToString();
   return Status::InvalidArgument("Conversion Error: Could not convert string '", v.GetBytes(),
-                                 "' to ", to.ToString());
+                                 "' to ", name);
 }
 
 // DuckDB's infinite dates and timestamps: the largest value of the storage type and its
@@ -338,9 +348,87 @@ std::optional<Result<Value>> CastNested(const Value& v, const DataType& to, bool
   return std::nullopt;
 }
 
-Result<Value> CastFromText(const Value& v, const DataType& to) {
+Status CannotCastText(std::string_view text, const DataType& to) {
+  return Status::InvalidArgument("Conversion Error: Type VARCHAR with value '", text,
+                                 "' can't be cast to the destination type ", to.ToString());
+}
+
+// DuckDB's VARCHAR cast to a list, struct or map: the text as DuckDB prints such a value
+// (format/nested_text.h), each element's text cast to the element's type. Struct fields are
+// named exactly (missing ones are NULL); map keys are unique. Under TRY_CAST an element that
+// does not convert is NULL, as in DuckDB.
+Result<Value> CastTextToNested(std::string_view text, const DataType& to, bool try_cast) {
+  auto element = [&](const format::NestedPiece& piece, const DataType& type) -> Result<Value> {
+    if (piece.is_null) return Value::Null(type);
+    return CastValue(Value::Varchar(piece.text), type, try_cast);
+  };
+  switch (to.id) {
+    case TypeId::kList: {
+      const DataType& element_type = to.children[0].type;
+      std::vector<format::NestedPiece> pieces;
+      const bool split = element_type.id == TypeId::kJson
+                             ? format::SplitJsonArrayText(text, &pieces)
+                             : format::SplitListText(text, &pieces);
+      if (!split) return CannotCastText(text, to);
+      std::vector<Value> elements;
+      elements.reserve(pieces.size());
+      for (const format::NestedPiece& piece : pieces) {
+        TARN_ASSIGN_OR_RETURN(Value value, element(piece, element_type));
+        elements.push_back(std::move(value));
+      }
+      return Value::Nested(to, std::move(elements));
+    }
+    case TypeId::kStruct: {
+      std::vector<std::pair<std::string, format::NestedPiece>> pieces;
+      bool positional = false;
+      if (!format::SplitStructText(text, &pieces, &positional) ||
+          (positional && pieces.size() > to.children.size())) {
+        return CannotCastText(text, to);
+      }
+      std::vector<Value> fields;
+      fields.reserve(to.children.size());
+      for (const Field& field : to.children) fields.push_back(Value::Null(field.type));
+      for (size_t i = 0; i < pieces.size(); ++i) {
+        size_t index = i;
+        if (!positional) {
+          index = to.children.size();
+          for (size_t f = 0; f < to.children.size(); ++f) {
+            if (to.children[f].name == pieces[i].first) index = f;
+          }
+          if (index == to.children.size()) return CannotCastText(text, to);
+        }
+        TARN_ASSIGN_OR_RETURN(fields[index], element(pieces[i].second, to.children[index].type));
+      }
+      return Value::Nested(to, std::move(fields));
+    }
+    case TypeId::kMap: {
+      std::vector<std::pair<format::NestedPiece, format::NestedPiece>> pieces;
+      if (!format::SplitMapText(text, &pieces)) return CannotCastText(text, to);
+      const DataType& entry_type = to.children[0].type;
+      std::vector<Value> entries;
+      entries.reserve(pieces.size());
+      for (const auto& [key_piece, value_piece] : pieces) {
+        TARN_ASSIGN_OR_RETURN(Value key, element(key_piece, entry_type.children[0].type));
+        if (key.is_null()) return CannotCastText(text, to);  // a key that did not convert
+        for (const Value& earlier : entries) {
+          if (CompareValues(earlier.children()[0], key) == 0) {
+            return Status::InvalidArgument("Invalid Input Error: Map keys must be unique.");
+          }
+        }
+        TARN_ASSIGN_OR_RETURN(Value value, element(value_piece, entry_type.children[1].type));
+        entries.push_back(Value::Nested(entry_type, {std::move(key), std::move(value)}));
+      }
+      return Value::Nested(to, std::move(entries));
+    }
+    default:
+      return CannotCastText(text, to);
+  }
+}
+
+Result<Value> CastFromText(const Value& v, const DataType& to, bool try_cast) {
   std::string_view text = v.GetBytes();
   std::string_view trimmed = TrimSpaces(text);
+  if (to.IsNested() && v.type().id != TypeId::kBlob) return CastTextToNested(text, to, try_cast);
   if (to.IsInteger()) {
     __int128 parsed = 0;
     if (!ParseDecimalText(trimmed, 0, &parsed)) {
@@ -728,7 +816,7 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
       if (auto nested = CastNested(v, to, try_cast)) return std::move(*nested);
     }
     if (from.id == TypeId::kVarchar || from.id == TypeId::kJson || from.id == TypeId::kBlob) {
-      return CastFromText(v, to);
+      return CastFromText(v, to, try_cast);
     }
     if (from.id == TypeId::kBoolean && (to.IsNumeric())) {
       return CastValue(Value::Int(DataType(TypeId::kInt32), v.GetBool() ? 1 : 0), to);

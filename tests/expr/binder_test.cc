@@ -52,7 +52,7 @@ TEST(BinderTest, TypeErrorsNameTheExpression) {
             "Binder Error: Binder Error: No function matches the given name and argument types "
             "'abs(VARCHAR)' in expression \"abs(name)\"");
   EXPECT_EQ(BindError("id = 'abc'"),
-            "Binder Error: Conversion Error: Could not convert string 'abc' to BIGINT in expression "
+            "Binder Error: Conversion Error: Could not convert string 'abc' to INT64 in expression "
             "\"id = 'abc'\"");
 }
 
