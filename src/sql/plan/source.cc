@@ -86,8 +86,22 @@ Result<std::vector<std::string>> FileArgs(const TableArg& arg, std::string_view 
       patterns.push_back(std::move(pattern));
     }
   } else {
-    TARN_ASSIGN_OR_RETURN(std::string pattern, StringArg(*arg.expr, function));
-    patterns.push_back(std::move(pattern));
+    // A string, or a list of strings from any constant expression (getvariable('files')).
+    TARN_ASSIGN_OR_RETURN(Value value, ConstantArg(*arg.expr, function));
+    const bool string_list = value.type().id == TypeId::kList &&
+                             value.type().children[0].type.id == TypeId::kVarchar;
+    if (!value.is_null() && string_list) {
+      for (const Value& element : value.children()) {
+        if (element.is_null()) {
+          return Status::InvalidArgument("Binder Error: ", function, " got a NULL file name in \"",
+                                         arg.expr->ToString(), "\"");
+        }
+        patterns.push_back(element.GetBytes());
+      }
+    } else {
+      TARN_ASSIGN_OR_RETURN(std::string pattern, StringArg(*arg.expr, function));
+      patterns.push_back(std::move(pattern));
+    }
   }
   if (patterns.empty()) {
     return Status::InvalidArgument("Binder Error: ", function, " needs at least one file");
