@@ -152,8 +152,8 @@ Status DdlDropColumn(WriteState& state, const std::string& schema, const std::st
                      const std::string& column_name) {
   TARN_ASSIGN_OR_RETURN(ColumnTarget target, ResolveColumn(state, schema, name, column_name));
   if (target.table->columns.size() == 1) {
-    return Status::InvalidArgument("cannot drop column \"", column_name,
-                                   "\": it is the only column of table \"", name, "\"");
+    return Status::InvalidArgument(
+        "Catalog Error: Cannot drop column: table only has one column remaining!");
   }
   TARN_RETURN_NOT_OK(
       CheckDropSortedColumn(*target.table, target.table->columns[target.index].name));

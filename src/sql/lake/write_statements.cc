@@ -683,8 +683,13 @@ class Writer {
       }
       case AlterAction::kDropColumn:
         if (!write_.column_path.empty()) {
-          TARN_RETURN_NOT_OK(txn_->DropField(s, t, write_.column_path, write_.if_exists));
+          TARN_RETURN_NOT_OK(
+              txn_->DropField(s, t, write_.column_path, write_.column_if_exists));
           break;
+        }
+        if (write_.column_if_exists) {
+          TARN_ASSIGN_OR_RETURN(auto table, txn_->LoadTable(s, t));
+          if (table->table->schema.FindField(write_.column) < 0) return std::optional<int64_t>();
         }
         TARN_RETURN_NOT_OK(txn_->DropColumn(s, t, write_.column));
         break;

@@ -234,6 +234,7 @@ struct WriteStmt {
   std::vector<std::string> names;  // the target as written: [catalog.][schema.]name
   bool if_exists = false;
   bool if_not_exists = false;
+  bool column_if_exists = false;  // ALTER TABLE … DROP COLUMN IF EXISTS c
   bool or_replace = false;
   bool cascade = false;
   bool temporary = false;  // CREATE TEMP TABLE | VIEW | MACRO: the object goes to "temp"

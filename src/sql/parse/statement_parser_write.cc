@@ -658,7 +658,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAlter() {
   if (AcceptKeyword("DROP")) {
     AcceptKeyword("COLUMN");
     write.alter = AlterAction::kDropColumn;
-    write.if_exists = AcceptIfExists() || write.if_exists;
+    write.column_if_exists = AcceptIfExists();
     TARN_ASSIGN_OR_RETURN(write.column_path, ParseColumnPath());
     write.column = write.column_path.back();
     if (write.column_path.size() == 1) write.column_path.clear();
