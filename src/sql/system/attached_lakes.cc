@@ -216,6 +216,8 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
   options.name = attach.name.empty() ? DefaultAttachName(attach.locator) : attach.name;
   options.create_if_missing = true;
   bool typed_ducklake = false;
+  bool read_write = false;         // READ_WRITE asked for
+  bool create_option_set = false;  // CREATE_IF_NOT_EXISTS given
   for (const auto& [option, expr] : attach.options) {
     TARN_ASSIGN_OR_RETURN(Value value, OptionValue(option, expr.get()));
     if (option == "TYPE") {
@@ -231,8 +233,10 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
     } else if (option == "READ_WRITE") {
       TARN_ASSIGN_OR_RETURN(bool writable, OptionBool(option, value));
       options.read_only = !writable;
+      read_write = writable;
     } else if (option == "CREATE_IF_NOT_EXISTS") {
       TARN_ASSIGN_OR_RETURN(options.create_if_missing, OptionBool(option, value));
+      create_option_set = true;
     } else if (option == "DATA_INLINING_ROW_LIMIT") {
       TARN_ASSIGN_OR_RETURN(int64_t limit, OptionInt(option, value));
       if (limit < 0) {
@@ -264,6 +268,22 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
       return Status::InvalidArgument("Binder Error: Unrecognized option for a DuckLake ATTACH: \"",
                                      option, "\"");
     }
+  }
+  // As the extension: a read-only attach creates no lake unless asked to; a lake pinned at a
+  // snapshot is read-only and cannot be asked to be writable; the metadata catalog is a
+  // database of its own, never the lake itself.
+  if (options.read_only && !create_option_set) options.create_if_missing = false;
+  if (options.snapshot_version.has_value() && options.snapshot_time.has_value()) {
+    return Status::InvalidArgument("Invalid Input Error: Cannot specify both VERSION and TIMESTAMP");
+  }
+  if ((options.snapshot_version.has_value() || options.snapshot_time.has_value()) && read_write) {
+    return Status::InvalidArgument(
+        "Invalid Input Error: SNAPSHOT_VERSION / SNAPSHOT_TIME can only be used in read-only mode");
+  }
+  if (options.metadata_catalog.has_value() && Same(*options.metadata_catalog, options.name)) {
+    return Status::InvalidArgument("Binder Error: Failed to attach database: the metadata catalog \"",
+                                   *options.metadata_catalog,
+                                   "\" of a DuckLake cannot be the DuckLake itself");
   }
   const bool ducklake = attach.locator.rfind("ducklake:", 0) == 0;
   if (!ducklake && !typed_ducklake) {
