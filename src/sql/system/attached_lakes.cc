@@ -56,6 +56,19 @@ std::string OptionText(const Value& value) {
   return FormatValue(value);
 }
 
+// The catalog file of a "ducklake:[sqlite:]PATH" locator.
+std::string_view CatalogFilePath(std::string_view locator) {
+  for (std::string_view prefix : {"ducklake:", "sqlite:"}) {
+    if (locator.substr(0, prefix.size()) == prefix) locator.remove_prefix(prefix.size());
+  }
+  return locator;
+}
+
+bool CatalogFileExists(std::string_view locator) {
+  std::error_code error;
+  return std::filesystem::exists(std::string(CatalogFilePath(locator)), error);
+}
+
 // A relative data path is relative to the working directory, as DuckDB resolves it.
 std::string AbsoluteDataPath(std::string path) {
   if (path.find("://") != std::string::npos || path.empty() || path[0] == '/') return path;
@@ -313,25 +326,32 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
     return Status::AlreadyExists("Binder Error: Failed to attach database: database with name \"",
                                  options.name, "\" already exists");
   }
-  Status attached = Attach(attach.locator, options, std::move(fs), /*make_default=*/false);
-  if (attached.ok() && replaces_default) current_ = lakes_.back().get();
-  if (attached.IsNotFound() && !options.create_if_missing) {
-    // The extension's words when the catalog is missing and CREATE_IF_NOT_EXISTS is false.
+  if (!options.data_path.has_value() && options.create_if_missing && !options.read_only) {
+    // A new lake on the embedded catalog named by a bare path keeps its files beside it, in
+    // "<catalog>.files/", as the extension places a new lake's files beside a DuckDB catalog.
+    // A catalog named as sqlite:PATH needs DATA_PATH, as in the extension.
     std::string_view path = attach.locator;
-    for (std::string_view prefix : {"ducklake:", "sqlite:"}) {
-      if (path.substr(0, prefix.size()) == prefix) path.remove_prefix(prefix.size());
-    }
+    if (path.substr(0, 9) == "ducklake:") path.remove_prefix(9);
+    const bool bare = path.find(':') == std::string_view::npos && !path.empty() &&
+                      path != ":memory:";
     std::error_code error;
-    if (!std::filesystem::exists(std::string(path), error)) {
-      return Status::InvalidArgument("Invalid Input Error: Existing DuckLake at metadata catalog \"",
-                                     path, "\" does not exist - and creating a new DuckLake is "
-                                     "explicitly disabled");
+    if (bare && !std::filesystem::exists(std::string(path), error)) {
+      options.data_path = AbsoluteDataPath(std::string(path) + ".files");
     }
   }
-  if (attached.IsNotFound() && !options.data_path.has_value() && options.create_if_missing) {
+  Status attached = Attach(attach.locator, options, std::move(fs), /*make_default=*/false);
+  if (attached.ok() && replaces_default) current_ = lakes_.back().get();
+  if (attached.IsNotFound() && !options.create_if_missing && !CatalogFileExists(attach.locator)) {
+    // The extension's words when the catalog is missing and CREATE_IF_NOT_EXISTS is false.
+    return Status::InvalidArgument("Invalid Input Error: Existing DuckLake at metadata catalog \"",
+                                   CatalogFilePath(attach.locator), "\" does not exist - and "
+                                   "creating a new DuckLake is explicitly disabled");
+  }
+  if (attached.IsNotFound() && !options.data_path.has_value() && options.create_if_missing &&
+      !CatalogFileExists(attach.locator)) {
     return Status::InvalidArgument(
-        "Invalid Input Error: ", attached.message(),
-        "; creating a new DuckLake on a SQLite catalog needs a DATA_PATH option");
+        "Invalid Input Error: Attempting to create a new ducklake instance but data_path is not "
+        "set - set the DATA_PATH parameter to the desired location of the data files");
   }
   return attached;
 }
