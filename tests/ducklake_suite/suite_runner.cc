@@ -414,8 +414,10 @@ class FileRun {
     });
   }
 
-  // Statements that shape what a connection sees, replayed by each new connection.
-  void Remember(const std::string& sql) {
+  // Statements that shape what a connection sees, replayed by each new connection. ATTACH and
+  // DETACH change the database instance every connection shares, so they reach the other open
+  // connections too; USE and settings of the default connection are what a new one starts with.
+  void Remember(const std::string& sql, const std::string& connection) {
     std::string head;
     for (char c : sql) {
       if (std::isspace(static_cast<unsigned char>(c))) {
@@ -424,8 +426,16 @@ class FileRun {
       }
       head += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     }
-    if (head == "ATTACH" || head == "DETACH" || head == "USE" || head == "SET" ||
-        head == "RESET" || head == "LOAD" || head == "INSTALL") {
+    const bool shared = head == "ATTACH" || head == "DETACH";
+    if (shared) {
+      for (auto& [name, other] : sessions_) {
+        if (name == connection) continue;
+        // A connection that cannot follow (it holds the name already) keeps what it has.
+        (void)Execute(other.get(), sql, nullptr);
+      }
+    }
+    if (shared || (connection.empty() && (head == "USE" || head == "SET" || head == "RESET" ||
+                                          head == "LOAD" || head == "INSTALL"))) {
       session_statements_.push_back(sql);
     }
   }
@@ -472,7 +482,7 @@ class FileRun {
         Stop(FileOutcome::Kind::kFail, record.line, message + " | " + sql);
         return;
       }
-      if (connection.empty()) Remember(sql);
+      Remember(sql, connection);
       return;
     }
     if (mode == "error") {
@@ -492,7 +502,7 @@ class FileRun {
       if (!status.ok() && !ErrorMatches(record, message)) {
         Stop(FileOutcome::Kind::kFail, record.line, "unexpected error: " + message);
       }
-      if (status.ok() && connection.empty()) Remember(sql);
+      if (status.ok()) Remember(sql, connection);
       return;
     }
     Stop(FileOutcome::Kind::kFail, record.line, "runner: unknown statement mode '" + mode + "'");
