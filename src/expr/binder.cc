@@ -509,6 +509,22 @@ class Binder {
     return NotFound("field", name, names);
   }
 
+  // A column no table of the FROM clause has, in DuckDB's words, with the closest names as
+  // its candidate bindings.
+  static Status ColumnNotFound(const std::string& name, const std::vector<std::string>& candidates) {
+    std::string message =
+        StrCat("Binder Error: Referenced column \"", name, "\" not found in FROM clause!");
+    std::vector<std::string> closest = ClosestNames(name, candidates);
+    if (!closest.empty()) {
+      message += "\nCandidate bindings: ";
+      for (size_t i = 0; i < closest.size(); ++i) {
+        if (i > 0) message += ", ";
+        message += "\"" + closest[i] + "\"";
+      }
+    }
+    return Status::NotFound(message);
+  }
+
   static Status NotFound(const char* what, const std::string& name,
                          const std::vector<std::string>& candidates) {
     std::string message = StrCat("Binder Error: ", what, " \"", name, "\" not found");
@@ -541,7 +557,7 @@ class Binder {
     if (index < 0) {
       std::vector<std::string> names;
       for (const Field& field : schema_.fields) names.push_back(field.name);
-      return NotFound("column", expr.names[0], names);
+      return ColumnNotFound(expr.names[0], names);
     }
     auto node = MakeNode(BoundKind::kColumn, schema_.field(index).type);
     node->column_index = index;

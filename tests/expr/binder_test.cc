@@ -29,8 +29,10 @@ std::string BoundText(std::string_view text) {
 }
 
 TEST(BinderTest, UnknownNamesSuggestClosest) {
-  EXPECT_EQ(BindError("nme = 'x'"), "Binder Error: column \"nme\" not found; did you mean \"name\"?");
-  EXPECT_EQ(BindError("prise > 1"), "Binder Error: column \"prise\" not found; did you mean \"Price\"?");
+  EXPECT_EQ(BindError("nme = 'x'"), "Binder Error: Referenced column \"nme\" not found in FROM "
+                                    "clause!\nCandidate bindings: \"name\"");
+  EXPECT_EQ(BindError("prise > 1"), "Binder Error: Referenced column \"prise\" not found in FROM "
+                                    "clause!\nCandidate bindings: \"Price\"");
   EXPECT_EQ(BindError("s.y = 1"), "Binder Error: field \"y\" not found; did you mean \"x\"?");
   EXPECT_EQ(BindError("lenght(name)"),
             "Catalog Error: Scalar Function with name lenght does not exist!\n"

@@ -111,7 +111,7 @@ TEST(SqlCliTest, StopsAtTheFirstError) {
                           dir);
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.out, "a\n1\n");
-  EXPECT_NE(run.err.find("column \"nope\" not found"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("Referenced column \"nope\" not found in FROM clause!"), std::string::npos) << run.err;
   EXPECT_EQ(run.err.rfind("Error: ", 0), 0u) << run.err;
 }
 
