@@ -146,6 +146,13 @@ std::string ToDuckDBText(const Expr& e) {
              " AS " + TypeText(e.type_name) + ")";
     case ExprKind::kFunction: {
       if (Lower(e.names[0]) == "coalesce") return "COALESCE(" + Join(e, 0, ", ") + ")";
+      // count(*) is DuckDB's count_star().
+      if (Lower(e.names[0]) == "count" && e.children.size() == 1 + (e.has_filter ? 1 : 0) &&
+          e.children[0]->kind == ExprKind::kStar && !e.distinct) {
+        std::string out = "count_star()";
+        if (e.has_filter) out += " FILTER (WHERE " + ToDuckDBText(*e.children.back()) + ")";
+        return out;
+      }
       std::string out = DuckDBIdentifier(Lower(e.names[0])) + "(" + (e.distinct ? "DISTINCT " : "");
       const size_t args = e.children.size() - (e.has_filter ? 1 : 0);
       for (size_t i = 0; i < args; ++i) {

@@ -24,7 +24,8 @@ TEST(DuckDBTextTest, SpellsExpressionsAsDuckDBDoes) {
       "s ILIKE 'a%'", "a || b", "MyCol", "l[1]", "s.f", "date_trunc('day', ts)", "id <> 2",
       "id >= 2", "TRUE", "1.5", "CAST(x AS VARCHAR)", "TRY_CAST(x AS INTEGER)", "x::INT[]",
       "abs(-x)", "coalesce(a, b)", "LOWER(s)", "id // 2", "2 ^ 3", "'it''s'", "NULL",
-      "(a + b) * c", "a * (b + c)", "x NOT BETWEEN 1 AND 2", "s NOT LIKE 'a%'"};
+      "(a + b) * c", "a * (b + c)", "x NOT BETWEEN 1 AND 2", "s NOT LIKE 'a%'", "count(*)",
+      "count(*) FILTER (WHERE x > 1)", "sum(x) FILTER (WHERE x > 1)"};
   std::vector<std::string> queries;
   for (size_t i = 0; i < expressions.size(); ++i) {
     auto parsed = ParseExpression(expressions[i]);

@@ -79,9 +79,19 @@ TEST_F(MacroTest, CatalogRowsAsTheExtensionWritesThem) {
   Exec("CREATE TABLE test_tbl (id INTEGER, name VARCHAR)");
   Exec("CREATE MACRO xt(a, _name) AS TABLE SELECT * FROM test_tbl WHERE (id >= a OR name = _name)");
   EXPECT_EQ(Catalog("SELECT type FROM ducklake_macro_impl WHERE macro_id = 7"), "'table'\n");
+  // The query stored as DuckDB prints it.
+  EXPECT_EQ(Catalog("SELECT sql FROM ducklake_macro_impl WHERE macro_id = 7"),
+            "'SELECT * FROM test_tbl WHERE ((id >= a) OR (\"name\" = _name))'\n");
   EXPECT_EQ(Catalog("SELECT changes_made FROM ducklake_snapshot_changes ORDER BY snapshot_id "
                     "DESC LIMIT 1"),
             "'created_table_macro:\"main\".\"xt\"'\n");
+  Exec("CREATE MACRO xt2(a) AS TABLE SELECT id, count(*) c FROM test_tbl t WHERE id > a "
+       "GROUP BY id ORDER BY 1 LIMIT 3");
+  EXPECT_EQ(Catalog("SELECT sql = 'SELECT id, count_star() AS c FROM test_tbl AS t WHERE "
+                    "(id > a) GROUP BY id ORDER BY 1 LIMIT 3' FROM ducklake_macro_impl WHERE "
+                    "macro_id = 8"),
+            "1\n");
+  Exec("DROP MACRO TABLE xt2");
   Exec("DROP MACRO TABLE xt");
   EXPECT_EQ(Catalog("SELECT changes_made FROM ducklake_snapshot_changes ORDER BY snapshot_id "
                     "DESC LIMIT 1"),

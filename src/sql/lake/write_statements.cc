@@ -11,6 +11,7 @@
 #include "expr/binder.h"
 #include "expr/cast.h"
 #include "expr/lexer.h"
+#include "sql/parse/select_text.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
 #include "sql/plan/source.h"
@@ -192,11 +193,17 @@ Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
 }
 
 // A CREATE MACRO implementation as the catalog stores it: the expression in DuckDB's spelling
-// (a table macro's query as written), parameter types and defaults by their DuckLake names.
+// (a table macro's query too, where tarn prints it), parameter types and defaults by their DuckLake names.
 Result<MacroImpl> ToMacroImpl(const MacroImplDef& def) {
   MacroImpl impl;
   impl.is_table = def.query != nullptr;
-  impl.sql = impl.is_table ? def.query_text : ast::ToDuckDBText(*def.body);
+  if (impl.is_table) {
+    // The query as DuckDB prints it, when tarn can print it so; else as written.
+    std::optional<std::string> printed = SelectText(*def.query);
+    impl.sql = printed ? *printed : def.query_text;
+  } else {
+    impl.sql = ast::ToDuckDBText(*def.body);
+  }
   std::vector<std::string> seen;
   for (const MacroParameterDef& parameter : def.parameters) {
     for (const std::string& name : seen) {

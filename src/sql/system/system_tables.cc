@@ -12,6 +12,7 @@
 #include "expr/lexer.h"
 #include "sql/lake/lake_source.h"
 #include "sql/lake/rows_source.h"
+#include "sql/parse/select_text.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/names.h"
 #include "sql/system/show.h"
@@ -141,72 +142,6 @@ std::string TableSql(const TableEntry& table) {
     if (!column.nullable) sql += " NOT NULL";
   }
   return sql + ");";
-}
-
-std::optional<std::string> SelectText(const SelectStmt& select);
-
-std::optional<std::string> FromText(const TableRef& from) {
-  std::string out;
-  switch (from.kind) {
-    case TableRef::Kind::kTable:
-      if (from.at.has_value()) return std::nullopt;
-      for (size_t i = 0; i < from.names.size(); ++i) {
-        out += (i ? "." : "") + ast::DuckDBIdentifier(from.names[i]);
-      }
-      break;
-    case TableRef::Kind::kSubquery: {
-      std::optional<std::string> inner = SelectText(*from.subquery);
-      if (!inner) return std::nullopt;
-      out = "(" + *inner + ")";
-      break;
-    }
-    default:
-      return std::nullopt;
-  }
-  if (!from.column_aliases.empty()) return std::nullopt;
-  if (!from.alias.empty()) out += " AS " + ast::DuckDBIdentifier(from.alias);
-  return out;
-}
-
-// A query as DuckDB prints it (its SelectNode::ToString): expressions parenthesized, aliases
-// with AS. nullopt for shapes this does not print (joins, WITH, set operations, windows, ...).
-std::optional<std::string> SelectText(const SelectStmt& select) {
-  if (!select.ctes.empty() || select.set_op != SetOp::kNone || !select.values.empty() ||
-      !select.grouping_sets.empty() || select.group_by_all || !select.windows.empty() ||
-      select.qualify) {
-    return std::nullopt;
-  }
-  std::string out = select.distinct ? "SELECT DISTINCT " : "SELECT ";
-  for (size_t i = 0; i < select.items.size(); ++i) {
-    const SelectItem& item = select.items[i];
-    if (i) out += ", ";
-    if (item.star) {
-      if (!item.exclude.empty()) return std::nullopt;
-      out += item.star_qualifier.empty() ? "*" : ast::DuckDBIdentifier(item.star_qualifier) + ".*";
-      continue;
-    }
-    out += ast::ToDuckDBText(*item.expr);
-    if (!item.alias.empty()) out += " AS " + ast::DuckDBIdentifier(item.alias);
-  }
-  if (select.from.kind != TableRef::Kind::kNone) {
-    std::optional<std::string> from = FromText(select.from);
-    if (!from) return std::nullopt;
-    out += " FROM " + *from;
-  }
-  if (select.where) out += " WHERE " + ast::ToDuckDBText(*select.where);
-  for (size_t i = 0; i < select.group_by.size(); ++i) {
-    out += (i ? ", " : " GROUP BY ") + ast::ToDuckDBText(*select.group_by[i]);
-  }
-  if (select.having) out += " HAVING " + ast::ToDuckDBText(*select.having);
-  for (size_t i = 0; i < select.order_by.size(); ++i) {
-    const OrderItem& item = select.order_by[i];
-    out += (i ? ", " : " ORDER BY ") + ast::ToDuckDBText(*item.expr);
-    if (item.descending) out += " DESC";
-    if (item.nulls_first.has_value()) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
-  }
-  if (select.limit) out += " LIMIT " + ast::ToDuckDBText(*select.limit);
-  if (select.offset) out += " OFFSET " + ast::ToDuckDBText(*select.offset);
-  return out;
 }
 
 // DuckDB's CREATE VIEW text of a lake view (duckdb_views().sql).
