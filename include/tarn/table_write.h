@@ -53,6 +53,10 @@ struct ColumnDefinition {
   // The INSERT default (a literal of the column's type, or NULL Value = no default). For ADD
   // COLUMN it also becomes the initial_default that fills older files.
   std::optional<Value> default_value;
+  // A default that is an expression (DuckDB SQL, `now()`, `round(pi())`), evaluated at each
+  // insert, stored as the extension stores it (default_value_type 'expression'). Non-empty
+  // replaces default_value. ADD COLUMN refuses it, as the extension does.
+  std::string default_expression = "";
 };
 
 // One key of ALTER TABLE … SET PARTITIONED BY: a top-level column, as it is (identity) or
@@ -216,6 +220,9 @@ class WriteTransaction {
   // nullopt drops the default.
   Status SetColumnDefault(const std::string& schema, const std::string& table,
                           const std::string& column, std::optional<Value> default_value);
+  // An expression default (DuckDB SQL), evaluated at each insert; see ColumnDefinition.
+  Status SetColumnDefaultExpression(const std::string& schema, const std::string& table,
+                                    const std::string& column, const std::string& expression);
   Status SetColumnNotNull(const std::string& schema, const std::string& table,
                           const std::string& column, bool not_null);
   // ALTER TABLE … SET PARTITIONED BY (keys); empty `keys` is RESET PARTITIONED BY. Files

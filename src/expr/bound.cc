@@ -6,6 +6,7 @@ namespace tarn::expr {
 
 bool BoundNode::IsConstant() const {
   if (kind == BoundKind::kColumn) return false;
+  if (kind == BoundKind::kFunction && IsVolatile(function)) return false;
   // A lambda parameter's values come from the list below the lambda call that binds it.
   for (const auto& child : children) {
     if (!child->IsConstant()) return false;

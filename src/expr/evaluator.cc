@@ -31,8 +31,8 @@ Result<Vec> ConstantVec(const Value& v, const DataType& type) {
 // Row-at-a-time fallback: calls fn(args) per row with the children's values.
 template <typename Fn>
 Result<Vec> RowWise(const DataType& type, const std::vector<Vec>& inputs, int64_t rows,
-                    bool propagate_null, Fn&& fn) {
-  bool constant = true;
+                    bool propagate_null, Fn&& fn, bool per_row = false) {
+  bool constant = !per_row;
   for (const Vec& v : inputs) constant = constant && v.constant;
   int64_t n = constant ? 1 : rows;
   ColumnBuilder builder(type);
@@ -143,10 +143,10 @@ class Evaluator {
         if (IsListAggregate(node.function)) {
           return EvaluateListAggregate(node.function, node.type, inputs, rows_);
         }
-        return RowWise(node.type, inputs, rows_, PropagatesNull(node.function),
-                       [&](std::vector<Value>& args) {
-                         return InvokeFunction(node.function, args, node.type);
-                       });
+        return RowWise(
+            node.type, inputs, rows_, PropagatesNull(node.function),
+            [&](std::vector<Value>& args) { return InvokeFunction(node.function, args, node.type); },
+            /*per_row=*/IsVolatile(node.function));
       case BoundKind::kField: {
         const Column& parent = *inputs[0].column;
         if (parent.null_count == 0 && !inputs[0].constant) {

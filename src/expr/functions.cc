@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <random>
 #include <string>
 
 #include "expr/cast.h"
@@ -18,6 +19,12 @@
 namespace tarn::expr {
 namespace {
 
+// random() and gen_random_uuid(): one generator per thread, seeded from the system's entropy.
+std::mt19937_64& RandomEngine() {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  return engine;
+}
+
 struct NameEntry {
   const char* name;
   FunctionId id;
@@ -28,7 +35,9 @@ constexpr NameEntry kNames[] = {
     {"ceil", FunctionId::kCeil}, {"ceiling", FunctionId::kCeil}, {"sqrt", FunctionId::kSqrt},
     {"ln", FunctionId::kLn}, {"log10", FunctionId::kLog10}, {"log2", FunctionId::kLog2},
     {"exp", FunctionId::kExp}, {"power", FunctionId::kPower}, {"pow", FunctionId::kPower},
-    {"sign", FunctionId::kSign}, {"pi", FunctionId::kPi}, {"sin", FunctionId::kSin},
+    {"sign", FunctionId::kSign}, {"pi", FunctionId::kPi},
+    {"random", FunctionId::kRandom}, {"gen_random_uuid", FunctionId::kGenRandomUuid},
+    {"uuid", FunctionId::kGenRandomUuid}, {"sin", FunctionId::kSin},
     {"cos", FunctionId::kCos}, {"tan", FunctionId::kTan}, {"cot", FunctionId::kCot},
     {"asin", FunctionId::kAsin}, {"acos", FunctionId::kAcos}, {"atan", FunctionId::kAtan},
     {"atan2", FunctionId::kAtan2}, {"degrees", FunctionId::kDegrees},
@@ -241,6 +250,10 @@ const char* FunctionName(FunctionId id) {
   return "?";
 }
 
+bool IsVolatile(FunctionId id) {
+  return id == FunctionId::kRandom || id == FunctionId::kGenRandomUuid;
+}
+
 bool PropagatesNull(FunctionId id) {
   if (IsListFunction(id)) return ListFunctionPropagatesNull(id);
   if (IsListAggregate(id)) return false;
@@ -311,8 +324,10 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
     case FunctionId::kAtan: case FunctionId::kDegrees: case FunctionId::kRadians:
     case FunctionId::kCbrt:
       return expect({kDouble}, kDouble);
-    case FunctionId::kPi:
+    case FunctionId::kPi: case FunctionId::kRandom:
       return expect({}, kDouble);
+    case FunctionId::kGenRandomUuid:
+      return expect({}, DataType(TypeId::kUuid));
     case FunctionId::kLogBase: case FunctionId::kPower: case FunctionId::kAtan2:
       return expect({kDouble, kDouble}, kDouble);
     case FunctionId::kGreatest: case FunctionId::kLeast: case FunctionId::kNullIf: {
@@ -497,6 +512,18 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
     }
     case FunctionId::kExp: return Value::Float64(std::exp(args[0].GetDouble()));
     case FunctionId::kPi: return Value::Float64(M_PI);
+    case FunctionId::kRandom:
+      // Uniform in [0, 1), as DuckDB's random().
+      return Value::Float64(std::uniform_real_distribution<double>(0.0, 1.0)(RandomEngine()));
+    case FunctionId::kGenRandomUuid: {
+      // A version 4 UUID: 122 random bits, the version and variant bits set.
+      std::string bytes(16, '\0');
+      std::uniform_int_distribution<uint32_t> byte(0, 255);
+      for (char& b : bytes) b = static_cast<char>(byte(RandomEngine()));
+      bytes[6] = static_cast<char>((bytes[6] & 0x0F) | 0x40);
+      bytes[8] = static_cast<char>((bytes[8] & 0x3F) | 0x80);
+      return Value::Bytes(DataType(TypeId::kUuid), std::move(bytes));
+    }
     case FunctionId::kSin: case FunctionId::kCos: case FunctionId::kTan: case FunctionId::kCot:
     case FunctionId::kAsin: case FunctionId::kAcos: {
       const double x = args[0].GetDouble();

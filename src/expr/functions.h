@@ -21,7 +21,7 @@ namespace tarn::expr {
 enum class FunctionId : uint8_t {
   kNone,
   kAbs, kRound, kFloor, kCeil, kSqrt, kLn, kLog10, kLog2, kLogBase, kExp, kPower, kSign,
-  kPi, kSin, kCos, kTan, kCot, kAsin, kAcos, kAtan, kAtan2, kDegrees, kRadians, kCbrt,
+  kPi, kRandom, kGenRandomUuid, kSin, kCos, kTan, kCot, kAsin, kAcos, kAtan, kAtan2, kDegrees, kRadians, kCbrt,
   kGreatest, kLeast, kNullIf,
   kLength, kLower, kUpper, kTrim, kLTrim, kRTrim, kSubstring, kConcat, kConcatOperator,
   kReplace, kStartsWith, kEndsWith, kContains, kStrpos, kLeft, kRight,
@@ -60,6 +60,10 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
                             const std::vector<DataType>& arg_types,
                             const std::vector<const Value*>& constant_args,
                             std::vector<DataType>* cast_to, DataType* result);
+
+// Whether each call answers anew (random(), gen_random_uuid()): never folded into a constant,
+// evaluated once per row.
+bool IsVolatile(FunctionId id);
 
 // Whether a NULL argument makes the result NULL without calling InvokeFunction.
 bool PropagatesNull(FunctionId id);

@@ -12,6 +12,7 @@
 #include "table/write_dml.h"
 #include "table/write_files.h"
 #include "table/write_match.h"
+#include "table/write_rows.h"
 #include "util/byte_size.h"
 
 namespace tarn::table_internal {
@@ -123,6 +124,27 @@ Result<std::pair<ColumnDefault, Value>> MakeDefault(const std::string& column,
   def.text = expr::ValueToText(*cast);
   def.dialect = "duckdb";
   return std::make_pair(std::move(def), std::move(cast).value());
+}
+
+Result<ColumnDefault> MakeExpressionDefault(const std::string& column, const DataType& type,
+                                            const std::string& expression) {
+  ColumnDefault def;
+  def.kind = ColumnDefault::Kind::kExpression;
+  def.text = expression;
+  def.dialect = "duckdb";
+  ColumnInfo probe;
+  probe.name = column;
+  probe.type = type;
+  probe.default_value = def;
+  TARN_RETURN_NOT_OK(InsertDefault(probe).status());
+  return def;
+}
+
+Status NonLiteralAddColumnDefault() {
+  return Status::NotSupported(
+      "Not implemented Error: We cannot add a column with a non-literal default value. Add the "
+      "column and then explicitly set the default for new values using \"ALTER ... SET "
+      "DEFAULT\"");
 }
 
 void RebuildSchema(TableInfo* table) {
@@ -315,7 +337,10 @@ Status DdlCreateTable(WriteState& state, const std::string& schema_name, const s
       }
     }
     ColumnInfo column = BuildColumn(def.name, def.type, def.nulls_allowed, &next_id);
-    if (def.default_value.has_value()) {
+    if (!def.default_expression.empty()) {
+      TARN_ASSIGN_OR_RETURN(column.default_value,
+                            MakeExpressionDefault(def.name, column.type, def.default_expression));
+    } else if (def.default_value.has_value()) {
       TARN_ASSIGN_OR_RETURN(auto made, MakeDefault(def.name, column.type, *def.default_value));
       column.default_value = made.first;
     }

@@ -62,6 +62,9 @@ Result<int64_t> MaxColumnId(WriteState& state, const TableInfo& table);
 Status DdlSetColumnDefault(WriteState& state, const std::string& schema,
                            const std::string& table, const std::string& column,
                            std::optional<Value> default_value);
+Status DdlSetColumnDefaultExpression(WriteState& state, const std::string& schema,
+                                     const std::string& table, const std::string& column,
+                                     const std::string& expression);
 Status DdlSetColumnNotNull(WriteState& state, const std::string& schema,
                            const std::string& table, const std::string& column, bool not_null);
 // SET PARTITIONED BY (keys) / RESET PARTITIONED BY (no keys). The same keys again, or a reset
@@ -116,6 +119,12 @@ ColumnInfo BuildColumn(const std::string& name, const DataType& type, bool nulls
 // `value` cast to `type`, as a catalog literal default and the cast value.
 Result<std::pair<ColumnDefault, Value>> MakeDefault(const std::string& column,
                                                     const DataType& type, const Value& value);
+// An expression default of a column of `type`: it must bind without columns and convert to
+// the type (checked by evaluating it once).
+Result<ColumnDefault> MakeExpressionDefault(const std::string& column, const DataType& type,
+                                            const std::string& expression);
+// DuckLake's refusal of an expression default on ADD COLUMN (older rows would need its value).
+Status NonLiteralAddColumnDefault();
 void RebuildSchema(TableInfo* table);
 // The CreateTableChange of a table created in this transaction, or null.
 CreateTableChange* FindCreateTable(WriteState& state, int64_t table_id);

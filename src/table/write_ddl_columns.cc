@@ -127,6 +127,7 @@ Status DdlAddColumn(WriteState& state, const std::string& schema, const std::str
   int64_t next_id = max_id + 1;
   ColumnInfo column = BuildColumn(def.name, def.type, def.nulls_allowed, &next_id);
   state.max_column_id[table->table_id] = next_id - 1;
+  if (!def.default_expression.empty()) return NonLiteralAddColumnDefault();
   if (def.default_value.has_value() && !def.default_value->is_null()) {
     TARN_ASSIGN_OR_RETURN(auto made, MakeDefault(def.name, column.type, *def.default_value));
     column.default_value = made.first;
@@ -253,6 +254,16 @@ Status DdlSetColumnDefault(WriteState& state, const std::string& schema, const s
   } else {
     info.default_value = ColumnDefault();
   }
+  CommitColumnChange(state, target);
+  return Status::OK();
+}
+
+Status DdlSetColumnDefaultExpression(WriteState& state, const std::string& schema,
+                                     const std::string& name, const std::string& column,
+                                     const std::string& expression) {
+  TARN_ASSIGN_OR_RETURN(ColumnTarget target, ResolveColumn(state, schema, name, column));
+  ColumnInfo& info = target.copy->columns[target.index];
+  TARN_ASSIGN_OR_RETURN(info.default_value, MakeExpressionDefault(info.name, info.type, expression));
   CommitColumnChange(state, target);
   return Status::OK();
 }

@@ -300,6 +300,7 @@ Status DdlAddField(WriteState& state, const std::string& schema, const std::stri
   int64_t next_id = max_id + 1;
   ColumnInfo field = BuildColumn(def.name, def.type, def.nulls_allowed, &next_id);
   state.max_column_id[target.table->table_id] = next_id - 1;
+  if (!def.default_expression.empty()) return NonLiteralAddColumnDefault();
   if (def.default_value.has_value() && !def.default_value->is_null()) {
     TARN_ASSIGN_OR_RETURN(auto made, MakeDefault(def.name, field.type, *def.default_value));
     field.default_value = made.first;

@@ -11,6 +11,39 @@
 
 namespace tarn::table_internal {
 
+namespace {
+
+// The column's expression default over `rows` rows: evaluated once when it is a constant
+// (now() is the statement's time for every row), else once per row (random()).
+Result<std::shared_ptr<Column>> ExpressionDefault(const ColumnInfo& column, int64_t rows) {
+  const ColumnDefault& def = column.default_value;
+  Schema empty;
+  auto bound = ParseAndBind(def.text, empty);
+  if (!bound.ok()) {
+    return Status::InvalidArgument("default expression of column \"", column.name, "\" (",
+                                   def.text, "): ", bound.status().message());
+  }
+  std::shared_ptr<Column> values;
+  if ((*bound)->IsConstant()) {
+    TARN_ASSIGN_OR_RETURN(Value value, (*bound)->EvaluateConstant());
+    TARN_ASSIGN_OR_RETURN(values, ConstantColumn(value, value.type(), rows));
+  } else {
+    Batch no_columns;
+    no_columns.schema = std::make_shared<Schema>();
+    no_columns.num_rows = rows;
+    TARN_ASSIGN_OR_RETURN(values, (*bound)->Evaluate(no_columns));
+  }
+  if (values->type == column.type) return values;
+  auto cast = CastColumn(values, column.type);
+  if (!cast.ok()) {
+    return Status::InvalidArgument("default expression of column \"", column.name, "\" (",
+                                   def.text, "): ", cast.status().message());
+  }
+  return cast;
+}
+
+}  // namespace
+
 Result<Value> InsertDefault(const ColumnInfo& column) {
   const ColumnDefault& def = column.default_value;
   switch (def.kind) {
@@ -26,20 +59,8 @@ Result<Value> InsertDefault(const ColumnInfo& column) {
       return decoded;
     }
     case ColumnDefault::Kind::kExpression: {
-      Schema empty;
-      auto bound = ParseAndBind(def.text, empty);
-      if (!bound.ok() || !(*bound)->IsConstant()) {
-        return Status::NotSupported("default expression of column \"", column.name, "\" (",
-                                    def.text, ") is not a constant tarn can evaluate");
-      }
-      TARN_ASSIGN_OR_RETURN(Value value, (*bound)->EvaluateConstant());
-      if (value.type() == column.type || value.is_null()) {
-        return value.is_null() ? Value::Null(column.type) : value;
-      }
-      TARN_ASSIGN_OR_RETURN(auto column_value,
-                            ConstantColumn(value, value.type(), 1));
-      TARN_ASSIGN_OR_RETURN(auto cast, CastColumn(column_value, column.type));
-      return cast->GetValue(0);
+      TARN_ASSIGN_OR_RETURN(auto values, ExpressionDefault(column, 1));
+      return values->GetValue(0);
     }
   }
   return Value::Null(column.type);
@@ -85,6 +106,8 @@ Result<std::shared_ptr<Batch>> ArrangeRows(const TableInfo& table, const Batch& 
         return cast.status().WithContext("insert into " + table.name + "." + column.name);
       }
       out = std::move(cast).value();
+    } else if (column.default_value.kind == ColumnDefault::Kind::kExpression) {
+      TARN_ASSIGN_OR_RETURN(out, ExpressionDefault(column, input.num_rows));
     } else {
       TARN_ASSIGN_OR_RETURN(Value value, InsertDefault(column));
       TARN_ASSIGN_OR_RETURN(out, ConstantColumn(value, column.type, input.num_rows));

@@ -174,6 +174,14 @@ Status WriteTransaction::SetColumnDefault(const std::string& schema, const std::
                                              std::move(default_value));
 }
 
+Status WriteTransaction::SetColumnDefaultExpression(const std::string& schema,
+                                                    const std::string& table,
+                                                    const std::string& column,
+                                                    const std::string& expression) {
+  TARN_RETURN_NOT_OK(CheckOpen(*state_));
+  return table_internal::DdlSetColumnDefaultExpression(*state_, schema, table, column, expression);
+}
+
 Status WriteTransaction::SetColumnNotNull(const std::string& schema, const std::string& table,
                                           const std::string& column, bool not_null) {
   TARN_RETURN_NOT_OK(CheckOpen(*state_));

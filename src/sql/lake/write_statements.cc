@@ -170,6 +170,23 @@ bool IsTypeDuckLakeLacks(const std::string& type_text) {
   return false;
 }
 
+// Whether a DEFAULT is a literal the catalog stores as its value (a constant, a negative
+// number, a constant cast), as the extension decides; anything else (now(), round(pi())) is an
+// expression stored as DuckDB prints it and evaluated at each insert.
+bool IsLiteralDefault(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::kLiteral:
+      return true;
+    case ast::ExprKind::kUnary:
+      return (e.op == ast::Op::kNegate || e.op == ast::Op::kPlus) &&
+             e.children[0]->kind == ast::ExprKind::kLiteral;
+    case ast::ExprKind::kCast:
+      return e.children[0]->kind == ast::ExprKind::kLiteral;
+    default:
+      return false;
+  }
+}
+
 Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
   ColumnDefinition definition;
   definition.name = column.name;
@@ -185,7 +202,9 @@ Result<ColumnDefinition> ToDefinition(const ColumnDef& column) {
   }
   definition.type = *type;
   definition.nulls_allowed = !column.not_null;
-  if (column.default_value) {
+  if (column.default_value && !IsLiteralDefault(*column.default_value)) {
+    definition.default_expression = ast::ToDuckDBText(*column.default_value);
+  } else if (column.default_value) {
     TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*column.default_value, "a DEFAULT"));
     TARN_ASSIGN_OR_RETURN(definition.default_value, expr::CastValue(value, definition.type));
   }
@@ -720,6 +739,11 @@ class Writer {
         break;
       }
       case AlterAction::kSetDefault: {
+        if (!IsLiteralDefault(*write_.default_value)) {
+          TARN_RETURN_NOT_OK(txn_->SetColumnDefaultExpression(
+              s, t, write_.column, ast::ToDuckDBText(*write_.default_value)));
+          break;
+        }
         TARN_ASSIGN_OR_RETURN(Value value, ConstantOf(*write_.default_value, "a DEFAULT"));
         TARN_ASSIGN_OR_RETURN(auto table, txn_->LoadTable(s, t));
         int index = table->table->schema.FindField(write_.column);
