@@ -21,6 +21,7 @@ struct CopyOptions {
   int64_t row_group_size = 122880;
   std::vector<std::string> partition_by;  // PARTITION_BY columns, in folder order
   bool overwrite_or_ignore = false;       // OVERWRITE_OR_IGNORE: write into a non-empty folder
+  int64_t row_groups_per_file = 0;        // ROW_GROUPS_PER_FILE: > 0 writes a folder of files
   // GEOPARQUET_VERSION: "V1" (DuckDB's default) writes top-level GEOMETRY columns as WKB
   // BLOBs described by GeoParquet's "geo" metadata; NONE and V2 as Parquet's GEOMETRY type.
   std::string geoparquet_version = "V1";
@@ -87,6 +88,13 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
       if (text.empty() || *end != '\0' || options.row_group_size <= 0) {
         return Status::InvalidArgument("Binder Error: COPY ROW_GROUP_SIZE must be a positive integer");
       }
+    } else if (name == "ROW_GROUPS_PER_FILE") {
+      char* end = nullptr;
+      options.row_groups_per_file = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || options.row_groups_per_file <= 0) {
+        return Status::InvalidArgument(
+            "Binder Error: COPY ROW_GROUPS_PER_FILE must be a positive integer");
+      }
     } else if (name == "GEOPARQUET_VERSION") {
       std::string upper = text;
       for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -101,17 +109,24 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
     } else {
       return Status::InvalidArgument("Binder Error: unrecognized COPY option \"", name,
                                      "\" (supported: FORMAT, HEADER, DELIMITER, COMPRESSION, "
-                                     "ROW_GROUP_SIZE, PARTITION_BY, OVERWRITE_OR_IGNORE, "
-                                     "GEOPARQUET_VERSION)");
+                                     "ROW_GROUP_SIZE, ROW_GROUPS_PER_FILE, PARTITION_BY, "
+                                     "OVERWRITE_OR_IGNORE, GEOPARQUET_VERSION)");
     }
   }
   if (options.format.empty()) {
     return Status::InvalidArgument("Binder Error: COPY TO '", copy.copy_path,
                                    "' needs a FORMAT (parquet, csv or json)");
   }
-  if (!options.partition_by.empty() && options.format != "parquet") {
-    return Status::NotSupported("not yet supported: COPY ... PARTITION_BY with FORMAT ",
-                                options.format, " (supported: parquet)");
+  if (options.row_groups_per_file > 0 && !options.partition_by.empty()) {
+    return Status::NotSupported(
+        "not yet supported: COPY ... ROW_GROUPS_PER_FILE together with PARTITION_BY");
+  }
+  if ((!options.partition_by.empty() || options.row_groups_per_file > 0) &&
+      options.format != "parquet") {
+    return Status::NotSupported("not yet supported: COPY ... ",
+                                options.partition_by.empty() ? "ROW_GROUPS_PER_FILE"
+                                                             : "PARTITION_BY",
+                                " with FORMAT ", options.format, " (supported: parquet)");
   }
   if (options.format != "parquet" && options.format != "csv" && options.format != "json") {
     return Status::NotSupported("not yet supported: COPY format \"", options.format,
@@ -201,6 +216,91 @@ Result<int64_t> CopyParquet(Operator* input, const std::string& path, const Copy
   return rows;
 }
 
+// The folder a COPY writes several files into, without a trailing '/': created when missing
+// (its parent must exist), and empty unless OVERWRITE_OR_IGNORE.
+Result<std::string> PrepareCopyDirectory(std::string path, const CopyOptions& options,
+                                         const ExecContext& context) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  TARN_ASSIGN_OR_RETURN(bool exists, context.fs->Exists(path));
+  if (exists) {
+    TARN_ASSIGN_OR_RETURN(std::vector<FileInfo> entries, context.fs->List(path, false));
+    if (!entries.empty() && !options.overwrite_or_ignore) {
+      return Status::IOError("IO Error: Directory \"", path,
+                             "\" is not empty! Enable OVERWRITE option to overwrite files");
+    }
+  } else {
+    const size_t slash = path.rfind('/');
+    if (slash != std::string::npos && slash > 0) {
+      TARN_ASSIGN_OR_RETURN(bool parent, context.fs->Exists(path.substr(0, slash)));
+      if (!parent) {
+        return Status::IOError("IO Error: Failed to create directory \"", path,
+                               "\": No such file or directory");
+      }
+    }
+    TARN_RETURN_NOT_OK(context.fs->CreateDirectories(path));
+  }
+  return path;
+}
+
+// COPY … TO 'dir' (FORMAT parquet, ROW_GROUPS_PER_FILE n): files data_0.parquet, data_1.parquet,
+// … in `dir`, each holding at most n row groups of ROW_GROUP_SIZE rows, as DuckDB writes them.
+Result<int64_t> CopyParquetFiles(Operator* input, std::string path, const CopyOptions& options,
+                                 const ExecContext& context) {
+  TARN_ASSIGN_OR_RETURN(path, PrepareCopyDirectory(std::move(path), options, context));
+  TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
+  TARN_ASSIGN_OR_RETURN(auto properties, WriterProperties::Builder()
+                                             .compression(static_cast<int>(codec))
+                                             .max_row_group_rows(options.row_group_size)
+                                             .Build());
+  const GeoParquetLayout geo = LayOutGeoParquet(*input->schema(), options.geoparquet_version);
+  const int64_t rows_per_file = options.row_groups_per_file * options.row_group_size;
+  std::unique_ptr<ParquetWriter> writer;
+  int64_t files = 0;
+  int64_t in_file = 0;  // rows in the open file
+  int64_t rows = 0;
+  auto abandon = [&](Status status) {
+    if (writer) writer->Abandon();
+    return status;
+  };
+  while (true) {
+    Result<std::shared_ptr<Batch>> next = input->Next();
+    if (!next.ok()) return abandon(next.status());
+    if (!*next) break;
+    std::shared_ptr<Batch> batch = AsGeoParquetBatch(geo, *next);
+    int64_t offset = 0;
+    while (offset < batch->num_rows) {
+      if (!writer) {
+        Result<std::unique_ptr<ParquetWriter>> opened =
+            ParquetWriter::Open(context.fs, StrCat(path, "/data_", files, ".parquet"), geo.schema,
+                                properties, geo.metadata);
+        if (!opened.ok()) return abandon(opened.status());
+        writer = std::move(*opened);
+        ++files;
+        in_file = 0;
+      }
+      const int64_t take = std::min(batch->num_rows - offset, rows_per_file - in_file);
+      Status written = offset == 0 && take == batch->num_rows
+                           ? writer->Write(*batch)
+                           : writer->Write(*SliceBatch(*batch, offset, take));
+      if (!written.ok()) return abandon(written);
+      offset += take;
+      in_file += take;
+      rows += take;
+      if (in_file == rows_per_file) {
+        Result<WrittenFileInfo> finished = writer->Finish();
+        writer.reset();
+        if (!finished.ok()) return finished.status();
+      }
+    }
+  }
+  if (writer) {
+    Result<WrittenFileInfo> finished = writer->Finish();
+    writer.reset();
+    if (!finished.ok()) return finished.status();
+  }
+  return rows;
+}
+
 // One partition folder of a partitioned COPY and its open file.
 struct CopyPartition {
   std::string directory;
@@ -239,25 +339,7 @@ Result<int64_t> CopyPartitionedParquet(Operator* input, std::string path,
         "columns. WRITE_PARTITION_COLUMNS option can be used to write partition columns.");
   }
   auto file_schema = std::make_shared<Schema>(std::move(kept_fields));
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  TARN_ASSIGN_OR_RETURN(bool exists, context.fs->Exists(path));
-  if (exists) {
-    TARN_ASSIGN_OR_RETURN(std::vector<FileInfo> entries, context.fs->List(path, false));
-    if (!entries.empty() && !options.overwrite_or_ignore) {
-      return Status::IOError("IO Error: Directory \"", path,
-                             "\" is not empty! Enable OVERWRITE option to overwrite files");
-    }
-  } else {
-    const size_t slash = path.rfind('/');
-    if (slash != std::string::npos && slash > 0) {
-      TARN_ASSIGN_OR_RETURN(bool parent, context.fs->Exists(path.substr(0, slash)));
-      if (!parent) {
-        return Status::IOError("IO Error: Failed to create directory \"", path,
-                               "\": No such file or directory");
-      }
-    }
-    TARN_RETURN_NOT_OK(context.fs->CreateDirectories(path));
-  }
+  TARN_ASSIGN_OR_RETURN(path, PrepareCopyDirectory(std::move(path), options, context));
   TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
   TARN_ASSIGN_OR_RETURN(auto properties, WriterProperties::Builder()
                                              .compression(static_cast<int>(codec))
@@ -356,6 +438,9 @@ Result<int64_t> ExecuteCopy(Operator* input, const Statement& copy, const ExecCo
   TARN_ASSIGN_OR_RETURN(CopyOptions options, ParseOptions(copy));
   if (!options.partition_by.empty()) {
     return CopyPartitionedParquet(input, copy.copy_path, options, context);
+  }
+  if (options.row_groups_per_file > 0) {
+    return CopyParquetFiles(input, copy.copy_path, options, context);
   }
   if (options.format == "parquet") return CopyParquet(input, copy.copy_path, options, context);
   return CopyText(input, copy.copy_path, options, context);

@@ -134,8 +134,8 @@ class LakeScanOperator : public Operator {
     lines.push_back(StrCat("files: ", m.files_total, " considered, ", m.files_pruned_by_stats,
                            " pruned by statistics, ", m.files_pruned_by_partition,
                            " pruned by partition, ", m.files_read, " read"));
-    // The DuckLake extension's profiling key for the same count.
-    lines.push_back(StrCat("Total Files Read: ", m.files_read));
+    // The DuckLake extension's profiling key for the same count, with the files considered.
+    lines.push_back(StrCat("Total Files Read: ", m.files_read, " of ", m.files_total));
     if (m.row_id_lookup) {
       lines.push_back(StrCat("rowid lookup: ", m.files_pruned_by_rowid,
                              " files hold none of the rowids sought"));
