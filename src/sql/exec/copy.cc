@@ -7,6 +7,7 @@
 #include "parquet/compression.h"
 #include "sql/plan/names.h"
 #include "table/partition_keys.h"
+#include "table/write_files.h"
 #include "tarn/format.h"
 #include "tarn/parquet.h"
 
@@ -22,6 +23,7 @@ struct CopyOptions {
   std::vector<std::string> partition_by;  // PARTITION_BY columns, in folder order
   bool overwrite_or_ignore = false;       // OVERWRITE_OR_IGNORE: write into a non-empty folder
   int64_t row_groups_per_file = 0;        // ROW_GROUPS_PER_FILE: > 0 writes a folder of files
+  bool append = false;  // APPEND: add uniquely named files to a folder that may hold others
   // GEOPARQUET_VERSION: "V1" (DuckDB's default) writes top-level GEOMETRY columns as WKB
   // BLOBs described by GeoParquet's "geo" metadata; NONE and V2 as Parquet's GEOMETRY type.
   std::string geoparquet_version = "V1";
@@ -103,6 +105,9 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
                                        "V1, V2 or BOTH");
       }
       options.geoparquet_version = upper;
+    } else if (name == "APPEND") {
+      std::string lower = LowerAscii(text);
+      options.append = text.empty() || lower == "true" || lower == "1" || lower == "t";
     } else if (name == "OVERWRITE_OR_IGNORE") {
       std::string lower = LowerAscii(text);
       options.overwrite_or_ignore = lower == "true" || lower == "1" || lower == "t";
@@ -110,7 +115,7 @@ Result<CopyOptions> ParseOptions(const Statement& copy) {
       return Status::InvalidArgument("Binder Error: unrecognized COPY option \"", name,
                                      "\" (supported: FORMAT, HEADER, DELIMITER, COMPRESSION, "
                                      "ROW_GROUP_SIZE, ROW_GROUPS_PER_FILE, PARTITION_BY, "
-                                     "OVERWRITE_OR_IGNORE, GEOPARQUET_VERSION)");
+                                     "OVERWRITE_OR_IGNORE, APPEND, GEOPARQUET_VERSION)");
     }
   }
   if (options.format.empty()) {
@@ -216,15 +221,22 @@ Result<int64_t> CopyParquet(Operator* input, const std::string& path, const Copy
   return rows;
 }
 
+// The name of the index-th file a COPY writes into a folder: data_<index>.parquet, or with
+// APPEND a fresh UUID so that files already there stay.
+std::string CopyFileName(const CopyOptions& options, int64_t index) {
+  if (options.append) return table_internal::NewUuidV7() + ".parquet";
+  return StrCat("data_", index, ".parquet");
+}
+
 // The folder a COPY writes several files into, without a trailing '/': created when missing
-// (its parent must exist), and empty unless OVERWRITE_OR_IGNORE.
+// (its parent must exist), and empty unless OVERWRITE_OR_IGNORE or APPEND.
 Result<std::string> PrepareCopyDirectory(std::string path, const CopyOptions& options,
                                          const ExecContext& context) {
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   TARN_ASSIGN_OR_RETURN(bool exists, context.fs->Exists(path));
   if (exists) {
     TARN_ASSIGN_OR_RETURN(std::vector<FileInfo> entries, context.fs->List(path, false));
-    if (!entries.empty() && !options.overwrite_or_ignore) {
+    if (!entries.empty() && !options.overwrite_or_ignore && !options.append) {
       return Status::IOError("IO Error: Directory \"", path,
                              "\" is not empty! Enable OVERWRITE option to overwrite files");
     }
@@ -271,8 +283,8 @@ Result<int64_t> CopyParquetFiles(Operator* input, std::string path, const CopyOp
     while (offset < batch->num_rows) {
       if (!writer) {
         Result<std::unique_ptr<ParquetWriter>> opened =
-            ParquetWriter::Open(context.fs, StrCat(path, "/data_", files, ".parquet"), geo.schema,
-                                properties, geo.metadata);
+            ParquetWriter::Open(context.fs, StrCat(path, "/", CopyFileName(options, files)),
+                                geo.schema, properties, geo.metadata);
         if (!opened.ok()) return abandon(opened.status());
         writer = std::move(*opened);
         ++files;
@@ -383,7 +395,7 @@ Result<int64_t> CopyPartitionedParquet(Operator* input, std::string path,
         partition.directory = path + "/" + name;
         Status made = context.fs->CreateDirectories(partition.directory);
         if (!made.ok()) return abandon(made);
-        auto writer = ParquetWriter::Open(context.fs, partition.directory + "data_0.parquet",
+        auto writer = ParquetWriter::Open(context.fs, partition.directory + CopyFileName(options, 0),
                                           *file_schema, properties);
         if (!writer.ok()) return abandon(writer.status());
         partition.writer = std::move(writer).value();
