@@ -192,6 +192,9 @@ struct CreateTableChange {
   // Top-level columns with children, column ids assigned (1.. depth-first), column_order =
   // column_id, begin_snapshot ignored (the commit sets it).
   std::vector<ColumnInfo> columns;
+  // The name its folder is named after, when a rename in the same transaction came after data
+  // files were written into the folder of its first name; empty: `name`.
+  std::string path_name = "";
 };
 struct DropTableChange {
   int64_t table_id = 0;

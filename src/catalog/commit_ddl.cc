@@ -170,7 +170,7 @@ Status CreateTable(CommitAttempt* a, const CreateTableChange& c) {
       "schema_id, table_name, path, path_is_relative) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, 1)",
       {CatalogDatum::Integer(id), CatalogDatum::Text(uuid), CatalogDatum::Integer(a->snapshot_id),
        CatalogDatum::Integer(schema_id), CatalogDatum::Text(c.name),
-       CatalogDatum::Text(ObjectPath(c.name, uuid))}));
+       CatalogDatum::Text(ObjectPath(c.path_name.empty() ? c.name : c.path_name, uuid))}));
   for (const ColumnInfo& column : c.columns) {
     TARN_RETURN_NOT_OK(WriteColumnRows(a, id, column, std::nullopt));
   }

@@ -381,20 +381,21 @@ Status DdlRenameTable(WriteState& state, const std::string& schema, const std::s
   auto copy = std::make_shared<TableInfo>(*table);
   copy->name = new_name;
   if (CreateTableChange* create = FindCreateTable(state, table->table_id)) {
-    // The commit names the new table's folder after its name; files already written into
-    // the folder of its first name would be lost to it.
+    // The commit names the new table's folder after its name. Once data files lie in the
+    // folder of an earlier name, the table keeps that folder (as the extension keeps a
+    // table's path through renames).
     const TableDml* dml = state.FindDml(table->table_id);
-    if (dml != nullptr && !dml->files.empty()) {
-      return Status::NotSupported("not yet supported: renaming table \"", name,
-                                  "\", created in this transaction, after writing data files "
-                                  "into its folder");
+    const bool files_written = dml != nullptr && !dml->files.empty();
+    if (files_written || !create->path_name.empty()) {
+      if (create->path_name.empty()) create->path_name = create->name;
+    } else {
+      auto segment = PathSegmentFor(new_name);
+      const SchemaInfo* owner = state.FindSchemaById(table->schema_id);
+      copy->path = owner == nullptr || owner->path.empty() || !segment.has_value()
+                       ? ""
+                       : owner->path + *segment + "/";
     }
     create->name = new_name;
-    auto segment = PathSegmentFor(new_name);
-    const SchemaInfo* owner = state.FindSchemaById(table->schema_id);
-    copy->path = owner == nullptr || owner->path.empty() || !segment.has_value()
-                     ? ""
-                     : owner->path + *segment + "/";
   } else {
     bool folded = false;
     for (LakeChange& change : state.ddl) {
