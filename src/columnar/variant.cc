@@ -854,6 +854,8 @@ Result<VariantNode> FromParquet(std::string_view metadata, std::string_view valu
 
 Result<VariantNode> FromValue(const Value& value) { return FromValueAt(value, 0); }
 
+Result<VariantNode> ParseJson(std::string_view text) { return JsonReader(text).ReadDocument(); }
+
 std::string KindName(const VariantNode& node) {
   if (node.kind == VariantNode::Kind::kObject) return "OBJECT";
   if (node.kind == VariantNode::Kind::kArray) return "ARRAY";

@@ -66,6 +66,11 @@ Result<VariantNode> FromParquet(std::string_view metadata, std::string_view valu
 // the variant null. InvalidArgument with DuckDB's message for unnamed structs.
 Result<VariantNode> FromValue(const Value& value);
 
+// JSON text as a variant, as DuckDB's JSON → VARIANT cast reads it: non-negative integers
+// UINT64, negative ones INT64, other numbers DOUBLE, a repeated key keeping its last value.
+// InvalidArgument naming the byte for malformed text.
+Result<VariantNode> ParseJson(std::string_view text);
+
 // variant_typeof: "INT32", "VARCHAR", "DECIMAL(4, 1)", "OBJECT(a, b)", "ARRAY(5)",
 // "VARIANT_NULL", "BOOL_TRUE".
 std::string TypeName(const VariantNode& node);
