@@ -465,14 +465,18 @@ class Decoder {
         return prim(Value::Int(DataType(type_id), static_cast<int64_t>(raw)));
       }
     };
-    auto decimal = [&](auto sample, int precision) -> Result<VariantNode> {
+    auto decimal = [&](auto sample) -> Result<VariantNode> {
       if (at >= end) return Corrupt("value", at, "decimal is truncated");
       const int scale = static_cast<uint8_t>(value_[at]);
       if (scale > 38) return Corrupt("value", at, "decimal scale " + std::to_string(scale) + " exceeds 38");
       decltype(sample) raw;
       TARN_RETURN_NOT_OK(Load(at + 1, end, &raw));
-      return prim(Value::Int128(DataType::Decimal(std::max(precision, scale), scale),
-                                static_cast<__int128>(raw)));
+      // Parquet keeps no precision: DuckDB reads the value's own digit count (3.25 is
+      // DECIMAL(3, 2)); tarn the same, at least the scale (DuckDB goes below it).
+      const __int128 unscaled = static_cast<__int128>(raw);
+      int digits = 0;
+      for (__int128 rest = unscaled < 0 ? -unscaled : unscaled; rest > 0; rest /= 10) ++digits;
+      return prim(Value::Int128(DataType::Decimal(std::max({digits, scale, 1}), scale), unscaled));
     };
     switch (id) {
       case kNullId: return VariantNode::Null();
@@ -492,9 +496,9 @@ class Decoder {
         TARN_RETURN_NOT_OK(Load(at, end, &f));
         return prim(Value::Double(DataType(TypeId::kFloat32), f));
       }
-      case kDec4: return decimal(int32_t{}, 9);
-      case kDec8: return decimal(int64_t{}, 18);
-      case kDec16: return decimal(__int128{}, 38);
+      case kDec4: return decimal(int32_t{});
+      case kDec8: return decimal(int64_t{});
+      case kDec16: return decimal(__int128{});
       case kDate: return int_of(TypeId::kDate, int32_t{});
       case kTsTz: return int_of(TypeId::kTimestampTz, int64_t{});
       case kTsNtz: return int_of(TypeId::kTimestamp, int64_t{});

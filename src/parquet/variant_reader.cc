@@ -1,6 +1,7 @@
 // Reconstructs variants from unshredded and shredded Parquet VARIANT columns.
 #include "parquet/variant_reader.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -60,7 +61,18 @@ class Rebuilder {
             node.children.push_back(std::move(untyped->children[i]));
           }
         }
-        return std::optional<VariantNode>(std::move(node));
+        // Fields come back in name order, as from an unshredded value (DuckDB reads them so).
+        std::vector<size_t> order(node.names.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](size_t a, size_t b) { return node.names[a] < node.names[b]; });
+        VariantNode sorted;
+        sorted.kind = VariantNode::Kind::kObject;
+        for (size_t i : order) {
+          sorted.names.push_back(std::move(node.names[i]));
+          sorted.children.push_back(std::move(node.children[i]));
+        }
+        return std::optional<VariantNode>(std::move(sorted));
       }
       case TypeId::kList: {
         const int32_t* offsets = typed->values_as<int32_t>();
