@@ -94,6 +94,18 @@ bool CanInlineColumns(const std::vector<ColumnInfo>& columns);
 // Per-leaf statistics of a new data file, typed. The commit encodes min/max with
 // EncodeStatsValue, writes ducklake_file_column_stats, and merges them into
 // ducklake_table_column_stats with typed comparisons.
+// One fully shredded field of a VARIANT column in a new data file: a row of
+// ducklake_file_variant_stats.
+struct NewVariantFieldStats {
+  std::string path;           // root, element, "a", "a".element
+  std::string shredded_type;  // DuckLake type name
+  int64_t column_size_bytes = 0;
+  int64_t value_count = 0;    // non-NULL values
+  int64_t null_count = 0;
+  std::optional<std::string> min, max;  // statistics text
+  std::optional<bool> contains_nan;     // floating types only
+};
+
 struct NewFileColumnStats {
   int64_t column_id = 0;
   int64_t column_size_bytes = 0;
@@ -105,6 +117,8 @@ struct NewFileColumnStats {
   // GEOMETRY columns: {"bbox": {...}, "types": [...]} as the extension writes it; merged
   // (box union, kinds union) into the table-wide row.
   std::optional<std::string> extra_stats;
+  // VARIANT columns: the fully shredded fields (their JSON is `extra_stats`).
+  std::vector<NewVariantFieldStats> variant_fields;
 };
 
 struct NewDataFile {

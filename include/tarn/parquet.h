@@ -284,7 +284,30 @@ struct WrittenColumnStatistics {
   std::optional<std::string> geometry_stats;
 };
 
+// A top-level VARIANT column: its rows and the fully shredded fields of its values (see
+// columnar/variant_stats.h), for DuckLake's ducklake_file_variant_stats.
+struct WrittenVariantField {
+  std::string path;          // root, element, "a", "a".element
+  DataType type;             // the shredded type
+  int64_t num_values = 0;    // NULLs included
+  int64_t null_count = 0;
+  std::optional<Value> min;
+  std::optional<Value> max;
+  bool contains_nan = false;
+  int64_t size_bytes = 0;
+};
+
+struct WrittenVariantStatistics {
+  int top_level_column = 0;
+  int32_t field_id = -1;
+  int64_t rows = 0;
+  int64_t null_rows = 0;
+  int64_t compressed_bytes = 0;  // of all the column's leaves
+  std::vector<WrittenVariantField> fields;
+};
+
 struct WrittenFileInfo {
+  std::vector<WrittenVariantStatistics> variants;  // one per top-level VARIANT column
   int64_t num_rows = 0;
   int64_t file_size = 0;
   int64_t footer_size = 0;

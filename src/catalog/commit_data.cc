@@ -41,14 +41,28 @@ Status InsertFileColumnStats(CommitAttempt* a, int64_t file_id, int64_t table_id
                              const CatalogDatum& max) {
   const CatalogDatum nan = s.contains_nan.has_value() ? CatalogDatum::Boolean(*s.contains_nan)
                                                       : CatalogDatum::Null();
-  return Exec(a->store,
-              "INSERT INTO ducklake_file_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-              "?9, ?10)",
-              {CatalogDatum::Integer(file_id), CatalogDatum::Integer(table_id),
-               CatalogDatum::Integer(s.column_id), CatalogDatum::Integer(s.column_size_bytes),
-               CatalogDatum::Integer(s.value_count), CatalogDatum::Integer(s.null_count), min,
-               max, nan, OptText(s.extra_stats)})
-      .status();
+  TARN_RETURN_NOT_OK(Exec(a->store,
+                          "INSERT INTO ducklake_file_column_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                          "?7, ?8, ?9, ?10)",
+                          {CatalogDatum::Integer(file_id), CatalogDatum::Integer(table_id),
+                           CatalogDatum::Integer(s.column_id),
+                           CatalogDatum::Integer(s.column_size_bytes),
+                           CatalogDatum::Integer(s.value_count), CatalogDatum::Integer(s.null_count),
+                           min, max, nan, OptText(s.extra_stats)}));
+  for (const NewVariantFieldStats& field : s.variant_fields) {
+    TARN_RETURN_NOT_OK(Exec(
+        a->store,
+        "INSERT INTO ducklake_file_variant_stats VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+        "?10, ?11, ?12)",
+        {CatalogDatum::Integer(file_id), CatalogDatum::Integer(table_id),
+         CatalogDatum::Integer(s.column_id), CatalogDatum::Text(field.path),
+         CatalogDatum::Text(field.shredded_type), CatalogDatum::Integer(field.column_size_bytes),
+         CatalogDatum::Integer(field.value_count), CatalogDatum::Integer(field.null_count),
+         OptText(field.min), OptText(field.max),
+         field.contains_nan ? CatalogDatum::Boolean(*field.contains_nan) : CatalogDatum::Null(),
+         CatalogDatum::Null()}));
+  }
+  return Status::OK();
 }
 
 Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row) {
@@ -220,7 +234,10 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
     TARN_RETURN_NOT_OK(InsertFileColumnStats(a, id, table_id, s, min, max));
     Status folded = AccumulateColumnStats(&accum->columns[s.column_id], column->type, s.min, s.max,
                                           s.null_count > 0, s.contains_nan);
-    MergeExtraStats(&accum->columns[s.column_id].extra_stats, s.extra_stats);
+    ColumnStatsAccum& column_accum = accum->columns[s.column_id];
+    MergeExtraStats(column->type, column_accum.extra_seen, &column_accum.extra_stats,
+                    s.extra_stats);
+    column_accum.extra_seen = true;
     TARN_RETURN_NOT_OK(folded.WithContext(what));
   }
   for (size_t k = 0; k < f.partition_values.size(); ++k) {

@@ -138,11 +138,14 @@ struct ColumnStatsAccum {
   std::optional<bool> contains_nan;
   std::optional<Value> min, max;  // typed by the column's current type
   std::optional<std::string> extra_stats;  // geometry: the union of the files' JSON
+  bool extra_seen = false;  // some file's extra_stats were folded in (variants: absent = none)
 };
 
-// Folds geometry extra_stats JSON `more` into `*into` (box and kinds union); text that is no
-// geometry statistics leaves `*into` as it was.
-void MergeExtraStats(std::optional<std::string>* into, const std::optional<std::string>& more);
+// Folds extra_stats `more` into `*into`: geometry JSON as the union of boxes and kinds (text
+// that is no geometry statistics leaves `*into` as it was); variant JSON keeping the fields
+// both shredded alike. `into_seen`: `*into` already describes some file (else it is taken).
+void MergeExtraStats(const DataType& type, bool into_seen, std::optional<std::string>* into,
+                     const std::optional<std::string>& more);
 
 struct TableStatsAccum {
   int64_t added_records = 0;

@@ -7,8 +7,9 @@
 #include <cstring>
 
 #include "catalog/commit_internal.h"
-#include "columnar/geometry.h"
 #include "catalog/row_reader.h"
+#include "catalog/variant_extra_stats.h"
+#include "columnar/geometry.h"
 
 namespace tarn::catalog_internal {
 
@@ -107,7 +108,16 @@ Status AccumulateColumnStats(ColumnStatsAccum* accum, const DataType& type,
   return Status::OK();
 }
 
-void MergeExtraStats(std::optional<std::string>* into, const std::optional<std::string>& more) {
+void MergeExtraStats(const DataType& type, bool into_seen, std::optional<std::string>* into,
+                     const std::optional<std::string>& more) {
+  if (type.id == TypeId::kVariant) {
+    if (!into_seen) {
+      *into = more;
+    } else {
+      MergeVariantExtraStats(into, more);
+    }
+    return;
+  }
   if (!more.has_value()) return;
   if (!into->has_value()) {
     *into = more;
@@ -193,7 +203,7 @@ Status WriteTableStats(CommitAttempt* a) {
       TARN_RETURN_NOT_OK(AccumulateColumnStats(&merged, type, fresh.min, fresh.max, false,
                                                std::nullopt));
       merged.extra_stats = row.OptText(6);
-      MergeExtraStats(&merged.extra_stats, fresh.extra_stats);
+      MergeExtraStats(type, /*into_seen=*/true, &merged.extra_stats, fresh.extra_stats);
       TARN_RETURN_NOT_OK(Exec(a->store,
                               "UPDATE ducklake_table_column_stats SET contains_null = ?1, "
                               "contains_nan = ?2, min_value = ?3, max_value = ?4, "

@@ -425,6 +425,7 @@ class Binder {
       return MakeCall(expr, FunctionId::kMapExtractValue, "map_extract_value", std::move(args));
     }
     if (base->type.id == TypeId::kStruct) return StructExtract(expr, std::move(base), *index);
+    if (base->type.id == TypeId::kVariant) return VariantExtract(expr, std::move(base), std::move(index));
     if (base->type.id != TypeId::kList) {
       return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
     }
@@ -482,6 +483,19 @@ class Binder {
     return node;
   }
 
+  // v['name'], v.name, v[i]: variant_extract. An index 0 is an error while binding, as in DuckDB.
+  Result<NodePtr> VariantExtract(const Expr& expr, NodePtr base, NodePtr key) {
+    if (key->kind == BoundKind::kConstant && !key->constant.is_null() &&
+        key->type.IsInteger() && AsInt128(key->constant) == 0) {
+      return Status::InvalidArgument(
+          "Binder Error: Extracting index 0 from VARIANT(ARRAY) is invalid, indexes are 1-based");
+    }
+    std::vector<NodePtr> args;
+    args.push_back(std::move(base));
+    args.push_back(std::move(key));
+    return MakeCall(expr, FunctionId::kVariantExtract, "variant_extract", std::move(args));
+  }
+
   Result<NodePtr> FieldAccess(const Expr& expr, NodePtr base, const std::string& name) {
     if (base->type.id == TypeId::kMap) {
       // m.key: the value of the entry with that key, as m['key'] (DuckDB's rule).
@@ -489,6 +503,9 @@ class Binder {
       args.push_back(std::move(base));
       args.push_back(MakeConstant(Value::Varchar(name)));
       return MakeCall(expr, FunctionId::kMapExtractValue, "map_extract_value", std::move(args));
+    }
+    if (base->type.id == TypeId::kVariant) {
+      return VariantExtract(expr, std::move(base), MakeConstant(Value::Varchar(name)));
     }
     if (base->type.id != TypeId::kStruct) {
       return TypeError(expr, StrCat("cannot read field \"", name, "\" of a value of type ",
@@ -700,6 +717,16 @@ class Binder {
   [[gnu::noinline]] Result<NodePtr> BindArithmetic(const Expr& expr, NodePtr left, NodePtr right,
                                  bool swapped = false) {
     Op op = expr.op;
+    // A VARIANT beside another type converts to that type, as DuckDB types v + 100 INTEGER.
+    if ((left->type.id == TypeId::kVariant) != (right->type.id == TypeId::kVariant)) {
+      NodePtr& self = left->type.id == TypeId::kVariant ? left : right;
+      const DataType& other = left->type.id == TypeId::kVariant ? right->type : left->type;
+      if (other.id != TypeId::kNull) {
+        Result<NodePtr> cast = CastTo(std::move(self), other);
+        if (!cast.ok()) return TypeError(expr, cast.status().message());
+        self = std::move(cast).value();
+      }
+    }
     // NULL operands take the other side's type (an INTEGER offset beside a DATE, an
     // INTERVAL beside a TIMESTAMP); string literals beside a date or timestamp convert to it.
     for (NodePtr* pair : {&left, &right}) {

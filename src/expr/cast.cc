@@ -8,6 +8,7 @@
 
 #include "columnar/geometry.h"
 #include "expr/datetime.h"
+#include "expr/variant_functions.h"
 #include "format/nested_text.h"
 #include "format/scalar_text.h"
 #include "format/text_parse.h"
@@ -786,6 +787,8 @@ std::string ValueToText(const Value& v) {
     }
     case TypeId::kGeometry:
       return FormatValue(v);  // WKT
+    case TypeId::kVariant:
+      return VariantText(v);
     default:
       break;
   }
@@ -802,6 +805,8 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
   const DataType& from = v.type();
   if (from == to) return v;
   Result<Value> result = [&]() -> Result<Value> {
+    if (to.id == TypeId::kVariant) return CastToVariant(v);
+    if (from.id == TypeId::kVariant) return CastFromVariant(v, to, try_cast);
     if (to.id == TypeId::kVarchar) return Value::Varchar(ValueToText(v));
     if (to.id == TypeId::kGeometry || from.id == TypeId::kGeometry) {
       // DuckDB casts GEOMETRY only from and to text (WKT); not even BLOB converts.
@@ -944,6 +949,9 @@ std::optional<DataType> MaxType(const DataType& a, const DataType& b) {
     if (integral + scale > 38) return DataType::Decimal(38, std::min(scale, 38));
     return DataType::Decimal(integral + scale, scale);
   }
+  // A VARIANT operand converts to the other side's type (DuckDB: v.c = 84 compares INTEGERs).
+  if (a.id == TypeId::kVariant) return b;
+  if (b.id == TypeId::kVariant) return a;
   if (a.id == TypeId::kDate && IsTimestamp(b.id)) return b;
   if (b.id == TypeId::kDate && IsTimestamp(a.id)) return a;
   if (IsTimestamp(a.id) && IsTimestamp(b.id)) return DataType(TypeId::kTimestamp);

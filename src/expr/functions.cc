@@ -15,6 +15,7 @@
 #include "expr/nested_functions.h"
 #include "expr/regexp_functions.h"
 #include "expr/string_functions.h"
+#include "expr/variant_functions.h"
 
 namespace tarn::expr {
 namespace {
@@ -63,7 +64,8 @@ constexpr NameEntry kNames[] = {
     {"second", FunctionId::kSecond},
     {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
     {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
-    {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
+    {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue},
+    {"variant_typeof", FunctionId::kVariantTypeof}, {"variant_extract", FunctionId::kVariantExtract}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
     {"hex", FunctionId::kHex}, {"to_hex", FunctionId::kHex}, {"unhex", FunctionId::kUnhex},
     {"from_hex", FunctionId::kUnhex}, {"lpad", FunctionId::kLpad}, {"rpad", FunctionId::kRpad},
     {"repeat", FunctionId::kRepeat}, {"printf", FunctionId::kPrintf},
@@ -259,7 +261,7 @@ bool PropagatesNull(FunctionId id) {
   if (IsListAggregate(id)) return false;
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
          id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
-         id != FunctionId::kListValue;
+         id != FunctionId::kListValue && id != FunctionId::kVariantTypeof;
 }
 
 Status ResolveFunctionTypes(FunctionId id, std::string_view name,
@@ -406,6 +408,10 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
         }
         return IsListFunction(id) ? ResolveListFunctionTypes(id, name, args, cast_to, result)
                                   : ResolveListAggregateTypes(id, name, args, cast_to, result);
+      }
+      if (IsVariantFunction(id)) {
+        Status status = ResolveVariantFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
       }
       if (IsNestedFunction(id) || IsConversionFunction(id)) {
         Status status = IsNestedFunction(id)
@@ -673,6 +679,7 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
     default:
       if (IsRegexpFunction(id)) return InvokeRegexpFunction(id, args, result_type);
       if (IsNestedFunction(id)) return InvokeNestedFunction(id, args, result_type);
+      if (IsVariantFunction(id)) return InvokeVariantFunction(id, args, result_type);
       if (IsConversionFunction(id)) return InvokeConversionFunction(id, args, result_type);
       if (IsStringFunction(id)) return InvokeStringFunction(id, args, result_type);
       if (IsListFunction(id)) return InvokeListFunction(id, args, result_type);

@@ -45,6 +45,8 @@ enum class FunctionId : uint8_t {
   kListLength,
   // list_aggregates.cc (kListAggregate .. kListMax)
   kListAggregate, kListCount, kListSum, kListAvg, kListMin, kListMax,
+  // variant_functions.cc
+  kVariantTypeof, kVariantExtract,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,

@@ -4,6 +4,7 @@
 #include "columnar/geometry.h"
 #include "format/scalar_text.h"
 #include "format/value_text_internal.h"
+#include "format/variant_text.h"
 #include "tarn/format.h"
 
 namespace tarn {
@@ -18,6 +19,8 @@ bool EqualsNullIgnoringCase(std::string_view text) {
   return text.size() == 4 && (text[0] | 0x20) == 'n' && (text[1] | 0x20) == 'u' &&
          (text[2] | 0x20) == 'l' && (text[3] | 0x20) == 'l';
 }
+
+}  // namespace
 
 // Inside a list, struct or map DuckDB quotes a value's text with '...' when it would
 // otherwise be ambiguous.
@@ -44,6 +47,9 @@ void AppendQuotedNested(std::string_view text, std::string* out) {
   }
   out->push_back('\'');
 }
+
+namespace {
+
 
 template <typename T>
 T LoadAt(const Column& column, int64_t row) {
@@ -125,8 +131,17 @@ void AppendNonNullText(const Column& column, int64_t row, std::string* out) {
     }
     case TypeId::kVarchar:
     case TypeId::kJson: out->append(column.GetView(row)); return;
-    case TypeId::kBlob:
-    case TypeId::kVariant: AppendBlob(column.GetView(row), out); return;
+    case TypeId::kBlob: AppendBlob(column.GetView(row), out); return;
+    case TypeId::kVariant: {
+      // Bytes that are no variant print as a blob.
+      Result<std::string> text = VariantBytesText(column.GetView(row));
+      if (text.ok()) {
+        out->append(*text);
+      } else {
+        AppendBlob(column.GetView(row), out);
+      }
+      return;
+    }
     case TypeId::kGeometry: {
       // WKT as DuckDB prints it; bytes that are no geometry print as a blob.
       Result<std::string> wkt = geometry::WkbToWkt(column.GetView(row));

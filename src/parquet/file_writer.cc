@@ -2,8 +2,10 @@
 // parallel, appends them in schema order, and writes the footer on Finish.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <numeric>
 
+#include "columnar/variant_stats.h"
 #include "parquet/column_writer.h"
 #include "parquet/metadata.h"
 #include "parquet/page_index.h"
@@ -66,7 +68,14 @@ class FileWriter final : public ParquetWriter {
         compressed_bytes_(layout_.leaves.size(), 0),
         uncompressed_bytes_(layout_.leaves.size(), 0) {}
 
-  Status Start() { return Append(kMagic); }
+  Status Start() {
+    for (int column_idx = 0; column_idx < schema_.num_fields(); ++column_idx) {
+      const DataType& type = schema_.field(column_idx).type;
+      has_variant_ = has_variant_ || parquet::HoldsVariant(type);
+      if (type.id == TypeId::kVariant) variant_stats_[column_idx];
+    }
+    return Append(kMagic);
+  }
 
   Status Write(const Batch& batch) override {
     TARN_RETURN_NOT_OK(CheckUsable());
@@ -89,6 +98,26 @@ class FileWriter final : public ParquetWriter {
       }
     }
     if (batch.num_rows == 0) return Status::OK();
+    if (has_variant_) {
+      // VARIANT columns go to the file as their Parquet metadata and value bytes.
+      auto converted = std::make_shared<Batch>(batch);
+      for (int column_idx = 0; column_idx < batch.num_columns(); ++column_idx) {
+        const Column& column = batch.column(column_idx);
+        if (!parquet::HoldsVariant(column.type)) continue;
+        if (column.type.id == TypeId::kVariant) variant_stats_[column_idx].Add(column);
+        Result<std::shared_ptr<Column>> as_parquet = parquet::VariantColumnToParquet(column);
+        if (!as_parquet.ok()) {
+          return as_parquet.status().WithContext(StrCat("parquet writer ", file_->path(),
+                                                        ": column ", column_idx));
+        }
+        converted->columns[static_cast<size_t>(column_idx)] = std::move(as_parquet).value();
+      }
+      return WriteConverted(*converted);
+    }
+    return WriteConverted(batch);
+  }
+
+  Status WriteConverted(const Batch& batch) {
     const int64_t batch_bytes = BatchBytes(batch);
     const int64_t bytes_per_row = std::max<int64_t>(1, batch_bytes / batch.num_rows);
     int64_t offset = 0;
@@ -216,6 +245,24 @@ class FileWriter final : public ParquetWriter {
     for (size_t leaf_idx = 0; leaf_idx < layout_.leaves.size(); ++leaf_idx) {
       info.columns.push_back(DescribeLeaf(leaf_idx));
     }
+    for (const auto& [column_idx, collector] : variant_stats_) {
+      WrittenVariantStatistics variant_info;
+      variant_info.top_level_column = column_idx;
+      variant_info.field_id = schema_.field(column_idx).field_id.value_or(-1);
+      variant_info.rows = collector.rows();
+      variant_info.null_rows = collector.null_rows();
+      for (size_t leaf_idx = 0; leaf_idx < layout_.leaves.size(); ++leaf_idx) {
+        if (layout_.leaves[leaf_idx].top_level_column == column_idx) {
+          variant_info.compressed_bytes += compressed_bytes_[leaf_idx];
+        }
+      }
+      for (variant::VariantFieldStats& field : collector.Finish()) {
+        variant_info.fields.push_back(WrittenVariantField{
+            std::move(field.path), std::move(field.type), field.num_values, field.null_count,
+            std::move(field.min), std::move(field.max), field.contains_nan, field.size_bytes});
+      }
+      info.variants.push_back(std::move(variant_info));
+    }
     file_.reset();
     return info;
   }
@@ -339,6 +386,9 @@ class FileWriter final : public ParquetWriter {
   // Written so far.
   std::vector<parquet::RowGroup> row_groups_;
   int64_t num_rows_ = 0;
+  // Top-level VARIANT columns: their shredding statistics, by column index.
+  std::map<int, variant::VariantStatsCollector> variant_stats_;
+  bool has_variant_ = false;  // some column holds a VARIANT at any depth
   std::vector<ChunkStatistics> file_stats_;  // per leaf, merged over row groups
   std::vector<int64_t> compressed_bytes_;    // per leaf
   std::vector<int64_t> uncompressed_bytes_;  // per leaf

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "parquet/variant_reader.h"
+
 namespace tarn::parquet {
 
 namespace {
@@ -89,6 +91,11 @@ class Assembler {
         for (const SchemaNode& child : node.children) {
           TARN_ASSIGN_OR_RETURN(auto child_column, Build(child, count));
           column->children.push_back(std::move(child_column));
+        }
+        if (node.variant) {
+          Result<std::shared_ptr<Column>> joined = AssembleVariant(node, *column);
+          if (!joined.ok()) return joined.status().WithContext(context_);
+          return joined;
         }
         break;
       case SchemaNode::Kind::kList: {

@@ -399,6 +399,17 @@ class TreeBuilder {
     out->num_leaves = static_cast<int>(leaves_->size()) - out->first_leaf;
     out->field = Field(element.name, DataType::Struct(std::move(fields)), nullable,
                        element.field_id);
+    // Parquet's VARIANT group (metadata, value, optional typed_value) reads as one VARIANT.
+    if (HasLogical(element, LogicalType::Kind::kVariant)) {
+      bool has_metadata = false;
+      for (const Field& field : out->field.type.children) has_metadata |= field.name == "metadata";
+      if (!has_metadata) {
+        return Status::Corruption("schema: VARIANT group '", element.name,
+                                  "' has no metadata field");
+      }
+      out->variant = true;
+      out->field.type = DataType(TypeId::kVariant);
+    }
     return Status::OK();
   }
 

@@ -65,6 +65,9 @@ struct SchemaNode {
   int first_leaf = 0;          // leaves of the subtree: [first_leaf, first_leaf + num_leaves)
   int num_leaves = 0;
   std::vector<SchemaNode> children;  // kStruct: fields; kList: one element
+  // kStruct annotated VARIANT: children are metadata, value and perhaps typed_value (the file's
+  // shredding); the node's field type is kVariant and the assembler joins the children.
+  bool variant = false;
 };
 
 class FileSchema {

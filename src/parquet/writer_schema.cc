@@ -1,6 +1,9 @@
 #include "parquet/writer_schema.h"
 
+#include <string>
 #include <utility>
+
+#include "columnar/variant.h"
 
 namespace tarn::parquet {
 
@@ -155,9 +158,6 @@ Status AnnotateLeaf(const DataType& type, SchemaElement* element, WriterLeaf* le
     case TypeId::kBlob:
       set(PhysicalType::kByteArray, SortOrder::kBytes);
       return Status::OK();
-    case TypeId::kVariant:
-      set(PhysicalType::kByteArray, SortOrder::kNone);
-      return Status::OK();
     case TypeId::kGeometry:
       // Parquet's GEOMETRY logical type (no CRS: OGC:CRS84), as DuckDB writes it without
       // GeoParquet metadata; DuckDB and the DuckLake extension read the column as GEOMETRY.
@@ -193,6 +193,28 @@ class SchemaLayout {
     path.push_back(name);
     if (nullable) ++def;
     const DataType& type = field.type;
+    if (type.id == TypeId::kVariant) {
+      // Parquet's VARIANT: a group of the metadata and value binaries (unshredded), written
+      // from the struct column VariantColumnToParquet makes of the values.
+      LogicalType logical = SimpleLogical(LogicalType::Kind::kVariant);
+      logical.variant_specification_version = 1;
+      element.logical_type = logical;
+      Field as_struct(field.name, VariantParquetStructType(), field.nullable, field.field_id);
+      element.num_children = 2;
+      out_->elements.push_back(std::move(element));
+      for (int child_idx = 0; child_idx < 2; ++child_idx) {
+        const Field& child = as_struct.type.children[static_cast<size_t>(child_idx)];
+        std::vector<ShredStep> child_steps = steps;
+        ShredStep step;
+        step.kind = ShredStep::Kind::kStruct;
+        step.nullable = nullable;
+        step.child_index = child_idx;
+        child_steps.push_back(step);
+        TARN_RETURN_NOT_OK(AddField(child, child.name, false, std::nullopt, std::move(child_steps),
+                                    path, def, rep, top_level));
+      }
+      return Status::OK();
+    }
     if (type.id == TypeId::kStruct) {
       if (type.children.empty()) {
         return Status::NotSupported("cannot write STRUCT column '", name,
@@ -288,6 +310,53 @@ class SchemaLayout {
 };
 
 }  // namespace
+
+DataType VariantParquetStructType() {
+  return DataType::Struct({Field("metadata", DataType(TypeId::kBlob), false),
+                           Field("value", DataType(TypeId::kBlob), false)});
+}
+
+Result<std::shared_ptr<Column>> VariantColumnToParquet(const Column& column) {
+  if (column.type.id == TypeId::kVariant) {
+    ColumnBuilder metadata_builder{DataType(TypeId::kBlob)};
+    ColumnBuilder value_builder{DataType(TypeId::kBlob)};
+    ColumnBuilder validity{DataType(TypeId::kBoolean)};
+    std::string metadata, value;
+    for (int64_t row = 0; row < column.length; ++row) {
+      if (column.IsNull(row)) {
+        metadata_builder.AppendBytes("");  // under a NULL group: never written
+        value_builder.AppendBytes("");
+        continue;
+      }
+      Result<variant::VariantNode> node = variant::Decode(column.GetView(row));
+      if (!node.ok()) return node.status().WithContext("row " + std::to_string(row));
+      TARN_RETURN_NOT_OK(variant::ToParquet(*node, &metadata, &value));
+      metadata_builder.AppendBytes(metadata);
+      value_builder.AppendBytes(value);
+    }
+    auto out = std::make_shared<Column>();
+    out->type = VariantParquetStructType();
+    out->length = column.length;
+    out->null_count = column.null_count;
+    out->validity = column.validity;
+    out->children = {metadata_builder.Finish(), value_builder.Finish()};
+    return out;
+  }
+  if (!column.type.IsNested()) return std::make_shared<Column>(column);
+  auto out = std::make_shared<Column>(column);
+  for (auto& child : out->children) {
+    TARN_ASSIGN_OR_RETURN(child, VariantColumnToParquet(*child));
+  }
+  return out;
+}
+
+bool HoldsVariant(const DataType& type) {
+  if (type.id == TypeId::kVariant) return true;
+  for (const Field& child : type.children) {
+    if (HoldsVariant(child.type)) return true;
+  }
+  return false;
+}
 
 Result<WriterSchema> BuildWriterSchema(const Schema& schema) {
   WriterSchema out;

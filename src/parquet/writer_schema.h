@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "parquet/metadata.h"
+#include "tarn/columnar.h"
 #include "tarn/status.h"
 #include "tarn/type.h"
 
@@ -55,6 +56,14 @@ struct WriterSchema {
   std::vector<SchemaElement> elements;  // depth-first, root first
   std::vector<WriterLeaf> leaves;       // in schema order
 };
+
+// The struct a VARIANT column is written as: metadata and value, both required BLOBs.
+DataType VariantParquetStructType();
+// `column` with every VARIANT (at any depth) replaced by that struct of Parquet's variant
+// metadata and value bytes (VARIANT → struct in the type too); a NULL row stays NULL. The
+// in-memory encoding is checked on the way: bad bytes are Corruption naming the row.
+Result<std::shared_ptr<Column>> VariantColumnToParquet(const Column& column);
+bool HoldsVariant(const DataType& type);
 
 // Lays out `schema`; fails (InvalidArgument / NotSupported) on types that cannot be written.
 Result<WriterSchema> BuildWriterSchema(const Schema& schema);

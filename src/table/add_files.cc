@@ -260,6 +260,11 @@ Status FileMapper::MapColumn(const parquet::SchemaNode& node, const ColumnInfo& 
     return Status::OK();
   }
   switch (target.type.id) {
+    case TypeId::kVariant:
+      // A Parquet VARIANT group reads whole; its metadata/value/typed_value leaves map to no
+      // column of their own.
+      if (node.variant) return Status::OK();
+      break;
     case TypeId::kStruct:
       return MapColumns(node.children, target.children, path, false, &out->children);
     case TypeId::kList: {

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "catalog/stats_encode.h"
+#include "catalog/variant_extra_stats.h"
 #include "expr/cast.h"
 #include "parquet/compression.h"
 #include "table/file_reader.h"
@@ -223,6 +224,53 @@ std::shared_ptr<Batch> WithRowIds(const TableInfo& table, const Batch& rows,
   return out;
 }
 
+namespace {
+
+NewFileColumnStats VariantCatalogStatistics(const WrittenVariantStatistics& written,
+                                            int64_t column_id) {
+  // As DuckDB writes a VARIANT, every row has metadata (a NULL is the variant null): the
+  // column counts no NULLs, and its shredded fields carry the detail.
+  NewFileColumnStats stats;
+  stats.column_id = column_id;
+  stats.column_size_bytes = written.compressed_bytes;
+  stats.value_count = written.rows;
+  stats.null_count = 0;
+  std::vector<catalog_internal::VariantFieldEntry> entries;
+  for (const WrittenVariantField& field : written.fields) {
+    auto text = [&](const std::optional<Value>& bound) -> std::optional<std::string> {
+      if (!bound) return std::nullopt;
+      Result<std::string> encoded = EncodeStatsValue(*bound, field.type);
+      if (!encoded.ok()) return std::nullopt;
+      return std::move(encoded).value();
+    };
+    NewVariantFieldStats row;
+    row.path = field.path;
+    row.shredded_type = field.type.ToDuckLakeName();
+    row.column_size_bytes = field.size_bytes;
+    row.value_count = field.num_values - field.null_count;
+    row.null_count = field.null_count;
+    row.min = text(field.min);
+    row.max = text(field.max);
+    if (field.type.IsFloating()) row.contains_nan = field.contains_nan;
+    catalog_internal::VariantFieldEntry entry;
+    entry.field_name = row.path;
+    entry.shredded_type = row.shredded_type;
+    entry.null_count = row.null_count;
+    entry.min = row.min;
+    entry.max = row.max;
+    entry.num_values = field.num_values;
+    entry.contains_nan = row.contains_nan;
+    entry.column_size_bytes = row.column_size_bytes;
+    entry.any_valid = row.value_count > 0;
+    entries.push_back(std::move(entry));
+    stats.variant_fields.push_back(std::move(row));
+  }
+  stats.extra_stats = catalog_internal::VariantEntriesToJson(entries);
+  return stats;
+}
+
+}  // namespace
+
 std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
                                                   const TableInfo& table) {
   std::vector<NewFileColumnStats> out;
@@ -242,6 +290,11 @@ std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
     if (column->type.IsFloating()) stats.contains_nan = written.contains_nan;
     if (column->type.id == TypeId::kGeometry) stats.extra_stats = written.geometry_stats;
     out.push_back(std::move(stats));
+  }
+  for (const WrittenVariantStatistics& written : info.variants) {
+    const ColumnInfo* column = written.field_id < 0 ? nullptr : table.FindColumn(written.field_id);
+    if (column == nullptr) continue;
+    out.push_back(VariantCatalogStatistics(written, column->column_id));
   }
   return out;
 }

@@ -27,7 +27,7 @@ NewDataFile DataFile(int64_t table_id, std::string path, int64_t rows) {
   f.file_size_bytes = rows * 8;
   f.footer_size = 10;
   f.column_stats = {{1, rows * 8, rows, 0, Value::Int64(rows), Value::Int64(rows * 2),
-                     std::nullopt}};
+                     std::nullopt, std::nullopt, {}}};
   return f;
 }
 

@@ -67,8 +67,8 @@ TEST(CommitTest, InlinedFixtureReplay) {
   file.record_count = 100;
   file.file_size_bytes = 1120;
   file.footer_size = 231;
-  file.column_stats = {{1, 432, 100, 0, I32(10), I32(109), std::nullopt},
-                       {2, 445, 100, 0, Value::Varchar("x10"), Value::Varchar("x99"), std::nullopt}};
+  file.column_stats = {{1, 432, 100, 0, I32(10), I32(109), std::nullopt, std::nullopt, {}},
+                       {2, 445, 100, 0, Value::Varchar("x10"), Value::Varchar("x99"), std::nullopt, std::nullopt, {}}};
   c6.Add(file);
   MustCommit(*lake, c6);
   c7.Add(InlinedFileDeletes{1, 3, {5}});
@@ -295,7 +295,7 @@ TEST(CommitTest, CorruptRowsFailCleanlyAndWriteNothing) {
     f.record_count = 10;
     f.file_size_bytes = 100;
     f.column_stats = {{1, 40, 10, 0, I32(static_cast<int32_t>(min)),
-                       I32(static_cast<int32_t>(max)), std::nullopt}};
+                       I32(static_cast<int32_t>(max)), std::nullopt, std::nullopt, {}}};
     c.Add(f);
     return c;
   };

@@ -23,8 +23,6 @@ DataType FileType(const DataType& type) {
     case TypeId::kInt128:
     case TypeId::kUInt128: return DataType(TypeId::kFloat64);  // DuckDB's lossy mapping
     case TypeId::kTimestampS: return DataType(TypeId::kTimestamp);
-    case TypeId::kVariant:
-    case TypeId::kGeometry: return DataType(TypeId::kBlob);
     default: break;
   }
   DataType out = type;
@@ -43,7 +41,7 @@ Value FileValue(const Value& value, const DataType& type) {
                            static_cast<double>(static_cast<unsigned __int128>(value.GetInt128())));
     case TypeId::kTimestampS: return Value::Int(file_type, value.GetInt64() * 1000000);
     case TypeId::kVariant:
-    case TypeId::kGeometry: return Value::Bytes(file_type, value.GetBytes());
+    case TypeId::kGeometry: return value;  // VARIANT and GEOMETRY read back as themselves
     case TypeId::kInterval: {
       Interval iv = value.GetInterval();
       iv.nanos = static_cast<int64_t>(static_cast<uint32_t>(iv.nanos / 1000000)) * 1000000;

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "columnar/variant.h"
+
 namespace tarn::testing {
 namespace {
 
@@ -161,6 +163,28 @@ std::string RandomWkbPoint(Rng& rng) {
   return wkb;
 }
 
+// A VARIANT of kinds that keep their bytes through a Parquet file: INT32, VARCHAR, DOUBLE,
+// or an object with fields in name order.
+std::string RandomVariant(Rng& rng) {
+  using variant::VariantNode;
+  auto scalar = [&]() {
+    switch (rng() % 3) {
+      case 0: return VariantNode::Primitive(Value::Int(DataType(TypeId::kInt32), static_cast<int32_t>(rng())));
+      case 1: return VariantNode::Primitive(Value::Varchar(RandomBlob(rng)));
+      default: return VariantNode::Primitive(Value::Float64(static_cast<double>(rng() % 1000) / 8));
+    }
+  };
+  VariantNode node = scalar();
+  if (rng() % 3 == 0) {
+    node = VariantNode();
+    node.kind = VariantNode::Kind::kObject;
+    node.names = {"a", "b"};
+    node.children = {scalar(), scalar()};
+  }
+  Result<std::string> bytes = variant::Encode(node);
+  return bytes.ok() ? std::move(bytes).value() : std::string();
+}
+
 std::string RandomUuid(Rng& rng) {
   if (Chance(rng, 0.1)) return std::string(16, '\0');
   if (Chance(rng, 0.1)) return std::string(16, '\xff');
@@ -227,7 +251,7 @@ Value RandomValue(Rng& rng, const DataType& type, double null_fraction) {
     case TypeId::kVarchar: return Value::Bytes(type, RandomText(rng));
     case TypeId::kJson: return Value::Bytes(type, RandomJson(rng));
     case TypeId::kBlob:
-    case TypeId::kVariant: return Value::Bytes(type, RandomBlob(rng));
+    case TypeId::kVariant: return Value::Bytes(type, RandomVariant(rng));
     case TypeId::kGeometry: return Value::Bytes(type, RandomWkbPoint(rng));
     case TypeId::kUuid: return Value::Bytes(type, RandomUuid(rng));
     case TypeId::kStruct: {

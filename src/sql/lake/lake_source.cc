@@ -1,9 +1,11 @@
 #include "sql/lake/lake_source.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <utility>
 
+#include "catalog/variant_extra_stats.h"
 #include "columnar/geometry.h"
 #include "expr/binder.h"
 #include "expr/bound.h"
@@ -455,6 +457,7 @@ class LakeTableSource : public Source {
       default:
         break;
     }
+    if (column.type.id == TypeId::kVariant) return VariantStatisticsText(stats);
     if (stats == nullptr) return std::nullopt;
     if (column.type.id == TypeId::kGeometry) {
       std::optional<geometry::GeometryStats> geo =
@@ -475,6 +478,77 @@ class LakeTableSource : public Source {
     };
     return StrCat("[Min: ", bound(stats->min_text), ", Max: ", bound(stats->max_text), "]",
                   validity);
+  }
+
+  // A VARIANT column's statistics as DuckDB prints the variant statistics DuckLake hands over:
+  // SHREDDED with the shredded fields' types and bounds when the table-wide extra_stats keep
+  // some, else INCONSISTENT.
+  static std::string VariantStatisticsText(const TableColumnStats* stats) {
+    std::optional<std::vector<catalog_internal::VariantFieldEntry>> entries;
+    if (stats != nullptr && stats->extra_stats) {
+      entries = catalog_internal::VariantEntriesFromJson(*stats->extra_stats);
+    }
+    const std::string validity = "'has_null': true, 'has_no_null': true}";
+    if (!entries || entries->empty()) return "{'shredding_state': INCONSISTENT, " + validity;
+    // The fields as a tree: "a"."b" nests, element is a list's child_stats.
+    struct Node {
+      std::map<std::string, Node> fields;
+      std::unique_ptr<Node> element;
+      const catalog_internal::VariantFieldEntry* leaf = nullptr;
+    };
+    Node root;
+    for (const auto& entry : *entries) {
+      Node* node = &root;
+      if (entry.field_name != "root") {
+        std::string_view path = entry.field_name;
+        while (!path.empty()) {
+          if (path.front() == '"') {
+            std::string name;
+            size_t i = 1;
+            for (; i < path.size(); ++i) {
+              if (path[i] == '"') {
+                if (i + 1 < path.size() && path[i + 1] == '"') {
+                  name.push_back('"');
+                  ++i;
+                  continue;
+                }
+                break;
+              }
+              name.push_back(path[i]);
+            }
+            node = &node->fields[name];
+            path.remove_prefix(std::min(path.size(), i + 1));
+          } else {
+            if (!node->element) node->element = std::make_unique<Node>();
+            node = node->element.get();
+            path.remove_prefix(std::min(path.size(), path.find('.') == std::string_view::npos
+                                                        ? path.size()
+                                                        : path.find('.')));
+          }
+          if (!path.empty() && path.front() == '.') path.remove_prefix(1);
+        }
+      }
+      node->leaf = &entry;
+    }
+    std::function<std::string(const Node&)> text = [&](const Node& node) -> std::string {
+      if (node.leaf != nullptr) {
+        const auto& e = *node.leaf;
+        Result<DataType> type = ParseDuckLakeType(e.shredded_type);
+        std::string out = StrCat("{'type': ", type.ok() ? type->ToString() : e.shredded_type,
+                                 ", 'stats': {");
+        if (e.min && e.max) out += StrCat("'min': ", *e.min, ", 'max': ", *e.max, ", ");
+        return StrCat(out, "'has_null': ", e.null_count > 0 ? "true" : "false",
+                      ", 'has_no_null': ", e.num_values > e.null_count ? "true" : "false", "}}");
+      }
+      if (node.element) return StrCat("{'child_stats': ", text(*node.element), "}");
+      std::string out = "{";
+      for (const auto& [name, child] : node.fields) {
+        if (out.size() > 1) out += ", ";
+        out += StrCat("'", name, "': ", text(child));
+      }
+      return out + "}";
+    };
+    return StrCat("{'shredding_state': SHREDDED, 'fully_shredded': ", text(root), ", ", validity);
   }
 
   const ColumnInfo* StatisticsColumn(const ast::Expr& expr) const {

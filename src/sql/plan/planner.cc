@@ -229,6 +229,29 @@ std::unique_ptr<BoundExpr> ColumnExpr(int index, const Field& field) {
   return std::make_unique<BoundExpr>(std::move(node));
 }
 
+bool IsColumnsStar(const Expr& e) {
+  return e.kind == ExprKind::kFunction && e.names.size() == 1 && SameName(e.names[0], "columns") &&
+         e.children.size() == 1 && e.children[0]->kind == ExprKind::kStar;
+}
+
+bool ContainsColumnsStar(const Expr& e) {
+  if (IsColumnsStar(e)) return true;
+  for (const auto& child : e.children) {
+    if (child && ContainsColumnsStar(*child)) return true;
+  }
+  return false;
+}
+
+void ReplaceColumnsStar(ExprPtr* e, const std::string& column) {
+  if (IsColumnsStar(**e)) {
+    *e = ast::MakeColumnRef({column});
+    return;
+  }
+  for (auto& child : (*e)->children) {
+    if (child) ReplaceColumnsStar(&child, column);
+  }
+}
+
 // `visible`: how many leading schema columns `*` expands to (the rest are pseudo-columns).
 Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visible,
                         const std::string& qualifier, std::vector<OutputItem>* items) {
@@ -236,6 +259,21 @@ Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visi
   // (DuckDB's lateral column aliases: SELECT 1 AS a, a + 1).
   std::vector<OutputItem> aliased;
   for (const SelectItem& item : select.items) {
+    if (!item.star && item.expr && ContainsColumnsStar(*item.expr)) {
+      // COLUMNS(*) inside an expression: the expression once per column, named after it.
+      if (select.from.kind == TableRef::Kind::kNone) {
+        return Status::InvalidArgument(
+            "Binder Error: COLUMNS(*) with no tables specified is not valid");
+      }
+      for (int index = 0; index < visible; ++index) {
+        const Field& field = schema.field(index);
+        ExprPtr e = item.expr->Clone();
+        ReplaceColumnsStar(&e, field.name);
+        e = Prepared(*e, qualifier);
+        items->push_back({std::move(e), item.alias.empty() ? field.name : item.alias});
+      }
+      continue;
+    }
     if (!item.star) {
       ExprPtr e = Prepared(*item.expr, qualifier);
       std::string name = item.alias.empty() ? DefaultColumnName(*e) : item.alias;
