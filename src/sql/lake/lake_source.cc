@@ -106,6 +106,7 @@ class LakeScanOperator : public Operator {
   std::shared_ptr<const Schema> schema() const override { return schema_; }
 
   Result<std::shared_ptr<Batch>> Next() override {
+    ran_ = true;
     TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, reader_->Next());
     if (!batch) {
       finished_ = true;
@@ -128,7 +129,9 @@ class LakeScanOperator : public Operator {
     std::vector<std::string> names;
     for (const Field& field : schema_->fields) names.push_back(field.name);
     lines.push_back("columns: " + JoinNames(names));
-    if (!finished_) {
+    // A scan that ran (to its end, or until a LIMIT above it had enough rows) reports what it
+    // did; one that never ran, the catalog-level estimate.
+    if (!finished_ && !ran_) {
       for (const std::string& line : estimate_) lines.push_back(line);
       return lines;
     }
@@ -158,6 +161,7 @@ class LakeScanOperator : public Operator {
   std::vector<std::string> estimate_;  // before the scan ran: catalog-level file pruning
   std::string label_;
   bool finished_ = false;
+  bool ran_ = false;
 };
 
 class LakeTableSource : public Source {
