@@ -170,18 +170,25 @@ bool IsTypeDuckLakeLacks(const std::string& type_text) {
   return false;
 }
 
-// Whether a DEFAULT is a literal the catalog stores as its value (a constant, a negative
-// number, a constant cast), as the extension decides; anything else (now(), round(pi())) is an
-// expression stored as DuckDB prints it and evaluated at each insert.
+// Whether a DEFAULT is a literal the catalog stores as its value: a constant, a signed number,
+// a cast of one, or a list, struct or MAP literal of them. Anything else (now(), round(pi()))
+// is an expression stored as DuckDB prints it and evaluated at each insert.
 bool IsLiteralDefault(const ast::Expr& e) {
+  auto all_children = [&] {
+    for (const auto& child : e.children) {
+      if (!IsLiteralDefault(*child)) return false;
+    }
+    return true;
+  };
   switch (e.kind) {
     case ast::ExprKind::kLiteral:
       return true;
     case ast::ExprKind::kUnary:
-      return (e.op == ast::Op::kNegate || e.op == ast::Op::kPlus) &&
-             e.children[0]->kind == ast::ExprKind::kLiteral;
-    case ast::ExprKind::kCast:
-      return e.children[0]->kind == ast::ExprKind::kLiteral;
+      return (e.op == ast::Op::kNegate || e.op == ast::Op::kPlus) && all_children();
+    case ast::ExprKind::kCast: case ast::ExprKind::kList: case ast::ExprKind::kStruct:
+      return all_children();
+    case ast::ExprKind::kFunction:
+      return !e.names.empty() && e.names[0] == "map" && !e.has_filter && all_children();
     default:
       return false;
   }
