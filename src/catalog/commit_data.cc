@@ -124,6 +124,30 @@ Result<const ColumnInfo*> ColumnOf(const TableState& table, int64_t column_id) {
   return column;
 }
 
+// A file written before a column was added (earlier in the same transaction) has no values for
+// it: its rows read the column's initial default, so the table-wide bounds take that value.
+Status FoldMissingColumns(TableStatsAccum* accum, const TableState& table,
+                          const NewDataFile& f) {
+  if (f.record_count == 0 || f.column_stats.empty()) return Status::OK();
+  for (const ColumnInfo& column : table.columns) {
+    if (column.type.IsNested() || !column.initial_value.has_value()) continue;
+    bool present = false;
+    for (const NewFileColumnStats& s : f.column_stats) present |= s.column_id == column.column_id;
+    if (present) continue;
+    const Value& fill = *column.initial_value;
+    std::optional<Value> bound;
+    if (!fill.is_null() && HasStatsText(column.type)) bound = fill;
+    std::optional<bool> nan;
+    if (column.type.IsFloating()) nan = !fill.is_null() && std::isnan(fill.GetDouble());
+    if (nan.value_or(false)) bound.reset();
+    Status folded = AccumulateColumnStats(&accum->columns[column.column_id], column.type, bound,
+                                          bound, fill.is_null(), nan);
+    TARN_RETURN_NOT_OK(folded.WithContext(
+        StrCat("data file ", f.path, " column ", column.name, " (its initial default)")));
+  }
+  return Status::OK();
+}
+
 Result<CatalogDatum> StatsText(const std::optional<Value>& bound, std::string_view what) {
   if (!bound.has_value() || bound->is_null()) return CatalogDatum::Null();
   const Value& v = *bound;
@@ -240,6 +264,7 @@ Status AddDataFile(CommitAttempt* a, const NewDataFile& f) {
     column_accum.extra_seen = true;
     TARN_RETURN_NOT_OK(folded.WithContext(what));
   }
+  TARN_RETURN_NOT_OK(FoldMissingColumns(accum, *table, f));
   for (size_t k = 0; k < f.partition_values.size(); ++k) {
     TARN_RETURN_NOT_OK(Exec(a->store,
                             "INSERT INTO ducklake_file_partition_value VALUES (?1, ?2, ?3, ?4)",
