@@ -3,6 +3,7 @@
 // rows (reference §3.6, §3.7, §3.9).
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "catalog/commit_internal.h"
 #include "catalog/row_reader.h"
@@ -146,6 +147,60 @@ Status FoldMissingColumns(TableStatsAccum* accum, const TableState& table,
         StrCat("data file ", f.path, " column ", column.name, " (its initial default)")));
   }
   return Status::OK();
+}
+
+struct InlinedLeafStats {
+  std::optional<Value> min, max;
+  bool has_null = false;
+  std::optional<bool> nan;
+};
+
+// Folds one value of `info` (NULL included) into the statistics of its leaf columns. A NULL
+// struct makes its fields NULL; a NULL list or map has no elements.
+void GatherInlinedStats(const ColumnInfo& info, const Value& v,
+                        std::map<int64_t, InlinedLeafStats>* leaves) {
+  switch (info.type.id) {
+    case TypeId::kStruct:
+      for (size_t i = 0; i < info.children.size(); ++i) {
+        const bool has = !v.is_null() && i < v.children().size();
+        GatherInlinedStats(info.children[i],
+                           has ? v.children()[i] : Value::Null(info.children[i].type), leaves);
+      }
+      return;
+    case TypeId::kList:
+      if (v.is_null() || info.children.size() != 1) return;
+      for (const Value& element : v.children()) {
+        GatherInlinedStats(info.children[0], element, leaves);
+      }
+      return;
+    case TypeId::kMap:
+      if (v.is_null() || info.children.size() != 2) return;
+      for (const Value& entry : v.children()) {
+        for (size_t k = 0; k < 2; ++k) {
+          const bool has = !entry.is_null() && k < entry.children().size();
+          GatherInlinedStats(info.children[k],
+                             has ? entry.children()[k] : Value::Null(info.children[k].type),
+                             leaves);
+        }
+      }
+      return;
+    default:
+      break;
+  }
+  if (info.type.IsNested()) return;
+  InlinedLeafStats& leaf = (*leaves)[info.column_id];
+  if (info.type.IsFloating() && !leaf.nan.has_value()) leaf.nan = false;
+  if (v.is_null()) {
+    leaf.has_null = true;
+    return;
+  }
+  if (info.type.IsFloating() && std::isnan(v.GetDouble())) {
+    leaf.nan = true;
+    return;
+  }
+  if (!HasStatsText(info.type)) return;
+  if (!leaf.min.has_value() || CompareStatsValues(v, *leaf.min) < 0) leaf.min = v;
+  if (!leaf.max.has_value() || CompareStatsValues(v, *leaf.max) > 0) leaf.max = v;
 }
 
 Result<CatalogDatum> StatsText(const std::optional<Value>& bound, std::string_view what) {
@@ -357,33 +412,23 @@ Status AddInlinedRows(CommitAttempt* a, const InlinedInsert& insert) {
       accum->next_row_id = std::max(accum->next_row_id, row_id + 1);
     }
   }
-  // Statistics of the inserted values, per top-level column.
+  // Statistics of the inserted values, per leaf column (a list's elements, a struct's fields,
+  // a map's keys and values), as the extension gathers them for inlined rows.
+  std::map<int64_t, InlinedLeafStats> leaves;
   for (int c = 0; c < batch.num_columns(); ++c) {
     const Column& column = batch.column(c);
     const ColumnInfo& info = table->columns[static_cast<size_t>(c)];
-    if (info.type.IsNested()) continue;  // bounds live on leaf columns, inlined rows have none
-    const bool bounded = HasStatsText(info.type);
-    std::optional<Value> min, max;
-    bool has_null = false;
-    std::optional<bool> nan;
-    if (column.type.IsFloating()) nan = false;
     for (int64_t r = 0; r < batch.num_rows; ++r) {
-      if (column.IsNull(r)) {
-        has_null = true;
-        continue;
-      }
-      Value v = column.GetValue(r);
-      if (column.type.IsFloating() && std::isnan(v.GetDouble())) {
-        nan = true;
-        continue;
-      }
-      if (!bounded) continue;
-      if (!min.has_value() || CompareStatsValues(v, *min) < 0) min = v;
-      if (!max.has_value() || CompareStatsValues(v, *max) > 0) max = v;
+      GatherInlinedStats(info, column.IsNull(r) ? Value::Null(info.type) : column.GetValue(r),
+                         &leaves);
     }
-    Status folded = AccumulateColumnStats(&accum->columns[info.column_id], info.type, min, max,
-                                          has_null, nan);
-    TARN_RETURN_NOT_OK(folded.WithContext(StrCat("inlined column ", info.name)));
+  }
+  for (const auto& [column_id, leaf] : leaves) {
+    const ColumnInfo* info = FindInTree(table->columns, column_id);
+    if (info == nullptr) continue;
+    Status folded = AccumulateColumnStats(&accum->columns[column_id], info->type, leaf.min,
+                                          leaf.max, leaf.has_null, leaf.nan);
+    TARN_RETURN_NOT_OK(folded.WithContext(StrCat("inlined column ", info->name)));
   }
   accum->added_records += batch.num_rows;
   accum->has_inlined = true;

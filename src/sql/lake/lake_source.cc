@@ -181,7 +181,20 @@ class LakeTableSource : public Source {
   void PushFilter(const ast::Expr& where) override { filter_ = where.ToString(); }
 
   // From the table-wide statistics (ducklake_table_column_stats) of the column `expr` names.
+  // An element of a list column (l[i]) has its element's statistics and may be NULL, as
+  // DuckDB's list_extract propagates them.
   std::optional<std::string> StatisticsText(const ast::Expr& expr) const override {
+    if (expr.kind == ast::ExprKind::kSubscript && expr.children.size() == 2) {
+      const ColumnInfo* list = StatisticsColumn(*expr.children[0]);
+      if (list == nullptr || list->type.id != TypeId::kList || list->children.size() != 1) {
+        return std::nullopt;
+      }
+      std::optional<std::string> element = ColumnStatisticsText(list->children[0]);
+      if (!element) return std::nullopt;
+      const size_t validity = element->rfind("[Has Null: ");
+      if (validity == std::string::npos) return std::nullopt;
+      return element->substr(0, validity) + "[Has Null: true, Has No Null: true]";
+    }
     const ColumnInfo* column = StatisticsColumn(expr);
     if (column == nullptr) return std::nullopt;
     return ColumnStatisticsText(*column);
