@@ -1,9 +1,12 @@
 #include "expr/conversion_functions.h"
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "expr/cast.h"
+#include "format/scalar_text.h"
+#include "util/murmur3.h"
 #include "util/md5.h"
 
 namespace tarn::expr {
@@ -92,7 +95,7 @@ Result<Value> ToTimestamp(const Value& seconds, const DataType& result_type) {
 }  // namespace
 
 bool IsConversionFunction(FunctionId id) {
-  return id == FunctionId::kTrunc || id == FunctionId::kMd5 ||
+  return id == FunctionId::kTrunc || id == FunctionId::kMd5 || id == FunctionId::kMurmur3 ||
          id == FunctionId::kToTimestamp || FindUnit(id) != nullptr;
 }
 
@@ -120,6 +123,13 @@ Status ResolveConversionFunctionTypes(FunctionId id, const std::vector<DataType>
       return accept(DataType(TypeId::kVarchar), DataType(TypeId::kVarchar));
     case FunctionId::kToTimestamp:
       return accept(DataType(TypeId::kFloat64), DataType(TypeId::kTimestampTz));
+    case FunctionId::kMurmur3:
+      if (arg.id == TypeId::kVariant || arg.id == TypeId::kGeometry ||
+          arg.id == TypeId::kInterval || arg.id == TypeId::kTimeTz) {
+        return mismatch();
+      }
+      return accept(arg.id == TypeId::kNull ? DataType(TypeId::kInt32) : arg,
+                    DataType(TypeId::kInt32));
     default:
       return mismatch();
   }
@@ -134,7 +144,62 @@ Result<Value> InvokeConversionFunction(FunctionId id, std::span<const Value> arg
       return args[0];
     case FunctionId::kMd5: return Value::Varchar(Md5Hex(args[0].GetBytes()));
     case FunctionId::kToTimestamp: return ToTimestamp(args[0], result_type);
+    case FunctionId::kMurmur3: {
+      std::optional<int32_t> hash = Murmur3Of(args[0]);
+      if (!hash) return Value::Null(result_type);
+      return Value::Int(result_type, *hash);
+    }
     default: return Status::Internal("not a conversion function");
+  }
+}
+
+std::optional<int32_t> Murmur3Of(const Value& value) {
+  if (value.is_null()) return std::nullopt;
+  const DataType& type = value.type();
+  switch (type.id) {
+    case TypeId::kBoolean:
+      return Murmur3HashInt64(value.GetBool() ? 1 : 0);
+    case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+    case TypeId::kDate: case TypeId::kTime: case TypeId::kTimeNs: case TypeId::kTimestamp:
+    case TypeId::kTimestampS: case TypeId::kTimestampMs: case TypeId::kTimestampNs:
+    case TypeId::kTimestampTz:
+      return Murmur3HashInt64(value.GetInt64());
+    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
+      return Murmur3Hash32(std::to_string(value.GetUInt64()));
+    case TypeId::kInt128: case TypeId::kUInt128: {
+      std::string text;
+      if (type.id == TypeId::kInt128) {
+        format::AppendInt128(value.GetInt128(), &text);
+      } else {
+        format::AppendUInt128(static_cast<unsigned __int128>(value.GetInt128()), &text);
+      }
+      return Murmur3Hash32(text);
+    }
+    case TypeId::kDecimal: {
+      if (type.precision <= 18) return Murmur3HashInt64(static_cast<int64_t>(value.GetInt128()));
+      std::string text;
+      format::AppendDecimal(value.GetInt128(), type.precision, type.scale, &text);
+      return Murmur3Hash32(text);
+    }
+    case TypeId::kFloat32: case TypeId::kFloat64: {
+      double d = value.GetDouble();
+      if (d == 0.0) d = 0.0;
+      int64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof(bits));
+      return Murmur3HashInt64(bits);
+    }
+    case TypeId::kVarchar: case TypeId::kJson: case TypeId::kBlob:
+      return Murmur3Hash32(value.GetBytes());
+    case TypeId::kUuid: {
+      if (value.GetBytes().size() != 16) return std::nullopt;
+      std::string text;
+      format::AppendUuid(value.GetBytes(), &text);
+      return Murmur3Hash32(text);
+    }
+    case TypeId::kStruct: case TypeId::kList: case TypeId::kMap:
+      return Murmur3Hash32(ValueToText(value));  // DuckDB's text of the value
+    default:
+      return std::nullopt;
   }
 }
 

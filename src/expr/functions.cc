@@ -65,7 +65,7 @@ constexpr NameEntry kNames[] = {
     {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
     {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
     {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue},
-    {"variant_typeof", FunctionId::kVariantTypeof}, {"variant_extract", FunctionId::kVariantExtract}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5},
+    {"variant_typeof", FunctionId::kVariantTypeof}, {"variant_extract", FunctionId::kVariantExtract}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5}, {"murmur3_32", FunctionId::kMurmur3},
     {"hex", FunctionId::kHex}, {"to_hex", FunctionId::kHex}, {"unhex", FunctionId::kUnhex},
     {"from_hex", FunctionId::kUnhex}, {"lpad", FunctionId::kLpad}, {"rpad", FunctionId::kRpad},
     {"repeat", FunctionId::kRepeat}, {"printf", FunctionId::kPrintf},

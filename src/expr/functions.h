@@ -30,7 +30,7 @@ enum class FunctionId : uint8_t {
   // nested_functions.cc
   kStructPack, kListValue, kMap, kRange, kMapExtractValue,
   // conversion_functions.cc
-  kTrunc, kMd5, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
+  kTrunc, kMd5, kMurmur3, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
   kToMillennia,
   // string_functions.cc

@@ -6,6 +6,7 @@
 
 #include "expr/bound.h"
 #include "expr/cast.h"
+#include "expr/conversion_functions.h"
 #include "expr/pruning.h"
 #include "format/scalar_text.h"
 #include "util/murmur3.h"
@@ -112,52 +113,10 @@ std::optional<std::pair<Value, Value>> CalendarRangeAnyZone(int64_t year,
 }
 
 std::optional<int32_t> DuckLakeHash(const Value& value) {
-  if (value.is_null()) return std::nullopt;
-  const DataType& type = value.type();
-  switch (type.id) {
-    case TypeId::kBoolean:
-      return Murmur3HashInt64(value.GetBool() ? 1 : 0);
-    case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
-    case TypeId::kDate: case TypeId::kTime: case TypeId::kTimeNs: case TypeId::kTimestamp:
-    case TypeId::kTimestampS: case TypeId::kTimestampMs: case TypeId::kTimestampNs:
-    case TypeId::kTimestampTz:
-      return Murmur3HashInt64(value.GetInt64());
-    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
-      return Murmur3Hash32(std::to_string(value.GetUInt64()));
-    case TypeId::kInt128: case TypeId::kUInt128: {
-      std::string text;
-      if (type.id == TypeId::kInt128) {
-        format::AppendInt128(value.GetInt128(), &text);
-      } else {
-        format::AppendUInt128(static_cast<unsigned __int128>(value.GetInt128()), &text);
-      }
-      return Murmur3Hash32(text);
-    }
-    case TypeId::kDecimal: {
-      if (type.precision <= 18) return Murmur3HashInt64(static_cast<int64_t>(value.GetInt128()));
-      std::string text;
-      format::AppendDecimal(value.GetInt128(), type.precision, type.scale, &text);
-      return Murmur3Hash32(text);
-    }
-    case TypeId::kFloat32: case TypeId::kFloat64: {
-      double d = value.GetDouble();
-      if (std::isnan(d)) return std::nullopt;
-      if (d == 0.0) d = 0.0;
-      int64_t bits = 0;
-      std::memcpy(&bits, &d, sizeof(bits));
-      return Murmur3HashInt64(bits);
-    }
-    case TypeId::kVarchar: case TypeId::kJson: case TypeId::kBlob:
-      return Murmur3Hash32(value.GetBytes());
-    case TypeId::kUuid: {
-      if (value.GetBytes().size() != 16) return std::nullopt;
-      std::string text;
-      format::AppendUuid(value.GetBytes(), &text);
-      return Murmur3Hash32(text);
-    }
-    default:
-      return std::nullopt;
+  if (!value.is_null() && value.type().IsFloating() && std::isnan(value.GetDouble())) {
+    return std::nullopt;
   }
+  return expr::Murmur3Of(value);
 }
 
 std::optional<int32_t> PartitionBucket(const Value& value, int64_t bucket_count) {

@@ -78,8 +78,9 @@ std::optional<std::pair<Value, Value>> CalendarRangeAnyZone(int64_t year,
 // value (booleans, integers up to 64 bits, decimals up to 18 digits (unscaled), dates, times
 // and timestamps in their own units, as 8-byte little-endian integers; floats as the bits of
 // the double with -0.0 made 0.0; varchar, json and blob as their bytes; other types as DuckDB
-// prints them: unsigned and 128-bit integers, wider decimals, uuids). nullopt for NULL, NaN and
-// the types whose hash this does not reproduce (timetz, interval, nested, variant, geometry).
+// prints them: unsigned and 128-bit integers, wider decimals, uuids, structs, lists and maps).
+// nullopt for NULL, NaN and the types whose hash this does not reproduce (timetz, interval,
+// variant, geometry).
 std::optional<int32_t> DuckLakeHash(const Value& value);
 
 // (DuckLakeHash(value) & INT32_MAX) % bucket_count; nullopt as above or for a count < 1.

@@ -310,9 +310,10 @@ Status FlushInlinedTable(Run& run, const TableInfo& info, const TableMetadata& m
         deleted.push_back({static_cast<int64_t>(p), end.GetValue(i).GetInt64()});
       }
     }
+    // As the extension flushes: every file keeps its rows' snapshot ids and states the
+    // largest as partial_max, so all files of a flush share one schema.
     const int64_t min_s = *std::min_element(snapshots.begin(), snapshots.end());
     const int64_t max_s = *std::max_element(snapshots.begin(), snapshots.end());
-    const bool spans = min_s != max_s;
     std::string directory;
     if (info.partitioning && !group.values.empty()) {
       std::vector<std::string> names;
@@ -323,14 +324,14 @@ Status FlushInlinedTable(Run& run, const TableInfo& info, const TableMetadata& m
     }
     TARN_ASSIGN_OR_RETURN(MaintenanceDataFile file,
                           WriteOutput(run, version, std::move(group_columns), &row_ids,
-                                      spans ? &snapshots : nullptr, directory));
+                                      &snapshots, directory));
     if (!directory.empty()) {
       file.file.partition_id = info.partitioning->partition_id;
       file.file.partition_values = group.values;
     }
     file.row_id_start = *std::min_element(row_ids.begin(), row_ids.end());
     file.begin_snapshot = min_s;
-    if (spans) file.partial_max = max_s;
+    file.partial_max = max_s;
     const int64_t provisional = file.file.provisional_id;
     const std::string data_path = info.path + file.file.path;
     change->data_files.push_back(std::move(file));

@@ -427,8 +427,11 @@ Status DdlSetPartitioning(WriteState& state, const std::string& schema, const st
                               table->name, "\" (a partition key)");
     }
     const TypeId type = column->type.id;
-    if (type == TypeId::kStruct || type == TypeId::kList || type == TypeId::kMap ||
-        type == TypeId::kVariant || type == TypeId::kGeometry) {
+    // A nested value can be bucketed (by the hash of its text, as the extension does), not
+    // used as a partition value itself.
+    const bool nested = type == TypeId::kStruct || type == TypeId::kList || type == TypeId::kMap;
+    if ((nested && key.transform != PartitionTransform::kBucket) || type == TypeId::kVariant ||
+        type == TypeId::kGeometry) {
       return Status::InvalidArgument("Binder Error: cannot partition table \"", table->name,
                                      "\" by column \"", column->name, "\" of type ",
                                      column->type.ToString());

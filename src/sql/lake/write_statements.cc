@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -830,18 +831,49 @@ class Writer {
       definition.transform = transform;
       return definition;
     }
-    if (function == "bucket" && key.children.size() == 2) {
+    if (function == "bucket") {
+      // The extension's checks, in its order and words.
+      auto expected = [&]() {
+        return Status::InvalidArgument(
+            "Invalid Input Error: Expected bucket(bucket_count, column), but got ", key.ToString());
+      };
+      if (key.children.size() != 2) return expected();
+      const ast::Expr* count_expr = key.children[0].get();
+      if (count_expr->kind == ast::ExprKind::kUnary && count_expr->children.size() == 1) {
+        count_expr = count_expr->children[0].get();  // -1 is a constant to DuckDB's parser
+      }
+      if (count_expr->kind != ast::ExprKind::kLiteral) {
+        return Status::InvalidArgument(
+            "Invalid Input Error: Bucket count must be a constant integer, got ", key.ToString());
+      }
       auto column = column_name(*key.children[1]);
+      if (!column) return expected();
       TARN_ASSIGN_OR_RETURN(Value count, ConstantOf(*key.children[0], "a bucket count"));
-      if (!column || count.is_null() || !count.type().IsInteger()) return refuse();
       Result<Value> wide = expr::CastValue(count, DataType(TypeId::kInt64));
-      if (!wide.ok()) return refuse();
+      if (count.is_null() || !wide.ok()) {
+        return Status::InvalidArgument("Invalid Input Error: Bucket count must be an integer");
+      }
+      if (wide->GetInt64() <= 0) {
+        return Status::InvalidArgument("Invalid Input Error: Bucket count must be positive");
+      }
+      if (wide->GetInt64() > std::numeric_limits<int32_t>::max()) {
+        return Status::InvalidArgument("Invalid Input Error: Bucket count cannot exceed ",
+                                       std::numeric_limits<int32_t>::max());
+      }
       definition.column = *column;
       definition.transform = PartitionTransform::kBucket;
       definition.bucket_count = wide->GetInt64();
       return definition;
     }
-    return refuse();
+    if (function == "epoch_year" || function == "epoch_month" || function == "epoch_day" ||
+        function == "epoch_hour") {
+      return Status::InvalidArgument("Invalid Input Error: DuckLake 1.0 does not support the ",
+                                     function, " partition transform");
+    }
+    return Status::NotSupported(
+        "Not implemented Error: Unsupported partition function ", function,
+        " - only year, month, day, hour, epoch_year, epoch_month, epoch_day, epoch_hour, and "
+        "bucket are supported");
   }
 
   const Statement& statement_;
