@@ -396,6 +396,10 @@ class LakeSnapshot {
 };
 
 enum class DeleteFileFormat : uint8_t { kParquet, kPuffin };
+// ducklake_delete_file.format: "parquet" or "puffin".
+inline const char* DeleteFileFormatName(DeleteFileFormat format) {
+  return format == DeleteFileFormat::kPuffin ? "puffin" : "parquet";
+}
 
 struct DeleteFileInfo {
   int64_t delete_file_id = 0;

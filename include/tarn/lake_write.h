@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct CreateLakeOptions {
   std::optional<std::string> created_by;
   // Stored as the global option data_inlining_row_limit when set (the default is 10).
   std::optional<int64_t> data_inlining_row_limit;
+  // More global options stored with the new lake (key, value), e.g. write_deletion_vectors.
+  std::vector<std::pair<std::string, std::string>> options;
 };
 
 // Creates a new SQLite catalog at `locator` ("ducklake:sqlite:PATH", "sqlite:PATH" or a bare
@@ -157,6 +160,8 @@ struct NewDeleteFile {
   int64_t delete_count = 0;  // rows in the file
   int64_t file_size_bytes = 0;
   int64_t footer_size = 0;
+  // kPuffin: a deletion vector (one bare blob), footer_size 0.
+  DeleteFileFormat format = DeleteFileFormat::kParquet;
   // The delete file this one replaces (the one visible at the start snapshot), if any.
   std::optional<int64_t> replaces_delete_file_id;
 };
@@ -332,6 +337,7 @@ struct MaintenanceDeleteFile {
   int64_t footer_size = 0;
   int64_t begin_snapshot = 0;
   std::optional<int64_t> partial_max;
+  DeleteFileFormat format = DeleteFileFormat::kParquet;
   std::optional<int64_t> replaces_delete_file_id;
   std::string replaced_path_from_data_path;  // the replaced file, relative to data_path
 };

@@ -112,6 +112,9 @@ struct AttachOptions {
   bool create_if_missing = false;
   // A new lake's global data_inlining_row_limit (CreateLake). Default: the built-in 10.
   std::optional<int64_t> data_inlining_row_limit;
+  // A new lake's global write_deletion_vectors option (WRITE_DELETION_VECTORS): its delete
+  // files are deletion vectors (puffin). Default: unset (Parquet delete files).
+  std::optional<bool> write_deletion_vectors;
   // Pins every read to this snapshot (SNAPSHOT_VERSION); the lake is then read-only.
   std::optional<int64_t> snapshot_version;
   // Pins every read to the snapshot current at this time (SNAPSHOT_TIME, a timestamp's text).

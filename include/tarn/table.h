@@ -121,10 +121,9 @@ class TableScanReader : public BatchReader {
 // are read from `lake` here; the reader keeps no reference to the Lake. Data and delete files
 // are read through `fs` (paths as the catalog resolved them).
 // Errors: NotFound for an unknown column, InvalidArgument/NotFound for a predicate that does
-// not bind or is not BOOLEAN; while reading, NotSupported for a deletion-vector (puffin)
-// delete file or an encrypted file, Corruption for files that contradict the catalog (a
-// delete position outside the file, a partial file without snapshot ids, ...), each naming
-// the file.
+// not bind or is not BOOLEAN; while reading, NotSupported for an encrypted file, Corruption
+// for files that contradict the catalog (a delete position outside the file, a damaged
+// deletion vector, a partial file without snapshot ids, ...), each naming the file.
 Result<std::unique_ptr<TableScanReader>> OpenTableScan(Lake& lake, std::shared_ptr<FileSystem> fs,
                                                        std::shared_ptr<const TableMetadata> table,
                                                        const TableScanOptions& options = {});

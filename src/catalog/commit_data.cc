@@ -459,11 +459,12 @@ Status AddDeleteFile(CommitAttempt* a, const NewDeleteFile& d) {
       "INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, "
       "data_file_id, path, path_is_relative, format, delete_count, file_size_bytes, "
       "footer_size, encryption_key, partial_max) VALUES "
-      "(?1, ?2, ?3, NULL, ?4, ?5, 1, 'parquet', ?6, ?7, ?8, NULL, NULL)",
+      "(?1, ?2, ?3, NULL, ?4, ?5, 1, ?9, ?6, ?7, ?8, NULL, NULL)",
       {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
        CatalogDatum::Integer(a->snapshot_id), CatalogDatum::Integer(data_file_id),
        CatalogDatum::Text(d.path), CatalogDatum::Integer(d.delete_count),
-       CatalogDatum::Integer(d.file_size_bytes), CatalogDatum::Integer(d.footer_size)}));
+       CatalogDatum::Integer(d.file_size_bytes), CatalogDatum::Integer(d.footer_size),
+       CatalogDatum::Text(DeleteFileFormatName(d.format))}));
   a->tokens.deleted.insert(table_id);
   if (d.data_file_id >= 0) a->file_deletes.data_files_by_table[table_id].insert(data_file_id);
   return Status::OK();

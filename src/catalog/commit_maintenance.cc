@@ -85,12 +85,12 @@ Status AddMaintenanceDeleteFile(CommitAttempt* a, int64_t table_id,
              "INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, "
              "end_snapshot, data_file_id, path, path_is_relative, format, delete_count, "
              "file_size_bytes, footer_size, encryption_key, partial_max) VALUES "
-             "(?1, ?2, ?3, NULL, ?4, ?5, 1, 'parquet', ?6, ?7, ?8, NULL, ?9)",
+             "(?1, ?2, ?3, NULL, ?4, ?5, 1, ?10, ?6, ?7, ?8, NULL, ?9)",
              {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
               CatalogDatum::Integer(d.begin_snapshot), CatalogDatum::Integer(data_file_id),
               CatalogDatum::Text(d.path), CatalogDatum::Integer(d.delete_count),
               CatalogDatum::Integer(d.file_size_bytes), CatalogDatum::Integer(d.footer_size),
-              OptInteger(d.partial_max)})
+              OptInteger(d.partial_max), CatalogDatum::Text(DeleteFileFormatName(d.format))})
       .status();
 }
 

@@ -196,6 +196,7 @@ Status Bootstrap(CatalogStore* store, const std::string& data_path,
     metadata.emplace_back("data_inlining_row_limit",
                           std::to_string(*options.data_inlining_row_limit));
   }
+  for (const auto& option : options.options) metadata.push_back(option);
   for (const auto& [key, value] : metadata) {
     TARN_RETURN_NOT_OK(Exec(store, "INSERT INTO ducklake_metadata (key, value) VALUES (?1, ?2)",
                             {CatalogDatum::Text(key), CatalogDatum::Text(value)}));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "table/deletion_vector.h"
 #include "tarn/parquet.h"
 
 namespace tarn::table_internal {
@@ -19,8 +20,19 @@ Result<std::vector<DeletedPosition>> ReadDeleteFile(const std::shared_ptr<FileSy
                                                     const std::string& data_file_path,
                                                     int64_t num_rows) {
   if (file.format == DeleteFileFormat::kPuffin) {
-    return Status::NotSupported("delete file '", file.path, "' of data file '", data_file_path,
-                                "' is a deletion vector (puffin), which tarn does not read yet");
+    TARN_ASSIGN_OR_RETURN(auto input, fs->OpenForRead(file.path));
+    std::string bytes(static_cast<size_t>(input->size()), '\0');
+    TARN_RETURN_NOT_OK(input->ReadAt(0, input->size(), reinterpret_cast<uint8_t*>(bytes.data())));
+    TARN_ASSIGN_OR_RETURN(std::vector<DeletedPosition> deleted,
+                          DecodeDeletionVectorFile(bytes, file.path, file.begin_snapshot));
+    for (const DeletedPosition& entry : deleted) {
+      if (entry.position >= num_rows) {
+        return Status::Corruption("deletion vector '", file.path, "': position ", entry.position,
+                                  " is outside data file '", data_file_path, "' of ", num_rows,
+                                  " rows");
+      }
+    }
+    return deleted;
   }
   TARN_ASSIGN_OR_RETURN(auto reader, ParquetReader::Open(fs, file.path));
   const Schema& schema = reader->schema();

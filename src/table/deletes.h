@@ -4,7 +4,8 @@
 // A delete file lists 0-based physical positions of its data file in the column `pos` (the
 // second column; the first, file_path, is ignored). A third column named exactly
 // `_ducklake_internal_snapshot_id` (BIGINT) gives each deletion's snapshot; without it every
-// deletion belongs to the delete file's begin_snapshot. Puffin deletion vectors are refused.
+// deletion belongs to the delete file's begin_snapshot. A `puffin` delete file is a deletion
+// vector (table/deletion_vector.h).
 //
 // Thread-safety: pure functions over immutable inputs.
 #pragma once

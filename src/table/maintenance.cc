@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "table/deletes.h"
+#include "table/deletion_vector.h"
 #include "table/file_reader.h"
 #include "table/partition_keys.h"
 #include "table/sort_rows.h"
@@ -178,6 +179,27 @@ Result<MaintenanceDeleteFile> WritePartialDeleteFile(
     std::vector<table_internal::DeletedPosition> positions) {
   std::sort(positions.begin(), positions.end(),
             [](const auto& a, const auto& b) { return a.position < b.position; });
+  TARN_ASSIGN_OR_RETURN(table_internal::WriteSettings settings,
+                        table_internal::ResolveWriteSettings(run.state, table));
+  if (settings.write_deletion_vectors) {
+    // One cumulative deletion vector per deleting snapshot, in a Puffin container.
+    MaintenanceDeleteFile d;
+    d.format = DeleteFileFormat::kPuffin;
+    d.delete_count = static_cast<int64_t>(positions.size());
+    for (const auto& p : positions) {
+      d.begin_snapshot = d.begin_snapshot == 0 ? p.snapshot : std::min(d.begin_snapshot, p.snapshot);
+      d.partial_max = std::max(d.partial_max.value_or(0), p.snapshot);
+    }
+    const std::string bytes = table_internal::EncodeDeletionVectorsBySnapshot(
+        std::move(positions), data_file_path, &d.footer_size);
+    TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path));
+    d.path = table_internal::NewDeleteFileName(true);
+    const std::string path = table.path + d.path;
+    run.written.push_back(path);
+    TARN_RETURN_NOT_OK(table_internal::WriteFileBytes(run.fs, path, bytes));
+    d.file_size_bytes = static_cast<int64_t>(bytes.size());
+    return d;
+  }
   auto schema = std::make_shared<Schema>(std::vector<Field>{
       Field("file_path", DataType(TypeId::kVarchar), true,
             table_internal::kDeleteFilePathFieldId),
@@ -192,8 +214,6 @@ Result<MaintenanceDeleteFile> WritePartialDeleteFile(
   }
   auto batch = MakeBatch(schema, {paths.Finish(), Int64Column(pos), Int64Column(snaps)});
   batch->num_rows = static_cast<int64_t>(positions.size());
-  TARN_ASSIGN_OR_RETURN(table_internal::WriteSettings settings,
-                        table_internal::ResolveWriteSettings(run.state, table));
   TARN_RETURN_NOT_OK(run.state.EnsureDirectory(table.path));
   const std::string name = table_internal::NewDeleteFileName();
   const std::string path = table.path + name;

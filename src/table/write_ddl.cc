@@ -726,7 +726,8 @@ Status DdlSetOption(WriteState& state, const std::string& key, const std::string
     }
   }
   if (key == "sort_on_insert" || key == "auto_compact" || key == "hive_file_pattern" ||
-      key == "require_commit_message" || key == "per_thread_output") {
+      key == "require_commit_message" || key == "per_thread_output" ||
+      key == "write_deletion_vectors") {
     // A boolean option: the value is cast as DuckDB casts text to BOOLEAN.
     std::string lower = value;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "table/deletes.h"
+#include "table/deletion_vector.h"
 #include "table/write_files.h"
 #include "table/write_rows.h"
 
@@ -41,23 +42,36 @@ Result<int64_t> Materialize(WriteState& state, const TableInfo& table,
     return 0;
   }
   TARN_RETURN_NOT_OK(state.EnsureDirectory(table.path));
-  const std::string name = NewDeleteFileName();
+  const bool vector = settings.write_deletion_vectors;
+  const std::string name = NewDeleteFileName(vector);
   const std::string path = table.path + name;
-  auto info = WriteDeleteFile(state.fs, path, deletes->data_file_path, total,
-                              settings.properties);
-  if (!info.ok()) {
-    (void)state.fs->Delete(path);
-    return info.status();
+  NewDeleteFile change;
+  if (vector) {
+    // Every deleted position of the file in one deletion vector (a bare blob).
+    const std::string bytes = EncodeDeletionVector(total);
+    Status written = WriteFileBytes(state.fs, path, bytes);
+    if (!written.ok()) {
+      (void)state.fs->Delete(path);
+      return written;
+    }
+    change.format = DeleteFileFormat::kPuffin;
+    change.file_size_bytes = static_cast<int64_t>(bytes.size());
+  } else {
+    auto info = WriteDeleteFile(state.fs, path, deletes->data_file_path, total,
+                                settings.properties);
+    if (!info.ok()) {
+      (void)state.fs->Delete(path);
+      return info.status();
+    }
+    change.file_size_bytes = info->file_size;
+    change.footer_size = info->footer_size;
   }
   state.written_files.insert(path);
   drop_delete_file();
-  NewDeleteFile change;
   change.table_id = table.table_id;
   change.data_file_id = deletes->data_file_id;
   change.path = name;
   change.delete_count = static_cast<int64_t>(total.size());
-  change.file_size_bytes = info->file_size;
-  change.footer_size = info->footer_size;
   change.replaces_delete_file_id = deletes->old_delete_file_id;
   deletes->delete_file = std::move(change);
   deletes->delete_file_absolute_path = path;

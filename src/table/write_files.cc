@@ -99,7 +99,9 @@ std::string NewUuidV7() {
 }
 
 std::string NewDataFileName() { return "ducklake-" + NewUuidV7() + ".parquet"; }
-std::string NewDeleteFileName() { return "ducklake-" + NewUuidV7() + "-delete.parquet"; }
+std::string NewDeleteFileName(bool deletion_vector) {
+  return "ducklake-" + NewUuidV7() + (deletion_vector ? "-delete.puffin" : "-delete.parquet");
+}
 
 Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableInfo& table,
                                            std::optional<int64_t> write_rows) {
@@ -167,7 +169,9 @@ Result<WriteSettings> ResolveWriteSettings(const WriteState& state, const TableI
                           ParseOptionInt("data_inlining_row_limit", *text, 0));
   }
   for (auto [key, slot] : {std::pair{"sort_on_insert", &settings.sort_on_insert},
-                            std::pair{"hive_file_pattern", &settings.hive_file_pattern}}) {
+                            std::pair{"hive_file_pattern", &settings.hive_file_pattern},
+                            std::pair{"write_deletion_vectors",
+                                      &settings.write_deletion_vectors}}) {
     std::optional<std::string> text = option(key);
     if (!text) continue;
     if (*text == "true" || *text == "1") {
@@ -341,6 +345,14 @@ Result<WrittenFileInfo> WriteDeleteFile(const std::shared_ptr<FileSystem>& fs,
     return status;
   }
   return writer->Finish();
+}
+
+Status WriteFileBytes(const std::shared_ptr<FileSystem>& fs, const std::string& path,
+                      std::string_view bytes) {
+  TARN_ASSIGN_OR_RETURN(auto file, fs->OpenForWrite(path));
+  TARN_RETURN_NOT_OK(file->Append(bytes));
+  TARN_RETURN_NOT_OK(file->Sync());
+  return file->Close();
 }
 
 }  // namespace tarn::table_internal

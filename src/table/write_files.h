@@ -27,7 +27,8 @@ inline constexpr int32_t kDeletePosFieldId = 2147483645;
 // increasing within a process. Lowercase canonical text.
 std::string NewUuidV7();
 std::string NewDataFileName();    // ducklake-<uuidv7>.parquet
-std::string NewDeleteFileName();  // ducklake-<uuidv7>-delete.parquet
+// ducklake-<uuidv7>-delete.parquet, or -delete.puffin for a deletion vector.
+std::string NewDeleteFileName(bool deletion_vector = false);
 
 // The writer settings of `table` (options table > schema > global at the transaction's view):
 // its parquet_profile (tarn/layout.h; the read-optimized profile sizes row groups from
@@ -59,6 +60,10 @@ Result<std::vector<PendingDataFile>> WriteDataFiles(WriteState& state, const Tab
 // columns skipped); min/max only for types DuckLake keeps them for, exact bounds only.
 std::vector<NewFileColumnStats> CatalogStatistics(const WrittenFileInfo& info,
                                                   const TableInfo& table);
+
+// Writes `bytes` as the new file `path` (a deletion vector), synced and closed.
+Status WriteFileBytes(const std::shared_ptr<FileSystem>& fs, const std::string& path,
+                      std::string_view bytes);
 
 // Writes a delete file at `path` listing `positions` (sorted, unique) of `data_file_path`.
 Result<WrittenFileInfo> WriteDeleteFile(const std::shared_ptr<FileSystem>& fs,

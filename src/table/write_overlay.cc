@@ -40,8 +40,8 @@ Result<std::shared_ptr<const TableMetadata>> OverlayTable(WriteState& state,
       info.data_file_id = file.data_file_id;
       info.begin_snapshot = state.start_snapshot_id;
       info.path = deletes.delete_file_absolute_path;
-      info.format = DeleteFileFormat::kParquet;
-      info.format_text = "parquet";
+      info.format = deletes.delete_file->format;
+      info.format_text = DeleteFileFormatName(info.format);
       info.delete_count = deletes.delete_file->delete_count;
       info.file_size_bytes = deletes.delete_file->file_size_bytes;
       info.footer_size = deletes.delete_file->footer_size;

@@ -81,6 +81,9 @@ struct WriteSettings {
   bool sort_on_insert = true;
   // hive_file_pattern: a partitioned table's files go into key=value folders. Default: true.
   bool hive_file_pattern = true;
+  // write_deletion_vectors: delete files are deletion vectors (puffin), not Parquet. Default:
+  // false.
+  bool write_deletion_vectors = false;
 };
 
 struct WriteState {

@@ -4,15 +4,18 @@
 //     claim finite bounds with contains_nan (no row may be lost to file or row-group pruning);
 //   - a delete file replaced by a cumulative partial one in later snapshots, plus an inlined
 //     file deletion; the change feed over those snapshots;
-//   - a data file deleted whole; a puffin delete file (refused);
+//   - a data file deleted whole; deletion vectors (puffin): a bare one, then a container of
+//     cumulative vectors by snapshot; one listing a position outside its file;
 //   - a partial data file with embedded row ids and snapshot ids;
 //   - inlined rows across a schema change (rename, added column with a default, promotion).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
+#include "table/deletion_vector.h"
 #include "table/table_test_util.h"
 #include "tarn/expr.h"
 
@@ -318,17 +321,70 @@ TEST(HandmadeLakeTest, DataFileDeletedWhole) {
   for (const Value& type : ColumnValues(**rows, 2)) EXPECT_EQ(type.GetBytes(), "delete");
 }
 
-TEST(HandmadeLakeTest, PuffinDeleteFileIsRefused) {
+// A deletion-vector delete file (format 'puffin'): the file's bytes and its catalog row.
+void AddPuffinDeleteFile(HandmadeLake* lake, int64_t id, int64_t begin, std::optional<int64_t> end,
+                         const std::string& bytes, int64_t delete_count, int64_t footer_size,
+                         std::optional<int64_t> partial_max) {
+  const std::string path = lake->dir.Join(StrCat("delete-", id, ".puffin"));
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(out, nullptr);
+  ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), out), bytes.size());
+  std::fclose(out);
+  lake->Exec(StrCat("INSERT INTO ducklake_delete_file VALUES (", id, ", 1, ", begin, ", ",
+                    end ? std::to_string(*end) : "NULL", ", 100, '", path, "', 0, 'puffin', ",
+                    delete_count, ", ", bytes.size(), ", ", footer_size, ", NULL, ",
+                    partial_max ? std::to_string(*partial_max) : "NULL", ")"));
+}
+
+TEST(HandmadeLakeTest, PuffinDeleteFilesAreRead) {
   HandmadeLake made("nan");
   AddSpecialFloatsFile(&made);
   made.AddSnapshot(9, 1);
-  AddDeleteFile(&made, 101, 9, std::nullopt, {1}, {}, "puffin");
+  made.AddSnapshot(10, 1);
+  made.AddSnapshot(11, 1);
+  // Snapshot 9: one deletion vector {1}. Snapshot 10 replaces it with a Puffin container of
+  // cumulative vectors: {0, 1} as of 10, {0, 1, 5} as of 11.
+  const std::vector<int64_t> first = {1};
+  AddPuffinDeleteFile(&made, 101, 9, 10, table_internal::EncodeDeletionVector(first), 1, 0,
+                      std::nullopt);
+  int64_t footer = 0;
+  const std::string container = table_internal::EncodeDeletionVectorsBySnapshot(
+      {{0, 10}, {1, 9}, {5, 11}}, "special.parquet", &footer);
+  AddPuffinDeleteFile(&made, 102, 10, std::nullopt, container, 3, footer, 11);
+  auto lake = made.Open();
+  ASSERT_NE(lake, nullptr);
+  const std::set<int64_t> all = {1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007};
+  EXPECT_EQ(RowIdsAt(*lake, 8), all);
+  EXPECT_EQ(RowIdsAt(*lake, 9), (std::set<int64_t>{1000, 1002, 1003, 1004, 1005, 1006, 1007}));
+  EXPECT_EQ(RowIdsAt(*lake, 10), (std::set<int64_t>{1002, 1003, 1004, 1005, 1006, 1007}));
+  EXPECT_EQ(RowIdsAt(*lake, 11), (std::set<int64_t>{1002, 1003, 1004, 1006, 1007}));
+
+  // Each deletion once, at the snapshot of the first vector holding it.
+  ChangeFeedOptions feed;
+  feed.kind = ChangeFeedKind::kDeletions;
+  feed.start_snapshot = 9;
+  feed.end_snapshot = 11;
+  auto reader = ReadTableChanges(*lake, LocalFileSystem(), "main", "fl", feed);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto rows = table_testing::Drain(**reader);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(ColumnValues(**rows, 0), (std::vector<Value>{I64(9), I64(10), I64(11)}));
+  EXPECT_EQ(ColumnValues(**rows, 1), (std::vector<Value>{I64(1001), I64(1000), I64(1005)}));
+}
+
+TEST(HandmadeLakeTest, DamagedPuffinDeleteFileIsCorruption) {
+  HandmadeLake made("nan");
+  AddSpecialFloatsFile(&made);
+  made.AddSnapshot(9, 1);
+  const std::vector<int64_t> positions = {1, 9};  // 9 lies outside the 8-row file
+  AddPuffinDeleteFile(&made, 101, 9, std::nullopt,
+                      table_internal::EncodeDeletionVector(positions), 2, 0, std::nullopt);
   auto lake = made.Open();
   ASSERT_NE(lake, nullptr);
   auto rows = table_testing::Scan(*lake, Load(*lake, 9), {});
   ASSERT_FALSE(rows.ok());
-  EXPECT_EQ(rows.status().code(), StatusCode::kNotSupported);
-  EXPECT_NE(rows.status().ToString().find("puffin"), std::string::npos)
+  EXPECT_EQ(rows.status().code(), StatusCode::kCorruption);
+  EXPECT_NE(rows.status().ToString().find("outside data file"), std::string::npos)
       << rows.status().ToString();
   // Before the delete file existed the file reads normally.
   EXPECT_EQ(RowIdsAt(*lake, 8).size(), 8u);

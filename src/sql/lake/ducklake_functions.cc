@@ -457,6 +457,7 @@ std::optional<std::string> OptionDescription(const std::string& key) {
       {"delete_older_than", "How old unused files must be before cleanup removes them"},
       {"expire_older_than", "How old snapshots must be before they expire by default"},
       {"per_thread_output", "Whether each writer thread writes its own files"},
+      {"write_deletion_vectors", "Whether delete files are deletion vectors (puffin)"},
   };
   auto it = kDescriptions.find(key);
   if (it == kDescriptions.end()) return std::nullopt;

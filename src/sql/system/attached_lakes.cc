@@ -144,6 +144,10 @@ Status AttachedLakes::Attach(std::string_view locator, const AttachOptions& opti
     CreateLakeOptions create;
     create.data_path = *options.data_path;
     create.data_inlining_row_limit = options.data_inlining_row_limit;
+    if (options.write_deletion_vectors.has_value()) {
+      create.options.emplace_back("write_deletion_vectors",
+                                  *options.write_deletion_vectors ? "true" : "false");
+    }
     Result<std::unique_ptr<Lake>> created = CreateLake(locator, create);
     if (created.ok()) return Attach(std::move(*created), options, std::move(fs), make_default);
     // AlreadyExists: the lake is there (perhaps created a moment ago by another process).
@@ -257,6 +261,9 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
                                        "negative");
       }
       options.data_inlining_row_limit = limit;
+    } else if (option == "WRITE_DELETION_VECTORS") {
+      TARN_ASSIGN_OR_RETURN(bool vectors, OptionBool(option, value));
+      options.write_deletion_vectors = vectors;
     } else if (option == "SNAPSHOT_VERSION") {
       TARN_ASSIGN_OR_RETURN(int64_t version, OptionInt(option, value));
       options.snapshot_version = version;
