@@ -160,10 +160,10 @@ struct NewDeleteFile {
   int64_t delete_count = 0;  // rows in the file
   int64_t file_size_bytes = 0;
   int64_t footer_size = 0;
-  // kPuffin: a deletion vector (one bare blob), footer_size 0.
-  DeleteFileFormat format = DeleteFileFormat::kParquet;
   // The delete file this one replaces (the one visible at the start snapshot), if any.
   std::optional<int64_t> replaces_delete_file_id;
+  // kPuffin: a deletion vector (one bare blob), footer_size 0.
+  DeleteFileFormat format = DeleteFileFormat::kParquet;
 };
 
 // Positions of one data file deleted through ducklake_inlined_delete_<table_id>
@@ -337,9 +337,9 @@ struct MaintenanceDeleteFile {
   int64_t footer_size = 0;
   int64_t begin_snapshot = 0;
   std::optional<int64_t> partial_max;
-  DeleteFileFormat format = DeleteFileFormat::kParquet;
   std::optional<int64_t> replaces_delete_file_id;
   std::string replaced_path_from_data_path;  // the replaced file, relative to data_path
+  DeleteFileFormat format = DeleteFileFormat::kParquet;  // kPuffin: a deletion vector
 };
 
 // A file leaving the catalog: its id and path relative to the lake's data_path.
