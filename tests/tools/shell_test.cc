@@ -312,6 +312,56 @@ TEST(ShellTest, CtrlCAtPromptClearsLineThenExits) {
   EXPECT_EQ(shell.WaitExit(), 0) << shell.output();
 }
 
+TEST(ShellTest, SyntaxErrorShowsCaretInColour) {
+  TempDir home;
+  PtyShell shell(home.path());
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT 1 +;\r");
+  ASSERT_TRUE(shell.WaitFor("\033[1;31mError:\033[0m syntax error at or near \";\" (line 1, "
+                            "column 11)\r\nSELECT 1 +;\r\n          \033[1;31m^\033[0m"))
+      << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+}
+
+TEST(ShellTest, DotCommandsReadOutputOpenSchemaTables) {
+  TempDir home;
+  std::ofstream(home.Join("script.sql")) << "SELECT 7 AS from_script;\n";
+  PtyShell shell(home.path());
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".read " + home.Join("script.sql") + "\r");
+  ASSERT_TRUE(shell.WaitFor("from_script")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".output " + home.Join("out.txt") + "\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".mode csv\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT 3 AS to_file;\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".output\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  std::stringstream written;
+  written << std::ifstream(home.Join("out.txt")).rdbuf();
+  EXPECT_EQ(written.str(), "to_file\n3\n");
+  EXPECT_EQ(shell.output().find("to_file\r\n"), std::string::npos) << shell.output();
+
+  shell.Type(".open " + home.Join("lake.sqlite") + " " + home.Join("data") + "\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("CREATE TABLE penguins(species VARCHAR, weight DOUBLE);\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".schema\r");
+  ASSERT_TRUE(shell.WaitFor("CREATE TABLE penguins(species VARCHAR, weight DOUBLE);\r\n"))
+      << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".tables peng%\r");
+  ASSERT_TRUE(shell.WaitFor("penguins\r\n")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".bogus\r");
+  ASSERT_TRUE(shell.WaitFor("unknown command \".bogus\"")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".exit\r");
+  EXPECT_EQ(shell.WaitExit(), 0) << shell.output();
+}
+
 TEST(ShellTest, PipedInputHasNoPromptOrColour) {
   TempDir dir;
   const std::string sql = "SELECT 1 AS a, 'x' AS b;";
