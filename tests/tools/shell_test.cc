@@ -251,6 +251,26 @@ TEST(ShellTest, TabCompletesTableAndColumnNames) {
   ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
 }
 
+TEST(ShellTest, TabCompletesDotCommandsAndQuotedPaths) {
+  TempDir home;
+  std::filesystem::create_directory(home.Join("flights_dir"));
+  std::ofstream(home.Join("flights_dir/only.csv")) << "origin,n\nAMS,3\n";
+  PtyShell shell(home.path());
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".tim\t");
+  ASSERT_TRUE(shell.WaitFor("er ")) << shell.output();
+  shell.Type("on\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT n FROM '" + home.Join("flights_d") + "\t");
+  ASSERT_TRUE(shell.WaitFor("ir/")) << shell.output();
+  shell.Type("on\t");
+  ASSERT_TRUE(shell.WaitFor("ly.csv")) << shell.output();
+  shell.Type("';\r");
+  ASSERT_TRUE(shell.WaitFor("Run Time (s)")) << shell.output();  // .timer was completed
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  EXPECT_NE(shell.output().find("│     3 │"), std::string::npos) << shell.output();
+}
+
 TEST(ShellTest, CtrlCInterruptsLongQuery) {
   TempDir home;
   PtyShell shell(home.path());
