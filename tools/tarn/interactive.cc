@@ -476,8 +476,10 @@ int Shell::Run() {
   struct sigaction previous {};
   sigaction(SIGINT, &action, &previous);
 
-  std::printf("tarn %s\nEnter \".help\" for usage hints.\n", TARN_VERSION);
-  std::fflush(stdout);
+  // The banner goes where the prompts go, not into redirected results.
+  std::FILE* terminal = isatty(STDOUT_FILENO) ? stdout : stderr;
+  std::fprintf(terminal, "tarn %s\nEnter \".help\" for usage hints.\n", TARN_VERSION);
+  std::fflush(terminal);
   std::string buffer;  // the statement's lines so far
   bool interrupted_on_empty = false;
   while (true) {
@@ -491,14 +493,14 @@ int Shell::Run() {
       const bool empty = typed->lastchar == typed->buffer && buffer.empty();
       el_reset(editor_);
       buffer.clear();
-      std::fputc('\n', stdout);
-      std::fflush(stdout);
+      std::fputc('\n', terminal);
+      std::fflush(terminal);
       if (empty && interrupted_on_empty) break;
       interrupted_on_empty = empty;
       continue;
     }
     if (line == nullptr || count <= 0) {  // Ctrl-D, or the terminal went away
-      std::fputc('\n', stdout);
+      std::fputc('\n', terminal);
       break;
     }
     interrupted_on_empty = false;
