@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make ccache pkg-config nodejs npm
           libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libsqlite3-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-          libutf8proc-dev libre2-dev)
+          libutf8proc-dev libre2-dev libedit-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -21,7 +21,7 @@
 // docs/sql.md lists the grammar.
 // Every error is a Status; syntax errors carry line, column and a caret excerpt.
 //
-// Thread-safety: a Session is used by one thread at a time; a QueryResult's reader belongs to
+// Thread-safety: a Session is used by one thread at a time (but Interrupt(), from any); a QueryResult's reader belongs to
 // its caller and may outlive neither the Session nor the catalog's tables.
 #pragma once
 
@@ -166,6 +166,12 @@ class Session {
   // Stops at the first error.
   Status ExecuteScript(std::string_view script,
                        const std::function<Status(QueryResult&)>& on_result);
+
+  // Interrupts the statement running now: its scans stop within a batch and it fails with
+  // Cancelled("Interrupted"); a write statement rolls back (the lake stays at its snapshot).
+  // Each statement starts uninterrupted. Thread-safe, and async-signal-safe (a SIGINT handler
+  // may call it): the only call on a Session that may come from another thread.
+  void Interrupt();
 
  private:
   struct Impl;

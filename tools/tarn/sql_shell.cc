@@ -4,10 +4,13 @@
 //        [-f FILE.sql] [--format table|csv|json|markdown|line]
 //
 // Runs each -c statement list in order, then the -f file; with neither, reads SQL from
-// standard input. Results of queries (SELECT, EXPLAIN, DESCRIBE, SHOW) are printed in the
+// standard input, or, when standard input is a terminal, runs the interactive shell
+// (interactive.cc). Results of queries (SELECT, EXPLAIN, DESCRIBE, SHOW) are printed in the
 // chosen format (default: table); SET, COPY and write statements print nothing. LAKE, when
 // given, is attached as catalog "lake" (Session::Attach). The first error is printed as
 // "Error: <message>" on stderr and the exit status is 1.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -19,6 +22,7 @@
 
 #include "commands.h"
 #include "output.h"
+#include "shell.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"
 
@@ -49,42 +53,9 @@ struct SqlArgs {
   bool read_only = false;
   std::vector<std::string> scripts;  // -c texts and -f file contents, in order
   std::string format = "table";
+  // No -c or -f, and standard input is a terminal: the interactive shell.
+  bool interactive = false;
 };
-
-Status PrintResult(QueryResult& result, const std::string& format) {
-  if (result.kind != QueryKind::kRows) {
-    // Drain: a command's effect is already done; nothing to show.
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
-      if (!batch) return Status::OK();
-    }
-  }
-  StdoutSink sink;
-  if (format == "table" && result.schema->num_fields() == 2 &&
-      result.schema->field(0).name == "explain_key" &&
-      result.schema->field(1).name == "explain_value") {
-    // A plan reads best as plain indented lines.
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
-      if (!batch) return Status::OK();
-      for (int64_t row = 0; row < batch->num_rows; ++row) {
-        TARN_RETURN_NOT_OK(sink.Append(ValueText(batch->column(1), row) + "\n"));
-      }
-    }
-  }
-  if (format == "csv") return WriteCsv(result.reader.get(), &sink);
-  if (format == "json") return WriteJsonLines(result.reader.get(), &sink);
-  TableRenderOptions options;
-  if (format == "markdown") options.mode = TableMode::kMarkdown;
-  if (format == "line") options.mode = TableMode::kLine;
-  TableRenderer renderer(result.schema, options);
-  while (true) {
-    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
-    if (!batch) break;
-    renderer.Add(*batch);
-  }
-  return sink.Append(renderer.Finish());
-}
 
 // Parses the arguments; returns -1 to go on, else an exit status.
 int ParseArgs(int argc, char** argv, SqlArgs* args) {
@@ -113,8 +84,7 @@ int ParseArgs(int argc, char** argv, SqlArgs* args) {
       any_sql = true;
     } else if (arg == "--format") {
       if (!value(&args->format)) return ReportError("--format needs a value");
-      if (args->format != "table" && args->format != "csv" && args->format != "json" &&
-          args->format != "markdown" && args->format != "line") {
+      if (!IsKnownFormat(args->format) || args->format == "box") {
         return ReportError("--format must be one of table, csv, json, markdown, line; not \"" +
                            args->format + "\"");
       }
@@ -139,7 +109,9 @@ int ParseArgs(int argc, char** argv, SqlArgs* args) {
   if (args->override_data_path && args->data_path.empty()) {
     return ReportError("--override-data-path needs --data-path DIR");
   }
-  if (!any_sql) {
+  if (!any_sql && isatty(STDIN_FILENO)) {
+    args->interactive = true;
+  } else if (!any_sql) {
     args->scripts.emplace_back(std::istreambuf_iterator<char>(std::cin),
                                std::istreambuf_iterator<char>());
   }
@@ -152,7 +124,7 @@ int RunSqlShell(int argc, char** argv) {
   SqlArgs args;
   int exit_status = ParseArgs(argc, argv, &args);
   if (exit_status >= 0) return exit_status;
-  Session session;
+  auto session = std::make_unique<Session>();
   if (!args.lake.empty()) {
     AttachOptions options;
     if (!args.data_path.empty()) {
@@ -163,7 +135,7 @@ int RunSqlShell(int argc, char** argv) {
     options.override_data_path = args.override_data_path;
     options.read_only = args.read_only;
     options.create_if_missing = true;
-    Status attached = session.Attach(args.lake, options);
+    Status attached = session->Attach(args.lake, options);
     if (!attached.ok()) {
       std::string message = "cannot attach the lake \"" + args.lake + "\": " + attached.message();
       if (attached.code() == StatusCode::kInvalidArgument &&
@@ -173,9 +145,18 @@ int RunSqlShell(int argc, char** argv) {
       return ReportError(message);
     }
   }
+  PrintOptions print;
+  print.format = args.format;
+  if (args.interactive) {
+    InteractiveOptions options;
+    options.lake = args.lake;
+    options.print = print;
+    return RunInteractive(std::move(session), std::move(options));
+  }
+  StdoutSink sink;
   for (const std::string& script : args.scripts) {
-    Status status = session.ExecuteScript(
-        script, [&](QueryResult& result) { return PrintResult(result, args.format); });
+    Status status = session->ExecuteScript(
+        script, [&](QueryResult& result) { return PrintResult(result, print, &sink); });
     if (status.IsCancelled()) return 0;  // standard output closed
     if (!status.ok()) return ReportError(status.message());
   }

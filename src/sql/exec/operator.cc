@@ -406,6 +406,60 @@ std::vector<std::string> ExplainLines(const Operator& root) {
   return lines;
 }
 
+namespace {
+
+Status InterruptedStatus() { return Status::Cancelled("Interrupted"); }
+
+class InterruptibleReader : public BatchReader {
+ public:
+  InterruptibleReader(std::unique_ptr<BatchReader> input, const std::atomic<bool>* interrupted)
+      : input_(std::move(input)), interrupted_(interrupted) {}
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (interrupted_->load(std::memory_order_relaxed)) return InterruptedStatus();
+    return input_->Next();
+  }
+
+ private:
+  std::unique_ptr<BatchReader> input_;
+  const std::atomic<bool>* interrupted_;
+};
+
+class InterruptibleOperator : public Operator {
+ public:
+  InterruptibleOperator(std::unique_ptr<Operator> input, const std::atomic<bool>* interrupted)
+      : input_(std::move(input)), interrupted_(interrupted) {}
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (interrupted_->load(std::memory_order_relaxed)) return InterruptedStatus();
+    return input_->Next();
+  }
+  std::string label() const override { return ""; }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+  bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
+    return input_->AddRowFilter(std::move(filter));
+  }
+  int64_t num_parts() const override { return input_->num_parts(); }
+  Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
+    if (interrupted_->load(std::memory_order_relaxed)) return InterruptedStatus();
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<BatchReader> reader, input_->OpenPart(part));
+    return std::unique_ptr<BatchReader>(
+        std::make_unique<InterruptibleReader>(std::move(reader), interrupted_));
+  }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  const std::atomic<bool>* interrupted_;
+};
+
+}  // namespace
+
+std::unique_ptr<Operator> MakeInterruptible(std::unique_ptr<Operator> input,
+                                            const std::atomic<bool>* interrupted) {
+  if (interrupted == nullptr) return input;
+  return std::make_unique<InterruptibleOperator>(std::move(input), interrupted);
+}
+
 std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,
                                      std::unique_ptr<BoundExpr> predicate) {
   return std::make_unique<FilterOperator>(std::move(input), std::move(predicate));

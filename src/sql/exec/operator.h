@@ -15,6 +15,7 @@
 // (any number of threads) and ParallelFeed::Next (any number of threads).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,9 @@ struct ExecContext {
   // SET layout_picker / layout_sample_rows: how SORTED BY AUTO picks its key (tarn/layout.h).
   PickerMode layout_picker = PickerMode::kMeasured;
   int64_t layout_sample_rows = 1 << 20;
+  // Set by Session::Interrupt(): scans stop at their next batch with Cancelled("Interrupted").
+  // Null: never interrupted.
+  const std::atomic<bool>* interrupted = nullptr;
 };
 
 class Operator : public BatchReader {
@@ -146,6 +150,12 @@ std::unique_ptr<Operator> MakeGather(std::unique_ptr<Operator> input, const Exec
 // its input once the limit is reached.
 std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t limit,
                                     int64_t offset);
+
+// `input` itself when `interrupted` is null; otherwise `input` behind a check of *interrupted
+// before each batch (and each part's batch), which fails with Cancelled("Interrupted"). The
+// check is invisible: EXPLAIN, row filters and parts pass through to `input`.
+std::unique_ptr<Operator> MakeInterruptible(std::unique_ptr<Operator> input,
+                                            const std::atomic<bool>* interrupted);
 
 // One batch of one row and no columns: the input of a SELECT without FROM.
 std::unique_ptr<Operator> MakeSingleRow();

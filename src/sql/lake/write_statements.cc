@@ -1171,6 +1171,12 @@ Result<std::optional<int64_t>> ExecuteWriteStatement(const Statement& statement,
   } else {
     result = Writer(statement, lake, inner).Run(txn);
   }
+  // A statement whose work does not pass through an interruptible scan (DELETE and UPDATE
+  // scan through the table layer) still honours Session::Interrupt: it commits nothing.
+  if (result.ok() && context.interrupted != nullptr &&
+      context.interrupted->load(std::memory_order_relaxed)) {
+    result = Status::Cancelled("Interrupted");
+  }
   if (own) {
     if (!result.ok()) {
       (void)own->Rollback();

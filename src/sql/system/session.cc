@@ -226,6 +226,9 @@ struct Session::Impl {
   int64_t transaction_number = 0;
   std::map<std::string, Value> variables;  // SET VARIABLE
   std::map<std::string, std::string> prepared;  // PREPARE name AS statement: its text
+  // Session::Interrupt(): set from any thread (or a signal handler), cleared as each
+  // statement starts; every scan of the statement checks it (ExecContext::interrupted).
+  std::atomic<bool> interrupted{false};
 
   sql::ExecContext Context() {
     if (!pool || static_cast<int>(pool->size()) != settings.threads) {
@@ -243,6 +246,7 @@ struct Session::Impl {
     sql::LakeState* database = lakes.default_database();
     context.lake = database->lake != nullptr ? &database->binding : nullptr;
     context.lakes = lakes.Bindings();
+    context.interrupted = &interrupted;
     return context;
   }
 
@@ -690,13 +694,17 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
   if (statements.size() != 1) {
     return Status::InvalidArgument("Execute takes exactly one statement, got ", statements.size());
   }
+  impl_->interrupted.store(false, std::memory_order_relaxed);
   return impl_->Run(*statements[0]);
 }
+
+void Session::Interrupt() { impl_->interrupted.store(true, std::memory_order_relaxed); }
 
 Status Session::ExecuteScript(std::string_view script,
                               const std::function<Status(QueryResult&)>& on_result) {
   TARN_ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(script));
   for (const auto& statement : statements) {
+    impl_->interrupted.store(false, std::memory_order_relaxed);
     TARN_ASSIGN_OR_RETURN(QueryResult result, impl_->Run(*statement));
     TARN_RETURN_NOT_OK(on_result(result));
   }
