@@ -52,7 +52,8 @@ int BinaryLevel(Op op) {
     case Op::kEqual: case Op::kNotEqual: case Op::kLess: case Op::kLessEqual:
     case Op::kGreater: case Op::kGreaterEqual: return kCompare;
     case Op::kIsDistinctFrom: case Op::kIsNotDistinctFrom: return kIs;
-    case Op::kConcat: return kOther;
+    case Op::kConcat: case Op::kBitAnd: case Op::kBitOr: case Op::kShiftLeft:
+    case Op::kShiftRight: return kOther;
     case Op::kAdd: case Op::kSubtract: return kAdditive;
     case Op::kMultiply: case Op::kDivide: case Op::kIntDivide: case Op::kModulo:
       return kMultiplicative;
@@ -77,6 +78,11 @@ const char* OpName(Op op) {
     case Op::kModulo: return "%";
     case Op::kPower: return "^";
     case Op::kConcat: return "||";
+    case Op::kBitNot: return "~";
+    case Op::kBitAnd: return "&";
+    case Op::kBitOr: return "|";
+    case Op::kShiftLeft: return "<<";
+    case Op::kShiftRight: return ">>";
     case Op::kEqual: return "=";
     case Op::kNotEqual: return "<>";
     case Op::kLess: return "<";

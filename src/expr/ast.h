@@ -52,10 +52,12 @@ enum class LiteralKind : uint8_t { kNull, kTrue, kFalse, kInteger, kDecimal, kFl
 
 enum class Op : uint8_t {
   kNone,
-  // unary
-  kNegate, kPlus, kNot,
+  // unary (kBitNot: ~x)
+  kNegate, kPlus, kNot, kBitNot,
   // arithmetic
   kAdd, kSubtract, kMultiply, kDivide, kIntDivide, kModulo, kPower, kConcat,
+  // bitwise on integers: & | << >>
+  kBitAnd, kBitOr, kShiftLeft, kShiftRight,
   // comparison
   kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual,
   kIsDistinctFrom, kIsNotDistinctFrom,

@@ -596,8 +596,52 @@ class Binder {
                                   node->type.ToString()));
   }
 
+  // & | << >> and ~ on integers, typed as DuckDB types them: the operands take their common
+  // integer type (literals adapting), a NULL operand alone is BIGINT.
+  [[gnu::noinline]] Result<NodePtr> BindBitwise(const Expr& expr, std::vector<NodePtr> args) {
+    const std::string name = ast::OpName(expr.op);
+    auto no_match = [&]() {
+      std::string types;
+      for (size_t i = 0; i < args.size(); ++i) {
+        types += StrCat(i > 0 ? ", " : "", OperandTypeName(*args[i]));
+      }
+      return Status::InvalidArgument(
+          "Binder Error: No function matches the given name and argument types '", name, "(",
+          types, ")'. You might need to add explicit type casts.");
+    };
+    std::vector<const BoundNode*> raw;
+    for (const auto& arg : args) {
+      if (!arg->type.IsInteger() && arg->type.id != TypeId::kNull && !arg->string_literal) {
+        return no_match();
+      }
+      raw.push_back(arg.get());
+    }
+    TARN_ASSIGN_OR_RETURN(DataType type, CommonType(expr, raw, Mix::kArithmetic));
+    if (type.id == TypeId::kNull) type = DataType(TypeId::kInt64);
+    if (!type.IsInteger()) return no_match();
+    for (auto& arg : args) {
+      Result<NodePtr> cast = CastTo(std::move(arg), type);
+      if (!cast.ok()) return cast.status();
+      arg = std::move(cast).value();
+    }
+    FunctionId id = FunctionId::kBitNot;
+    switch (expr.op) {
+      case Op::kBitAnd: id = FunctionId::kBitAnd; break;
+      case Op::kBitOr: id = FunctionId::kBitOr; break;
+      case Op::kShiftLeft: id = FunctionId::kShiftLeft; break;
+      case Op::kShiftRight: id = FunctionId::kShiftRight; break;
+      default: break;
+    }
+    return MakeCall(expr, id, name, std::move(args));
+  }
+
   [[gnu::noinline]] Result<NodePtr> BindUnary(const Expr& expr) {
     TARN_ASSIGN_OR_RETURN(auto child, Bind(*expr.children[0]));
+    if (expr.op == Op::kBitNot) {
+      std::vector<NodePtr> args;
+      args.push_back(std::move(child));
+      return BindBitwise(expr, std::move(args));
+    }
     if (expr.op == Op::kNot) {
       TARN_ASSIGN_OR_RETURN(child, ToBoolean(expr, std::move(child), "NOT"));
       auto node = MakeNode(BoundKind::kNot, kBool);
@@ -698,6 +742,12 @@ class Binder {
         args.push_back(std::move(right));
         return MakeCall(expr, lists ? FunctionId::kListConcatOperator : FunctionId::kConcatOperator,
                         "||", std::move(args));
+      }
+      case Op::kBitAnd: case Op::kBitOr: case Op::kShiftLeft: case Op::kShiftRight: {
+        std::vector<NodePtr> args;
+        args.push_back(std::move(left));
+        args.push_back(std::move(right));
+        return BindBitwise(expr, std::move(args));
       }
       default:
         return BindArithmetic(expr, std::move(left), std::move(right));

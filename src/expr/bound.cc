@@ -75,9 +75,13 @@ std::string BoundNode::ToString() const {
     }
     case BoundKind::kCoalesce: return "COALESCE(" + join(0, ", ") + ")";
     case BoundKind::kFunction:
-      if (function == FunctionId::kConcatOperator) {
-        return "(" + children[0]->ToString() + " || " + children[1]->ToString() + ")";
+      if (function == FunctionId::kConcatOperator || function == FunctionId::kBitAnd ||
+          function == FunctionId::kBitOr || function == FunctionId::kShiftLeft ||
+          function == FunctionId::kShiftRight) {
+        return "(" + children[0]->ToString() + " " + FunctionName(function) + " " +
+               children[1]->ToString() + ")";
       }
+      if (function == FunctionId::kBitNot) return "~(" + children[0]->ToString() + ")";
       return name + "(" + join(0, ", ") + ")";
     case BoundKind::kLambdaParam: return ast::QuoteIdentifier(name);
     case BoundKind::kListLambda: {

@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "expr/bitwise_functions.h"
 #include "expr/cast.h"
 #include "expr/case_mapping.h"
 #include "expr/conversion_functions.h"
@@ -65,7 +66,7 @@ constexpr NameEntry kNames[] = {
     {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
     {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
     {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue},
-    {"variant_typeof", FunctionId::kVariantTypeof}, {"variant_extract", FunctionId::kVariantExtract}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5}, {"murmur3_32", FunctionId::kMurmur3},
+    {"variant_typeof", FunctionId::kVariantTypeof}, {"variant_extract", FunctionId::kVariantExtract}, {"trunc", FunctionId::kTrunc}, {"md5", FunctionId::kMd5}, {"murmur3_32", FunctionId::kMurmur3}, {"xor", FunctionId::kBitXor}, {"bit_count", FunctionId::kBitCount},
     {"hex", FunctionId::kHex}, {"to_hex", FunctionId::kHex}, {"unhex", FunctionId::kUnhex},
     {"from_hex", FunctionId::kUnhex}, {"lpad", FunctionId::kLpad}, {"rpad", FunctionId::kRpad},
     {"repeat", FunctionId::kRepeat}, {"printf", FunctionId::kPrintf},
@@ -244,6 +245,11 @@ FunctionId LookupFunction(std::string_view name, size_t num_args) {
 const char* FunctionName(FunctionId id) {
   if (id == FunctionId::kLogBase) return "log";
   if (id == FunctionId::kConcatOperator) return "||";
+  if (id == FunctionId::kBitAnd) return "&";
+  if (id == FunctionId::kBitOr) return "|";
+  if (id == FunctionId::kShiftLeft) return "<<";
+  if (id == FunctionId::kShiftRight) return ">>";
+  if (id == FunctionId::kBitNot) return "~";
   for (const NameEntry& entry : kNames) {
     if (entry.id == id) return entry.name;
   }
@@ -413,6 +419,7 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
         Status status = ResolveVariantFunctionTypes(id, arg_types, cast_to, result);
         if (status.ok()) return status;
       }
+      if (IsBitwiseFunction(id)) return ResolveBitwiseFunctionTypes(id, arg_types, cast_to, result);
       if (IsNestedFunction(id) || IsConversionFunction(id)) {
         Status status = IsNestedFunction(id)
                             ? ResolveNestedFunctionTypes(id, arg_types, cast_to, result)
@@ -681,6 +688,7 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       if (IsNestedFunction(id)) return InvokeNestedFunction(id, args, result_type);
       if (IsVariantFunction(id)) return InvokeVariantFunction(id, args, result_type);
       if (IsConversionFunction(id)) return InvokeConversionFunction(id, args, result_type);
+      if (IsBitwiseFunction(id)) return InvokeBitwiseFunction(id, args, result_type);
       if (IsStringFunction(id)) return InvokeStringFunction(id, args, result_type);
       if (IsListFunction(id)) return InvokeListFunction(id, args, result_type);
       break;

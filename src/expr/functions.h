@@ -33,6 +33,8 @@ enum class FunctionId : uint8_t {
   kTrunc, kMd5, kMurmur3, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
   kToMillennia,
+  // bitwise_functions.cc
+  kBitAnd, kBitOr, kBitXor, kShiftLeft, kShiftRight, kBitNot, kBitCount,
   // string_functions.cc
   kHex, kUnhex, kLpad, kRpad, kRepeat, kPrintf, kFormat, kChr, kAscii,
   // regexp_functions.cc

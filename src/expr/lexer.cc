@@ -153,7 +153,8 @@ class Lexer {
       return Status::OK();
     }
     static constexpr std::string_view kTwoChar[] = {"//", "**", "||", "==", "!=", "<>",
-                                                    "<=", ">=", "::", "!~", "->"};
+                                                    "<=", ">=", "::", "!~", "->", "<<",
+                                                    ">>"};
     for (std::string_view op : kTwoChar) {
       if (text_.substr(pos_, 2) == op) {
         token->kind = TokenKind::kOperator;
@@ -162,7 +163,7 @@ class Lexer {
         return Status::OK();
       }
     }
-    static constexpr std::string_view kOneChar = "+-*/%^=<>()[]{},.;:~";
+    static constexpr std::string_view kOneChar = "+-*/%^=<>()[]{},.;:~&|";
     if (kOneChar.find(static_cast<char>(c)) != std::string_view::npos) {
       token->kind = TokenKind::kOperator;
       token->text = std::string(1, static_cast<char>(c));

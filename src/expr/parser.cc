@@ -228,6 +228,10 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
         break;
       case kOther:
         if (token.IsOperator("||")) op = Op::kConcat;
+        if (token.IsOperator("&")) op = Op::kBitAnd;
+        if (token.IsOperator("|")) op = Op::kBitOr;
+        if (token.IsOperator("<<")) op = Op::kShiftLeft;
+        if (token.IsOperator(">>")) op = Op::kShiftRight;
         break;
       case kAdditive:
         if (token.IsOperator("+")) op = Op::kAdd;
@@ -395,6 +399,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParsePrefix(int level) {
   if (level == kNot && first.IsKeyword("NOT")) op = Op::kNot;
   if (level == kUnaryMinus && first.IsOperator("-")) op = Op::kNegate;
   if (level == kUnaryMinus && first.IsOperator("+")) op = Op::kPlus;
+  if (level == kUnaryMinus && first.IsOperator("~")) op = Op::kBitNot;
   if (op == Op::kNone) return ParseLevel(level + 1);
   Advance();
   if (depth_ > kMaxExpressionDepth) return NestedTooDeeply(first);
