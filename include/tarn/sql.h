@@ -21,8 +21,9 @@
 // docs/sql.md lists the grammar.
 // Every error is a Status; syntax errors carry line, column and a caret excerpt.
 //
-// Thread-safety: a Session is used by one thread at a time (but Interrupt(), from any); a QueryResult's reader belongs to
-// its caller and may outlive neither the Session nor the catalog's tables.
+// Thread-safety: a Session is used by one thread at a time (Interrupt() excepted, which any
+// thread may call); a QueryResult's reader belongs to its caller and may outlive neither the
+// Session nor the catalog's tables.
 #pragma once
 
 #include <cstdint>
