@@ -37,7 +37,9 @@ std::optional<IntegerShape> ShapeOf(TypeId id) {
 
 // The value's two's-complement bits, sign-extended (signed types) or zero-extended to 128.
 U128 BitsOf(const Value& v) {
-  if (const auto* x = std::get_if<int64_t>(&v.storage())) return static_cast<U128>(static_cast<__int128>(*x));
+  if (const auto* x = std::get_if<int64_t>(&v.storage())) {
+    return static_cast<U128>(static_cast<__int128>(*x));
+  }
   if (const auto* x = std::get_if<uint64_t>(&v.storage())) return static_cast<U128>(*x);
   return static_cast<U128>(v.GetInt128());
 }
@@ -95,7 +97,9 @@ Result<Value> ShiftLeft(const DataType& type, const IntegerShape& shape, U128 a,
 Value ShiftRight(const DataType& type, const IntegerShape& shape, U128 a, U128 s) {
   if (Negative(shape, s) || s >= static_cast<U128>(shape.bits)) return FromBits(type, shape, 0);
   const int shift = static_cast<int>(s);
-  if (shape.is_signed) return FromBits(type, shape, static_cast<U128>(static_cast<__int128>(a) >> shift));
+  if (shape.is_signed) {
+    return FromBits(type, shape, static_cast<U128>(static_cast<__int128>(a) >> shift));
+  }
   return FromBits(type, shape, a >> shift);
 }
 
@@ -137,10 +141,12 @@ Result<Value> InvokeBitwiseFunction(FunctionId id, std::span<const Value> args,
       if (!shape->is_signed) bits &= Mask(shape->bits);
       return FromBits(result_type, *shape, bits);
     }
-    case FunctionId::kBitCount:
-      return FromBits(result_type, *shape,
-                      static_cast<U128>(std::popcount(static_cast<uint64_t>(a & Mask(shape->bits))) +
-                                        std::popcount(static_cast<uint64_t>((a & Mask(shape->bits)) >> 64))));
+    case FunctionId::kBitCount: {
+      const U128 bits = a & Mask(shape->bits);
+      const int count = std::popcount(static_cast<uint64_t>(bits)) +
+                        std::popcount(static_cast<uint64_t>(bits >> 64));
+      return FromBits(result_type, *shape, static_cast<U128>(count));
+    }
     default:
       break;
   }

@@ -187,7 +187,8 @@ Result<MaintenanceDeleteFile> WritePartialDeleteFile(
     d.format = DeleteFileFormat::kPuffin;
     d.delete_count = static_cast<int64_t>(positions.size());
     for (const auto& p : positions) {
-      d.begin_snapshot = d.begin_snapshot == 0 ? p.snapshot : std::min(d.begin_snapshot, p.snapshot);
+      d.begin_snapshot =
+          d.begin_snapshot == 0 ? p.snapshot : std::min(d.begin_snapshot, p.snapshot);
       d.partial_max = std::max(d.partial_max.value_or(0), p.snapshot);
     }
     const std::string bytes = table_internal::EncodeDeletionVectorsBySnapshot(
