@@ -190,13 +190,18 @@ std::shared_ptr<Batch> AsGeoParquetBatch(const GeoParquetLayout& layout,
   return out;
 }
 
+// The Parquet writer settings COPY's options ask for (COMPRESSION, ROW_GROUP_SIZE).
+Result<std::shared_ptr<const WriterProperties>> CopyWriterProperties(const CopyOptions& options) {
+  TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
+  return WriterProperties::Builder()
+      .compression(static_cast<int>(codec))
+      .max_row_group_rows(options.row_group_size)
+      .Build();
+}
+
 Result<int64_t> CopyParquet(Operator* input, const std::string& path, const CopyOptions& options,
                             const ExecContext& context) {
-  TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
-  TARN_ASSIGN_OR_RETURN(auto properties, WriterProperties::Builder()
-                                             .compression(static_cast<int>(codec))
-                                             .max_row_group_rows(options.row_group_size)
-                                             .Build());
+  TARN_ASSIGN_OR_RETURN(auto properties, CopyWriterProperties(options));
   const GeoParquetLayout geo = LayOutGeoParquet(*input->schema(), options.geoparquet_version);
   TARN_ASSIGN_OR_RETURN(auto writer,
                         ParquetWriter::Open(context.fs, path, geo.schema, properties,
@@ -259,11 +264,7 @@ Result<std::string> PrepareCopyDirectory(std::string path, const CopyOptions& op
 Result<int64_t> CopyParquetFiles(Operator* input, std::string path, const CopyOptions& options,
                                  const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(path, PrepareCopyDirectory(std::move(path), options, context));
-  TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
-  TARN_ASSIGN_OR_RETURN(auto properties, WriterProperties::Builder()
-                                             .compression(static_cast<int>(codec))
-                                             .max_row_group_rows(options.row_group_size)
-                                             .Build());
+  TARN_ASSIGN_OR_RETURN(auto properties, CopyWriterProperties(options));
   const GeoParquetLayout geo = LayOutGeoParquet(*input->schema(), options.geoparquet_version);
   const int64_t rows_per_file = options.row_groups_per_file * options.row_group_size;
   std::unique_ptr<ParquetWriter> writer;
@@ -352,11 +353,7 @@ Result<int64_t> CopyPartitionedParquet(Operator* input, std::string path,
   }
   auto file_schema = std::make_shared<Schema>(std::move(kept_fields));
   TARN_ASSIGN_OR_RETURN(path, PrepareCopyDirectory(std::move(path), options, context));
-  TARN_ASSIGN_OR_RETURN(parquet::CompressionCodec codec, parquet::ParseCodec(options.compression));
-  TARN_ASSIGN_OR_RETURN(auto properties, WriterProperties::Builder()
-                                             .compression(static_cast<int>(codec))
-                                             .max_row_group_rows(options.row_group_size)
-                                             .Build());
+  TARN_ASSIGN_OR_RETURN(auto properties, CopyWriterProperties(options));
   std::map<std::string, CopyPartition> partitions;  // by folder
   auto abandon = [&](Status status) {
     for (auto& [folder, partition] : partitions) {
