@@ -189,21 +189,32 @@ Result<std::vector<DeletedPosition>> DecodeDeletionVectorFile(std::string_view b
   std::stable_sort(blobs.begin(), blobs.end(), [](const BlobRef& a, const BlobRef& b) {
     return a.snapshot.value_or(0) < b.snapshot.value_or(0);
   });
-  std::map<uint64_t, int64_t> first_deleted;  // position -> snapshot of the first blob with it
+  // Blobs in snapshot order, each ascending; with several, a position keeps the snapshot of the
+  // first blob holding it.
+  std::vector<DeletedPosition> out;
   for (const BlobRef& blob : blobs) {
     TARN_ASSIGN_OR_RETURN(std::vector<uint64_t> positions,
                           DecodeBlob(bytes.substr(blob.offset, blob.length), path, blob.offset));
     const int64_t snapshot = blob.snapshot.value_or(begin_snapshot);
-    for (uint64_t position : positions) first_deleted.emplace(position, snapshot);
-  }
-  std::vector<DeletedPosition> out;
-  out.reserve(first_deleted.size());
-  for (const auto& [position, snapshot] : first_deleted) {
-    if (position > static_cast<uint64_t>(INT64_MAX)) {
-      return Status::Corruption("deletion vector file '", path, "': position ", position,
-                                " is out of range");
+    out.reserve(out.size() + positions.size());
+    for (uint64_t position : positions) {
+      if (position > static_cast<uint64_t>(INT64_MAX)) {
+        return Status::Corruption("deletion vector file '", path, "': position ", position,
+                                  " is out of range");
+      }
+      out.push_back({static_cast<int64_t>(position), snapshot});
     }
-    out.push_back({static_cast<int64_t>(position), snapshot});
+  }
+  if (blobs.size() > 1) {
+    auto by_position = [](const DeletedPosition& a, const DeletedPosition& b) {
+      return a.position < b.position;
+    };
+    std::stable_sort(out.begin(), out.end(), by_position);
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const DeletedPosition& a, const DeletedPosition& b) {
+                            return a.position == b.position;
+                          }),
+              out.end());
   }
   return out;
 }
