@@ -1,10 +1,14 @@
 #include "sql/exec/hash_join.h"
 
+#include <algorithm>
 #include <mutex>
+#include <string>
 #include <utility>
 
 #include "expr/kernels.h"
 #include "sql/exec/group_table.h"
+#include "sql/exec/spill.h"
+#include "tarn/sql.h"
 
 namespace tarn::sql {
 namespace {
@@ -90,23 +94,115 @@ void ComputeKeyRows(const std::vector<std::shared_ptr<Column>>& keys, bool integ
   }
 }
 
+// What a hash join needs to spill, and how deep in re-partitioning it runs.
+struct JoinSpill {
+  int64_t memory_limit = INT64_MAX;
+  std::string temp_directory;  // empty: no spilling
+  ThreadPool* pool = nullptr;
+  int threads = 1;             // of the query: spilled partitions are joined this many at once
+  const std::atomic<bool>* interrupted = nullptr;
+  int level = 0;  // 0: the join the planner made; n: a partition of a level n - 1 join
+  std::shared_ptr<SpillFolder> folder;  // shared by the partitions' joins; made on first use
+};
+
+// The two sides of a join that spilled, partitioned alike by key hash.
+struct SpilledSides {
+  std::shared_ptr<SpillFolder> folder;
+  std::unique_ptr<SpillPartitions> build;
+  std::unique_ptr<SpillPartitions> probe;
+};
+
+Result<std::unique_ptr<Operator>> MakeHashJoinAt(std::unique_ptr<Operator> probe,
+                                                 std::unique_ptr<Operator> build,
+                                                 std::shared_ptr<const HashJoinSpec> spec,
+                                                 JoinSpill spill);
+
+// The joins of a spilled join's partitions, one part each: partition p's probe rows joined with
+// its build rows by a join of the next level (which spills again, split differently, should
+// the partition still not fit).
+class PartitionJoins : public Operator {
+ public:
+  PartitionJoins(std::shared_ptr<SpilledSides> sides, std::shared_ptr<const HashJoinSpec> spec,
+                 JoinSpill nested, std::shared_ptr<const Schema> schema,
+                 std::shared_ptr<const Schema> probe_schema,
+                 std::shared_ptr<const Schema> build_schema)
+      : sides_(std::move(sides)), spec_(std::move(spec)), nested_(std::move(nested)),
+        schema_(std::move(schema)), probe_schema_(std::move(probe_schema)),
+        build_schema_(std::move(build_schema)) {}
+
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  std::string label() const override { return "HASH_JOIN_PARTITIONS"; }
+  int64_t num_parts() const override { return sides_->build->count(); }
+
+  Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
+    const int p = static_cast<int>(part);
+    TARN_ASSIGN_OR_RETURN(auto probe_rows, sides_->probe->Open(p));
+    TARN_ASSIGN_OR_RETURN(auto build_rows, sides_->build->Open(p));
+    std::unique_ptr<Operator> probe =
+        MakeInterruptible(MakeReaderSource("SPILLED_PROBE", std::move(probe_rows)),
+                          nested_.interrupted);
+    std::unique_ptr<Operator> build =
+        MakeInterruptible(MakeReaderSource("SPILLED_BUILD", std::move(build_rows)),
+                          nested_.interrupted);
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> join,
+                          MakeHashJoinAt(std::move(probe), std::move(build), spec_, nested_));
+    return std::unique_ptr<BatchReader>(std::move(join));
+  }
+
+  Result<std::shared_ptr<Batch>> Next() override {
+    while (true) {
+      if (!current_) {
+        if (next_part_ == num_parts()) return std::shared_ptr<Batch>();
+        TARN_ASSIGN_OR_RETURN(current_, OpenPart(next_part_++));
+      }
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, current_->Next());
+      if (!batch) {
+        current_.reset();
+        continue;
+      }
+      if (batch->num_rows > 0) return batch;
+    }
+  }
+
+ private:
+  std::shared_ptr<SpilledSides> sides_;
+  std::shared_ptr<const HashJoinSpec> spec_;
+  JoinSpill nested_;
+  std::shared_ptr<const Schema> schema_;
+  std::shared_ptr<const Schema> probe_schema_;
+  std::shared_ptr<const Schema> build_schema_;
+  std::unique_ptr<BatchReader> current_;
+  int64_t next_part_ = 0;
+};
+
+// Partitions a spilled join splits into at each level.
+constexpr int kSpillPartitions = 64;
+
 class HashJoinOperator : public Operator {
  public:
   HashJoinOperator(std::unique_ptr<Operator> probe, std::unique_ptr<Operator> build,
-                   HashJoinSpec spec, int64_t memory_limit)
+                   std::shared_ptr<const HashJoinSpec> spec, JoinSpill spill)
       : probe_(std::move(probe)), build_input_(std::move(build)), spec_(std::move(spec)),
-        memory_limit_(memory_limit), state_(std::make_unique<State>()) {
+        spill_(std::move(spill)), memory_limit_(spill_.memory_limit),
+        state_(std::make_unique<State>()) {
     pair_schema_ = PairSchema(*probe_->schema(), *build_input_->schema());
-    output_schema_ = OutputsBuildColumns(spec_.kind) ? pair_schema_ : probe_->schema();
+    output_schema_ = OutputsBuildColumns(spec_->kind) ? pair_schema_ : probe_->schema();
     integer_mode_ = true;
-    for (const auto& key : spec_.probe_keys) integer_mode_ = integer_mode_ && IsIntegerKey(key->type());
+    for (const auto& key : spec_->probe_keys) {
+      integer_mode_ = integer_mode_ && IsIntegerKey(key->type());
+    }
   }
 
   std::shared_ptr<const Schema> schema() const override { return output_schema_; }
   Result<std::shared_ptr<Batch>> Next() override {
     while (true) {
+      if (tail_) return tail_->Next();
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, probe_->Next());
-      if (!batch) return batch;
+      if (!batch) {
+        TARN_ASSIGN_OR_RETURN(tail_, OpenTail());
+        if (!tail_) return batch;
+        continue;
+      }
       TARN_ASSIGN_OR_RETURN(batch, TransformBatch(std::move(batch)));
       if (batch->num_rows > 0) return batch;
     }
@@ -116,19 +212,41 @@ class HashJoinOperator : public Operator {
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
     TARN_ASSIGN_OR_RETURN(JoinBuild * build, EnsureBuilt());
     std::vector<std::shared_ptr<Column>> keys;
-    for (const auto& key : spec_.probe_keys) {
+    for (const auto& key : spec_->probe_keys) {
       TARN_ASSIGN_OR_RETURN(auto column, key->Evaluate(*batch));
       keys.push_back(std::move(column));
     }
     KeyRows probe_keys;
     ComputeKeyRows(keys, integer_mode_, batch->num_rows, &probe_keys);
+    if (state_->spilled) {
+      // Every probe row waits in its partition's file for the tail.
+      TARN_RETURN_NOT_OK(Route(*batch, probe_keys, state_->spilled->probe.get()));
+      return MakeEmptyColumnsBatch(output_schema_, 0);
+    }
     std::vector<int64_t> probe_rows;
     std::vector<int64_t> build_rows;
     // Semi and anti joins without a residual only need to know whether a match exists.
-    const bool first_match_only = !OutputsBuildColumns(spec_.kind) && !spec_.residual;
+    const bool first_match_only = !OutputsBuildColumns(spec_->kind) && !spec_->residual;
     FindPairs(probe_keys, batch->num_rows, first_match_only, &probe_rows, &build_rows);
-    return FinishProbe(spec_.kind, spec_.residual.get(), output_schema_, pair_schema_, batch, build,
-                       &probe_rows, &build_rows);
+    return FinishProbe(spec_->kind, spec_->residual.get(), output_schema_, pair_schema_, batch,
+                       build, &probe_rows, &build_rows);
+  }
+
+  // A spilled join owes the joins of its partitions once every probe row is in them.
+  Result<std::unique_ptr<Operator>> OpenTail() const override {
+    // A FULL join owes its build rows even when no probe row came.
+    if (spec_->kind == JoinKind::kFullOuter) TARN_RETURN_NOT_OK(EnsureBuilt().status());
+    std::shared_ptr<SpilledSides> sides = state_->spilled;
+    if (!sides) return std::unique_ptr<Operator>();
+    TARN_RETURN_NOT_OK(sides->probe->Finish());
+    JoinSpill nested = spill_;
+    nested.level = spill_.level + 1;
+    nested.folder = sides->folder;
+    // The partitions are joined up to `threads` at once: each gets its share of the limit.
+    nested.memory_limit = std::max<int64_t>(1, spill_.memory_limit / std::max(1, spill_.threads));
+    return std::unique_ptr<Operator>(std::make_unique<PartitionJoins>(
+        std::move(sides), spec_, std::move(nested), output_schema_, probe_->schema(),
+        build_input_->schema()));
   }
 
   // Builds on the first call; later calls return the same build (or the same error).
@@ -144,9 +262,9 @@ class HashJoinOperator : public Operator {
 
   std::string label() const override { return "HASH_JOIN"; }
   std::vector<std::string> details() const override {
-    std::vector<std::string> lines{JoinKindName(spec_.kind)};
-    for (const std::string& text : spec_.condition_text) lines.push_back(text);
-    if (spec_.residual) lines.push_back("residual: " + spec_.residual->ToString());
+    std::vector<std::string> lines{JoinKindName(spec_->kind)};
+    for (const std::string& text : spec_->condition_text) lines.push_back(text);
+    if (spec_->residual) lines.push_back("residual: " + spec_->residual->ToString());
     return lines;
   }
   std::vector<const Operator*> inputs() const override {
@@ -163,41 +281,132 @@ class HashJoinOperator : public Operator {
     std::vector<uint32_t> buckets;  // head row of each bucket's chain, kEmpty when none
     std::vector<uint32_t> next;     // the next row of a row's chain
     uint64_t mask = 0;
+    // Set when the build side passed memory_limit and went to partition files; the build
+    // above is then empty and every probe row goes to its partition's file.
+    std::shared_ptr<SpilledSides> spilled;
   };
+
+  Status OutOfMemory(int64_t needed, int64_t rows) const {
+    std::string note = SpillDisabledNote(spill_.temp_directory);
+    if (note.empty() && spill_.level >= kMaxSpillLevels) {
+      note = StrCat(" (after splitting its input ", spill_.level,
+                    " times: too many rows share one key)");
+    }
+    return Status::ResourceExhausted("Out of Memory Error: ", label(), " needs ",
+                                     FormatMemorySize(needed), " for the ", rows,
+                                     " rows of its build side, more than the memory_limit of ",
+                                     FormatMemorySize(memory_limit_), note);
+  }
+
+  bool CanSpill() const {
+    return !spill_.temp_directory.empty() && spill_.level < kMaxSpillLevels;
+  }
+
+  // REQUIRES: state_->mu held.
+  Status StartSpill() const {
+    auto sides = std::make_shared<SpilledSides>();
+    sides->folder = spill_.folder ? spill_.folder
+                                  : std::make_shared<SpillFolder>(spill_.temp_directory);
+    const std::string level = std::to_string(spill_.level);
+    sides->build = std::make_unique<SpillPartitions>(
+        sides->folder.get(), "join-build-" + level, build_input_->schema(), kSpillPartitions);
+    sides->probe = std::make_unique<SpillPartitions>(
+        sides->folder.get(), "join-probe-" + level, probe_->schema(), kSpillPartitions);
+    state_->spilled = std::move(sides);
+    return Status::OK();
+  }
+
+  // Appends each row of `batch` (whose keys are `keys`) to its partition in `parts`. Rows with a
+  // NULL key match nothing; they go to partition 0, whose join still outputs them as its kind
+  // says.
+  Status Route(const Batch& batch, const KeyRows& keys, SpillPartitions* parts) const {
+    std::vector<uint16_t> partition_of(static_cast<size_t>(batch.num_rows), 0);
+    for (int64_t row = 0; row < batch.num_rows; ++row) {
+      if (keys.has_null[static_cast<size_t>(row)] != 0) continue;
+      partition_of[static_cast<size_t>(row)] =
+          static_cast<uint16_t>(PartitionOfHash(Hash(keys, row), spill_.level, parts->count()));
+    }
+    return parts->Append(batch, partition_of);
+  }
+
+  Status RouteBuild(const Batch& batch) const {
+    std::vector<std::shared_ptr<Column>> keys;
+    for (const auto& key : spec_->build_keys) {
+      TARN_ASSIGN_OR_RETURN(auto column, key->Evaluate(batch));
+      keys.push_back(std::move(column));
+    }
+    KeyRows key_rows;
+    ComputeKeyRows(keys, integer_mode_, batch.num_rows, &key_rows);
+    return Route(batch, key_rows, state_->spilled->build.get());
+  }
+
+  // Moves the rows held so far to the partition files, then the rest of the build input.
+  // REQUIRES: state_->mu held.
+  Status SpillBuild(std::vector<std::shared_ptr<Batch>> held) const {
+    TARN_RETURN_NOT_OK(StartSpill());
+    for (const auto& batch : held) TARN_RETURN_NOT_OK(RouteBuild(*batch));
+    held.clear();
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, build_input_->Next());
+      if (!batch) break;
+      if (batch->num_rows > 0) TARN_RETURN_NOT_OK(RouteBuild(*batch));
+    }
+    TARN_RETURN_NOT_OK(state_->spilled->build->Finish());
+    const bool outer = spec_->kind == JoinKind::kLeftOuter || spec_->kind == JoinKind::kFullOuter;
+    TARN_ASSIGN_OR_RETURN(state_->build,
+                          JoinBuild::FromBatches({}, build_input_->schema(), label(), outer,
+                                                 spec_->kind == JoinKind::kFullOuter));
+    return Status::OK();
+  }
 
   // REQUIRES: state_->mu held.
   Status Build() const {
-    const int64_t per_row = static_cast<int64_t>(8 * spec_.build_keys.size() + 24);
-    const bool outer = spec_.kind == JoinKind::kLeftOuter || spec_.kind == JoinKind::kFullOuter;
+    const int64_t per_row = static_cast<int64_t>(8 * spec_->build_keys.size() + 24);
+    const bool outer = spec_->kind == JoinKind::kLeftOuter || spec_->kind == JoinKind::kFullOuter;
+    std::vector<std::shared_ptr<Batch>> held;
+    int64_t rows = 0;
+    int64_t bytes = 0;
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, build_input_->Next());
+      if (!batch) break;
+      if (batch->num_rows == 0) continue;
+      rows += batch->num_rows;
+      bytes += BatchMemoryBytes(*batch);
+      held.push_back(std::move(batch));
+      const int64_t needed = bytes + rows * per_row;
+      if (needed > memory_limit_) {
+        if (!CanSpill()) return OutOfMemory(needed, rows);
+        return SpillBuild(std::move(held));
+      }
+    }
     TARN_ASSIGN_OR_RETURN(state_->build,
-                          JoinBuild::Read(build_input_.get(), label(), outer,
-                                          spec_.kind == JoinKind::kFullOuter, per_row,
-                                          memory_limit_));
+                          JoinBuild::FromBatches(std::move(held), build_input_->schema(), label(),
+                                                 outer, spec_->kind == JoinKind::kFullOuter));
     const JoinBuild& build = *state_->build;
-    const int64_t rows = build.rows();
     // Keys of every row, the outer joins' NULL row at the end included (and never inserted).
     std::vector<std::shared_ptr<Column>> keys;
-    for (const auto& key : spec_.build_keys) {
+    for (const auto& key : spec_->build_keys) {
       TARN_ASSIGN_OR_RETURN(auto column, key->Evaluate(build.batch()));
       keys.push_back(std::move(column));
     }
-    ComputeKeyRows(keys, integer_mode_, rows, &state_->keys);
+    ComputeKeyRows(keys, integer_mode_, build.batch().num_rows, &state_->keys);
     uint64_t buckets = 16;
     while (buckets < static_cast<uint64_t>(rows) * 2) buckets <<= 1;
-    state_->buckets.assign(buckets, kEmpty);
-    state_->next.assign(static_cast<size_t>(rows), kEmpty);
-    state_->mask = buckets - 1;
     const int64_t table_bytes = static_cast<int64_t>(buckets * 4) + rows * 4 +
                                 static_cast<int64_t>(state_->keys.ints.size() * 8 +
                                                      state_->keys.bytes.size() +
                                                      state_->keys.hashes.size() * 8);
     if (build.memory_bytes() + table_bytes > memory_limit_) {
-      return Status::ResourceExhausted(
-          "Out of Memory Error: ", label(), " needs ",
-          FormatMemorySize(build.memory_bytes() + table_bytes), " for the ", rows,
-          " rows of its build side, more than the memory_limit of ",
-          FormatMemorySize(memory_limit_));
+      if (!CanSpill()) return OutOfMemory(build.memory_bytes() + table_bytes, rows);
+      // The keys took more than estimated (long strings): the rows go to partitions after all.
+      std::shared_ptr<Batch> all = SliceBatch(build.batch(), 0, rows);
+      state_->keys = KeyRows();
+      state_->build.reset();
+      return SpillBuild({std::move(all)});
     }
+    state_->buckets.assign(buckets, kEmpty);
+    state_->next.assign(static_cast<size_t>(rows), kEmpty);
+    state_->mask = buckets - 1;
     // Inserted last row first, so each chain lists its rows in ascending order.
     for (int64_t row = rows - 1; row >= 0; --row) {
       if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
@@ -209,7 +418,7 @@ class HashJoinOperator : public Operator {
   }
 
   uint64_t Hash(const KeyRows& keys, int64_t row) const {
-    if (integer_mode_ && spec_.probe_keys.size() == 1) {
+    if (integer_mode_ && spec_->probe_keys.size() == 1) {
       return HashInteger(static_cast<uint64_t>(keys.ints[static_cast<size_t>(row)]));
     }
     return keys.hashes[static_cast<size_t>(row)];
@@ -220,7 +429,7 @@ class HashJoinOperator : public Operator {
     const State& state = *state_;
     const uint32_t* buckets = state.buckets.data();
     const uint32_t* next = state.next.data();
-    const size_t num_keys = spec_.probe_keys.size();
+    const size_t num_keys = spec_->probe_keys.size();
     probe_rows->reserve(static_cast<size_t>(rows));
     build_rows->reserve(static_cast<size_t>(rows));
     if (integer_mode_ && num_keys == 1) {
@@ -261,13 +470,38 @@ class HashJoinOperator : public Operator {
 
   std::unique_ptr<Operator> probe_;
   std::unique_ptr<Operator> build_input_;
-  HashJoinSpec spec_;
+  std::shared_ptr<const HashJoinSpec> spec_;
+  JoinSpill spill_;
   int64_t memory_limit_;
   bool integer_mode_ = true;
   std::shared_ptr<const Schema> pair_schema_;
   std::shared_ptr<const Schema> output_schema_;
   std::unique_ptr<State> state_;
+  std::unique_ptr<Operator> tail_;  // Next() without a feed: the spilled partitions' joins
 };
+
+Result<std::unique_ptr<Operator>> MakeHashJoinAt(std::unique_ptr<Operator> probe,
+                                                 std::unique_ptr<Operator> build,
+                                                 std::shared_ptr<const HashJoinSpec> spec,
+                                                 JoinSpill spill) {
+  const JoinKind kind = spec->kind;
+  const int probe_columns = probe->schema()->num_fields();
+  ExecContext gather;  // the partitions' joins run on the thread that takes their part
+  gather.pool = spill.level == 0 ? spill.pool : nullptr;
+  gather.threads = spill.level == 0 ? spill.threads : 1;
+  auto join = std::make_unique<HashJoinOperator>(std::move(probe), std::move(build),
+                                                 std::move(spec), std::move(spill));
+  if (kind != JoinKind::kFullOuter) return std::unique_ptr<Operator>(std::move(join));
+  const HashJoinOperator* raw = join.get();
+  std::unique_ptr<Operator> gathered = MakeGather(std::move(join), gather);
+  return MakeUnmatchedBuildRows(
+      std::move(gathered),
+      [raw]() -> Result<const JoinBuild*> {
+        TARN_ASSIGN_OR_RETURN(JoinBuild * built, raw->EnsureBuilt());
+        return built;
+      },
+      probe_columns);
+}
 
 }  // namespace
 
@@ -284,20 +518,14 @@ Result<std::unique_ptr<Operator>> MakeHashJoin(std::unique_ptr<Operator> probe,
                               spec.build_keys[k]->type().ToString());
     }
   }
-  const JoinKind kind = spec.kind;
-  const int probe_columns = probe->schema()->num_fields();
-  auto join = std::make_unique<HashJoinOperator>(std::move(probe), std::move(build),
-                                                 std::move(spec), context.memory_limit);
-  if (kind != JoinKind::kFullOuter) return std::unique_ptr<Operator>(std::move(join));
-  const HashJoinOperator* raw = join.get();
-  std::unique_ptr<Operator> gathered = MakeGather(std::move(join), context);
-  return MakeUnmatchedBuildRows(
-      std::move(gathered),
-      [raw]() -> Result<const JoinBuild*> {
-        TARN_ASSIGN_OR_RETURN(JoinBuild * built, raw->EnsureBuilt());
-        return built;
-      },
-      probe_columns);
+  JoinSpill spill;
+  spill.memory_limit = context.memory_limit;
+  spill.temp_directory = context.temp_directory;
+  spill.pool = context.pool;
+  spill.threads = std::max(1, context.threads);
+  spill.interrupted = context.interrupted;
+  return MakeHashJoinAt(std::move(probe), std::move(build),
+                        std::make_shared<const HashJoinSpec>(std::move(spec)), std::move(spill));
 }
 
 }  // namespace tarn::sql

@@ -111,10 +111,17 @@ Result<std::unique_ptr<JoinBuild>> JoinBuild::Read(Operator* input, const std::s
     TARN_RETURN_NOT_OK(check());
     batches.push_back(std::move(batch));
   }
+  return FromBatches(std::move(batches), input->schema(), label, with_null_row, track_matches);
+}
+
+Result<std::unique_ptr<JoinBuild>> JoinBuild::FromBatches(
+    std::vector<std::shared_ptr<Batch>> batches, const std::shared_ptr<const Schema>& schema,
+    const std::string& label, bool with_null_row, bool track_matches) {
+  int64_t rows = 0;
+  for (const auto& batch : batches) rows += batch->num_rows;
   if (rows >= int64_t{UINT32_MAX} - 1) {
     return Status::ResourceExhausted(label, ": more than 4 billion build rows");
   }
-  const std::shared_ptr<const Schema> schema = input->schema();
   if (with_null_row && schema->num_fields() > 0) {
     std::vector<std::shared_ptr<Column>> nulls;
     for (const Field& field : schema->fields) nulls.push_back(NullColumn(field.type, 1));

@@ -50,6 +50,11 @@ class JoinBuild {
                                                  int64_t extra_bytes_per_row,
                                                  int64_t memory_limit);
 
+  // The rows of `batches` (of `schema`, none empty), as Read makes them.
+  static Result<std::unique_ptr<JoinBuild>> FromBatches(
+      std::vector<std::shared_ptr<Batch>> batches, const std::shared_ptr<const Schema>& schema,
+      const std::string& label, bool with_null_row, bool track_matches);
+
   int64_t rows() const { return rows_; }
   const Batch& batch() const { return *batch_; }  // rows() (+1 NULL row) rows
   int64_t null_row() const { return rows_; }       // REQUIRES: with_null_row

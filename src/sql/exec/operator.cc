@@ -158,6 +158,18 @@ class ValuesOperator : public Operator {
   bool done_ = false;
 };
 
+class ReaderSource : public Operator {
+ public:
+  ReaderSource(std::string label, std::unique_ptr<BatchReader> reader)
+      : label_(std::move(label)), reader_(std::move(reader)) {}
+  std::shared_ptr<const Schema> schema() const override { return reader_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override { return reader_->Next(); }
+  std::string label() const override { return label_; }
+
+ private:
+  std::string label_;
+  std::unique_ptr<BatchReader> reader_;
+};
 
 // Runs the per-batch operators of its input on several threads and hands their batches on in
 // input order. Up to kBatchesAhead items (batches, or parts of the source) past the next one
@@ -285,6 +297,10 @@ void Explain(const Operator& op, int depth, std::vector<std::string>* lines) {
 
 }  // namespace
 
+Result<std::unique_ptr<Operator>> Operator::OpenTail() const {
+  return std::unique_ptr<Operator>();
+}
+
 Result<std::shared_ptr<Batch>> Operator::TransformBatch(std::shared_ptr<Batch>) const {
   return Status::Internal(label(), " is not a per-batch operator");
 }
@@ -304,61 +320,101 @@ ParallelFeed::ParallelFeed(Operator* root) {
   num_parts_ = source_->num_parts();
 }
 
-Result<ParallelFeed::Item> ParallelFeed::Next() {
-  if (num_parts_ > 0) return NextPart();
-  Item item;
-  std::shared_ptr<Batch> batch;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (done_) return item;
-    Result<std::shared_ptr<Batch>> pulled = source_->Next();
-    if (!pulled.ok() || !*pulled) {
-      done_ = true;
-      if (!pulled.ok()) return pulled.status();
-      return item;
-    }
-    batch = std::move(pulled).value();
-    item.sequence = next_sequence_++;
+ParallelFeed::~ParallelFeed() = default;
+
+Status ParallelFeed::NextStage() {
+  while (first_transform_ < transforms_.size()) {
+    const Operator* holder = transforms_[first_transform_++];
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> tail, holder->OpenTail());
+    if (!tail) continue;
+    source_ = tail.get();
+    tails_.push_back(std::move(tail));
+    num_parts_ = source_->num_parts();
+    next_part_ = 0;
+    source_ended_ = false;
+    return Status::OK();
   }
-  for (const Operator* transform : transforms_) {
-    if (batch->num_rows == 0) break;
-    TARN_ASSIGN_OR_RETURN(batch, transform->TransformBatch(std::move(batch)));
-  }
-  item.batches.push_back(std::move(batch));
-  return item;
+  done_ = true;
+  return Status::OK();
 }
 
-Result<ParallelFeed::Item> ParallelFeed::NextPart() {
+Result<std::shared_ptr<Batch>> ParallelFeed::Transform(std::shared_ptr<Batch> batch,
+                                                       size_t first) const {
+  for (size_t t = first; t < transforms_.size(); ++t) {
+    if (batch->num_rows == 0) break;
+    TARN_ASSIGN_OR_RETURN(batch, transforms_[t]->TransformBatch(std::move(batch)));
+  }
+  return batch;
+}
+
+Result<ParallelFeed::Item> ParallelFeed::Next() {
   Item item;
+  std::shared_ptr<Batch> batch;
+  int64_t part = -1;
+  size_t first = 0;
+  Operator* source = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (done_) return item;
-    if (next_sequence_ == num_parts_) {
-      done_ = true;
-      return item;
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      if (done_) return item;
+      if (!source_ended_) {
+        if (num_parts_ > 0) {
+          if (next_part_ < num_parts_) {
+            part = next_part_++;
+            break;
+          }
+        } else {
+          Result<std::shared_ptr<Batch>> pulled = source_->Next();
+          if (!pulled.ok()) {
+            done_ = true;
+            return pulled.status();
+          }
+          if (*pulled) {
+            batch = std::move(pulled).value();
+            break;
+          }
+        }
+        source_ended_ = true;
+      }
+      // The source has ended: once every item in flight is through, the next tail.
+      if (in_flight_ > 0) {
+        idle_.wait(lock);
+        continue;
+      }
+      Status staged = NextStage();
+      if (!staged.ok()) {
+        done_ = true;
+        return staged;
+      }
     }
     item.sequence = next_sequence_++;
+    first = first_transform_;
+    source = source_;
+    ++in_flight_;
   }
-  auto fail = [&](Status status) {
+  auto finish = [&](Status status) -> Status {
     std::lock_guard<std::mutex> lock(mu_);
-    done_ = true;
+    if (!status.ok()) done_ = true;
+    if (--in_flight_ == 0) idle_.notify_all();
     return status;
   };
-  Result<std::unique_ptr<BatchReader>> reader = source_->OpenPart(item.sequence);
-  if (!reader.ok()) return fail(reader.status());
+  if (part < 0) {
+    Result<std::shared_ptr<Batch>> transformed = Transform(std::move(batch), first);
+    TARN_RETURN_NOT_OK(finish(transformed.status()));
+    item.batches.push_back(std::move(transformed).value());
+    return item;
+  }
+  Result<std::unique_ptr<BatchReader>> reader = source->OpenPart(part);
+  if (!reader.ok()) return finish(reader.status());
   while (true) {
     Result<std::shared_ptr<Batch>> pulled = (*reader)->Next();
-    if (!pulled.ok()) return fail(pulled.status());
-    std::shared_ptr<Batch> batch = std::move(pulled).value();
-    if (!batch) break;
-    for (const Operator* transform : transforms_) {
-      if (batch->num_rows == 0) break;
-      Result<std::shared_ptr<Batch>> transformed = transform->TransformBatch(std::move(batch));
-      if (!transformed.ok()) return fail(transformed.status());
-      batch = std::move(transformed).value();
-    }
-    if (batch->num_rows > 0) item.batches.push_back(std::move(batch));
+    if (!pulled.ok()) return finish(pulled.status());
+    if (!*pulled) break;
+    Result<std::shared_ptr<Batch>> transformed = Transform(std::move(pulled).value(), first);
+    if (!transformed.ok()) return finish(transformed.status());
+    if ((*transformed)->num_rows > 0) item.batches.push_back(std::move(transformed).value());
   }
+  TARN_RETURN_NOT_OK(finish(Status::OK()));
   return item;
 }
 
@@ -498,6 +554,10 @@ std::unique_ptr<Operator> MakeEmptyResult(std::shared_ptr<const Schema> schema) 
 std::unique_ptr<Operator> MakeSingleRow() {
   return std::make_unique<ValuesOperator>(
       "DUMMY_SCAN", MakeEmptyColumnsBatch(std::make_shared<Schema>(), 1));
+}
+
+std::unique_ptr<Operator> MakeReaderSource(std::string label, std::unique_ptr<BatchReader> reader) {
+  return std::make_unique<ReaderSource>(std::move(label), std::move(reader));
 }
 
 std::unique_ptr<Operator> MakeValues(std::string label, std::shared_ptr<Batch> batch) {

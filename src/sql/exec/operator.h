@@ -16,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -41,6 +42,9 @@ struct ExecContext {
   ThreadPool* pool = nullptr;
   int threads = 1;
   int64_t memory_limit = INT64_MAX;
+  // SET temp_directory: where stateful operators spill past memory_limit (sql/exec/spill.h);
+  // empty: they fail there instead.
+  std::string temp_directory;
   const SqlCatalog* catalog = nullptr;
   // The default DuckLake lake (USE; and its open transaction), or null.
   const LakeBinding* lake = nullptr;
@@ -84,6 +88,13 @@ class Operator : public BatchReader {
   // can skip the rows it drops instead of copying the rows it keeps); null for others.
   virtual const BoundExpr* filter_predicate() const { return nullptr; }
 
+  // Per-batch operators that hold rows back while their input streams (a hash join whose
+  // build side was spilled, sql/exec/spill.h): the rows still owed once TransformBatch has seen
+  // every input batch, as a source (possibly in parts); null when none. Called once, after the
+  // last TransformBatch returned, by whoever drained the input (ParallelFeed, or the
+  // operator's own Next()).
+  virtual Result<std::unique_ptr<Operator>> OpenTail() const;
+
   // Sources whose input splits into parts that several threads can read at once (a Parquet
   // scan's row groups): how many parts there are; every other operator returns 0. Reading the
   // parts in order gives what Next() gives.
@@ -97,7 +108,9 @@ class Operator : public BatchReader {
 // order; the per-batch operators on top run on the calling thread, outside the lock. When the
 // tree's stateful part is a source that splits into parts, each item is one whole part, read
 // (decoded) on the calling thread, so threads read different parts at once; otherwise each item
-// is one batch, pulled under the lock. REQUIRES: the tree outlives the feed.
+// is one batch, pulled under the lock. When the source ends, each per-batch operator's tail
+// (Operator::OpenTail), bottom first, is opened once every item in flight is through, and fed
+// the same way through the operators above it. REQUIRES: the tree outlives the feed.
 class ParallelFeed {
  public:
   explicit ParallelFeed(Operator* root);
@@ -110,16 +123,30 @@ class ParallelFeed {
   // After the end or an error, every later call returns the end.
   Result<Item> Next();
 
+  ~ParallelFeed();
+
  private:
-  Result<Item> NextPart();
+  // The source has ended and no item is in flight: the next tail, or the end. REQUIRES: mu_.
+  Status NextStage();
+  // Runs the transforms from `first` on over one batch.
+  Result<std::shared_ptr<Batch>> Transform(std::shared_ptr<Batch> batch, size_t first) const;
 
   std::mutex mu_;  // guards source_ and the fields below
+  std::condition_variable idle_;  // in_flight_ fell to 0
   Operator* source_;
   std::vector<const Operator*> transforms_;  // bottom first
+  size_t first_transform_ = 0;  // the transforms applied to source_'s batches start here
+  std::vector<std::unique_ptr<Operator>> tails_;  // opened so far (source_ may be the last)
   int64_t num_parts_ = 0;
+  int64_t next_part_ = 0;
   int64_t next_sequence_ = 0;
+  int in_flight_ = 0;  // items pulled whose transforms are still running
+  bool source_ended_ = false;
   bool done_ = false;
 };
+
+// A source over a reader's batches (spill files read back, say); `label` for EXPLAIN.
+std::unique_ptr<Operator> MakeReaderSource(std::string label, std::unique_ptr<BatchReader> reader);
 
 // The operator tree as indented text, one line per entry:
 //   PROJECTION

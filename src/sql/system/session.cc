@@ -239,6 +239,7 @@ struct Session::Impl {
     context.pool = pool.get();
     context.threads = settings.threads;
     context.memory_limit = settings.memory_limit;
+    context.temp_directory = values.temp_directory();
     context.layout_picker = values.layout_picker();
     context.layout_sample_rows = values.layout_sample_rows();
     context.catalog = &catalog;

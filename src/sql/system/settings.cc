@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 
 #include "expr/binder.h"
@@ -57,6 +58,12 @@ std::string HumanReadableBytes(int64_t bytes) {
   return std::to_string(parts[0]) + (bytes == 1 ? " byte" : " bytes");
 }
 
+// The system's temporary directory: $TMPDIR, else /tmp.
+std::string DefaultTempDirectory() {
+  const char* tmpdir = std::getenv("TMPDIR");
+  return tmpdir != nullptr && tmpdir[0] != '\0' ? std::string(tmpdir) : std::string("/tmp");
+}
+
 }  // namespace
 
 enum class SessionSettings::Id : uint8_t {
@@ -73,6 +80,7 @@ enum class SessionSettings::Id : uint8_t {
   kTargetFileSize,
   kLayoutPicker,
   kLayoutSampleRows,
+  kTempDirectory,
 };
 
 struct SessionSettings::Definition {
@@ -103,6 +111,7 @@ const std::vector<SessionSettings::Definition>& SessionSettings::Definitions() {
        DataType(TypeId::kVarchar)},
       {Id::kLayoutPicker, "layout_picker", nullptr, DataType(TypeId::kVarchar)},
       {Id::kLayoutSampleRows, "layout_sample_rows", nullptr, DataType(TypeId::kUInt64)},
+      {Id::kTempDirectory, "temp_directory", nullptr, DataType(TypeId::kVarchar)},
   };
   return kDefinitions;
 }
@@ -175,6 +184,8 @@ Status SessionSettings::Reset(std::string_view name) {
       return Apply(*definition, Value::Varchar("measured"));
     case Id::kLayoutSampleRows:
       return Apply(*definition, Value::UInt(DataType(TypeId::kUInt64), 1 << 20));
+    case Id::kTempDirectory:
+      return Apply(*definition, Value::Varchar(DefaultTempDirectory()));
   }
   return Status::Internal("unknown setting");
 }
@@ -192,7 +203,8 @@ Status SessionSettings::Apply(const Definition& definition, const Value& value) 
     return Status::InvalidArgument("Invalid Input Error: threads must be an integer, not ",
                                    FormatValue(value));
   }
-  if (value.is_null() && definition.id != Id::kTargetFileSize) {
+  if (value.is_null() && definition.id != Id::kTargetFileSize &&
+      definition.id != Id::kTempDirectory) {
     return Reset(definition.name);  // SET x = NULL: the default, as DuckDB leaves it
   }
   TARN_ASSIGN_OR_RETURN(Value typed, CastSetting(value, definition.type));
@@ -243,6 +255,11 @@ Status SessionSettings::Apply(const Definition& definition, const Value& value) 
             "Invalid Input Error: layout_sample_rows must be between 1 and 2^40");
       }
       layout_sample_rows_ = static_cast<int64_t>(typed.GetUInt64());
+      break;
+    case Id::kTempDirectory:
+      // NULL or '' turns spilling off, as DuckDB's empty temp_directory does.
+      temp_directory_ = typed.is_null() ? std::string() : typed.GetBytes();
+      typed = Value::Varchar(temp_directory_);
       break;
     case Id::kMemoryLimit:
     case Id::kPreserveInsertionOrder:

@@ -1,7 +1,8 @@
 // The DuckDB settings a Session keeps: SET, RESET and current_setting() with DuckDB's names
 // (case-insensitive, with its aliases), types, defaults, casts and messages.
 //
-// Settings that change what tarn does: threads, memory_limit, and the DuckLake extension's
+// Settings that change what tarn does: threads, memory_limit, temp_directory (where operators
+// spill past memory_limit; default $TMPDIR or /tmp, empty: no spilling), and the DuckLake extension's
 // ducklake_target_file_size, ducklake_default_data_inlining_row_limit, ducklake_max_retry_count,
 // ducklake_retry_wait_ms and ducklake_retry_backoff (LakeSessionSettings); tarn's own
 // layout_picker ('measured' or 'rules') and layout_sample_rows, which SORTED BY AUTO picks its
@@ -43,6 +44,8 @@ class SessionSettings {
 
   int threads() const { return threads_; }
   int64_t memory_limit() const { return memory_limit_; }
+  // Where operators spill what passes memory_limit; empty: spilling is off.
+  const std::string& temp_directory() const { return temp_directory_; }
   // The ducklake_* settings as the lakes' writes take them.
   const LakeSessionSettings& lake() const { return lake_; }
   // SORTED BY AUTO's picker: its mode and sample size.
@@ -61,6 +64,7 @@ class SessionSettings {
   int64_t default_memory_limit_;
   int threads_;
   int64_t memory_limit_;
+  std::string temp_directory_;
   LakeSessionSettings lake_;
   PickerMode layout_picker_ = PickerMode::kMeasured;
   int64_t layout_sample_rows_ = 1 << 20;
