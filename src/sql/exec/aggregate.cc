@@ -7,8 +7,10 @@
 #include <mutex>
 #include <utility>
 
+#include "expr/bound.h"
 #include "sql/exec/aggregate_distinct.h"
 #include "sql/exec/group_table.h"
+#include "sql/exec/spill.h"
 #include "tarn/sql.h"
 
 namespace tarn::sql {
@@ -23,11 +25,33 @@ constexpr int64_t kUpdateRows = 4096;
 // held while one batch is slow.
 constexpr int64_t kBatchesAhead = 4;
 
+// Partitions the rows of new keys are spilled to once the table froze.
+constexpr int kSpillPartitions = 32;
+
+// Where a hash aggregate may spill, and how deep in re-partitioning it runs.
+struct AggregateSpill {
+  std::string temp_directory;  // empty: no spilling
+  const std::atomic<bool>* interrupted = nullptr;
+  int level = 0;  // 0: the aggregate the planner made; n: a partition of a level n - 1 one
+  std::shared_ptr<SpillFolder> folder;  // shared with the partitions' aggregates
+};
+
+Result<std::unique_ptr<Operator>> MakeHashAggregateAt(
+    std::unique_ptr<Operator> input, std::vector<std::unique_ptr<BoundExpr>> keys,
+    std::vector<std::string> key_names, std::vector<AggregateSpec> aggregates,
+    const ExecContext& context, AggregateSpill spill);
+
 // One input batch aggregated on its own: local group ids, and per aggregate either a partial
 // state (combined into the final one) or the argument column and row selection to replay into
 // the final state (DISTINCT and order-sensitive aggregates).
 struct BatchPartial {
   int64_t rows = 0;
+  // Made after the final table froze (see HashAggregateOperator::CanSpill): no partial
+  // states, every aggregate keeps its argument column.
+  bool frozen = false;
+  // An aggregate that can spill keeps the batch's key and argument columns in every partial,
+  // so the rows of keys a frozen table does not hold can be spilled.
+  std::vector<std::shared_ptr<Column>> key_columns;
   std::unique_ptr<GroupTable> table;
   std::vector<uint32_t> ids;
   // A batch aggregated past the rows a filter drops: the kept rows' bits (empty: every row
@@ -50,11 +74,14 @@ class HashAggregateOperator : public Operator {
                         std::vector<std::unique_ptr<BoundExpr>> keys,
                         std::vector<AggregateSpec> aggregates,
                         std::vector<std::unique_ptr<AggregateState>> states,
-                        std::shared_ptr<const Schema> schema, const ExecContext& context)
+                        std::shared_ptr<const Schema> schema, const ExecContext& context,
+                        AggregateSpill spill)
       : input_(std::move(input)), keys_(std::move(keys)), aggregates_(std::move(aggregates)),
-        states_(std::move(states)), schema_(std::move(schema)), pool_(context.pool),
-        threads_(std::max(1, context.threads)), memory_limit_(context.memory_limit),
+        states_(std::move(states)), schema_(std::move(schema)), context_(context),
+        pool_(context.pool), threads_(std::max(1, context.threads)),
+        memory_limit_(context.memory_limit), spill_(std::move(spill)),
         filter_(input_->filter_predicate()) {
+    spillable_ = CanSpill();
     for (const auto& key : keys_) key_types_.push_back(key->type());
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       const AggregateSpec& spec = aggregates_[a];
@@ -75,7 +102,7 @@ class HashAggregateOperator : public Operator {
       if (build_error_.ok()) build_error_ = Build();
       TARN_RETURN_NOT_OK(build_error_);
     }
-    if (emitted_ >= result_->num_rows) return std::shared_ptr<Batch>();
+    if (emitted_ >= result_->num_rows) return NextSpilled();
     int64_t length = std::min(kOutputBatchRows, result_->num_rows - emitted_);
     std::shared_ptr<Batch> batch =
         (emitted_ == 0 && length == result_->num_rows)
@@ -244,6 +271,8 @@ class HashAggregateOperator : public Operator {
       key_columns.push_back(std::move(column));
     }
     partial->rows = batch.num_rows;
+    partial->frozen = frozen_.load(std::memory_order_acquire);
+    if (spillable_) partial->key_columns = key_columns;
     partial->table = std::make_unique<GroupTable>(key_types_);
     TARN_RETURN_NOT_OK(partial->table->Assign(key_columns, batch.num_rows, &partial->ids));
     int64_t groups = partial->table->num_groups();
@@ -282,7 +311,7 @@ class HashAggregateOperator : public Operator {
         first.assign(static_cast<size_t>((batch.num_rows + 7) / 8), 0);
         seen->InsertNew(*argument, partial->ids.data(), batch.num_rows, keep, first.data());
         partial->arguments[a] = std::move(argument);
-      } else if (states_[a]->order_sensitive()) {
+      } else if (states_[a]->order_sensitive() || partial->frozen) {
         partial->arguments[a] = std::move(argument);
       } else {
         TARN_ASSIGN_OR_RETURN(auto state,
@@ -307,7 +336,7 @@ class HashAggregateOperator : public Operator {
       }
     }
     for (size_t a = 0; a < aggregates_.size(); ++a) {
-      if (partial->states[a]) partial->arguments[a].reset();
+      if (partial->states[a] && !spillable_) partial->arguments[a].reset();
     }
     return Status::OK();
   }
@@ -376,6 +405,8 @@ class HashAggregateOperator : public Operator {
   // Drops what a merged partial refers to, keeping its vectors' capacity.
   static void Recycle(BatchPartial* partial) {
     partial->rows = 0;
+    partial->frozen = false;
+    partial->key_columns.clear();
     partial->table.reset();
     partial->ids.clear();
     partial->keep.clear();
@@ -393,6 +424,13 @@ class HashAggregateOperator : public Operator {
     if (!partial->keep.empty() && !keys_.empty()) {  // only the groups with kept rows
       local_groups = static_cast<int64_t>(partial->used.size());
       for (auto& key : local_keys) key = Take(*key, partial->used);
+    }
+    if (spillable_ && !frozen_.load(std::memory_order_relaxed) &&
+        held_bytes_ + PartialBytes(*partial, local_groups) > memory_limit_) {
+      Freeze();  // before a batch whose groups would not fit
+    }
+    if (frozen_.load(std::memory_order_relaxed)) {
+      return MergeFrozen(partial, local_keys, local_groups);
     }
     TARN_RETURN_NOT_OK(table_->Assign(local_keys, local_groups, &mapping_));
     int64_t groups = table_->num_groups();
@@ -421,18 +459,208 @@ class HashAggregateOperator : public Operator {
                                         partial->keep.empty() ? nullptr : partial->keep.data()));
       }
     }
+    held_bytes_ = HeldBytes();
+    if (held_bytes_ > memory_limit_ && spillable_) {
+      Freeze();
+      return Status::OK();
+    }
+    return CheckMemory(held_bytes_, table_->num_groups());
+  }
+
+  // What a partial's groups would add to the final table, at most.
+  static int64_t PartialBytes(const BatchPartial& partial, int64_t local_groups) {
+    int64_t bytes = partial.table->MemoryBytes();
+    for (const auto& state : partial.states) bytes += state ? state->MemoryBytes(local_groups) : 0;
+    return bytes;
+  }
+
+  int64_t HeldBytes() const {
     int64_t bytes = table_->MemoryBytes();
     for (const auto& state : states_) bytes += state->MemoryBytes(table_->num_groups());
     for (const auto& set : distinct_) bytes += set ? set->MemoryBytes() : 0;
-    return CheckMemory(bytes, table_->num_groups());
+    return bytes;
+  }
+
+  // Spilling: a grouped aggregate whose groups pass memory_limit freezes its table. Rows of
+  // keys it holds are still aggregated in memory; rows of any other key are written, with
+  // their aggregates' arguments, to partition files by key hash, and each partition is
+  // aggregated on its own once the input ends (by an aggregate of the next level, which
+  // spills again, split differently, should a partition still not fit). Every row of a key
+  // lands in one place, in input order, so order-sensitive aggregates (first, list,
+  // string_agg, floating sums) see their rows as they would in memory. The held groups' states
+  // may still grow (list, string_agg); past twice the limit the query fails.
+  bool CanSpill() const {
+    return !keys_.empty() && !spill_.temp_directory.empty() && spill_.level < kMaxSpillLevels;
+  }
+
+  void Freeze() {
+    table_->set_frozen(true);
+    frozen_.store(true, std::memory_order_release);
+  }
+
+  // The schema of spilled rows: the keys, then each aggregate's argument (count(*) has none).
+  std::shared_ptr<const Schema> SpillSchema() const {
+    auto schema = std::make_shared<Schema>();
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      schema->fields.emplace_back("k" + std::to_string(k), key_types_[k]);
+    }
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      if (aggregates_[a].argument) {
+        schema->fields.emplace_back("a" + std::to_string(a), aggregates_[a].argument->type());
+      }
+    }
+    return schema;
+  }
+
+  // Folds a partial made after the table froze: rows of held keys into their groups, the
+  // others to the spill files.
+  Status MergeFrozen(BatchPartial* partial, const std::vector<std::shared_ptr<Column>>& local_keys,
+                     int64_t local_groups) {
+    TARN_RETURN_NOT_OK(table_->Assign(local_keys, local_groups, &mapping_));
+    const int64_t rows = partial->rows;
+    const uint8_t* kept = partial->keep.empty() ? nullptr : partial->keep.data();
+    row_ids_.resize(static_cast<size_t>(rows));
+    held_rows_.assign(static_cast<size_t>((rows + 7) / 8), 0);
+    spill_rows_.clear();
+    for (int64_t row = 0; row < rows; ++row) {
+      if (kept != nullptr && !GetBit(kept, row)) {
+        row_ids_[row] = 0;
+        continue;
+      }
+      const uint32_t id = mapping_[partial->ids[row]];
+      row_ids_[row] = id == GroupTable::kNoGroup ? 0 : id;
+      if (id == GroupTable::kNoGroup) {
+        spill_rows_.push_back(row);
+      } else {
+        SetBit(held_rows_.data(), row);
+      }
+    }
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      AggregateState& state = *states_[a];
+      const Column* argument = partial->arguments[a].get();
+      if (distinct_[a]) {
+        std::vector<uint8_t> candidates = partial->first_in_batch[a];
+        for (size_t i = 0; i < candidates.size(); ++i) candidates[i] &= held_rows_[i];
+        keep_.assign(static_cast<size_t>((rows + 7) / 8), 0);
+        distinct_[a]->InsertNew(*argument, row_ids_.data(), rows, candidates.data(), keep_.data());
+        TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), rows, keep_.data()));
+      } else {
+        TARN_RETURN_NOT_OK(state.Update(argument, row_ids_.data(), rows, held_rows_.data()));
+      }
+    }
+    if (!spill_rows_.empty()) TARN_RETURN_NOT_OK(SpillRows(*partial));
+    const int64_t bytes = HeldBytes();
+    if (bytes <= 2 * memory_limit_) return Status::OK();
+    return Status::ResourceExhausted(
+        "Out of Memory Error: ", label(), " needs ", FormatMemorySize(bytes), " for the states of ",
+        table_->num_groups(), " groups held in memory, more than twice the memory_limit of ",
+        FormatMemorySize(memory_limit_));
+  }
+
+  // Appends the rows spill_rows_ of a frozen partial to their partitions.
+  Status SpillRows(const BatchPartial& partial) {
+    if (!spilled_) {
+      if (!spill_.folder) spill_.folder = std::make_shared<SpillFolder>(spill_.temp_directory);
+      spilled_ = std::make_unique<SpillPartitions>(
+          spill_.folder.get(), "aggregate-" + std::to_string(spill_.level), SpillSchema(),
+          kSpillPartitions);
+    }
+    auto batch = std::make_shared<Batch>();
+    batch->num_rows = static_cast<int64_t>(spill_rows_.size());
+    for (const auto& key : partial.key_columns) batch->columns.push_back(Take(*key, spill_rows_));
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      if (partial.arguments[a]) {
+        batch->columns.push_back(Take(*partial.arguments[a], spill_rows_));
+      }
+    }
+    std::vector<uint16_t> partition_of(spill_rows_.size());
+    std::string key;
+    for (size_t r = 0; r < spill_rows_.size(); ++r) {
+      key.clear();
+      for (size_t k = 0; k < keys_.size(); ++k) {
+        GroupTable::AppendKeyBytes(*batch->columns[k], static_cast<int64_t>(r), &key);
+      }
+      partition_of[r] = static_cast<uint16_t>(
+          PartitionOfHash(HashBytes(key), spill_.level, kSpillPartitions));
+    }
+    return spilled_->Append(*batch, partition_of);
+  }
+
+  // After the groups held in memory: each spilled partition aggregated in turn.
+  Result<std::shared_ptr<Batch>> NextSpilled() {
+    if (!spilled_) return std::shared_ptr<Batch>();
+    if (!spill_finished_) {
+      spill_finished_ = true;
+      TARN_RETURN_NOT_OK(spilled_->Finish());
+    }
+    while (true) {
+      if (partition_aggregate_) {
+        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, partition_aggregate_->Next());
+        if (batch) {
+          batch->schema = schema_;
+          return batch;
+        }
+        partition_aggregate_.reset();
+      }
+      if (next_partition_ == spilled_->count()) return std::shared_ptr<Batch>();
+      const int p = next_partition_++;
+      if (spilled_->rows(p) == 0) continue;
+      TARN_ASSIGN_OR_RETURN(partition_aggregate_, OpenPartition(p));
+    }
+  }
+
+  // The aggregate of one spilled partition: the same keys and aggregates over its columns.
+  Result<std::unique_ptr<Operator>> OpenPartition(int p) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<BatchReader> rows, spilled_->Open(p));
+    std::shared_ptr<const Schema> schema = rows->schema();
+    std::unique_ptr<Operator> input = MakeInterruptible(
+        MakeReaderSource("SPILLED_GROUPS", std::move(rows)), spill_.interrupted);
+    auto column = [&](int index) {
+      auto node = std::make_unique<expr::BoundNode>();
+      node->kind = expr::BoundKind::kColumn;
+      node->type = schema->field(index).type;
+      node->column_index = index;
+      node->name = schema->field(index).name;
+      return std::make_unique<BoundExpr>(std::move(node));
+    };
+    std::vector<std::unique_ptr<BoundExpr>> keys;
+    std::vector<std::string> key_names;
+    int index = 0;
+    for (size_t k = 0; k < keys_.size(); ++k, ++index) {
+      keys.push_back(column(index));
+      key_names.push_back(schema_->field(static_cast<int>(k)).name);
+    }
+    std::vector<AggregateSpec> aggregates;
+    for (const AggregateSpec& spec : aggregates_) {
+      AggregateSpec copy;
+      copy.function = spec.function;
+      if (spec.argument) copy.argument = column(index++);
+      copy.parameters = spec.parameters;
+      copy.distinct = spec.distinct;
+      copy.name = spec.name;
+      copy.display = spec.display;
+      aggregates.push_back(std::move(copy));
+    }
+    AggregateSpill nested = spill_;
+    nested.level = spill_.level + 1;
+    return MakeHashAggregateAt(std::move(input), std::move(keys), std::move(key_names),
+                               std::move(aggregates), context_, std::move(nested));
   }
 
   Status CheckMemory(int64_t bytes, int64_t groups) const {
     if (bytes <= memory_limit_) return Status::OK();
+    std::string note;
+    if (!keys_.empty()) {
+      note = SpillDisabledNote(spill_.temp_directory);
+      if (note.empty()) {
+        note = StrCat(" (after splitting its input ", spill_.level,
+                      " times: too many rows share one key)");
+      }
+    }
     return Status::ResourceExhausted(
         "Out of Memory Error: ", label(), " needs ", FormatMemorySize(bytes),
         " for ", groups, " groups, more than the memory_limit of ",
-        FormatMemorySize(memory_limit_));
+        FormatMemorySize(memory_limit_), note);
   }
 
   std::unique_ptr<Operator> input_;
@@ -449,9 +677,12 @@ class HashAggregateOperator : public Operator {
   std::vector<std::vector<std::unique_ptr<IntegerValueSet>>> worker_sets_;
   mutable std::atomic<int64_t> pooled_bytes_{0};  // held by all workers' sets
   std::shared_ptr<const Schema> schema_;
+  ExecContext context_;  // for the spilled partitions' aggregates
   ThreadPool* pool_;
   int threads_;
   int64_t memory_limit_;
+  AggregateSpill spill_;
+  bool spillable_ = false;  // CanSpill(), fixed at construction
   const BoundExpr* filter_;  // the predicate of a filter right below, applied here; or null
 
   // The final table, and scratch for Merge (used by the merging thread only).
@@ -459,6 +690,16 @@ class HashAggregateOperator : public Operator {
   std::vector<uint32_t> mapping_;
   std::vector<uint32_t> row_ids_;
   std::vector<uint8_t> keep_;
+  std::vector<uint8_t> held_rows_;     // MergeFrozen: rows of groups held in memory
+  std::vector<int64_t> spill_rows_;    // MergeFrozen: rows of other keys
+
+  // Spilling (see CanSpill): set by the merging thread, read by the workers.
+  std::atomic<bool> frozen_{false};
+  int64_t held_bytes_ = 0;  // HeldBytes() after the last merge
+  std::unique_ptr<SpillPartitions> spilled_;
+  bool spill_finished_ = false;
+  int next_partition_ = 0;
+  std::unique_ptr<Operator> partition_aggregate_;
 
   std::mutex mu_;  // guards the fields below
   std::condition_variable cv_;
@@ -476,10 +717,12 @@ class HashAggregateOperator : public Operator {
 
 }  // namespace
 
-Result<std::unique_ptr<Operator>> MakeHashAggregate(
+namespace {
+
+Result<std::unique_ptr<Operator>> MakeHashAggregateAt(
     std::unique_ptr<Operator> input, std::vector<std::unique_ptr<BoundExpr>> keys,
     std::vector<std::string> key_names, std::vector<AggregateSpec> aggregates,
-    const ExecContext& context) {
+    const ExecContext& context, AggregateSpill spill) {
   auto schema = std::make_shared<Schema>();
   for (size_t k = 0; k < keys.size(); ++k) schema->fields.emplace_back(key_names[k], keys[k]->type());
   std::vector<std::unique_ptr<AggregateState>> states;
@@ -492,7 +735,20 @@ Result<std::unique_ptr<Operator>> MakeHashAggregate(
   }
   return std::unique_ptr<Operator>(std::make_unique<HashAggregateOperator>(
       std::move(input), std::move(keys), std::move(aggregates), std::move(states),
-      std::move(schema), context));
+      std::move(schema), context, std::move(spill)));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Operator>> MakeHashAggregate(
+    std::unique_ptr<Operator> input, std::vector<std::unique_ptr<BoundExpr>> keys,
+    std::vector<std::string> key_names, std::vector<AggregateSpec> aggregates,
+    const ExecContext& context) {
+  AggregateSpill spill;
+  spill.temp_directory = context.temp_directory;
+  spill.interrupted = context.interrupted;
+  return MakeHashAggregateAt(std::move(input), std::move(keys), std::move(key_names),
+                             std::move(aggregates), context, std::move(spill));
 }
 
 }  // namespace tarn::sql

@@ -271,7 +271,7 @@ void GroupTable::GrowBytes() {
 uint32_t GroupTable::AssignInteger(int64_t key, bool is_null,
                                    const std::vector<std::shared_ptr<Column>>& keys, int64_t row) {
   if (is_null) {
-    if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
+    if (null_group_ == kEmpty && !frozen_) null_group_ = NewGroup(keys, row);
     return null_group_;
   }
   size_t mask = slot_ids_.size() - 1;
@@ -280,6 +280,7 @@ uint32_t GroupTable::AssignInteger(int64_t key, bool is_null,
     if (int_keys_[slot] == key) return slot_ids_[slot];
     slot = (slot + 1) & mask;
   }
+  if (frozen_) return kNoGroup;
   uint32_t id = NewGroup(keys, row);
   int_keys_[slot] = key;
   slot_ids_[slot] = id;
@@ -368,6 +369,7 @@ uint32_t GroupTable::AssignBytes(std::string_view key, bool can_overread,
       slot = (slot + 1) & mask;
     }
   }
+  if (frozen_) return kNoGroup;
   const uint32_t id = NewGroup(keys, row);
   byte_keys_.resize(id + 1);
   byte_hashes_.resize(id + 1);
@@ -428,7 +430,7 @@ bool GroupTable::AssignCoded(const std::vector<std::shared_ptr<Column>>& keys, i
     if (string_mode_) {
       const Column& column = *keys[0];
       if (column.IsNull(row)) {
-        if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
+        if (null_group_ == kEmpty && !frozen_) null_group_ = NewGroup(keys, row);
         return null_group_;
       }
       return AssignBytes(column.GetView(row), false, keys, row);
@@ -482,7 +484,7 @@ void GroupTable::AssignStrings(const Column& column,
     }
     for (int64_t row = chunk; row < end; ++row) {
       if (valid != nullptr && !GetBit(valid, row)) {
-        if (null_group_ == kEmpty) null_group_ = NewGroup(keys, row);
+        if (null_group_ == kEmpty && !frozen_) null_group_ = NewGroup(keys, row);
         ids[row] = null_group_;
         continue;
       }

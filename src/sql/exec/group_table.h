@@ -32,6 +32,10 @@ class GroupTable {
   Status Assign(const std::vector<std::shared_ptr<Column>>& keys, int64_t rows,
                 std::vector<uint32_t>* ids);
   int64_t num_groups() const { return num_groups_; }
+  // A frozen table adds no group: Assign gives kNoGroup to keys it does not hold (a hash
+  // aggregate past its memory, which spills the rows of new keys instead).
+  static constexpr uint32_t kNoGroup = UINT32_MAX;
+  void set_frozen(bool frozen) { frozen_ = frozen; }
   // Bytes held: table slots, serialized keys and key values.
   int64_t MemoryBytes() const;
   // The key columns, one row per group in id order. Ends the table's use.
@@ -93,6 +97,7 @@ class GroupTable {
   };
   std::vector<ShortKey> short_keys_;
   int64_t byte_key_bytes_ = 0;
+  bool frozen_ = false;
 };
 
 // 64-bit hash of bytes / an integer (not cryptographic; good spread for hash tables).
