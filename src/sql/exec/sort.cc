@@ -3,12 +3,16 @@
 #include "sql/exec/batch_bytes.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <functional>
 #include <numeric>
+#include <queue>
 #include <type_traits>
 #include <utility>
 
 #include "expr/cast.h"
 #include "expr/kernels.h"
+#include "sql/exec/spill.h"
 #include "tarn/sql.h"
 
 namespace tarn::sql {
@@ -159,12 +163,111 @@ class TopNPartialOperator : public Operator {
   std::shared_ptr<TopNBound> bound_;  // or null
 };
 
+// Runs (spill files of rows in key order, each with the batch's columns) merged into one
+// order: ties go to the earlier run, so a merge of runs made in input order is stable.
+class RunMerger {
+ public:
+  static Result<std::unique_ptr<RunMerger>> Open(const std::vector<std::string>& paths,
+                                                 std::shared_ptr<const Schema> schema,
+                                                 const std::vector<SortKey>& keys) {
+    auto merger = std::unique_ptr<RunMerger>(new RunMerger(std::move(schema), keys));
+    merger->runs_.resize(paths.size());
+    for (size_t r = 0; r < paths.size(); ++r) {
+      TARN_ASSIGN_OR_RETURN(merger->runs_[r].reader, SpillReader::Open(paths[r], merger->schema_));
+      TARN_RETURN_NOT_OK(merger->Advance(&merger->runs_[r]));
+      if (merger->runs_[r].batch) merger->heap_.push(r);
+    }
+    return merger;
+  }
+
+  // The next rows in order (every column; up to about `rows`), or null after the last.
+  Result<std::shared_ptr<Batch>> Next(int64_t rows) {
+    if (heap_.empty()) return std::shared_ptr<Batch>();
+    const size_t width = schema_->fields.size();
+    std::vector<std::vector<std::shared_ptr<Column>>> pieces(width);
+    int64_t gathered = 0;
+    while (!heap_.empty() && gathered < rows) {
+      const size_t r = heap_.top();
+      heap_.pop();
+      Run& run = runs_[r];
+      // This run's rows while they sort before the best row of every other run.
+      const int64_t start = run.row;
+      const int64_t end = std::min(run.batch->num_rows, start + (rows - gathered));
+      int64_t stop = start + 1;
+      if (heap_.empty()) {
+        stop = end;
+      } else {
+        const size_t next = heap_.top();
+        run.row = stop;
+        while (stop < end && Before(r, next)) run.row = ++stop;
+      }
+      for (size_t c = 0; c < width; ++c) {
+        pieces[c].push_back(Slice(*run.batch->columns[c], start, stop - start));
+      }
+      gathered += stop - start;
+      run.row = stop;
+      if (run.row >= run.batch->num_rows) TARN_RETURN_NOT_OK(Advance(&run));
+      if (run.batch) heap_.push(r);
+    }
+    if (width == 0) return MakeEmptyColumnsBatch(schema_, gathered);
+    std::vector<std::shared_ptr<Column>> columns;
+    for (auto& column_pieces : pieces) {
+      columns.push_back(column_pieces.size() == 1 ? column_pieces[0] : Concatenate(column_pieces));
+    }
+    auto batch = MakeBatch(schema_, std::move(columns));
+    batch->num_rows = gathered;
+    return batch;
+  }
+
+ private:
+  struct Run {
+    std::unique_ptr<SpillReader> reader;
+    std::shared_ptr<Batch> batch;  // null after the last
+    std::unique_ptr<expr::RowComparator> comparator;
+    int64_t row = 0;
+  };
+
+  RunMerger(std::shared_ptr<const Schema> schema, std::vector<SortKey> keys)
+      : schema_(std::move(schema)), keys_(std::move(keys)),
+        heap_([this](size_t a, size_t b) { return Before(b, a); }) {}
+
+  Status Advance(Run* run) {
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(run->batch, run->reader->Next());
+      if (!run->batch || run->batch->num_rows > 0) break;
+    }
+    run->row = 0;
+    run->comparator.reset();
+    if (!run->batch) return Status::OK();
+    std::vector<expr::OrderColumn> columns;
+    for (const SortKey& key : keys_) {
+      columns.push_back({run->batch->columns[key.column].get(), key.descending, key.nulls_first});
+    }
+    run->comparator = std::make_unique<expr::RowComparator>(columns);
+    return Status::OK();
+  }
+
+  // Run a's current row sorts before run b's: by the keys, then the earlier run.
+  bool Before(size_t a, size_t b) const {
+    const int c = runs_[a].comparator->Compare(runs_[a].row, *runs_[b].comparator, runs_[b].row);
+    return c != 0 ? c < 0 : a < b;
+  }
+
+  std::shared_ptr<const Schema> schema_;
+  std::vector<SortKey> keys_;
+  std::vector<Run> runs_;
+  std::priority_queue<size_t, std::vector<size_t>, std::function<bool(size_t, size_t)>> heap_;
+};
+
+// Runs merged at once; more are merged in passes first.
+constexpr size_t kMergeFanIn = 16;
+
 class SortOperator : public Operator {
  public:
   SortOperator(std::unique_ptr<Operator> input, std::vector<SortKey> keys, int output_columns,
                int64_t top_n, const ExecContext& context)
       : input_(std::move(input)), keys_(std::move(keys)), width_(output_columns), top_n_(top_n),
-        memory_limit_(context.memory_limit) {
+        memory_limit_(context.memory_limit), temp_directory_(context.temp_directory) {
     auto schema = std::make_shared<Schema>();
     for (int c = 0; c < width_; ++c) schema->fields.push_back(input_->schema()->field(c));
     schema_ = std::move(schema);
@@ -173,7 +276,15 @@ class SortOperator : public Operator {
   std::shared_ptr<const Schema> schema() const override { return schema_; }
 
   Result<std::shared_ptr<Batch>> Next() override {
-    if (!sorted_) TARN_RETURN_NOT_OK(Build());
+    if (!sorted_ && !merger_) TARN_RETURN_NOT_OK(Build());
+    if (merger_) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, merger_->Next(kOutputBatchRows));
+      if (!batch) return batch;
+      if (width_ == 0) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
+      std::vector<std::shared_ptr<Column>> columns(batch->columns.begin(),
+                                                   batch->columns.begin() + width_);
+      return MakeBatch(schema_, std::move(columns));
+    }
     if (emitted_ >= static_cast<int64_t>(order_.size())) return std::shared_ptr<Batch>();
     int64_t end = std::min<int64_t>(emitted_ + kOutputBatchRows, order_.size());
     auto batch = TakeRows(*sorted_, order_, emitted_, end, schema_, width_);
@@ -219,11 +330,22 @@ class SortOperator : public Operator {
         continue;
       }
       bytes += BatchBytes(*batch);
-      if (bytes > memory_limit_) {
-        return Status::ResourceExhausted("Out of Memory Error: ORDER_BY needs more than the "
-                                         "memory_limit of ", FormatMemorySize(memory_limit_));
-      }
       batches.push_back(std::move(batch));
+      if (bytes > memory_limit_) {
+        if (temp_directory_.empty()) {
+          return Status::ResourceExhausted("Out of Memory Error: ORDER_BY needs more than the "
+                                           "memory_limit of ", FormatMemorySize(memory_limit_),
+                                           SpillDisabledNote(temp_directory_));
+        }
+        TARN_RETURN_NOT_OK(SpillRun(std::move(batches)));
+        batches.clear();
+        bytes = 0;
+      }
+    }
+    if (!runs_.empty()) {
+      // Past the limit: the rest is one more run, and the runs are merged as Next() asks.
+      if (!batches.empty()) TARN_RETURN_NOT_OK(SpillRun(std::move(batches)));
+      return OpenMerge();
     }
     if (top_n_ >= 0) {
       sorted_ = kept_ ? kept_ : MakeEmptyColumnsBatch(input_->schema(), 0);
@@ -236,11 +358,71 @@ class SortOperator : public Operator {
     return Status::OK();
   }
 
+  // Sorts the rows held and writes them as one run. Its batches are a sixteenth of it, so a
+  // merge of kMergeFanIn runs holds about one run's bytes.
+  Status SpillRun(std::vector<std::shared_ptr<Batch>> batches) {
+    std::shared_ptr<Batch> all = batches.size() == 1 ? batches[0] : ConcatenateBatches(batches);
+    batches.clear();
+    std::vector<int64_t> order = Order(*all, -1);
+    if (!folder_) folder_ = std::make_unique<SpillFolder>(temp_directory_);
+    TARN_ASSIGN_OR_RETURN(std::string path, folder_->NewPath("sort-run"));
+    TARN_ASSIGN_OR_RETURN(auto writer, SpillWriter::Create(path));
+    const int64_t rows = static_cast<int64_t>(order.size());
+    const int64_t chunk = std::max<int64_t>(1024, rows / 16);
+    for (int64_t begin = 0; begin < rows; begin += chunk) {
+      const int64_t end = std::min(rows, begin + chunk);
+      auto part = TakeRows(*all, order, begin, end, all->schema, all->num_columns());
+      part->num_rows = end - begin;
+      TARN_RETURN_NOT_OK(writer->Write(*part));
+    }
+    TARN_RETURN_NOT_OK(writer->Finish());
+    runs_.push_back(std::move(path));
+    return Status::OK();
+  }
+
+  // Merges runs kMergeFanIn at a time into longer ones until at most kMergeFanIn are left,
+  // then opens their merge.
+  Status OpenMerge() {
+    const std::shared_ptr<const Schema> schema = input_->schema();
+    while (runs_.size() > kMergeFanIn) {
+      std::vector<std::string> merged;
+      for (size_t begin = 0; begin < runs_.size(); begin += kMergeFanIn) {
+        const size_t end = std::min(runs_.size(), begin + kMergeFanIn);
+        std::vector<std::string> group(runs_.begin() + static_cast<int64_t>(begin),
+                                       runs_.begin() + static_cast<int64_t>(end));
+        if (group.size() == 1) {
+          merged.push_back(group[0]);
+          continue;
+        }
+        TARN_ASSIGN_OR_RETURN(auto merger, RunMerger::Open(group, schema, keys_));
+        TARN_ASSIGN_OR_RETURN(std::string path, folder_->NewPath("sort-run"));
+        TARN_ASSIGN_OR_RETURN(auto writer, SpillWriter::Create(path));
+        while (true) {
+          TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, merger->Next(kOutputBatchRows / 4));
+          if (!batch) break;
+          TARN_RETURN_NOT_OK(writer->Write(*batch));
+        }
+        TARN_RETURN_NOT_OK(writer->Finish());
+        merger.reset();
+        for (const std::string& used : group) std::remove(used.c_str());
+        merged.push_back(std::move(path));
+      }
+      runs_ = std::move(merged);
+    }
+    TARN_ASSIGN_OR_RETURN(merger_, RunMerger::Open(runs_, schema, keys_));
+    return Status::OK();
+  }
+
   std::unique_ptr<Operator> input_;
   std::vector<SortKey> keys_;
   int width_;
   int64_t top_n_;
   int64_t memory_limit_;
+  // Spilling (a full sort past memory_limit): sorted runs in files, then their merge.
+  std::string temp_directory_;
+  std::unique_ptr<SpillFolder> folder_;
+  std::vector<std::string> runs_;
+  std::unique_ptr<RunMerger> merger_;
   std::shared_ptr<const Schema> schema_;
   std::shared_ptr<Batch> kept_;
   std::shared_ptr<Batch> sorted_;
