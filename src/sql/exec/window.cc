@@ -12,6 +12,8 @@
 #include "expr/cast.h"
 #include "expr/kernels.h"
 #include "sql/exec/aggregate_function.h"
+#include "sql/exec/group_table.h"
+#include "sql/exec/spill.h"
 #include "sql/exec/window_layout.h"
 #include "tarn/sql.h"
 
@@ -23,6 +25,9 @@ using ast::FrameUnit;
 using expr::Phys;
 
 constexpr int64_t kOutputBatchRows = 122880;
+
+// Partition files a spilling window splits its rows into at each level.
+constexpr int kSpillPartitions = 32;
 
 enum class Kind : uint8_t {
   kRowNumber, kRank, kDenseRank, kPercentRank, kCumeDist, kNtile, kLag, kLead, kFirstValue,
@@ -375,7 +380,7 @@ class WindowOperator : public Operator {
   WindowOperator(std::unique_ptr<Operator> input, std::vector<WindowFunction> functions,
                  std::vector<DataType> types, const ExecContext& context)
       : input_(std::move(input)), functions_(std::move(functions)), types_(std::move(types)),
-        memory_limit_(context.memory_limit) {
+        memory_limit_(context.memory_limit), temp_directory_(context.temp_directory) {
     auto schema = std::make_shared<Schema>(*input_->schema());
     for (size_t f = 0; f < functions_.size(); ++f) {
       schema->fields.push_back(Field{functions_[f].name, types_[f], true});
@@ -387,7 +392,10 @@ class WindowOperator : public Operator {
 
   Result<std::shared_ptr<Batch>> Next() override {
     if (!output_) TARN_RETURN_NOT_OK(Compute());
-    if (emitted_ >= output_->num_rows) return std::shared_ptr<Batch>();
+    while (emitted_ >= output_->num_rows) {
+      if (pending_.empty()) return std::shared_ptr<Batch>();
+      TARN_RETURN_NOT_OK(ComputeNextPartition());
+    }
     const int64_t rows = std::min(kOutputBatchRows, output_->num_rows - emitted_);
     std::shared_ptr<Batch> batch = emitted_ == 0 && rows == output_->num_rows
                                        ? output_
@@ -405,31 +413,130 @@ class WindowOperator : public Operator {
   std::vector<const Operator*> inputs() const override { return {input_.get()}; }
 
  private:
-  Status OutOfMemory() const {
+  Status OutOfMemory(int level = 0) const {
+    std::string note = SpillDisabledNote(temp_directory_);
+    if (note.empty() && !Partitioned()) {
+      note = " (it spills only when all its functions share a PARTITION BY)";
+    } else if (note.empty()) {
+      note = StrCat(" (after splitting its input ", level, " times: a partition is too large)");
+    }
     return Status::ResourceExhausted("Out of Memory Error: WINDOW needs more than the "
-                                     "memory_limit of ", FormatMemorySize(memory_limit_));
+                                     "memory_limit of ", FormatMemorySize(memory_limit_), note);
   }
 
-  Status Compute() {
+  // Whether every function has the same PARTITION BY, and one: the rows can then be split by
+  // those keys and each part computed on its own.
+  bool Partitioned() const {
+    if (functions_.empty() || functions_[0].partitions.empty()) return false;
+    for (const WindowFunction& function : functions_) {
+      if (function.partitions.size() != functions_[0].partitions.size()) return false;
+      for (size_t k = 0; k < function.partitions.size(); ++k) {
+        if (function.partitions[k]->ToString() != functions_[0].partitions[k]->ToString()) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Spilling: past memory_limit, a window whose functions share their PARTITION BY writes its
+  // rows to partition files by the hash of those keys (every row of a window partition lands
+  // in one file, in input order) and computes each file on its own; a file still too large is
+  // split again at the next level. The output then comes partition file by partition file
+  // rather than in input order.
+  struct PendingPart {
+    std::shared_ptr<SpillPartitions> parts;
+    int index = 0;
+    int level = 0;
+  };
+
+  Status Route(const Batch& batch, SpillPartitions* parts, int level) const {
+    TARN_ASSIGN_OR_RETURN(auto keys, EvaluateAll(functions_[0].partitions, batch));
+    std::vector<uint16_t> partition_of(static_cast<size_t>(batch.num_rows));
+    std::string key;
+    for (int64_t row = 0; row < batch.num_rows; ++row) {
+      key.clear();
+      for (const auto& column : keys) GroupTable::AppendKeyBytes(*column, row, &key);
+      partition_of[static_cast<size_t>(row)] =
+          static_cast<uint16_t>(PartitionOfHash(HashBytes(key), level, parts->count()));
+    }
+    return parts->Append(batch, partition_of);
+  }
+
+  // Moves `held` and the rest of `input` to new partition files of `level`, queued.
+  Status SpillRows(std::vector<std::shared_ptr<Batch>> held, BatchReader* input, int level) {
+    if (!folder_) folder_ = std::make_shared<SpillFolder>(temp_directory_);
+    auto parts = std::make_shared<SpillPartitions>(folder_.get(), "window-" + std::to_string(level),
+                                                   input_->schema(), kSpillPartitions);
+    for (const auto& batch : held) TARN_RETURN_NOT_OK(Route(*batch, parts.get(), level));
+    held.clear();
+    while (true) {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input->Next());
+      if (!batch) break;
+      if (batch->num_rows > 0) TARN_RETURN_NOT_OK(Route(*batch, parts.get(), level));
+    }
+    TARN_RETURN_NOT_OK(parts->Finish());
+    for (int p = parts->count() - 1; p >= 0; --p) {
+      if (parts->rows(p) > 0) pending_.push_back(PendingPart{parts, p, level});
+    }
+    return Status::OK();
+  }
+
+  // Reads `input` whole unless it passes the limit: then, when it can, spills it (at `level`).
+  // Sets *spilled when it did.
+  Result<std::shared_ptr<Batch>> ReadAll(BatchReader* input, int level, bool* spilled) {
     std::vector<std::shared_ptr<Batch>> batches;
     int64_t bytes = 0;
     int64_t rows = 0;
+    *spilled = false;
     while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input->Next());
       if (!batch) break;
       if (batch->num_rows == 0) continue;
       bytes += BatchBytes(*batch);
       rows += batch->num_rows;
-      // The sort order, partitions, peers and frames: about 12 words per row.
-      if (bytes + rows * 96 > memory_limit_) return OutOfMemory();
       batches.push_back(std::move(batch));
+      // The sort order, partitions, peers and frames: about 12 words per row.
+      if (bytes + rows * 96 > memory_limit_) {
+        if (temp_directory_.empty() || !Partitioned() || level >= kMaxSpillLevels) {
+          return OutOfMemory(level);
+        }
+        *spilled = true;
+        TARN_RETURN_NOT_OK(SpillRows(std::move(batches), input, level));
+        return std::shared_ptr<Batch>();
+      }
     }
-    if (batches.empty()) {
+    if (batches.empty()) return std::shared_ptr<Batch>();
+    return batches.size() == 1 ? batches[0] : ConcatenateBatches(batches);
+  }
+
+  Status ComputeNextPartition() {
+    PendingPart part = std::move(pending_.back());
+    pending_.pop_back();
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<BatchReader> reader, part.parts->Open(part.index));
+    bool spilled = false;
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> all,
+                          ReadAll(reader.get(), part.level + 1, &spilled));
+    emitted_ = 0;
+    if (!all) {
       output_ = MakeEmptyColumnsBatch(schema_, 0);
       return Status::OK();
     }
-    std::shared_ptr<Batch> all = batches.size() == 1 ? batches[0] : ConcatenateBatches(batches);
-    batches.clear();
+    return ComputeOn(std::move(all));
+  }
+
+  Status Compute() {
+    bool spilled = false;
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> all, ReadAll(input_.get(), 0, &spilled));
+    if (!all) {
+      output_ = MakeEmptyColumnsBatch(schema_, 0);
+      return Status::OK();
+    }
+    return ComputeOn(std::move(all));
+  }
+
+  Status ComputeOn(std::shared_ptr<Batch> all) {
+    int64_t bytes = BatchBytes(*all);
     std::vector<std::shared_ptr<Column>> columns = all->columns;
     for (size_t f = 0; f < functions_.size(); ++f) {
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Column> result, Evaluate(functions_[f], types_[f], *all));
@@ -615,6 +722,9 @@ class WindowOperator : public Operator {
   std::vector<WindowFunction> functions_;
   std::vector<DataType> types_;
   int64_t memory_limit_;
+  std::string temp_directory_;
+  std::shared_ptr<SpillFolder> folder_;
+  std::vector<PendingPart> pending_;  // spilled partition files still to compute, last first
   std::shared_ptr<const Schema> schema_;
   std::shared_ptr<Batch> output_;
   int64_t emitted_ = 0;
