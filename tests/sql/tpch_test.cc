@@ -1,6 +1,7 @@
 // The 22 TPC-H queries over the SF 0.1 Parquet files and over a lake built from them, against
 // DuckDB's answers (the qNN.csv files beside the queries, written by DuckDB's COPY ... TO
-// (HEADER)), at 1 and 2 threads.
+// (HEADER)), at 1 and 2 threads; and Q9 and Q18, the two that hold the most rows in hash
+// tables, under a memory_limit below a quarter of what they need in memory, spilling.
 //
 // Every query must give DuckDB's answer: the same header and rows in the same order, every
 // value's text equal except DOUBLE columns, which may differ in the last digits (relative
@@ -10,6 +11,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -199,6 +201,62 @@ TEST(TpchTest, QueriesOverALake) {
   ASSERT_TRUE(created.ok()) << created.ToString();
   RunQueries(&session, false, 1, "a lake");
   RunQueries(&session, false, 2, "a lake");
+}
+
+// Runs query `q` as DuckDB's text over the files; its CSV text, or the error.
+Result<std::string> QueryCsv(Session* session, int q, std::string* expected,
+                             std::shared_ptr<const Schema>* schema) {
+  char name[16];
+  std::snprintf(name, sizeof(name), "q%02d", q);
+  const std::string base = SharedPath(std::string("data/tpch-queries/") + name);
+  *expected = ReadText(base + ".csv");
+  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(BindTables(ReadText(base + ".sql"))));
+  std::string out;
+  StringSink sink(&out);
+  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
+  *schema = result.schema;
+  return out;
+}
+
+// Q9 (a five-way join whose largest build side is most of orders) and Q18 (lineitem grouped by
+// order, then joined with orders and lineitem). The memory a query needs in memory is found
+// first: halving memory_limit with spilling off until it fails, at `need` in (L, 2L]. At L / 4
+// with spilling on, below a quarter of the need, the query must still give DuckDB's answer,
+// and leave nothing in the temp_directory.
+TEST(TpchTest, Q9AndQ18SpillUnderAQuarterOfTheirMemory) {
+  testing::TempDir dir;
+  const std::string temp = dir.Join("spill");
+  for (int q : {9, 18}) {
+    Session session;
+    ASSERT_TRUE(session.Execute("SET threads = 2").ok());
+    ASSERT_TRUE(session.Execute("SET temp_directory = ''").ok());
+    std::string expected;
+    std::shared_ptr<const Schema> schema;
+    int64_t fails_at = 0;
+    for (int64_t limit = int64_t{512} << 20; limit >= (int64_t{1} << 20); limit /= 2) {
+      ASSERT_TRUE(session.Execute("SET memory_limit = '" + std::to_string(limit) + "B'").ok());
+      Result<std::string> answer = QueryCsv(&session, q, &expected, &schema);
+      if (!answer.ok()) {
+        EXPECT_NE(answer.status().message().find("Out of Memory Error"), std::string::npos)
+            << "Q" << q << ": " << answer.status().ToString();
+        fails_at = limit;
+        break;
+      }
+      ASSERT_EQ(Compare(*answer, expected, *schema), "") << "Q" << q << " at " << limit;
+    }
+    ASSERT_GT(fails_at, 0) << "Q" << q << " never passed a memory_limit down to 1 MiB";
+    const int64_t quarter = fails_at / 4;
+    ASSERT_TRUE(session.Execute("SET temp_directory = '" + temp + "'").ok());
+    ASSERT_TRUE(session.Execute("SET memory_limit = '" + std::to_string(quarter) + "B'").ok());
+    Result<std::string> answer = QueryCsv(&session, q, &expected, &schema);
+    ASSERT_TRUE(answer.ok()) << "Q" << q << " at " << quarter << " bytes: "
+                             << answer.status().ToString();
+    EXPECT_EQ(Compare(*answer, expected, *schema), "") << "Q" << q << " spilling at " << quarter;
+    std::printf("Q%d needs more than %lld bytes in memory; answered spilling at %lld\n", q,
+                static_cast<long long>(fails_at), static_cast<long long>(quarter));
+    ASSERT_TRUE(std::filesystem::exists(temp)) << "Q" << q << " did not spill";
+    EXPECT_TRUE(std::filesystem::is_empty(temp)) << "Q" << q << " left spill files behind";
+  }
 }
 
 }  // namespace

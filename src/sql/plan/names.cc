@@ -8,7 +8,14 @@ namespace {
 
 std::string Name(const ast::Expr& expr);
 
-std::string Operand(const ast::Expr& expr) { return Name(expr); }
+// Inside an expression a column keeps the qualifiers it was written with: count(a.k),
+// (a.k + 1); alone it is named by its last part.
+std::string Operand(const ast::Expr& expr) {
+  if (expr.kind != ast::ExprKind::kColumnRef) return Name(expr);
+  std::string out;
+  for (const std::string& part : expr.names) out += (out.empty() ? "" : ".") + part;
+  return out;
+}
 
 std::string TypeSpelling(const std::string& type_name) {
   Result<DataType> type = ParseSqlType(type_name);
@@ -87,14 +94,14 @@ std::string Name(const ast::Expr& expr) {
                                  w.start == ast::FrameBound::kUnboundedPreceding &&
                                  w.end == ast::FrameBound::kCurrentRow;
       if (!default_frame || !w.has_frame) {
-        return out + ast::WindowText(expr, [](const ast::Expr& e) { return Name(e); }) + ")";
+        return out + ast::WindowText(expr, [](const ast::Expr& e) { return Operand(e); }) + ")";
       }
       ast::Expr copy;
       copy.kind = ExprKind::kWindow;
       copy.window = std::make_unique<ast::WindowSpec>(w);
       copy.window->has_frame = false;
       for (const auto& child : expr.children) copy.children.push_back(child->Clone());
-      return out + ast::WindowText(copy, [](const ast::Expr& e) { return Name(e); }) + ")";
+      return out + ast::WindowText(copy, [](const ast::Expr& e) { return Operand(e); }) + ")";
     }
     case ExprKind::kLambda: {
       // DuckDB's spelling: (x -> body), (main."row"(x, y) -> body), (lambda x, y: body).
