@@ -203,6 +203,32 @@ TEST(SpillSettingsTest, TempDirectoryIsASetting) {
   }
 }
 
+// Rows with a NULL key never match: a spilled join drops them where its kind does not output
+// them and spreads them over the partitions where it does (all in one partition, they could
+// never be split below the limit).
+TEST(SpillJoinTest, ManyNullKeysOnEitherSide) {
+  const std::string a = "(SELECT CASE WHEN x % 3 > 0 THEN NULL ELSE x % 5000 END AS k, x AS v "
+                        "FROM range(200000) t(x))";
+  const std::string b = "(SELECT CASE WHEN y % 4 > 0 THEN NULL ELSE y % 7000 END AS k, y AS w "
+                        "FROM range(150000) t(y))";
+  for (const char* join : {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "SEMI JOIN",
+                           "ANTI JOIN"}) {
+    const std::string kind = join;
+    const bool one_side = kind == "SEMI JOIN" || kind == "ANTI JOIN";
+    const std::string sql = "SELECT count(*), count(a.k), sum(a.v)" +
+                            std::string(one_side ? "" : ", count(b.k), sum(b.w)") + " FROM " + a +
+                            " a " + join + " " + b + " b ON a.k = b.k";
+    Session session;
+    ASSERT_TRUE(session.Execute("SET threads = 2").ok());
+    Result<std::string> in_memory = testing::TarnCsv(&session, sql);
+    ASSERT_TRUE(in_memory.ok()) << sql << ": " << in_memory.status().ToString();
+    ASSERT_TRUE(session.Execute("SET memory_limit = '256KB'").ok());
+    Result<std::string> spilled = testing::TarnCsv(&session, sql);
+    ASSERT_TRUE(spilled.ok()) << sql << ": " << spilled.status().ToString();
+    EXPECT_EQ(*spilled, *in_memory) << sql;
+  }
+}
+
 // Two tables DuckDB writes: keys with NULLs and duplicates, strings, doubles that are exact
 // eighths (so sums do not depend on the order of additions).
 std::string WriteTables(const testing::TempDir& dir) {

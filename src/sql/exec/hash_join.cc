@@ -220,7 +220,11 @@ class HashJoinOperator : public Operator {
     ComputeKeyRows(keys, integer_mode_, batch->num_rows, &probe_keys);
     if (state_->spilled) {
       // Every probe row waits in its partition's file for the tail.
-      TARN_RETURN_NOT_OK(Route(*batch, probe_keys, state_->spilled->probe.get()));
+      // Probe rows without a match are output by left, full and anti joins.
+      const bool keep_null = spec_->kind == JoinKind::kLeftOuter ||
+                             spec_->kind == JoinKind::kFullOuter ||
+                             spec_->kind == JoinKind::kAnti;
+      TARN_RETURN_NOT_OK(Route(*batch, probe_keys, state_->spilled->probe.get(), keep_null));
       return MakeEmptyColumnsBatch(output_schema_, 0);
     }
     std::vector<int64_t> probe_rows;
@@ -242,8 +246,10 @@ class HashJoinOperator : public Operator {
     JoinSpill nested = spill_;
     nested.level = spill_.level + 1;
     nested.folder = sides->folder;
-    // The partitions are joined up to `threads` at once: each gets its share of the limit.
+    // The partitions are joined up to `threads` at once: each gets its share of the limit. A
+    // partition's join runs on the one thread that took it, and so do its own partitions'.
     nested.memory_limit = std::max<int64_t>(1, spill_.memory_limit / std::max(1, spill_.threads));
+    nested.threads = 1;
     return std::unique_ptr<Operator>(std::make_unique<PartitionJoins>(
         std::move(sides), spec_, std::move(nested), output_schema_, probe_->schema(),
         build_input_->schema()));
@@ -316,14 +322,20 @@ class HashJoinOperator : public Operator {
     return Status::OK();
   }
 
-  // Appends each row of `batch` (whose keys are `keys`) to its partition in `parts`. Rows with a
-  // NULL key match nothing; they go to partition 0, whose join still outputs them as its kind
-  // says.
-  Status Route(const Batch& batch, const KeyRows& keys, SpillPartitions* parts) const {
+  // Appends each row of `batch` (whose keys are `keys`) to its partition in `parts`. A row with
+  // a NULL key matches nothing: it is dropped when the join does not output it (`keep_null`
+  // false), else spread over the partitions by row number (hashing would put every such row in
+  // one partition, at every level), where the partition's join outputs it as its kind says.
+  Status Route(const Batch& batch, const KeyRows& keys, SpillPartitions* parts,
+               bool keep_null) const {
     std::vector<uint16_t> partition_of(static_cast<size_t>(batch.num_rows), 0);
     for (int64_t row = 0; row < batch.num_rows; ++row) {
-      if (keys.has_null[static_cast<size_t>(row)] != 0) continue;
-      partition_of[static_cast<size_t>(row)] =
+      uint16_t& partition = partition_of[static_cast<size_t>(row)];
+      if (keys.has_null[static_cast<size_t>(row)] != 0) {
+        partition = keep_null ? static_cast<uint16_t>(row % parts->count()) : kDropRow;
+        continue;
+      }
+      partition =
           static_cast<uint16_t>(PartitionOfHash(Hash(keys, row), spill_.level, parts->count()));
     }
     return parts->Append(batch, partition_of);
@@ -337,7 +349,9 @@ class HashJoinOperator : public Operator {
     }
     KeyRows key_rows;
     ComputeKeyRows(keys, integer_mode_, batch.num_rows, &key_rows);
-    return Route(batch, key_rows, state_->spilled->build.get());
+    // Build rows without a match are output by full joins only.
+    return Route(batch, key_rows, state_->spilled->build.get(),
+                 spec_->kind == JoinKind::kFullOuter);
   }
 
   // Moves the rows held so far to the partition files, then the rest of the build input.

@@ -338,12 +338,15 @@ Status SpillPartitions::Append(const Batch& batch, std::span<const uint16_t> par
   const int count = this->count();
   // Rows grouped by partition, each group in row order (a counting sort).
   std::vector<int64_t> starts(static_cast<size_t>(count) + 1, 0);
-  for (uint16_t p : partition_of) ++starts[p + 1u];
+  for (uint16_t p : partition_of) {
+    if (p != kDropRow) ++starts[p + 1u];
+  }
   for (int p = 0; p < count; ++p) starts[p + 1] += starts[p];
-  std::vector<int64_t> order(partition_of.size());
+  std::vector<int64_t> order(static_cast<size_t>(starts[count]));
   {
     std::vector<int64_t> next(starts.begin(), starts.end() - 1);
     for (size_t row = 0; row < partition_of.size(); ++row) {
+      if (partition_of[row] == kDropRow) continue;
       order[static_cast<size_t>(next[partition_of[row]]++)] = static_cast<int64_t>(row);
     }
   }

@@ -108,7 +108,10 @@ class SpillReader : public BatchReader {
   std::shared_ptr<const Schema> schema_;
 };
 
-// Rows of one schema routed to `count` spill files by partition number.
+// A row SpillPartitions::Append leaves out.
+constexpr uint16_t kDropRow = UINT16_MAX;
+
+// Rows of one schema routed to `count` spill files (at most 65535) by partition number.
 class SpillPartitions {
  public:
   SpillPartitions(SpillFolder* folder, std::string stem, std::shared_ptr<const Schema> schema,
@@ -116,8 +119,8 @@ class SpillPartitions {
   ~SpillPartitions();
 
   int count() const { return static_cast<int>(partitions_.size()); }
-  // Appends row r of `batch` to partition partition_of[r] for every row. Safe from several
-  // threads at once.
+  // Appends row r of `batch` to partition partition_of[r] for every row (none when it is
+  // kDropRow). Safe from several threads at once.
   Status Append(const Batch& batch, std::span<const uint16_t> partition_of);
   // Appends the whole batch to one partition. Safe from several threads at once.
   Status AppendAll(int partition, const Batch& batch);
