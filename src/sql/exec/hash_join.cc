@@ -1,10 +1,12 @@
 #include "sql/exec/hash_join.h"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <utility>
 
+#include "expr/bound.h"
 #include "expr/kernels.h"
 #include "sql/exec/group_table.h"
 #include "sql/exec/spill.h"
@@ -178,6 +180,27 @@ class PartitionJoins : public Operator {
 // Partitions a spilled join splits into at each level.
 constexpr int kSpillPartitions = 64;
 
+// Build sides up to this many rows are looked up by a JoinKeyFilter; larger ones are only
+// checked against their key range.
+constexpr size_t kKeyFilterLookupRows = size_t{1} << 22;
+
+class HashJoinOperator;
+
+// A join's probe key column, checked while a scan below decodes it: rows whose key the build
+// side does not hold are dropped before the scan decodes their other columns (see
+// HashJoinOperator::OfferKeyFilter). The first check builds the join's build side.
+class JoinKeyFilter : public parquet::RowFilter {
+ public:
+  JoinKeyFilter(const HashJoinOperator* join, int column) : join_(join), column_(column) {}
+  std::vector<int> columns() const override { return {column_}; }
+  Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const override;
+  std::string label() const override { return "join keys"; }
+
+ private:
+  const HashJoinOperator* join_;  // owns the probe side, and so the scan holding this filter
+  int column_;
+};
+
 class HashJoinOperator : public Operator {
  public:
   HashJoinOperator(std::unique_ptr<Operator> probe, std::unique_ptr<Operator> build,
@@ -208,6 +231,65 @@ class HashJoinOperator : public Operator {
     }
   }
   Operator* per_batch_input() override { return probe_.get(); }
+
+  // A filter on probe columns (which the output carries as they are) goes to the probe side.
+  bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
+    for (int column : filter->columns()) {
+      if (column < 0 || column >= probe_->schema()->num_fields()) return false;
+    }
+    return probe_->AddRowFilter(std::move(filter));
+  }
+
+  // Inner and semi joins of one integer key whose probe key is a probe column: hands the probe
+  // side a filter on that column (JoinKeyFilter) that drops rows whose key the build side does
+  // not hold, so a scan below decodes the other columns only for rows that can match.
+  void OfferKeyFilter() {
+    if (spec_->kind != JoinKind::kInner && spec_->kind != JoinKind::kSemi) return;
+    if (!integer_mode_ || spec_->probe_keys.size() != 1) return;
+    const expr::BoundNode& key = spec_->probe_keys[0]->root();
+    if (key.kind != expr::BoundKind::kColumn) return;
+    probe_->AddRowFilter(std::make_shared<JoinKeyFilter>(this, key.column_index));
+  }
+
+  // Of `keys` (a probe key column), the rows whose key the build side holds: their bits in
+  // `keep`, and how many. Builds the build side first if need be.
+  Result<int64_t> SelectKnownKeys(const Column& keys, uint8_t* keep) const {
+    TARN_RETURN_NOT_OK(EnsureBuilt().status());
+    const State& state = *state_;
+    const int64_t rows = keys.length;
+    if (state.spilled) {  // no table in memory: keep everything
+      std::memset(keep, 0xFF, static_cast<size_t>((rows + 7) / 8));
+      return rows;
+    }
+    const int64_t low = state.key_min;
+    const int64_t high = state.key_max;
+    // A large table costs a cache miss per lookup: then only the key range is checked.
+    const bool lookup = state.next.size() <= kKeyFilterLookupRows;
+    const uint32_t* buckets = state.buckets.data();
+    const uint32_t* next = state.next.data();
+    const int64_t* build_keys = state.keys.ints.data();
+    const uint8_t* valid = keys.validity ? keys.validity->data() : nullptr;
+    int64_t kept = 0;
+    expr::WithTypedValues(keys, expr::PhysOf(keys.type), [&](const auto* values) {
+      for (int64_t row = 0; row < rows; ++row) {
+        const int64_t key = static_cast<int64_t>(values[row]);
+        bool found = (valid == nullptr || GetBit(valid, row)) && key >= low && key <= high;
+        if (found && lookup) {
+          found = false;
+          for (uint32_t b = buckets[HashInteger(static_cast<uint64_t>(key)) & state.mask];
+               b != kEmpty; b = next[b]) {
+            if (build_keys[b] == key) {
+              found = true;
+              break;
+            }
+          }
+        }
+        keep[row >> 3] |= static_cast<uint8_t>(found) << (row & 7);
+        kept += found;
+      }
+    });
+    return kept;
+  }
 
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
     TARN_ASSIGN_OR_RETURN(JoinBuild * build, EnsureBuilt());
@@ -290,6 +372,9 @@ class HashJoinOperator : public Operator {
     // Set when the build side passed memory_limit and went to partition files; the build
     // above is then empty and every probe row goes to its partition's file.
     std::shared_ptr<SpilledSides> spilled;
+    // One integer key: the least and greatest non-NULL build key (min > max when none).
+    int64_t key_min = INT64_MAX;
+    int64_t key_max = INT64_MIN;
   };
 
   Status OutOfMemory(int64_t needed, int64_t rows) const {
@@ -421,6 +506,14 @@ class HashJoinOperator : public Operator {
     state_->buckets.assign(buckets, kEmpty);
     state_->next.assign(static_cast<size_t>(rows), kEmpty);
     state_->mask = buckets - 1;
+    if (integer_mode_ && spec_->build_keys.size() == 1) {
+      for (int64_t row = 0; row < rows; ++row) {
+        if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
+        const int64_t key = state_->keys.ints[static_cast<size_t>(row)];
+        state_->key_min = std::min(state_->key_min, key);
+        state_->key_max = std::max(state_->key_max, key);
+      }
+    }
     // Inserted last row first, so each chain lists its rows in ascending order.
     for (int64_t row = rows - 1; row >= 0; --row) {
       if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
@@ -494,6 +587,17 @@ class HashJoinOperator : public Operator {
   std::unique_ptr<Operator> tail_;  // Next() without a feed: the spilled partitions' joins
 };
 
+Result<std::vector<uint8_t>> JoinKeyFilter::Select(const Batch& probe, int64_t* selected) const {
+  if (column_ >= probe.num_columns() || !probe.columns[static_cast<size_t>(column_)]) {
+    return Status::Internal("a join key filter reads column ", column_, " of a batch of ",
+                            probe.num_columns());
+  }
+  const Column& keys = *probe.columns[static_cast<size_t>(column_)];
+  std::vector<uint8_t> keep(static_cast<size_t>((keys.length + 7) / 8), 0);
+  TARN_ASSIGN_OR_RETURN(*selected, join_->SelectKnownKeys(keys, keep.data()));
+  return keep;
+}
+
 Result<std::unique_ptr<Operator>> MakeHashJoinAt(std::unique_ptr<Operator> probe,
                                                  std::unique_ptr<Operator> build,
                                                  std::shared_ptr<const HashJoinSpec> spec,
@@ -503,8 +607,10 @@ Result<std::unique_ptr<Operator>> MakeHashJoinAt(std::unique_ptr<Operator> probe
   ExecContext gather;  // the partitions' joins run on the thread that takes their part
   gather.pool = spill.level == 0 ? spill.pool : nullptr;
   gather.threads = spill.level == 0 ? spill.threads : 1;
+  const bool planned = spill.level == 0;
   auto join = std::make_unique<HashJoinOperator>(std::move(probe), std::move(build),
                                                  std::move(spec), std::move(spill));
+  if (planned) join->OfferKeyFilter();
   if (kind != JoinKind::kFullOuter) return std::unique_ptr<Operator>(std::move(join));
   const HashJoinOperator* raw = join.get();
   std::unique_ptr<Operator> gathered = MakeGather(std::move(join), gather);

@@ -6,10 +6,41 @@
 #include <map>
 #include <utility>
 
+#include "expr/bound.h"
 #include "sql/exec/kept_runs.h"
 
 namespace tarn::sql {
 namespace {
+
+// A row filter over an operator's output columns, handed to its input: output column
+// `columns[i].first` is input column `columns[i].second`.
+class RemappedRowFilter : public parquet::RowFilter {
+ public:
+  RemappedRowFilter(std::shared_ptr<const parquet::RowFilter> inner,
+                    std::vector<std::pair<int, int>> columns)
+      : inner_(std::move(inner)), columns_(std::move(columns)) {}
+  std::vector<int> columns() const override {
+    std::vector<int> input;
+    for (const auto& [output, column] : columns_) input.push_back(column);
+    return input;
+  }
+  Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const override {
+    Batch view;
+    view.num_rows = probe.num_rows;
+    for (const auto& [output, column] : columns_) {
+      if (view.columns.size() <= static_cast<size_t>(output)) {
+        view.columns.resize(static_cast<size_t>(output) + 1);
+      }
+      view.columns[static_cast<size_t>(output)] = probe.columns[static_cast<size_t>(column)];
+    }
+    return inner_->Select(view, selected);
+  }
+  std::string label() const override { return inner_->label(); }
+
+ private:
+  std::shared_ptr<const parquet::RowFilter> inner_;
+  std::vector<std::pair<int, int>> columns_;
+};
 
 class FilterOperator : public Operator {
  public:
@@ -32,6 +63,10 @@ class FilterOperator : public Operator {
     return KeepRows(std::move(batch), keep, selected);
   }
   const BoundExpr* filter_predicate() const override { return predicate_.get(); }
+  // Columns pass through unchanged: the input may drop what the filter's consumer would.
+  bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
+    return input_->AddRowFilter(std::move(filter));
+  }
   std::string label() const override { return "FILTER"; }
   std::vector<std::string> details() const override { return {predicate_->ToString()}; }
   std::vector<const Operator*> inputs() const override { return {input_.get()}; }
@@ -61,6 +96,18 @@ class ProjectionOperator : public Operator {
     return TransformBatch(std::move(batch));
   }
   Operator* per_batch_input() override { return input_.get(); }
+  // A filter on output columns that are input columns as they are goes to the input.
+  bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
+    std::vector<std::pair<int, int>> columns;
+    for (int output : filter->columns()) {
+      if (output < 0 || static_cast<size_t>(output) >= expressions_.size()) return false;
+      const expr::BoundNode& node = expressions_[static_cast<size_t>(output)]->root();
+      if (node.kind != expr::BoundKind::kColumn) return false;
+      columns.emplace_back(output, node.column_index);
+    }
+    return input_->AddRowFilter(
+        std::make_shared<RemappedRowFilter>(std::move(filter), std::move(columns)));
+  }
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
     if (expressions_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
     std::vector<std::shared_ptr<Column>> columns;
