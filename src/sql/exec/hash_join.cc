@@ -1,6 +1,7 @@
 #include "sql/exec/hash_join.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -18,6 +19,23 @@ namespace {
 using expr::Phys;
 
 constexpr uint32_t kEmpty = UINT32_MAX;
+
+// A slot of a join's table of distinct integer keys (row == kEmpty: unused).
+struct KeySlot {
+  int64_t key;
+  uint32_t row;
+};
+
+// The slot of `key` in `slots` (mask + 1 of them, never full): its own, or the unused one
+// where it would go.
+inline size_t FindSlot(const KeySlot* slots, uint64_t mask, int64_t key) {
+  size_t slot = HashInteger(static_cast<uint64_t>(key)) & mask;
+  while (slots[slot].row != kEmpty && slots[slot].key != key) slot = (slot + 1) & mask;
+  return slot;
+}
+
+// Probes run over chunks of this many rows: every row's slot is fetched ahead first.
+constexpr int64_t kProbeChunk = 16;
 
 bool IsIntegerKey(const DataType& type) {
   switch (expr::PhysOf(type)) {
@@ -183,6 +201,8 @@ constexpr int kSpillPartitions = 64;
 // Build sides up to this many rows are looked up by a JoinKeyFilter; larger ones are only
 // checked against their key range.
 constexpr size_t kKeyFilterLookupRows = size_t{1} << 22;
+// A JoinKeyFilter that has kept 90% of the first this many rows or more stops checking.
+constexpr int64_t kFilterTrialRows = 1 << 17;
 
 class HashJoinOperator;
 
@@ -261,33 +281,40 @@ class HashJoinOperator : public Operator {
       std::memset(keep, 0xFF, static_cast<size_t>((rows + 7) / 8));
       return rows;
     }
+    if (state.filter_off.load(std::memory_order_relaxed)) {
+      std::memset(keep, 0xFF, static_cast<size_t>((rows + 7) / 8));
+      return rows;
+    }
     const int64_t low = state.key_min;
     const int64_t high = state.key_max;
     // A large table costs a cache miss per lookup: then only the key range is checked.
     const bool lookup = state.next.size() <= kKeyFilterLookupRows;
-    const uint32_t* buckets = state.buckets.data();
-    const uint32_t* next = state.next.data();
-    const int64_t* build_keys = state.keys.ints.data();
+    const KeySlot* slots = state.slots.data();
     const uint8_t* valid = keys.validity ? keys.validity->data() : nullptr;
     int64_t kept = 0;
     expr::WithTypedValues(keys, expr::PhysOf(keys.type), [&](const auto* values) {
-      for (int64_t row = 0; row < rows; ++row) {
-        const int64_t key = static_cast<int64_t>(values[row]);
-        bool found = (valid == nullptr || GetBit(valid, row)) && key >= low && key <= high;
-        if (found && lookup) {
-          found = false;
-          for (uint32_t b = buckets[HashInteger(static_cast<uint64_t>(key)) & state.mask];
-               b != kEmpty; b = next[b]) {
-            if (build_keys[b] == key) {
-              found = true;
-              break;
-            }
+      for (int64_t begin = 0; begin < rows; begin += kProbeChunk) {
+        const int64_t end = std::min(rows, begin + kProbeChunk);
+        if (lookup) {
+          for (int64_t row = begin; row < end; ++row) {
+            const uint64_t hash = HashInteger(static_cast<uint64_t>(values[row]));
+            __builtin_prefetch(&slots[hash & state.mask]);
           }
         }
-        keep[row >> 3] |= static_cast<uint8_t>(found) << (row & 7);
-        kept += found;
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t key = static_cast<int64_t>(values[row]);
+          bool found = (valid == nullptr || GetBit(valid, row)) && key >= low && key <= high;
+          if (found && lookup) found = slots[FindSlot(slots, state.mask, key)].row != kEmpty;
+          keep[row >> 3] |= static_cast<uint8_t>(found) << (row & 7);
+          kept += found;
+        }
       }
     });
+    const int64_t checked = state.filter_checked.fetch_add(rows) + rows;
+    const int64_t kept_all = state.filter_kept.fetch_add(kept) + kept;
+    if (checked >= kFilterTrialRows && kept_all * 10 >= checked * 9) {
+      state.filter_off.store(true, std::memory_order_relaxed);
+    }
     return kept;
   }
 
@@ -375,6 +402,15 @@ class HashJoinOperator : public Operator {
     // One integer key: the least and greatest non-NULL build key (min > max when none).
     int64_t key_min = INT64_MAX;
     int64_t key_max = INT64_MIN;
+    // One integer key: an open-addressing table of the distinct keys, each with the first of
+    // its rows (the others follow through `next`), so a probe touches one slot to find a key
+    // or its absence. Replaces `buckets`.
+    std::vector<KeySlot> slots;
+    // JoinKeyFilter: rows checked and kept so far; a filter that keeps nearly every row stops
+    // checking (its lookups would cost more than the rows it saves).
+    mutable std::atomic<int64_t> filter_checked{0};
+    mutable std::atomic<int64_t> filter_kept{0};
+    mutable std::atomic<bool> filter_off{false};
   };
 
   Status OutOfMemory(int64_t needed, int64_t rows) const {
@@ -491,7 +527,8 @@ class HashJoinOperator : public Operator {
     ComputeKeyRows(keys, integer_mode_, build.batch().num_rows, &state_->keys);
     uint64_t buckets = 16;
     while (buckets < static_cast<uint64_t>(rows) * 2) buckets <<= 1;
-    const int64_t table_bytes = static_cast<int64_t>(buckets * 4) + rows * 4 +
+    const int64_t slot_bytes = integer_mode_ && spec_->build_keys.size() == 1 ? 16 : 4;
+    const int64_t table_bytes = static_cast<int64_t>(buckets) * slot_bytes + rows * 4 +
                                 static_cast<int64_t>(state_->keys.ints.size() * 8 +
                                                      state_->keys.bytes.size() +
                                                      state_->keys.hashes.size() * 8);
@@ -513,6 +550,21 @@ class HashJoinOperator : public Operator {
         state_->key_min = std::min(state_->key_min, key);
         state_->key_max = std::max(state_->key_max, key);
       }
+    }
+    if (integer_mode_ && spec_->build_keys.size() == 1) {
+      state_->buckets = std::vector<uint32_t>();
+      state_->slots.assign(buckets, KeySlot{0, kEmpty});
+      KeySlot* slots = state_->slots.data();
+      const int64_t* key_values = state_->keys.ints.data();
+      // Inserted last row first, so each key's rows chain in ascending order.
+      for (int64_t row = rows - 1; row >= 0; --row) {
+        if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
+        KeySlot& slot = slots[FindSlot(slots, state_->mask, key_values[row])];
+        state_->next[static_cast<size_t>(row)] = slot.row;
+        slot.key = key_values[row];
+        slot.row = static_cast<uint32_t>(row);
+      }
+      return Status::OK();
     }
     // Inserted last row first, so each chain lists its rows in ascending order.
     for (int64_t row = rows - 1; row >= 0; --row) {
@@ -540,16 +592,25 @@ class HashJoinOperator : public Operator {
     probe_rows->reserve(static_cast<size_t>(rows));
     build_rows->reserve(static_cast<size_t>(rows));
     if (integer_mode_ && num_keys == 1) {
-      const int64_t* build_keys = state.keys.ints.data();
-      for (int64_t row = 0; row < rows; ++row) {
-        if (probe.has_null[static_cast<size_t>(row)] != 0) continue;
-        const int64_t key = probe.ints[static_cast<size_t>(row)];
-        for (uint32_t b = buckets[HashInteger(static_cast<uint64_t>(key)) & state.mask];
-             b != kEmpty; b = next[b]) {
-          if (build_keys[b] != key) continue;
-          probe_rows->push_back(row);
-          build_rows->push_back(b);
-          if (first_match_only) break;
+      const KeySlot* slots = state.slots.data();
+      const int64_t* keys = probe.ints.data();
+      const uint8_t* has_null = probe.has_null.data();
+      size_t found[kProbeChunk];
+      for (int64_t begin = 0; begin < rows; begin += kProbeChunk) {
+        const int64_t end = std::min(rows, begin + kProbeChunk);
+        for (int64_t row = begin; row < end; ++row) {
+          __builtin_prefetch(&slots[HashInteger(static_cast<uint64_t>(keys[row])) & state.mask]);
+        }
+        for (int64_t row = begin; row < end; ++row) {
+          found[row - begin] = FindSlot(slots, state.mask, keys[row]);
+        }
+        for (int64_t row = begin; row < end; ++row) {
+          if (has_null[row] != 0) continue;
+          for (uint32_t b = slots[found[row - begin]].row; b != kEmpty; b = next[b]) {
+            probe_rows->push_back(row);
+            build_rows->push_back(b);
+            if (first_match_only) break;
+          }
         }
       }
       return;
