@@ -135,15 +135,6 @@ inline uint64_t HashShort(const ShortWords& words, size_t size) {
 
 }  // namespace
 
-uint64_t HashInteger(uint64_t value) {
-  value ^= value >> 33;
-  value *= 0xff51afd7ed558ccdULL;
-  value ^= value >> 33;
-  value *= 0xc4ceb9fe1a85ec53ULL;
-  value ^= value >> 33;
-  return value;
-}
-
 uint64_t HashBytes(std::string_view bytes) {
   // One multiply per 8-byte word, one full mix at the end. The tail is read with fixed-size
   // loads (overlapping the words before it), never a variable-length copy.

@@ -102,6 +102,13 @@ class GroupTable {
 
 // 64-bit hash of bytes / an integer (not cryptographic; good spread for hash tables).
 uint64_t HashBytes(std::string_view bytes);
-uint64_t HashInteger(uint64_t value);
+inline uint64_t HashInteger(uint64_t value) {
+  value ^= value >> 33;
+  value *= 0xff51afd7ed558ccdULL;
+  value ^= value >> 33;
+  value *= 0xc4ceb9fe1a85ec53ULL;
+  value ^= value >> 33;
+  return value;
+}
 
 }  // namespace tarn::sql

@@ -20,10 +20,12 @@ using expr::Phys;
 
 constexpr uint32_t kEmpty = UINT32_MAX;
 
-// A slot of a join's table of distinct integer keys (row == kEmpty: unused).
+// A slot of a join's table of distinct integer keys (row == kEmpty: unused): the key, its
+// first row (the others follow through the join's `next`) and how many rows hold it.
 struct KeySlot {
   int64_t key;
   uint32_t row;
+  uint32_t count;
 };
 
 // The slot of `key` in `slots` (mask + 1 of them, never full): its own, or the unused one
@@ -34,8 +36,8 @@ inline size_t FindSlot(const KeySlot* slots, uint64_t mask, int64_t key) {
   return slot;
 }
 
-// Probes run over chunks of this many rows: every row's slot is fetched ahead first.
-constexpr int64_t kProbeChunk = 16;
+// Probes fetch the slot of the row this many rows ahead.
+constexpr int64_t kPrefetchAhead = 16;
 
 bool IsIntegerKey(const DataType& type) {
   switch (expr::PhysOf(type)) {
@@ -293,21 +295,17 @@ class HashJoinOperator : public Operator {
     const uint8_t* valid = keys.validity ? keys.validity->data() : nullptr;
     int64_t kept = 0;
     expr::WithTypedValues(keys, expr::PhysOf(keys.type), [&](const auto* values) {
-      for (int64_t begin = 0; begin < rows; begin += kProbeChunk) {
-        const int64_t end = std::min(rows, begin + kProbeChunk);
-        if (lookup) {
-          for (int64_t row = begin; row < end; ++row) {
-            const uint64_t hash = HashInteger(static_cast<uint64_t>(values[row]));
-            __builtin_prefetch(&slots[hash & state.mask]);
-          }
+      const uint64_t mask = state.mask;
+      for (int64_t row = 0; row < rows; ++row) {
+        if (lookup && row + kPrefetchAhead < rows) {
+          const uint64_t ahead = static_cast<uint64_t>(values[row + kPrefetchAhead]);
+          __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
         }
-        for (int64_t row = begin; row < end; ++row) {
-          const int64_t key = static_cast<int64_t>(values[row]);
-          bool found = (valid == nullptr || GetBit(valid, row)) && key >= low && key <= high;
-          if (found && lookup) found = slots[FindSlot(slots, state.mask, key)].row != kEmpty;
-          keep[row >> 3] |= static_cast<uint8_t>(found) << (row & 7);
-          kept += found;
-        }
+        const int64_t key = static_cast<int64_t>(values[row]);
+        bool found = (valid == nullptr || GetBit(valid, row)) && key >= low && key <= high;
+        if (found && lookup) found = slots[FindSlot(slots, mask, key)].row != kEmpty;
+        keep[row >> 3] |= static_cast<uint8_t>(found) << (row & 7);
+        kept += found;
       }
     });
     const int64_t checked = state.filter_checked.fetch_add(rows) + rows;
@@ -553,7 +551,7 @@ class HashJoinOperator : public Operator {
     }
     if (integer_mode_ && spec_->build_keys.size() == 1) {
       state_->buckets = std::vector<uint32_t>();
-      state_->slots.assign(buckets, KeySlot{0, kEmpty});
+      state_->slots.assign(buckets, KeySlot{0, kEmpty, 0});
       KeySlot* slots = state_->slots.data();
       const int64_t* key_values = state_->keys.ints.data();
       // Inserted last row first, so each key's rows chain in ascending order.
@@ -563,6 +561,7 @@ class HashJoinOperator : public Operator {
         state_->next[static_cast<size_t>(row)] = slot.row;
         slot.key = key_values[row];
         slot.row = static_cast<uint32_t>(row);
+        ++slot.count;
       }
       return Status::OK();
     }
@@ -595,22 +594,21 @@ class HashJoinOperator : public Operator {
       const KeySlot* slots = state.slots.data();
       const int64_t* keys = probe.ints.data();
       const uint8_t* has_null = probe.has_null.data();
-      size_t found[kProbeChunk];
-      for (int64_t begin = 0; begin < rows; begin += kProbeChunk) {
-        const int64_t end = std::min(rows, begin + kProbeChunk);
-        for (int64_t row = begin; row < end; ++row) {
-          __builtin_prefetch(&slots[HashInteger(static_cast<uint64_t>(keys[row])) & state.mask]);
+      const uint64_t mask = state.mask;
+      for (int64_t row = 0; row < rows; ++row) {
+        if (row + kPrefetchAhead < rows) {
+          const uint64_t ahead = static_cast<uint64_t>(keys[row + kPrefetchAhead]);
+          __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
         }
-        for (int64_t row = begin; row < end; ++row) {
-          found[row - begin] = FindSlot(slots, state.mask, keys[row]);
-        }
-        for (int64_t row = begin; row < end; ++row) {
-          if (has_null[row] != 0) continue;
-          for (uint32_t b = slots[found[row - begin]].row; b != kEmpty; b = next[b]) {
-            probe_rows->push_back(row);
-            build_rows->push_back(b);
-            if (first_match_only) break;
-          }
+        if (has_null[row] != 0) continue;
+        const KeySlot& slot = slots[FindSlot(slots, mask, keys[row])];
+        if (slot.row == kEmpty) continue;
+        probe_rows->push_back(row);
+        build_rows->push_back(slot.row);
+        if (slot.count == 1 || first_match_only) continue;
+        for (uint32_t b = next[slot.row]; b != kEmpty; b = next[b]) {
+          probe_rows->push_back(row);
+          build_rows->push_back(b);
         }
       }
       return;

@@ -13,7 +13,11 @@ std::string Name(const ast::Expr& expr);
 std::string Operand(const ast::Expr& expr) {
   if (expr.kind != ast::ExprKind::kColumnRef) return Name(expr);
   std::string out;
-  for (const std::string& part : expr.names) out += (out.empty() ? "" : ".") + part;
+  for (const std::string& part : expr.names) {
+    // A keyword is quoted, as DuckDB writes it: sum("range").
+    const bool keyword = internal::IsSqlKeyword(LowerAscii(part));
+    out += (out.empty() ? "" : ".") + (keyword ? "\"" + part + "\"" : part);
+  }
   return out;
 }
 
