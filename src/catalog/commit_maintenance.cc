@@ -249,9 +249,11 @@ Status RecomputeTableStats(CommitAttempt* a, int64_t table_id) {
     TARN_ASSIGN_OR_RETURN(bool exists, a->store->TableExists(name));
     if (!exists) continue;
     TARN_ASSIGN_OR_RETURN(
-        int64_t n, CountOf(a, StrCat("SELECT COUNT(*) FROM ", QuoteName(name),
-                                     " WHERE end_snapshot IS NULL AND ?1 IS NOT NULL"),
-                           table_id, name));
+        int64_t n,
+        CountOf(a,
+                StrCat("SELECT COUNT(*) FROM ", QuoteName(name),
+                       " WHERE end_snapshot IS NULL AND CAST(?1 AS BIGINT) IS NOT NULL"),
+                table_id, name));
     live_inlined += n;
   }
   TARN_RETURN_NOT_OK(Exec(a->store,

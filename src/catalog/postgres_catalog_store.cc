@@ -138,7 +138,11 @@ Status PostgresCatalogStore::Error(const PGresult* result, std::string_view what
   return Status::IOError(context);
 }
 
+// Server notices ("relation ... already exists, skipping") are not errors: dropped.
+void IgnoreNotice(void*, const char*) {}
+
 Status PostgresCatalogStore::SetUpSession() {
+  PQsetNoticeProcessor(conn_, IgnoreNotice, nullptr);
   std::string setup = kSessionSetup;
   if (read_only_) setup += "; SET default_transaction_read_only = on";
   ResultPtr result(PQexec(conn_, setup.c_str()));
@@ -171,7 +175,6 @@ Result<ResultPtr> PostgresCatalogStore::RunSimple(const char* sql, std::string_v
 Result<ResultPtr> PostgresCatalogStore::Run(std::string_view sql,
                                             std::span<const CatalogDatum> params,
                                             std::string_view what, ExecStatusType expected) {
-  TARN_RETURN_NOT_OK(EnsureConnected());
   TARN_ASSIGN_OR_RETURN(catalog_internal::PostgresSql translated,
                         catalog_internal::TranslateToPostgres(sql));
   if (translated.num_params != params.size()) {
@@ -215,49 +218,60 @@ Result<ResultPtr> PostgresCatalogStore::Run(std::string_view sql,
       lengths[i] = static_cast<int>(texts[i].size());
     }
   }
-  auto found = prepared_.find(key);
-  if (found == prepared_.end()) {
-    if (prepared_.size() >= kMaxPreparedStatements) {
-      TARN_ASSIGN_OR_RETURN(ResultPtr dropped, RunSimple("DEALLOCATE ALL", "dropping statements"));
-      prepared_.clear();
-    }
-    std::string name = StrCat("tarn_", next_statement_++);
-    auto prepare = [&](const std::vector<Oid>& types) {
-      return ResultPtr(PQprepare(conn_, name.c_str(), translated.sql.c_str(),
-                                 static_cast<int>(types.size()), types.data()));
-    };
-    std::vector<Oid> types(params.size(), 0);
-    for (size_t i = 0; i < params.size(); ++i) {
-      if (params[i].kind() == CatalogDatum::Kind::kBlob) types[i] = kByteaOid;
-    }
-    ResultPtr prepared = prepare(types);
-    const char* state = PQresultErrorField(prepared.get(), PG_DIAG_SQLSTATE);
-    if (PQresultStatus(prepared.get()) != PGRES_COMMAND_OK && state != nullptr &&
-        std::strcmp(state, "42P18") == 0 && !in_transaction_) {
-      // Parameters without a context: type them by their values.
-      for (size_t i = 0; i < params.size(); ++i) {
-        switch (params[i].kind()) {
-          case CatalogDatum::Kind::kInteger: types[i] = kInt8Oid; break;
-          case CatalogDatum::Kind::kReal: types[i] = kFloat8Oid; break;
-          case CatalogDatum::Kind::kBlob: types[i] = kByteaOid; break;
-          default: types[i] = kTextOid; break;
-        }
+  // A connection found dead outside a transaction is reopened and the statement sent again
+  // once: when preparing failed (nothing ran) or for a read. A write that may have run is not
+  // repeated.
+  for (int attempt = 0;; ++attempt) {
+    TARN_RETURN_NOT_OK(EnsureConnected());
+    const bool may_retry = attempt == 0 && !in_transaction_;
+    auto found = prepared_.find(key);
+    if (found == prepared_.end()) {
+      if (prepared_.size() >= kMaxPreparedStatements) {
+        TARN_ASSIGN_OR_RETURN(ResultPtr dropped,
+                              RunSimple("DEALLOCATE ALL", "dropping statements"));
+        prepared_.clear();
       }
-      prepared = prepare(types);
+      std::string name = StrCat("tarn_", next_statement_++);
+      auto prepare = [&](const std::vector<Oid>& types) {
+        return ResultPtr(PQprepare(conn_, name.c_str(), translated.sql.c_str(),
+                                   static_cast<int>(types.size()), types.data()));
+      };
+      std::vector<Oid> types(params.size(), 0);
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (params[i].kind() == CatalogDatum::Kind::kBlob) types[i] = kByteaOid;
+      }
+      ResultPtr prepared = prepare(types);
+      const char* state = PQresultErrorField(prepared.get(), PG_DIAG_SQLSTATE);
+      if (PQresultStatus(prepared.get()) != PGRES_COMMAND_OK && state != nullptr &&
+          std::strcmp(state, "42P18") == 0 && !in_transaction_) {
+        // Parameters without a context: type them by their values. (Inside a transaction
+        // the failed PREPARE has ended it: the error stands.)
+        for (size_t i = 0; i < params.size(); ++i) {
+          switch (params[i].kind()) {
+            case CatalogDatum::Kind::kInteger: types[i] = kInt8Oid; break;
+            case CatalogDatum::Kind::kReal: types[i] = kFloat8Oid; break;
+            case CatalogDatum::Kind::kBlob: types[i] = kByteaOid; break;
+            default: types[i] = kTextOid; break;
+          }
+        }
+        prepared = prepare(types);
+      }
+      if (PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) {
+        if (may_retry && PQstatus(conn_) != CONNECTION_OK) continue;
+        return Error(prepared.get(), StrCat("preparing a query on ", what));
+      }
+      found = prepared_.emplace(key, std::move(name)).first;
     }
-    if (PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) {
-      return Error(prepared.get(), StrCat("preparing a query on ", what));
+    ResultPtr result(PQexecPrepared(conn_, found->second.c_str(),
+                                    static_cast<int>(params.size()), values.data(),
+                                    lengths.data(), formats.data(), /*resultFormat=*/0));
+    if (PQresultStatus(result.get()) != expected &&
+        !(expected == PGRES_COMMAND_OK && PQresultStatus(result.get()) == PGRES_TUPLES_OK)) {
+      if (may_retry && expected == PGRES_TUPLES_OK && PQstatus(conn_) != CONNECTION_OK) continue;
+      return Error(result.get(), what);
     }
-    found = prepared_.emplace(std::move(key), std::move(name)).first;
+    return result;
   }
-  ResultPtr result(PQexecPrepared(conn_, found->second.c_str(), static_cast<int>(params.size()),
-                                  values.data(), lengths.data(), formats.data(),
-                                  /*resultFormat=*/0));
-  if (PQresultStatus(result.get()) != expected &&
-      !(expected == PGRES_COMMAND_OK && PQresultStatus(result.get()) == PGRES_TUPLES_OK)) {
-    return Error(result.get(), what);
-  }
-  return result;
 }
 
 // One cell in its storage form, by the result column's type.

@@ -3,12 +3,14 @@
 // makes there compared with the extension's PostgreSQL DDL.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "support/postgres_test_util.h"
@@ -245,6 +247,67 @@ TEST(PostgresStoreTest, TransactionsRollBackAndConflictAcrossConnections) {
   EXPECT_FALSE(committed.ok());
   EXPECT_FALSE(second->in_transaction());
   EXPECT_EQ(second->Query(count)->rows[0][0].integer(), 2);
+}
+
+// Ends the server session of `victim` from another connection, as a server restart or a
+// dropped network link would.
+void TerminateSession(CatalogStore* victim, CatalogStore* killer) {
+  CatalogQuery pid;
+  pid.sql = "SELECT pg_backend_pid()";
+  pid.result_types = {CatalogType::kBigint};
+  auto found = victim->Query(pid);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  CatalogQuery kill;
+  kill.sql = "SELECT pg_terminate_backend(?1)";
+  kill.params = {CatalogDatum::Integer(found->rows[0][0].integer())};
+  auto killed = killer->Query(kill);
+  ASSERT_TRUE(killed.ok()) << killed.status().ToString();
+  // The server ends the session asynchronously: wait until it is gone.
+  for (int i = 0; i < 100; ++i) {
+    CatalogQuery alive;
+    alive.sql = "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1";
+    alive.params = kill.params;
+    alive.result_types = {CatalogType::kBigint};
+    auto count = killer->Query(alive);
+    ASSERT_TRUE(count.ok()) << count.status().ToString();
+    if (count->rows[0][0].integer() == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  FAIL() << "the session did not end";
+}
+
+TEST(PostgresStoreTest, LostConnectionIsReopenedBetweenTransactionsAndFailsInsideOne) {
+  const std::string conninfo = MustSchema();
+  auto store = MustOpen(conninfo);
+  auto killer = MustOpen(conninfo);
+  ASSERT_NE(store, nullptr);
+  ASSERT_NE(killer, nullptr);
+  ASSERT_TRUE(store->Execute("CREATE TABLE c (n bigint)", {}).ok());
+  ASSERT_TRUE(store->Execute("INSERT INTO c VALUES (?1)", {{CatalogDatum::Integer(1)}}).ok());
+  CatalogQuery count;
+  count.sql = "SELECT count(*) FROM c";
+  count.result_types = {CatalogType::kBigint};
+  ASSERT_TRUE(store->Query(count).ok());  // prepared on the first session
+  // Between transactions: the read reconnects (and prepares again) without an error.
+  TerminateSession(store.get(), killer.get());
+  auto after = store->Query(count);
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ(after->rows[0][0].integer(), 1);
+  // Inside a transaction: the statement fails with IOError naming the catalog, nothing of the
+  // transaction is kept, and the next transaction works on a new session.
+  ASSERT_TRUE(store->Begin(CatalogTransactionMode::kWrite).ok());
+  ASSERT_TRUE(store->Execute("INSERT INTO c VALUES (?1)", {{CatalogDatum::Integer(2)}}).ok());
+  TerminateSession(store.get(), killer.get());
+  auto lost = store->Execute("INSERT INTO c VALUES (?1)", {{CatalogDatum::Integer(3)}});
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.status().code(), StatusCode::kIOError) << lost.status().ToString();
+  EXPECT_NE(lost.status().message().find(store->location()), std::string::npos);
+  EXPECT_TRUE(store->Rollback().ok());
+  ASSERT_TRUE(store->Begin(CatalogTransactionMode::kRead).ok());
+  after = store->Query(count);
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ(after->rows[0][0].integer(), 1);
+  ASSERT_TRUE(store->Commit().ok());
 }
 
 // The columns of every CREATE TABLE in the reference DDL: table -> [(column, type, not null)].
