@@ -124,7 +124,7 @@ TEST(PostgresRoundTripsTest, ReadsDoNotGrowWithTablesOrFiles) {
         MustRun(&session, StrCat("INSERT INTO t", t, " VALUES (", i, ", 'x'), (", i + 1,
                                  ", NULL)"));
       }
-      MustRun(&session, StrCat("DELETE FROM t0 WHERE a = ", i, " AND b IS NULL"));
+      MustRun(&session, StrCat("DELETE FROM t1 WHERE a = ", i, " AND b IS NULL"));
     }
   };
   grow(0, 2, 2);
