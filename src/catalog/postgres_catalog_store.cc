@@ -155,9 +155,12 @@ Status PostgresCatalogStore::SetUpSession() {
 Status PostgresCatalogStore::EnsureConnected() {
   if (PQstatus(conn_) == CONNECTION_OK) return Status::OK();
   if (in_transaction_) {
+    std::string message = PQerrorMessage(conn_);
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) {
+      message.pop_back();
+    }
     return Status::IOError("PostgreSQL catalog '", location_,
-                           "': the connection was lost inside a transaction: ",
-                           PQerrorMessage(conn_));
+                           "': the connection was lost inside a transaction: ", message);
   }
   PQreset(conn_);
   prepared_.clear();  // prepared statements died with the old session

@@ -88,6 +88,15 @@ TEST(PostgresLakeTest, CreatedByAttachWrittenAndReadBackFromAnotherSession) {
   // The catalog's own tables through the metadata catalog, as the extension shows them.
   EXPECT_EQ(MustCsv(&reader, "SELECT count(*) AS n FROM __ducklake_metadata_l.ducklake_snapshot"),
             "n\n6\n");
+  // Attached without a name, a PostgreSQL lake is named after its database.
+  ASSERT_NE(conninfo.find("dbname="), std::string::npos) << conninfo;
+  std::string database = conninfo.substr(conninfo.find("dbname=") + 7);
+  database = database.substr(0, database.find(' '));
+  Session unnamed;
+  MustRun(&unnamed, StrCat("ATTACH ", SqlString("ducklake:postgres:" + conninfo),
+                           " (READ_ONLY)"));
+  EXPECT_EQ(MustCsv(&unnamed, StrCat("SELECT count(*) AS n FROM ", database, ".t")),
+            "n\n1001\n");
 }
 
 // Writes one row of every inlinable type (and one of NULLs) inline, reads it back from a new
