@@ -24,6 +24,7 @@ case "$action" in
   start)
     [ -x "$bin/initdb" ] || { echo "pg-server: $bin/initdb missing (apt-get install postgresql)" >&2; exit 1; }
     mkdir -p "$dir"
+    dir="$(cd "$dir" && pwd)"  # absolute: the server runs as another user in another folder
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
     as_server_user "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale \
       >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }

@@ -32,6 +32,10 @@ struct CatalogLocator {
 // InvalidArgument for a locator of neither form, or a SQLite one naming no file.
 Result<CatalogLocator> ParseCatalogLocator(std::string_view locator);
 
+// `locator` for messages: a PostgreSQL connection string without its password (one libpq
+// cannot parse is shown as "<connection string not understood>"); other locators as they are.
+std::string RedactLocator(std::string_view locator);
+
 // Connects to a PostgreSQL database through libpq. location() is the connection string
 // without its password. Errors: InvalidArgument for a connection string libpq cannot parse,
 // IOError when the server cannot be reached or refuses the connection (naming the location

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "catalog/loader.h"
+#include "catalog/postgres_sql.h"
 #include "catalog/row_reader.h"
 #include "tarn/catalog.h"
 #include "tarn/catalog_locator.h"
@@ -100,6 +101,16 @@ Result<CatalogLocator> ParseCatalogLocator(std::string_view locator) {
   }
   parsed.target = std::string(path);
   return parsed;
+}
+
+std::string RedactLocator(std::string_view locator) {
+  Result<CatalogLocator> parsed = ParseCatalogLocator(locator);
+  if (!parsed.ok() || parsed->backend != CatalogLocator::Backend::kPostgres) {
+    return std::string(locator);
+  }
+  const std::string prefix(locator.substr(0, locator.size() - parsed->target.size()));
+  Result<std::string> redacted = catalog_internal::RedactConninfo(parsed->target);
+  return prefix + (redacted.ok() ? *redacted : std::string("<connection string not understood>"));
 }
 
 Result<std::unique_ptr<Lake>> Lake::Open(std::string_view locator, LakeOpenOptions options) {

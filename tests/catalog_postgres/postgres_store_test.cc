@@ -427,6 +427,13 @@ TEST(PostgresLocatorTest, FormsParse) {
   EXPECT_EQ(sqlite->target, "/x/lake.db");
   EXPECT_TRUE(ParseCatalogLocator("/x/lake.sqlite").ok());
   EXPECT_EQ(ParseCatalogLocator("mysql:db=x").status().code(), StatusCode::kInvalidArgument);
+  // For messages: the password is never shown.
+  EXPECT_EQ(RedactLocator("ducklake:postgres:host=h password='a b' dbname=d"),
+            "ducklake:postgres:host=h dbname=d");
+  EXPECT_EQ(RedactLocator("postgres:postgresql://u:pw@h/d"), "postgres:postgresql://u@h/d");
+  EXPECT_EQ(RedactLocator("ducklake:postgres:password=pw bogus"),
+            "ducklake:postgres:<connection string not understood>");
+  EXPECT_EQ(RedactLocator("ducklake:sqlite:/x/l.db"), "ducklake:sqlite:/x/l.db");
 }
 
 }  // namespace

@@ -269,7 +269,7 @@ bool ShowKnown() {
 class Matrix {
  public:
   // `postgres`: both lakes' catalogs on the PostgreSQL test server (TARN_TEST_PG).
-  explicit Matrix(bool postgres = false) {
+  explicit Matrix(bool postgres = false) : postgres_(postgres) {
     files_.postgres = postgres;
     inlined_.postgres = postgres;
   }
@@ -637,6 +637,10 @@ class Matrix {
           got = ZeroSignFree(got);
         }
       }
+      if (postgres_) {
+        want = TopLevelNanSignFree(want);
+        got = TopLevelNanSignFree(got);
+      }
       if (got != want) {
         Mismatch(check, StrCat(": tarn's answer differs\n  SQL: ", check.tarn_sql.substr(0, 300),
                                "\n  tarn:\n", Shorten(got), "\n  DuckDB:\n", Shorten(want)));
@@ -645,7 +649,7 @@ class Matrix {
         const auto& files = answers[next++];
         if (!files.ok()) {
           Mismatch(check, ": DuckDB cannot read tarn's files: " + files.status().ToString());
-        } else if (*files != want) {
+        } else if ((postgres_ ? TopLevelNanSignFree(*files) : *files) != want) {
           Mismatch(check, StrCat(": DuckDB reads tarn's files differently\n  tarn's files:\n",
                                  Shorten(*files), "\n  DuckDB's own:\n", Shorten(want)));
         }
@@ -662,6 +666,28 @@ class Matrix {
     ::testing::Test::RecordProperty("known_defect_failures", known);
   }
 
+  // CSV rows whose second field (the column v) is -nan, with nan there instead.
+  static std::string TopLevelNanSignFree(const std::string& csv) {
+    std::string out;
+    size_t start = 0;
+    while (start < csv.size()) {
+      size_t end = csv.find('\n', start);
+      if (end == std::string::npos) end = csv.size();
+      std::string line = csv.substr(start, end - start);
+      const size_t comma = line.find(',');
+      if (comma != std::string::npos && line.compare(comma, 6, ",-nan,") == 0) {
+        line.erase(comma + 1, 1);
+      } else if (comma != std::string::npos && line.size() == comma + 5 &&
+                 line.compare(comma, 5, ",-nan") == 0) {
+        line.erase(comma + 1, 1);
+      }
+      out += line;
+      if (end < csv.size()) out += '\n';
+      start = end + 1;
+    }
+    return out;
+  }
+
   static std::string Shorten(const std::string& text) {
     return text.size() > 3000 ? text.substr(0, 3000) + "…" : text;
   }
@@ -672,6 +698,10 @@ class Matrix {
   std::vector<Check> checks_;
   std::map<std::string, int> known_failures_;  // by KnownDefect::name
   int failures_ = 0;
+  // PostgreSQL keeps inlined floats in real / double precision columns, as the extension
+  // creates them there, and those do not keep the sign of a NaN: a top-level -nan reads nan
+  // (with the extension too). Nested values are text and keep it.
+  bool postgres_ = false;
 };
 
 TEST(TypeMatrixTest, EveryTypeThroughEveryWritePath) { Matrix().Run(); }

@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "output.h"
 #include "shell.h"
+#include "tarn/catalog_locator.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"
 
@@ -138,7 +139,8 @@ int RunSqlShell(int argc, char** argv) {
     options.create_if_missing = true;
     Status attached = session->Attach(args.lake, options);
     if (!attached.ok()) {
-      std::string message = "cannot attach the lake \"" + args.lake + "\": " + attached.message();
+      std::string message =
+          "cannot attach the lake \"" + RedactLocator(args.lake) + "\": " + attached.message();
       if (attached.code() == StatusCode::kInvalidArgument &&
           attached.message().find("does not match existing data path") != std::string::npos) {
         message += " (tarn --override-data-path)";

@@ -6,6 +6,7 @@
 #include "expr/cast.h"
 #include "sql/plan/names.h"
 #include "tarn/catalog.h"
+#include "tarn/catalog_locator.h"
 #include "tarn/expr.h"
 #include "tarn/format.h"
 #include "tarn/lake_write.h"
@@ -361,7 +362,8 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
   if (attached.IsNotFound() && !options.create_if_missing && !CatalogFileExists(attach.locator)) {
     // The extension's words when the catalog is missing and CREATE_IF_NOT_EXISTS is false.
     return Status::InvalidArgument("Invalid Input Error: Existing DuckLake at metadata catalog \"",
-                                   CatalogFilePath(attach.locator), "\" does not exist - and "
+                                   RedactLocator(CatalogFilePath(attach.locator)),
+                                   "\" does not exist - and "
                                    "creating a new DuckLake is explicitly disabled");
   }
   if (attached.IsNotFound() && !options.data_path.has_value() && options.create_if_missing &&
