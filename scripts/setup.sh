@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything tarn's build, tests and benchmarks need. Idempotent.
 #   Debian packages: compiler toolchain, compression libraries, SQLite, utf8proc (Unicode case
-#   mapping), RE2 (regular expressions, the engine DuckDB embeds), GoogleTest/Benchmark.
+#   mapping), RE2 (regular expressions, the engine DuckDB embeds), GoogleTest/Benchmark,
+#   libpq (the PostgreSQL catalog) and the PostgreSQL 15 server the tests run against.
 #   npm (pinned in tools/oracle/package-lock.json): DuckDB as test oracle and benchmark peer,
 #   vega-datasets for flights-3m.parquet.
 set -euo pipefail
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make ccache pkg-config nodejs npm
           libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libsqlite3-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+          postgresql libpq-dev
           libutf8proc-dev libre2-dev libedit-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -11,7 +11,17 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # (a test writing into a fixture's data folder) fails the run.
 shared="$(cd .. && pwd)/shared"
 manifests="$(mktemp -d)"
-trap 'rm -rf "$manifests"' EXIT
+# A throwaway PostgreSQL server for the PostgreSQL catalog tests (TARN_TEST_PG); tests that need
+# it fail without it. Its folder must be reachable by the server's unprivileged user.
+pg_dir="$(mktemp -d)"
+chmod 755 "$pg_dir"
+cleanup() {
+  scripts/pg-server.sh stop "$pg_dir/server" || true
+  rm -rf "$manifests" "$pg_dir"
+}
+trap cleanup EXIT
+TARN_TEST_PG="$(scripts/pg-server.sh start "$pg_dir/server")"
+export TARN_TEST_PG
 shared_folders=(fixtures data ducklake-suite)
 check_shared() {
   for folder in "${shared_folders[@]}"; do

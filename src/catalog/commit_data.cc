@@ -6,6 +6,7 @@
 #include <map>
 
 #include "catalog/commit_internal.h"
+#include "catalog/postgres_sql.h"
 #include "catalog/row_reader.h"
 #include "catalog/stats_encode.h"
 #include "tarn/format.h"
@@ -17,7 +18,8 @@ bool IsLogicalConflict(const Status& status) {
          status.message().rfind("Transaction conflict: ", 0) == 0;
 }
 
-std::string InlinedColumnType(const DataType& type) {
+std::string InlinedColumnType(const DataType& type, std::string_view backend) {
+  if (backend == "postgres") return PostgresInlinedColumnType(type);
   // As DuckDB's SQLite scanner declares the columns when the extension creates the table:
   // integers (booleans too) BIGINT, BLOB as BLOB, every other type VARCHAR (its DuckDB text).
   switch (type.id) {
@@ -66,10 +68,19 @@ Status InsertFileColumnStats(CommitAttempt* a, int64_t file_id, int64_t table_id
   return Status::OK();
 }
 
-Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row) {
+Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row, std::string_view backend) {
   if (column.IsNull(row)) return CatalogDatum::Null();
   const Value value = column.GetValue(row);
-  if (InlinedColumnType(column.type) == "VARCHAR" && column.type.id != TypeId::kJson) {
+  if (backend == "postgres") {
+    // bytea columns take text as its bytes; every other column parses the text of the value.
+    if (column.type.id == TypeId::kVarchar || column.type.id == TypeId::kJson ||
+        column.type.id == TypeId::kBlob) {
+      return CatalogDatum::Blob(value.GetBytes());
+    }
+    if (column.type.id == TypeId::kBoolean) return CatalogDatum::Boolean(value.GetBool());
+    return CatalogDatum::Text(FormatValue(value));
+  }
+  if (InlinedColumnType(column.type, backend) == "VARCHAR" && column.type.id != TypeId::kJson) {
     return CatalogDatum::Text(FormatValue(value));
   }
   switch (column.type.id) {
@@ -402,7 +413,7 @@ Status AddInlinedRows(CommitAttempt* a, const InlinedInsert& insert) {
                                        table->columns[static_cast<size_t>(c)].name, " is ",
                                        table->columns[static_cast<size_t>(c)].type.ToString());
       }
-      TARN_ASSIGN_OR_RETURN(CatalogDatum datum, InlinedDatum(column, r));
+      TARN_ASSIGN_OR_RETURN(CatalogDatum datum, InlinedDatum(column, r, a->store->backend()));
       params.push_back(std::move(datum));
     }
     TARN_RETURN_NOT_OK(Exec(a->store, sql, std::move(params)));
@@ -459,7 +470,7 @@ Status AddDeleteFile(CommitAttempt* a, const NewDeleteFile& d) {
       "INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, end_snapshot, "
       "data_file_id, path, path_is_relative, format, delete_count, file_size_bytes, "
       "footer_size, encryption_key, partial_max) VALUES "
-      "(?1, ?2, ?3, NULL, ?4, ?5, 1, ?9, ?6, ?7, ?8, NULL, NULL)",
+      "(?1, ?2, ?3, NULL, ?4, ?5, TRUE, ?9, ?6, ?7, ?8, NULL, NULL)",
       {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
        CatalogDatum::Integer(a->snapshot_id), CatalogDatum::Integer(data_file_id),
        CatalogDatum::Text(d.path), CatalogDatum::Integer(d.delete_count),

@@ -135,7 +135,7 @@ Status CreateSchema(CommitAttempt* a, const CreateSchemaChange& c) {
   TARN_RETURN_NOT_OK(Exec(a->store,
                           "INSERT INTO ducklake_schema (schema_id, schema_uuid, begin_snapshot, "
                           "end_snapshot, schema_name, path, path_is_relative) VALUES "
-                          "(?1, ?2, ?3, NULL, ?4, ?5, 1)",
+                          "(?1, ?2, ?3, NULL, ?4, ?5, TRUE)",
                           {CatalogDatum::Integer(id), CatalogDatum::Text(uuid),
                            CatalogDatum::Integer(a->snapshot_id), CatalogDatum::Text(c.name),
                            CatalogDatum::Text(ObjectPath(c.name, uuid))}));
@@ -167,7 +167,7 @@ Status CreateTable(CommitAttempt* a, const CreateTableChange& c) {
   TARN_RETURN_NOT_OK(Exec(
       a->store,
       "INSERT INTO ducklake_table (table_id, table_uuid, begin_snapshot, end_snapshot, "
-      "schema_id, table_name, path, path_is_relative) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, 1)",
+      "schema_id, table_name, path, path_is_relative) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, TRUE)",
       {CatalogDatum::Integer(id), CatalogDatum::Text(uuid), CatalogDatum::Integer(a->snapshot_id),
        CatalogDatum::Integer(schema_id), CatalogDatum::Text(c.name),
        CatalogDatum::Text(ObjectPath(c.path_name.empty() ? c.name : c.path_name, uuid))}));
@@ -642,7 +642,8 @@ Result<std::string> CreateInlinedDataTable(CommitAttempt* a, int64_t table_id,
                            " (\"row_id\" BIGINT, \"begin_snapshot\" BIGINT, "
                            "\"end_snapshot\" BIGINT");
   for (const ColumnInfo& column : columns) {
-    ddl += StrCat(", ", QuoteName(column.name), " ", InlinedColumnType(column.type));
+    ddl += StrCat(", ", QuoteName(column.name), " ",
+                  InlinedColumnType(column.type, a->store->backend()));
   }
   ddl += ")";
   TARN_RETURN_NOT_OK(Exec(a->store, ddl, {}));

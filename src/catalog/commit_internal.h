@@ -211,10 +211,12 @@ Status WriteDataChanges(CommitAttempt* attempt);
 // The declared SQLite type of an inlined column: DuckDB's type name, but VARCHAR (values kept
 // as DuckDB's text) for floats — as the extension, since SQLite turns NaN into NULL and
 // -0.0 into 0 — and for types whose text SQLite's numeric affinity would round (uint64,
-// int128, uint128, decimals over 15 digits) or reinterpret (json).
-std::string InlinedColumnType(const DataType& type);
-// A stored cell for an inlined value; NotSupported for types tarn does not inline.
-Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row);
+// int128, uint128, decimals over 15 digits) or reinterpret (json). On a PostgreSQL catalog
+// (`backend` "postgres"): PostgresInlinedColumnType.
+std::string InlinedColumnType(const DataType& type, std::string_view backend);
+// A stored cell for an inlined value of a catalog on `backend`; NotSupported for types tarn
+// does not inline.
+Result<CatalogDatum> InlinedDatum(const Column& column, int64_t row, std::string_view backend);
 
 // commit_maintenance.cc: flushed inlined data and compacted files (before the data changes).
 Status WriteMaintenanceChanges(CommitAttempt* attempt);

@@ -13,7 +13,7 @@ using T = CatalogType;
 
 Status Schedule(CommitAttempt* a, int64_t file_id, const std::string& path) {
   return Exec(a->store,
-              "INSERT INTO ducklake_files_scheduled_for_deletion VALUES (?1, ?2, 1, ?3)",
+              "INSERT INTO ducklake_files_scheduled_for_deletion VALUES (?1, ?2, TRUE, ?3)",
               {CatalogDatum::Integer(file_id), CatalogDatum::Text(path),
                CatalogDatum::Text(a->now_text)})
       .status();
@@ -30,7 +30,7 @@ Result<int64_t> AddMaintenanceDataFile(CommitAttempt* a, int64_t table_id,
       "INSERT INTO ducklake_data_file (data_file_id, table_id, begin_snapshot, end_snapshot, "
       "file_order, path, path_is_relative, file_format, record_count, file_size_bytes, "
       "footer_size, row_id_start, partition_id, encryption_key, mapping_id, partial_max) VALUES "
-      "(?1, ?2, ?3, NULL, NULL, ?4, 1, 'parquet', ?5, ?6, ?7, ?8, ?9, NULL, NULL, ?10)",
+      "(?1, ?2, ?3, NULL, NULL, ?4, TRUE, 'parquet', ?5, ?6, ?7, ?8, ?9, NULL, NULL, ?10)",
       {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
        CatalogDatum::Integer(m.begin_snapshot.value_or(a->snapshot_id)),
        CatalogDatum::Text(f.path), CatalogDatum::Integer(f.record_count),
@@ -85,7 +85,7 @@ Status AddMaintenanceDeleteFile(CommitAttempt* a, int64_t table_id,
              "INSERT INTO ducklake_delete_file (delete_file_id, table_id, begin_snapshot, "
              "end_snapshot, data_file_id, path, path_is_relative, format, delete_count, "
              "file_size_bytes, footer_size, encryption_key, partial_max) VALUES "
-             "(?1, ?2, ?3, NULL, ?4, ?5, 1, ?10, ?6, ?7, ?8, NULL, ?9)",
+             "(?1, ?2, ?3, NULL, ?4, ?5, TRUE, ?10, ?6, ?7, ?8, NULL, ?9)",
              {CatalogDatum::Integer(id), CatalogDatum::Integer(table_id),
               CatalogDatum::Integer(d.begin_snapshot), CatalogDatum::Integer(data_file_id),
               CatalogDatum::Text(d.path), CatalogDatum::Integer(d.delete_count),
@@ -249,9 +249,11 @@ Status RecomputeTableStats(CommitAttempt* a, int64_t table_id) {
     TARN_ASSIGN_OR_RETURN(bool exists, a->store->TableExists(name));
     if (!exists) continue;
     TARN_ASSIGN_OR_RETURN(
-        int64_t n, CountOf(a, StrCat("SELECT COUNT(*) FROM ", QuoteName(name),
-                                     " WHERE end_snapshot IS NULL AND ?1 IS NOT NULL"),
-                           table_id, name));
+        int64_t n,
+        CountOf(a,
+                StrCat("SELECT COUNT(*) FROM ", QuoteName(name),
+                       " WHERE end_snapshot IS NULL AND CAST(?1 AS BIGINT) IS NOT NULL"),
+                table_id, name));
     live_inlined += n;
   }
   TARN_RETURN_NOT_OK(Exec(a->store,

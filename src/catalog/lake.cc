@@ -5,8 +5,10 @@
 #include <utility>
 
 #include "catalog/loader.h"
+#include "catalog/postgres_sql.h"
 #include "catalog/row_reader.h"
 #include "tarn/catalog.h"
+#include "tarn/catalog_locator.h"
 
 namespace tarn {
 
@@ -73,26 +75,58 @@ Result<std::vector<SnapshotInfo>> ReadSnapshots(CatalogStore* store, std::string
 
 }  // namespace
 
-Result<std::unique_ptr<Lake>> Lake::Open(std::string_view locator, LakeOpenOptions options) {
+Result<CatalogLocator> ParseCatalogLocator(std::string_view locator) {
   std::string_view path = locator;
   constexpr std::string_view kDuckLake = "ducklake:";
   if (path.substr(0, kDuckLake.size()) == kDuckLake) path.remove_prefix(kDuckLake.size());
   constexpr std::string_view kSqlite = "sqlite:";
+  constexpr std::string_view kPostgres = "postgres:";
+  CatalogLocator parsed;
+  if (path.substr(0, kPostgres.size()) == kPostgres) {
+    path.remove_prefix(kPostgres.size());
+    parsed.backend = CatalogLocator::Backend::kPostgres;
+    parsed.target = std::string(path);  // empty: libpq's defaults
+    return parsed;
+  }
   if (path.substr(0, kSqlite.size()) == kSqlite) {
     path.remove_prefix(kSqlite.size());
-  } else if (path.substr(0, 9) == "postgres:" || path.substr(0, 9) == "postgresq") {
-    return Status::NotSupported("DuckLake locator '", locator,
-                                "': PostgreSQL catalogs are not supported yet");
   } else if (!(EndsWith(path, ".sqlite") || EndsWith(path, ".sqlite3") || EndsWith(path, ".db"))) {
     return Status::InvalidArgument(
         "DuckLake locator '", locator,
-        "' is not understood: expected ducklake:sqlite:PATH or a PATH ending in .sqlite");
+        "' is not understood: expected ducklake:sqlite:PATH, ducklake:postgres:CONNINFO or a "
+        "PATH ending in .sqlite");
   }
   if (path.empty()) {
     return Status::InvalidArgument("DuckLake locator '", locator, "' names no catalog file");
   }
-  TARN_ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> store,
-                        OpenSqliteCatalogStore(std::string(path), options.read_only));
+  parsed.target = std::string(path);
+  return parsed;
+}
+
+std::string RedactLocator(std::string_view locator) {
+  Result<CatalogLocator> parsed = ParseCatalogLocator(locator);
+  if (!parsed.ok() || parsed->backend != CatalogLocator::Backend::kPostgres) {
+    return std::string(locator);
+  }
+  const std::string prefix(locator.substr(0, locator.size() - parsed->target.size()));
+  Result<std::string> redacted = catalog_internal::RedactConninfo(parsed->target);
+  return prefix + (redacted.ok() ? *redacted : std::string("<connection string not understood>"));
+}
+
+Result<std::unique_ptr<Lake>> Lake::Open(std::string_view locator, LakeOpenOptions options) {
+  TARN_ASSIGN_OR_RETURN(CatalogLocator parsed, ParseCatalogLocator(locator));
+  std::unique_ptr<CatalogStore> store;
+  if (parsed.backend == CatalogLocator::Backend::kPostgres) {
+    TARN_ASSIGN_OR_RETURN(store, OpenPostgresCatalogStore(parsed.target, options.read_only));
+    // A database is no file that exists or not: an empty schema is a lake not created yet.
+    TARN_ASSIGN_OR_RETURN(bool has_metadata, store->TableExists("ducklake_metadata"));
+    if (!has_metadata) {
+      return Status::NotFound("PostgreSQL catalog '", store->location(),
+                              "' holds no DuckLake: its schema has no ducklake_metadata table");
+    }
+  } else {
+    TARN_ASSIGN_OR_RETURN(store, OpenSqliteCatalogStore(parsed.target, options.read_only));
+  }
   return Open(std::move(store), std::move(options));
 }
 

@@ -1,6 +1,7 @@
-// CreateLake: a new SQLite catalog with the 28 DuckLake 1.0 tables and the bootstrap rows, as
-// the extension creates them (reference §1, §2; column order as its DDL, declared types as
-// DuckDB's SQLite scanner gives them).
+// CreateLake: a new catalog with the 28 DuckLake 1.0 tables and the bootstrap rows, as the
+// extension creates them (reference §1, §2; column order as its DDL; declared types as DuckDB's
+// SQLite scanner gives them on SQLite, and the native types of the extension's PostgreSQL DDL
+// on PostgreSQL).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -8,15 +9,19 @@
 #include <cstring>
 
 #include "catalog/commit_internal.h"
+#include "tarn/catalog_locator.h"
 #include "tarn/lake_write.h"
 
 namespace tarn {
 
 namespace {
 
+// The DuckDB type of a catalog column; each backend declares it in its own way.
+enum class ColumnKind : uint8_t { kBigint, kVarchar, kBoolean, kUuid, kTimestampTz };
+
 struct CatalogColumn {
   const char* name;
-  const char* type;         // as the extension's catalog on SQLite declares it
+  ColumnKind type;
   const char* constraint;   // "PRIMARY KEY", "NOT NULL" or ""
 };
 
@@ -25,14 +30,26 @@ struct CatalogTable {
   std::vector<CatalogColumn> columns;
 };
 
-// The declared types are those DuckDB's SQLite scanner gives the extension's DDL (BIGINT,
-// BOOLEAN, VARCHAR, UUID, TIMESTAMP WITH TIME ZONE): SQLite declarations of BIGINT and VARCHAR
-// only, booleans stored as integers, uuids and timestamps as text.
-constexpr const char* kB = "BIGINT";
-constexpr const char* kV = "VARCHAR";
-constexpr const char* kBool = "BIGINT";
-constexpr const char* kUuid = "VARCHAR";
-constexpr const char* kTz = "VARCHAR";
+constexpr ColumnKind kB = ColumnKind::kBigint;
+constexpr ColumnKind kV = ColumnKind::kVarchar;
+constexpr ColumnKind kBool = ColumnKind::kBoolean;
+constexpr ColumnKind kUuid = ColumnKind::kUuid;
+constexpr ColumnKind kTz = ColumnKind::kTimestampTz;
+
+// The declared type of a catalog column. On SQLite, those DuckDB's SQLite scanner gives the
+// extension's DDL: BIGINT and VARCHAR only, booleans stored as integers, uuids and timestamps
+// as text. On PostgreSQL, the native types of ducklake-1.0-postgres-ddl.sql.
+const char* DeclaredType(ColumnKind kind, CatalogLocator::Backend backend) {
+  const bool postgres = backend == CatalogLocator::Backend::kPostgres;
+  switch (kind) {
+    case ColumnKind::kBigint: return postgres ? "bigint" : "BIGINT";
+    case ColumnKind::kVarchar: return postgres ? "character varying" : "VARCHAR";
+    case ColumnKind::kBoolean: return postgres ? "boolean" : "BIGINT";
+    case ColumnKind::kUuid: return postgres ? "uuid" : "VARCHAR";
+    case ColumnKind::kTimestampTz: return postgres ? "timestamp with time zone" : "VARCHAR";
+  }
+  return "VARCHAR";
+}
 
 // In the extension's creation order.
 const std::vector<CatalogTable>& CatalogTables() {
@@ -142,44 +159,25 @@ const std::vector<CatalogTable>& CatalogTables() {
   return tables;
 }
 
-std::string CreateTableSql(const CatalogTable& table) {
+std::string CreateTableSql(const CatalogTable& table, CatalogLocator::Backend backend) {
   std::string sql = StrCat("CREATE TABLE ", catalog_internal::QuoteName(table.name), " (");
   for (size_t i = 0; i < table.columns.size(); ++i) {
     const CatalogColumn& c = table.columns[i];
     if (i > 0) sql += ", ";
-    sql += StrCat(catalog_internal::QuoteName(c.name), " ", c.type);
+    sql += StrCat(catalog_internal::QuoteName(c.name), " ", DeclaredType(c.type, backend));
     if (c.constraint[0] != '\0') sql += StrCat(" ", c.constraint);
   }
   return sql + ")";
 }
 
-// The catalog file path of a locator, as Lake::Open reads locators.
-Result<std::string> LocatorPath(std::string_view locator) {
-  std::string_view path = locator;
-  if (path.substr(0, 9) == "ducklake:") path.remove_prefix(9);
-  if (path.substr(0, 7) == "sqlite:") {
-    path.remove_prefix(7);
-  } else {
-    auto ends_with = [&](std::string_view suffix) {
-      return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
-    };
-    if (!(ends_with(".sqlite") || ends_with(".sqlite3") || ends_with(".db"))) {
-      return Status::InvalidArgument(
-          "DuckLake locator '", locator,
-          "' is not understood: expected ducklake:sqlite:PATH or a PATH ending in .sqlite");
-    }
-  }
-  if (path.empty()) {
-    return Status::InvalidArgument("DuckLake locator '", locator, "' names no catalog file");
-  }
-  return std::string(path);
-}
-
 Status Bootstrap(CatalogStore* store, const std::string& data_path,
                  const CreateLakeOptions& options) {
   using catalog_internal::Exec;
+  const CatalogLocator::Backend backend = store->backend() == "postgres"
+                                              ? CatalogLocator::Backend::kPostgres
+                                              : CatalogLocator::Backend::kSqlite;
   for (const CatalogTable& table : CatalogTables()) {
-    TARN_RETURN_NOT_OK(Exec(store, CreateTableSql(table), {}));
+    TARN_RETURN_NOT_OK(Exec(store, CreateTableSql(table, backend), {}));
   }
   TARN_RETURN_NOT_OK(Exec(store, "INSERT INTO ducklake_snapshot VALUES (0, ?1, 0, 1, 0)",
                           {CatalogDatum::Text(catalog_internal::NowTimestampText())}));
@@ -202,7 +200,7 @@ Status Bootstrap(CatalogStore* store, const std::string& data_path,
                             {CatalogDatum::Text(key), CatalogDatum::Text(value)}));
   }
   return Exec(store,
-              "INSERT INTO ducklake_schema VALUES (0, ?1, 0, NULL, 'main', 'main/', 1)",
+              "INSERT INTO ducklake_schema VALUES (0, ?1, 0, NULL, 'main', 'main/', TRUE)",
               {CatalogDatum::Text(catalog_internal::NewUuidV4())})
       .status();
 }
@@ -247,10 +245,52 @@ Result<std::unique_ptr<Lake>> CreateInMemoryLake(const CreateLakeOptions& option
   return Lake::Open(std::move(store), open_options);
 }
 
+namespace {
+
+// A new lake in the current schema of a PostgreSQL database. The check for an existing lake
+// and the bootstrap are one transaction: of two processes creating the same lake, one commits
+// and the other fails on the tables the first created (AlreadyExists after a second look).
+Result<std::unique_ptr<Lake>> CreatePostgresLake(const std::string& conninfo,
+                                                 const std::string& data_path,
+                                                 const CreateLakeOptions& options) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<CatalogStore> store,
+                        OpenPostgresCatalogStore(conninfo, /*read_only=*/false));
+  auto already_exists = [&]() {
+    return Status::AlreadyExists("PostgreSQL catalog '", store->location(),
+                                 "' already holds a DuckLake (ducklake_metadata exists)");
+  };
+  TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
+  Result<bool> exists = store->TableExists("ducklake_metadata");
+  Status written = !exists.ok() ? exists.status()
+                   : *exists    ? already_exists()
+                                : Bootstrap(store.get(), data_path, options);
+  if (written.ok()) {
+    written = store->Commit();
+  } else {
+    (void)store->Rollback();
+  }
+  if (!written.ok()) {
+    if (written.code() == StatusCode::kConflict) {
+      Result<bool> now = store->TableExists("ducklake_metadata");
+      if (now.ok() && *now) return already_exists();
+    }
+    return written;
+  }
+  LakeOpenOptions open_options;
+  open_options.read_only = false;
+  return Lake::Open(std::move(store), open_options);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Lake>> CreateLake(std::string_view locator,
                                          const CreateLakeOptions& options) {
-  TARN_ASSIGN_OR_RETURN(std::string path, LocatorPath(locator));
+  TARN_ASSIGN_OR_RETURN(CatalogLocator parsed, ParseCatalogLocator(locator));
   TARN_ASSIGN_OR_RETURN(std::string data_path, CheckedDataPath(options));
+  if (parsed.backend == CatalogLocator::Backend::kPostgres) {
+    return CreatePostgresLake(parsed.target, data_path, options);
+  }
+  const std::string& path = parsed.target;
   // O_EXCL: of two processes creating the same lake, exactly one wins.
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {

@@ -68,10 +68,14 @@ TEST(CatalogOpenTest, MissingFile) {
 }
 
 TEST(CatalogOpenTest, LocatorForms) {
-  EXPECT_EQ(Lake::Open("ducklake:postgres:dbname=x").status().code(), StatusCode::kNotSupported);
+  // A PostgreSQL locator connects (nothing listens on port 1: IOError naming the server).
+  auto postgres = Lake::Open("ducklake:postgres:host=127.0.0.1 port=1 dbname=x");
+  EXPECT_EQ(postgres.status().code(), StatusCode::kIOError);
+  EXPECT_THAT(postgres.status().message(), HasSubstr("'host=127.0.0.1 port=1 dbname=x'"));
   auto odd = Lake::Open("catalog.txt");
   EXPECT_EQ(odd.status().code(), StatusCode::kInvalidArgument);
   EXPECT_THAT(odd.status().message(), HasSubstr("ducklake:sqlite:PATH"));
+  EXPECT_THAT(odd.status().message(), HasSubstr("ducklake:postgres:CONNINFO"));
   EXPECT_EQ(Lake::Open("ducklake:sqlite:").status().code(), StatusCode::kInvalidArgument);
 }
 

@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "support/fixture_lake.h"
+#include "support/postgres_test_util.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
+#include "tarn/catalog_locator.h"
 #include "tarn/lake_write.h"
 #include "tarn/sql.h"
 
@@ -24,10 +26,22 @@ namespace tarn::lake_testing {
 
 using Rows = std::vector<std::vector<std::string>>;
 
-// Runs `sql` on the SQLite catalog at `db` (a separate read-only connection). Cells are
-// CatalogDatum::ToString, so the storage form shows: 42, 'text', 1.5, x'00', NULL.
+// A separate read-only connection to the catalog `db`: a SQLite file path, or a lake locator
+// ("ducklake:sqlite:PATH", "ducklake:postgres:CONNINFO").
+inline Result<std::unique_ptr<CatalogStore>> OpenTestCatalog(const std::string& db) {
+  constexpr std::string_view kPostgres = "ducklake:postgres:";
+  constexpr std::string_view kSqlite = "ducklake:sqlite:";
+  if (db.rfind(kPostgres, 0) == 0) {
+    return OpenPostgresCatalogStore(db.substr(kPostgres.size()), /*read_only=*/true);
+  }
+  return OpenSqliteCatalogStore(db.rfind(kSqlite, 0) == 0 ? db.substr(kSqlite.size()) : db,
+                                /*read_only=*/true);
+}
+
+// Runs `sql` on the catalog `db` (OpenTestCatalog). Cells are CatalogDatum::ToString, so the
+// storage form shows: 42, 'text', 1.5, x'00', NULL.
 inline Result<Rows> TryQueryRows(const std::string& db, const std::string& sql) {
-  TARN_ASSIGN_OR_RETURN(auto store, OpenSqliteCatalogStore(db, /*read_only=*/true));
+  TARN_ASSIGN_OR_RETURN(auto store, OpenTestCatalog(db));
   CatalogQuery query;
   query.sql = sql;
   query.what = "test query";
@@ -120,20 +134,29 @@ inline Status RunStatement(Session& session, const std::string& sql) {
   return Status::OK();
 }
 
-// A new lake at dir/lake.sqlite (data under dir/data/) attached to a fresh Session as "lake".
+// A new lake at dir/lake.sqlite, or with `postgres` in a new schema of the test server
+// (TARN_TEST_PG), data under dir/data/, attached to a fresh Session as "lake".
 struct SqlLake {
   std::unique_ptr<testing::TempDir> dir = std::make_unique<testing::TempDir>();
-  std::string catalog_path;
-  std::string data_path;  // ends in '/'
+  bool postgres = false;
+  std::string catalog_path;  // the SQLite file; empty on PostgreSQL
+  std::string locator;       // "ducklake:sqlite:<catalog_path>" or "ducklake:postgres:..."
+  std::string data_path;     // ends in '/'
   std::unique_ptr<Session> session;
 
   Status Create(std::optional<int64_t> inlining_limit = std::nullopt) {
-    catalog_path = dir->Join("lake.sqlite");
+    if (postgres) {
+      TARN_ASSIGN_OR_RETURN(std::string conninfo, testing::NewPostgresSchema());
+      locator = "ducklake:postgres:" + conninfo;
+    } else {
+      catalog_path = dir->Join("lake.sqlite");
+      locator = "ducklake:sqlite:" + catalog_path;
+    }
     data_path = dir->Join("data") + "/";
     CreateLakeOptions options;
     options.data_path = data_path;
     options.data_inlining_row_limit = inlining_limit;
-    TARN_ASSIGN_OR_RETURN(auto lake, CreateLake("ducklake:sqlite:" + catalog_path, options));
+    TARN_ASSIGN_OR_RETURN(auto lake, CreateLake(locator, options));
     session = std::make_unique<Session>();
     return session->Attach(std::move(lake));
   }

@@ -170,10 +170,12 @@ struct Predicate {
 
 class ModelRun {
  public:
-  ModelRun(uint64_t seed, int steps) : rng_(seed), seed_(seed), steps_(steps) {}
+  ModelRun(uint64_t seed, int steps,
+           write_testing::CatalogBackend backend = write_testing::CatalogBackend::kSqlite)
+      : rng_(seed), seed_(seed), steps_(steps), backend_(backend) {}
 
   void Run() {
-    auto lake = EmptyLake();
+    auto lake = EmptyLake(std::nullopt, backend_);
     ASSERT_TRUE(lake.ok()) << lake.status().ToString();
     lake_ = std::move(lake).value();
     // A small target file size so inserts also split into several files.
@@ -940,6 +942,7 @@ class ModelRun {
   int next_key_ = 0;
   int64_t next_k_ = 0;
   int rename_counter_ = 0;
+  write_testing::CatalogBackend backend_;
   std::vector<ModelSortField> sort_key_;  // the table's current sort key
   std::vector<int> partition_columns_;     // keys of the columns the table is partitioned by
   std::string log_;  // the maintenance steps run, for a failure's message
@@ -953,6 +956,13 @@ int Steps() {
 TEST(WriteModelTest, Seed1) { ModelRun(0x5eed0001, Steps()).Run(); }
 TEST(WriteModelTest, Seed2) { ModelRun(0x5eed0002, Steps()).Run(); }
 TEST(WriteModelTest, Seed3) { ModelRun(0x5eed0003, Steps()).Run(); }
+// The same runs with the catalog on PostgreSQL (the test server of TARN_TEST_PG).
+TEST(WriteModelTest, Seed1OnPostgres) {
+  ModelRun(0x5eed0001, Steps(), write_testing::CatalogBackend::kPostgres).Run();
+}
+TEST(WriteModelTest, Seed2OnPostgres) {
+  ModelRun(0x5eed0002, Steps(), write_testing::CatalogBackend::kPostgres).Run();
+}
 
 // TARN_MODEL_SEEDS=A-B (or one number) runs the seeds 0x5eed0000 + A .. B as well.
 TEST(WriteModelTest, ExtraSeeds) {

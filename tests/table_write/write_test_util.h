@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/postgres_test_util.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
@@ -26,11 +27,12 @@ inline void PrintTo(const Value& value, std::ostream* os) { *os << value.ToStrin
 
 namespace tarn::write_testing {
 
-// A writable lake in a temporary directory.
+// A writable lake in a temporary directory (its data files, and its catalog on SQLite).
 struct TestLake {
   std::unique_ptr<testing::TempDir> dir;
-  std::string catalog_path;
-  std::string data_path;  // ends in '/'
+  std::string catalog_path;  // the SQLite catalog file; empty on PostgreSQL
+  std::string locator;       // "ducklake:sqlite:<catalog_path>" or "ducklake:postgres:..."
+  std::string data_path;     // ends in '/'
   std::unique_ptr<Lake> lake;
 
   Status Reopen() {
@@ -38,10 +40,14 @@ struct TestLake {
     LakeOpenOptions options;
     options.read_only = false;
     options.data_path = data_path;
-    TARN_ASSIGN_OR_RETURN(lake, Lake::Open("ducklake:sqlite:" + catalog_path, options));
+    TARN_ASSIGN_OR_RETURN(lake, Lake::Open(locator.empty() ? "ducklake:sqlite:" + catalog_path
+                                                           : locator,
+                                           options));
     return Status::OK();
   }
 };
+
+enum class CatalogBackend { kSqlite, kPostgres };
 
 // A copy of fixtures/ducklake/<name> (catalog and data files) opened for writing, its data
 // path overridden to the copy.
@@ -67,16 +73,24 @@ inline Result<TestLake> FixtureLake(const std::string& name) {
   return out;
 }
 
-// A new empty lake (CreateLake) with the given inlining limit.
-inline Result<TestLake> EmptyLake(std::optional<int64_t> inlining_limit = std::nullopt) {
+// A new empty lake (CreateLake) with the given inlining limit; on PostgreSQL in a new schema
+// of the test server (TARN_TEST_PG: an error when it is unset).
+inline Result<TestLake> EmptyLake(std::optional<int64_t> inlining_limit = std::nullopt,
+                                  CatalogBackend backend = CatalogBackend::kSqlite) {
   TestLake out;
   out.dir = std::make_unique<testing::TempDir>();
-  out.catalog_path = out.dir->Join("lake.sqlite");
+  if (backend == CatalogBackend::kPostgres) {
+    TARN_ASSIGN_OR_RETURN(std::string conninfo, testing::NewPostgresSchema());
+    out.locator = "ducklake:postgres:" + conninfo;
+  } else {
+    out.catalog_path = out.dir->Join("lake.sqlite");
+    out.locator = "ducklake:sqlite:" + out.catalog_path;
+  }
   out.data_path = out.dir->Join("data") + "/";
   CreateLakeOptions options;
   options.data_path = out.data_path;
   options.data_inlining_row_limit = inlining_limit;
-  TARN_ASSIGN_OR_RETURN(out.lake, CreateLake("ducklake:sqlite:" + out.catalog_path, options));
+  TARN_ASSIGN_OR_RETURN(out.lake, CreateLake(out.locator, options));
   return out;
 }
 

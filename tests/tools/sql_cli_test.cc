@@ -127,7 +127,8 @@ TEST(SqlCliTest, TablesWithoutALakeAreTheSessionsAndBadLocatorsAreNamed) {
   EXPECT_EQ(lake.exit_code, 1);
   EXPECT_EQ(lake.err,
             "Error: cannot attach the lake \"my.ducklake\": DuckLake locator 'my.ducklake' is not "
-            "understood: expected ducklake:sqlite:PATH or a PATH ending in .sqlite\n");
+            "understood: expected ducklake:sqlite:PATH, ducklake:postgres:CONNINFO or a PATH "
+            "ending in .sqlite\n");
   EXPECT_EQ(lake.out, "");
 }
 

@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "output.h"
 #include "shell.h"
+#include "tarn/catalog_locator.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"
 
@@ -37,9 +38,10 @@ constexpr const char* kUsage =
     "Runs SQL (DuckDB's dialect) over a DuckLake lake and over files: read_parquet('x/*.parquet'),\n"
     "read_csv('f.csv'), range(n). SQL comes from -c (repeatable), -f, or standard input.\n"
     "\n"
-    "LAKE is ducklake:sqlite:PATH (or a bare PATH.sqlite), attached as catalog \"lake\":\n"
+    "LAKE is ducklake:sqlite:PATH (or a bare PATH.sqlite) or ducklake:postgres:CONNINFO (a libpq\n"
+    "connection string: 'dbname=d host=h user=u'), attached as catalog \"lake\":\n"
     "  SELECT rowid, * FROM t AT (VERSION => 3); SHOW TABLES; CALL ducklake_snapshots('lake');\n"
-    "  --data-path DIR   the lake's data path; when the catalog file does not exist yet, a new\n"
+    "  --data-path DIR   the lake's data path; when the catalog does not exist yet, a new\n"
     "                    lake is created there with DIR as data path. On an existing lake DIR\n"
     "                    must be the catalog's data path, unless --override-data-path is given\n"
     "  --override-data-path\n"
@@ -137,7 +139,8 @@ int RunSqlShell(int argc, char** argv) {
     options.create_if_missing = true;
     Status attached = session->Attach(args.lake, options);
     if (!attached.ok()) {
-      std::string message = "cannot attach the lake \"" + args.lake + "\": " + attached.message();
+      std::string message =
+          "cannot attach the lake \"" + RedactLocator(args.lake) + "\": " + attached.message();
       if (attached.code() == StatusCode::kInvalidArgument &&
           attached.message().find("does not match existing data path") != std::string::npos) {
         message += " (tarn --override-data-path)";

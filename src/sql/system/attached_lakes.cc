@@ -6,6 +6,7 @@
 #include "expr/cast.h"
 #include "sql/plan/names.h"
 #include "tarn/catalog.h"
+#include "tarn/catalog_locator.h"
 #include "tarn/expr.h"
 #include "tarn/format.h"
 #include "tarn/lake_write.h"
@@ -65,6 +66,7 @@ std::string_view CatalogFilePath(std::string_view locator) {
 }
 
 bool CatalogFileExists(std::string_view locator) {
+  if (WithoutDucklakePrefix(locator).substr(0, 9) == "postgres:") return false;  // no file
   std::error_code error;
   return std::filesystem::exists(std::string(CatalogFilePath(locator)), error);
 }
@@ -88,6 +90,14 @@ std::unique_ptr<Statement> TransactionStatement(StatementKind kind, const char* 
 
 std::string DefaultAttachName(std::string_view locator) {
   locator = WithoutDucklakePrefix(locator);
+  if (locator.substr(0, 9) == "postgres:") {
+    // A PostgreSQL catalog is named after its database ("dbname=x ..."), else "lake".
+    const size_t key = locator.find("dbname=");
+    if (key == std::string_view::npos || (key > 0 && locator[key - 1] != ' ')) return "lake";
+    std::string_view name = locator.substr(key + 7);
+    name = name.substr(0, name.find(' '));
+    return name.empty() || name.front() == '\'' ? std::string("lake") : std::string(name);
+  }
   if (locator.substr(0, 7) == "sqlite:") locator.remove_prefix(7);
   std::string name = std::filesystem::path(std::string(locator)).stem().string();
   return name.empty() ? "lake" : name;
@@ -308,7 +318,8 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
   const bool ducklake = attach.locator.rfind("ducklake:", 0) == 0;
   if (!ducklake && !typed_ducklake) {
     return Status::NotSupported("not yet supported: ATTACH '", attach.locator,
-                                "': tarn attaches DuckLake catalogs ('ducklake:sqlite:PATH')");
+                                "': tarn attaches DuckLake catalogs ('ducklake:sqlite:PATH', "
+                                "'ducklake:postgres:CONNINFO')");
   }
   bool replaces_default = false;
   if (LakeState* existing = Find(options.name)) {
@@ -351,7 +362,8 @@ Status AttachedLakes::RunAttach(const Statement& statement, std::shared_ptr<File
   if (attached.IsNotFound() && !options.create_if_missing && !CatalogFileExists(attach.locator)) {
     // The extension's words when the catalog is missing and CREATE_IF_NOT_EXISTS is false.
     return Status::InvalidArgument("Invalid Input Error: Existing DuckLake at metadata catalog \"",
-                                   CatalogFilePath(attach.locator), "\" does not exist - and "
+                                   RedactLocator(CatalogFilePath(attach.locator)),
+                                   "\" does not exist - and "
                                    "creating a new DuckLake is explicitly disabled");
   }
   if (attached.IsNotFound() && !options.data_path.has_value() && options.create_if_missing &&
