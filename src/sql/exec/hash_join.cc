@@ -145,12 +145,9 @@ Result<std::unique_ptr<Operator>> MakeHashJoinAt(std::unique_ptr<Operator> probe
 class PartitionJoins : public Operator {
  public:
   PartitionJoins(std::shared_ptr<SpilledSides> sides, std::shared_ptr<const HashJoinSpec> spec,
-                 JoinSpill nested, std::shared_ptr<const Schema> schema,
-                 std::shared_ptr<const Schema> probe_schema,
-                 std::shared_ptr<const Schema> build_schema)
+                 JoinSpill nested, std::shared_ptr<const Schema> schema)
       : sides_(std::move(sides)), spec_(std::move(spec)), nested_(std::move(nested)),
-        schema_(std::move(schema)), probe_schema_(std::move(probe_schema)),
-        build_schema_(std::move(build_schema)) {}
+        schema_(std::move(schema)) {}
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
   std::string label() const override { return "HASH_JOIN_PARTITIONS"; }
@@ -191,8 +188,6 @@ class PartitionJoins : public Operator {
   std::shared_ptr<const HashJoinSpec> spec_;
   JoinSpill nested_;
   std::shared_ptr<const Schema> schema_;
-  std::shared_ptr<const Schema> probe_schema_;
-  std::shared_ptr<const Schema> build_schema_;
   std::unique_ptr<BatchReader> current_;
   int64_t next_part_ = 0;
 };
@@ -358,8 +353,7 @@ class HashJoinOperator : public Operator {
     nested.memory_limit = std::max<int64_t>(1, spill_.memory_limit / std::max(1, spill_.threads));
     nested.threads = 1;
     return std::unique_ptr<Operator>(std::make_unique<PartitionJoins>(
-        std::move(sides), spec_, std::move(nested), output_schema_, probe_->schema(),
-        build_input_->schema()));
+        std::move(sides), spec_, std::move(nested), output_schema_));
   }
 
   // Builds on the first call; later calls return the same build (or the same error).

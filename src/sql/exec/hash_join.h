@@ -1,17 +1,23 @@
 // The hash join: equality conditions between a probe input and a build input.
 //
-// The build input is read whole into one batch (join.h's JoinBuild) and a chained hash table
-// over its key columns, on the first probe batch (or the first Next()). Keys that are all
-// integer-like (integers up to 64 bits, dates, times, timestamps) are compared as 64-bit
-// integers; any other key (strings, decimals, floats, several mixed columns) as serialized
-// bytes, floats normalized so that NaN matches NaN and -0.0 matches 0.0. A row with a NULL key
-// matches nothing. Pairs that match are then filtered by the residual condition, if any, and
-// resolved by the join kind (join.h's FinishProbe).
+// The build input is read whole into one batch (join.h's JoinBuild) and a hash table over its
+// key columns, on the first probe batch (or the first Next(), or a key filter's first check).
+// A single integer-like key (integers up to 64 bits, dates, times, timestamps) goes into an
+// open-addressing table of distinct keys; any other key (strings, decimals, floats, several
+// columns) is compared as serialized bytes through chained buckets, floats normalized so that
+// NaN matches NaN and -0.0 matches 0.0. A row with a NULL key matches nothing. Pairs that
+// match are then filtered by the residual condition, if any, and resolved by the join kind
+// (join.h's FinishProbe).
 //
 // Each probe batch is joined on its own (TransformBatch), so the probe runs on every thread
-// of a ParallelFeed above it; output order follows the probe's batches. The build side,
-// its hash table and the probe's pairs count against ExecContext::memory_limit; past it the
-// query fails naming HASH_JOIN and the limit.
+// of a ParallelFeed above it; output order follows the probe's batches. An inner or semi join
+// of one integer key hands the probe side a filter on its key column (JoinKeyFilter), which a
+// Parquet scan below evaluates before decoding the other columns.
+//
+// Memory: the build side and its table count against ExecContext::memory_limit. Past it, with
+// a temp_directory, both sides go to partition files by key hash and the join's tail
+// (Operator::OpenTail) joins the partitions one by one, splitting again those still too large
+// (sql/exec/spill.h); without one the query fails naming HASH_JOIN and the limit.
 //
 // Thread-safety: as Operator; TransformBatch may run on several threads at once.
 #pragma once
