@@ -10,8 +10,9 @@
 // single-threaded pass does. DISTINCT aggregates drop rows whose (group, value) pair was seen,
 // first within the batch (in parallel), then against the final set (in order). Without GROUP
 // BY there is exactly one group, even over no rows. After each merge the state's size is
-// checked against ExecContext::memory_limit; past it the query fails naming the operator and
-// the limit. At most a few items (batches, or parts of the source such as Parquet row
+// checked against ExecContext::memory_limit; past it a grouped aggregate with a temp_directory
+// freezes its groups and spills the rows of new keys to partition files, aggregated after the
+// held groups (sql/exec/spill.h); otherwise the query fails naming the operator and the limit. At most a few items (batches, or parts of the source such as Parquet row
 // groups, each read on the worker that takes it) beyond the oldest unmerged one are in flight.
 // Output: the key columns, then one column per aggregate.
 //

@@ -4,8 +4,9 @@
 // hidden columns after the visible ones; the sort drops them: it outputs the first
 // `output_columns` columns). Ordering is DuckDB's: values by type, NaN above every number,
 // NULLs last unless NULLS FIRST, DESC reversing values but not where NULLs go.
-// The full sort holds its whole input (failing past memory_limit); the top-N keeps only the
-// best N rows seen so far, merging each new batch into them.
+// The full sort holds its input up to memory_limit; past it (with a temp_directory) it writes
+// sorted runs to spill files and merges them, ties to the earlier run, else it fails. The
+// top-N keeps only the best N rows seen so far, merging each new batch into them.
 //
 // Thread-safety: one thread at a time.
 #pragma once

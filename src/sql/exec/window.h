@@ -1,7 +1,9 @@
 // WINDOW: window functions over PARTITION BY ... ORDER BY ... with ROWS, RANGE and GROUPS
 // frames, as DuckDB computes them.
 //
-// The operator reads its whole input (within memory_limit, else it fails naming itself),
+// The operator reads its whole input (past memory_limit, when every function shares a PARTITION
+// BY and there is a temp_directory, it splits the rows into partition files by those keys and
+// computes each file on its own, rows then coming out file by file; else it fails naming itself),
 // then for each function sorts the row numbers by its partition and order keys (NULLs last
 // unless NULLS FIRST, DESC reversing values only; ties keep input order), finds partitions
 // and peer groups (rows equal on every order key), and computes one value per row. It emits
