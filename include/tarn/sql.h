@@ -21,8 +21,8 @@
 // docs/sql.md lists the grammar.
 // Every error is a Status; syntax errors carry line, column and a caret excerpt.
 //
-// Thread-safety: a Session is used by one thread at a time (Interrupt() excepted, which any
-// thread may call); a QueryResult's reader belongs to its caller and may outlive neither the
+// Thread-safety: a Session is used by one thread at a time (Interrupt() and Progress()
+// excepted, which any thread may call); a QueryResult's reader belongs to its caller and may outlive neither the
 // Session nor the catalog's tables.
 #pragma once
 
@@ -127,6 +127,14 @@ struct AttachOptions {
 
 enum class QueryKind : uint8_t { kRows, kCommand };
 
+// How far the running statement has come: rows its scans (files, lake tables, ranges) have
+// read, and the rows they were planned to read (from footers, catalog counts and lengths; 0
+// when unknown). A statement may read more or fewer rows than planned (filters prune).
+struct StatementProgress {
+  int64_t rows_read = 0;
+  int64_t rows_planned = 0;
+};
+
 // The answer of one statement. kRows results (SELECT, EXPLAIN, DESCRIBE, SHOW) are shown to a
 // user; kCommand results (SET, COPY) carry at most a row count.
 struct QueryResult {
@@ -173,6 +181,9 @@ class Session {
   // Each statement starts uninterrupted. Thread-safe, and async-signal-safe (a SIGINT handler
   // may call it): the only call on a Session that may come from another thread.
   void Interrupt();
+  // The running statement's progress (each statement starts at zero). Thread-safe: another
+  // thread polls it while a statement runs (the shell's progress bar).
+  StatementProgress Progress() const;
 
  private:
   struct Impl;

@@ -288,6 +288,32 @@ TEST(ShellTest, CtrlCInterruptsLongQuery) {
   ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
 }
 
+// A statement running past half a second shows a progress bar on standard error (the share of
+// the rows planned, the rows read, the rate, the time left), erased before anything else is
+// printed; a quick statement shows none.
+TEST(ShellTest, SlowStatementShowsProgressBarErasedAfter) {
+  TempDir home;
+  PtyShell shell(home.path());
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT 42 AS quick;\r");
+  ASSERT_TRUE(shell.WaitFor("quick")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  EXPECT_EQ(shell.output().find("rows/s"), std::string::npos) << shell.output();
+  shell.Type("SELECT count(*) AS counted FROM range(10000000000) t(x) WHERE x < 0;\r");
+  ASSERT_TRUE(shell.WaitFor("% \u2595", 30)) << shell.output();
+  ASSERT_TRUE(shell.WaitFor("rows/s", 30)) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(" left", 30)) << shell.output();
+  shell.Type("\x03");
+  ASSERT_TRUE(shell.WaitFor("Interrupted", 30)) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  const std::string& out = shell.output();
+  const size_t error = out.rfind("Interrupted");
+  const size_t erased = out.rfind("\r\x1b[K", error);
+  const size_t last_bar = out.rfind("rows/s", error);
+  ASSERT_NE(erased, std::string::npos) << out;
+  EXPECT_GT(erased, last_bar) << "the bar was not erased before the error: " << out;
+}
+
 TEST(ShellTest, CtrlCRollsBackALargeInsert) {
   TempDir home;
   PtyShell shell(home.path(), {home.Join("lake.sqlite"), "--data-path", home.Join("data")});

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "completion.h"
+#include "progress.h"
 #include "shell.h"
 #include "tarn/io.h"
 
@@ -168,7 +169,13 @@ void Shell::RunSql(const std::string& sql) {
   names_stale_ = true;
   PrintOptions print = options_.print;
   print.max_width = TerminalWidth(out_);
-  FileSink sink(out_);
+  FileSink file_sink(out_);
+  // The bar goes to standard error, and only to a terminal.
+  std::unique_ptr<ProgressBar> bar;
+  if (isatty(STDERR_FILENO)) {
+    bar = std::make_unique<ProgressBar>(session_.get(), stderr, TerminalWidth(stderr));
+  }
+  StopBarSink sink(bar.get(), &file_sink);
   auto wall_start = std::chrono::steady_clock::now();
   struct rusage usage_start {};
   getrusage(RUSAGE_SELF, &usage_start);
@@ -190,6 +197,7 @@ void Shell::RunSql(const std::string& sql) {
     return Status::OK();
   });
   g_session.store(nullptr);
+  if (bar) bar->Stop();
   std::fflush(out_);
   if (!status.ok()) ShowError(g_interrupted ? "Interrupted" : status.message());
 }

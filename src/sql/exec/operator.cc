@@ -513,29 +513,48 @@ namespace {
 
 Status InterruptedStatus() { return Status::Cancelled("Interrupted"); }
 
-class InterruptibleReader : public BatchReader {
+// Interruption checks and row counts of a source's batches (either may be null).
+struct SourceWatch {
+  const std::atomic<bool>* interrupted = nullptr;
+  std::atomic<int64_t>* rows_read = nullptr;
+
+  Status Check() const {
+    if (interrupted != nullptr && interrupted->load(std::memory_order_relaxed)) {
+      return InterruptedStatus();
+    }
+    return Status::OK();
+  }
+  Result<std::shared_ptr<Batch>> Count(Result<std::shared_ptr<Batch>> batch) const {
+    if (rows_read != nullptr && batch.ok() && *batch) {
+      rows_read->fetch_add((*batch)->num_rows, std::memory_order_relaxed);
+    }
+    return batch;
+  }
+};
+
+class WatchedReader : public BatchReader {
  public:
-  InterruptibleReader(std::unique_ptr<BatchReader> input, const std::atomic<bool>* interrupted)
-      : input_(std::move(input)), interrupted_(interrupted) {}
+  WatchedReader(std::unique_ptr<BatchReader> input, SourceWatch watch)
+      : input_(std::move(input)), watch_(watch) {}
   std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
   Result<std::shared_ptr<Batch>> Next() override {
-    if (interrupted_->load(std::memory_order_relaxed)) return InterruptedStatus();
-    return input_->Next();
+    TARN_RETURN_NOT_OK(watch_.Check());
+    return watch_.Count(input_->Next());
   }
 
  private:
   std::unique_ptr<BatchReader> input_;
-  const std::atomic<bool>* interrupted_;
+  SourceWatch watch_;
 };
 
-class InterruptibleOperator : public Operator {
+class WatchedOperator : public Operator {
  public:
-  InterruptibleOperator(std::unique_ptr<Operator> input, const std::atomic<bool>* interrupted)
-      : input_(std::move(input)), interrupted_(interrupted) {}
+  WatchedOperator(std::unique_ptr<Operator> input, SourceWatch watch)
+      : input_(std::move(input)), watch_(watch) {}
   std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
   Result<std::shared_ptr<Batch>> Next() override {
-    if (interrupted_->load(std::memory_order_relaxed)) return InterruptedStatus();
-    return input_->Next();
+    TARN_RETURN_NOT_OK(watch_.Check());
+    return watch_.Count(input_->Next());
   }
   std::string label() const override { return ""; }
   std::vector<const Operator*> inputs() const override { return {input_.get()}; }
@@ -544,15 +563,15 @@ class InterruptibleOperator : public Operator {
   }
   int64_t num_parts() const override { return input_->num_parts(); }
   Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
-    if (interrupted_->load(std::memory_order_relaxed)) return InterruptedStatus();
+    TARN_RETURN_NOT_OK(watch_.Check());
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<BatchReader> reader, input_->OpenPart(part));
     return std::unique_ptr<BatchReader>(
-        std::make_unique<InterruptibleReader>(std::move(reader), interrupted_));
+        std::make_unique<WatchedReader>(std::move(reader), watch_));
   }
 
  private:
   std::unique_ptr<Operator> input_;
-  const std::atomic<bool>* interrupted_;
+  SourceWatch watch_;
 };
 
 }  // namespace
@@ -560,7 +579,17 @@ class InterruptibleOperator : public Operator {
 std::unique_ptr<Operator> MakeInterruptible(std::unique_ptr<Operator> input,
                                             const std::atomic<bool>* interrupted) {
   if (interrupted == nullptr) return input;
-  return std::make_unique<InterruptibleOperator>(std::move(input), interrupted);
+  return std::make_unique<WatchedOperator>(std::move(input), SourceWatch{interrupted, nullptr});
+}
+
+std::unique_ptr<Operator> MakeWatchedSource(std::unique_ptr<Operator> input,
+                                            const ExecContext& context, int64_t planned_rows) {
+  if (context.rows_planned != nullptr && planned_rows > 0) {
+    context.rows_planned->fetch_add(planned_rows, std::memory_order_relaxed);
+  }
+  if (context.interrupted == nullptr && context.rows_read == nullptr) return input;
+  return std::make_unique<WatchedOperator>(std::move(input),
+                                           SourceWatch{context.interrupted, context.rows_read});
 }
 
 std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,

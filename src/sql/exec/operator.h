@@ -61,6 +61,10 @@ struct ExecContext {
   // Set by Session::Interrupt(): scans stop at their next batch with Cancelled("Interrupted").
   // Null: never interrupted.
   const std::atomic<bool>* interrupted = nullptr;
+  // Session::Progress(): rows the statement's sources have read, and were planned to read
+  // (MakeWatchedSource adds to both). Null: not counted.
+  std::atomic<int64_t>* rows_read = nullptr;
+  std::atomic<int64_t>* rows_planned = nullptr;
 };
 
 class Operator : public BatchReader {
@@ -183,6 +187,12 @@ std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t lim
 // check is invisible: EXPLAIN, row filters and parts pass through to `input`.
 std::unique_ptr<Operator> MakeInterruptible(std::unique_ptr<Operator> input,
                                             const std::atomic<bool>* interrupted);
+
+// A statement's source as MakeInterruptible makes it, which also counts the rows it reads into
+// context.rows_read (and `planned_rows`, when known, into context.rows_planned) for
+// Session::Progress().
+std::unique_ptr<Operator> MakeWatchedSource(std::unique_ptr<Operator> input,
+                                            const ExecContext& context, int64_t planned_rows);
 
 // One batch of one row and no columns: the input of a SELECT without FROM.
 std::unique_ptr<Operator> MakeSingleRow();

@@ -197,7 +197,7 @@ class JoinPlanner {
       const int64_t rows = leaf.source->EstimatedRows();
       relation.estimate = rows >= 0 ? static_cast<double>(rows) : kUnknownRows;
       TARN_ASSIGN_OR_RETURN(op, leaf.source->Open(columns, std::move(pruning)));
-      op = MakeInterruptible(std::move(op), context_.interrupted);
+      op = MakeWatchedSource(std::move(op), context_, rows);
       if (bound) op = MakeFilter(std::move(op), std::move(bound));
       for (size_t i = 0; i < columns.size(); ++i) {
         renames.push_back(ColumnExpr(static_cast<int>(i), scan_schema.field(static_cast<int>(i))));

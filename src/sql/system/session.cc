@@ -229,6 +229,16 @@ struct Session::Impl {
   // Session::Interrupt(): set from any thread (or a signal handler), cleared as each
   // statement starts; every scan of the statement checks it (ExecContext::interrupted).
   std::atomic<bool> interrupted{false};
+  // Session::Progress(): counted by the statement's scans (ExecContext::rows_read), reset as
+  // each statement starts.
+  std::atomic<int64_t> rows_read{0};
+  std::atomic<int64_t> rows_planned{0};
+
+  void StartStatement() {
+    interrupted.store(false, std::memory_order_relaxed);
+    rows_read.store(0, std::memory_order_relaxed);
+    rows_planned.store(0, std::memory_order_relaxed);
+  }
 
   sql::ExecContext Context() {
     if (!pool || static_cast<int>(pool->size()) != settings.threads) {
@@ -248,6 +258,8 @@ struct Session::Impl {
     context.lake = database->lake != nullptr ? &database->binding : nullptr;
     context.lakes = lakes.Bindings();
     context.interrupted = &interrupted;
+    context.rows_read = &rows_read;
+    context.rows_planned = &rows_planned;
     return context;
   }
 
@@ -695,17 +707,24 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
   if (statements.size() != 1) {
     return Status::InvalidArgument("Execute takes exactly one statement, got ", statements.size());
   }
-  impl_->interrupted.store(false, std::memory_order_relaxed);
+  impl_->StartStatement();
   return impl_->Run(*statements[0]);
 }
 
 void Session::Interrupt() { impl_->interrupted.store(true, std::memory_order_relaxed); }
 
+StatementProgress Session::Progress() const {
+  StatementProgress progress;
+  progress.rows_read = impl_->rows_read.load(std::memory_order_relaxed);
+  progress.rows_planned = impl_->rows_planned.load(std::memory_order_relaxed);
+  return progress;
+}
+
 Status Session::ExecuteScript(std::string_view script,
                               const std::function<Status(QueryResult&)>& on_result) {
   TARN_ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(script));
   for (const auto& statement : statements) {
-    impl_->interrupted.store(false, std::memory_order_relaxed);
+    impl_->StartStatement();
     TARN_ASSIGN_OR_RETURN(QueryResult result, impl_->Run(*statement));
     TARN_RETURN_NOT_OK(on_result(result));
   }
