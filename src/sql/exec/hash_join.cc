@@ -233,6 +233,14 @@ class HashJoinOperator : public Operator {
     }
   }
 
+  // The probe side's scan may still be decoding on pool threads that check the key filter
+  // (which reads state_): it goes first, its filter told to build nothing any more.
+  ~HashJoinOperator() override {
+    state_->closing.store(true, std::memory_order_relaxed);
+    tail_.reset();
+    probe_.reset();
+  }
+
   std::shared_ptr<const Schema> schema() const override { return output_schema_; }
   Result<std::shared_ptr<Batch>> Next() override {
     while (true) {
@@ -271,9 +279,13 @@ class HashJoinOperator : public Operator {
   // Of `keys` (a probe key column), the rows whose key the build side holds: their bits in
   // `keep`, and how many. Builds the build side first if need be.
   Result<int64_t> SelectKnownKeys(const Column& keys, uint8_t* keep) const {
-    TARN_RETURN_NOT_OK(EnsureBuilt().status());
     const State& state = *state_;
     const int64_t rows = keys.length;
+    if (state.closing.load(std::memory_order_relaxed)) {  // the query is over
+      std::memset(keep, 0xFF, static_cast<size_t>((rows + 7) / 8));
+      return rows;
+    }
+    TARN_RETURN_NOT_OK(EnsureBuilt().status());
     if (state.spilled) {  // no table in memory: keep everything
       std::memset(keep, 0xFF, static_cast<size_t>((rows + 7) / 8));
       return rows;
@@ -403,6 +415,8 @@ class HashJoinOperator : public Operator {
     mutable std::atomic<int64_t> filter_checked{0};
     mutable std::atomic<int64_t> filter_kept{0};
     mutable std::atomic<bool> filter_off{false};
+    // Set by the destructor: a key filter still checking keeps every row and builds nothing.
+    std::atomic<bool> closing{false};
   };
 
   Status OutOfMemory(int64_t needed, int64_t rows) const {
