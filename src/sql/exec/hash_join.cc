@@ -531,9 +531,14 @@ class HashJoinOperator : public Operator {
       keys.push_back(std::move(column));
     }
     ComputeKeyRows(keys, integer_mode_, build.batch().num_rows, &state_->keys);
+    // Chained buckets: twice the rows. Key slots (16 bytes, one per distinct key): at most
+    // three in four used, so a miss ends within a few slots.
+    const bool key_slots = integer_mode_ && spec_->build_keys.size() == 1;
     uint64_t buckets = 16;
-    while (buckets < static_cast<uint64_t>(rows) * 2) buckets <<= 1;
-    const int64_t slot_bytes = integer_mode_ && spec_->build_keys.size() == 1 ? 16 : 4;
+    const uint64_t wanted = key_slots ? static_cast<uint64_t>(rows) * 4 / 3 + 1
+                                      : static_cast<uint64_t>(rows) * 2;
+    while (buckets < wanted) buckets <<= 1;
+    const int64_t slot_bytes = key_slots ? 16 : 4;
     const int64_t table_bytes = static_cast<int64_t>(buckets) * slot_bytes + rows * 4 +
                                 static_cast<int64_t>(state_->keys.ints.size() * 8 +
                                                      state_->keys.bytes.size() +
@@ -546,7 +551,6 @@ class HashJoinOperator : public Operator {
       state_->build.reset();
       return SpillBuild({std::move(all)});
     }
-    state_->buckets.assign(buckets, kEmpty);
     state_->next.assign(static_cast<size_t>(rows), kEmpty);
     state_->mask = buckets - 1;
     if (integer_mode_ && spec_->build_keys.size() == 1) {
@@ -557,8 +561,7 @@ class HashJoinOperator : public Operator {
         state_->key_max = std::max(state_->key_max, key);
       }
     }
-    if (integer_mode_ && spec_->build_keys.size() == 1) {
-      state_->buckets = std::vector<uint32_t>();
+    if (key_slots) {
       state_->slots.assign(buckets, KeySlot{0, kEmpty, 0});
       KeySlot* slots = state_->slots.data();
       const int64_t* key_values = state_->keys.ints.data();
@@ -573,6 +576,7 @@ class HashJoinOperator : public Operator {
       }
       return Status::OK();
     }
+    state_->buckets.assign(buckets, kEmpty);
     // Inserted last row first, so each chain lists its rows in ascending order.
     for (int64_t row = rows - 1; row >= 0; --row) {
       if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
