@@ -92,15 +92,6 @@ uint64_t WriteKeyValue(const Column& column, Phys phys, int64_t row, char* p) {
   return 1 + WriteSized(ValueText(column, row), p);
 }
 
-uint64_t HashIntegerLocal(uint64_t value) {
-  value ^= value >> 33;
-  value *= 0xff51afd7ed558ccdULL;
-  value ^= value >> 33;
-  value *= 0xc4ceb9fe1a85ec53ULL;
-  value ^= value >> 33;
-  return value;
-}
-
 // Keys of up to 16 bytes are compared and hashed as two zero-padded 64-bit words.
 struct ShortWords {
   uint64_t lo = 0;
@@ -130,7 +121,7 @@ inline ShortWords LoadShort(const char* p, size_t size, bool can_overread) {
 inline uint64_t HashShort(const ShortWords& words, size_t size) {
   uint64_t hash = (words.lo ^ (size * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
   hash ^= (hash >> 29) ^ words.hi;
-  return HashIntegerLocal(hash);
+  return HashInteger(hash);
 }
 
 }  // namespace
