@@ -260,16 +260,20 @@ std::string RandomSpillQuery(std::mt19937* rng, const std::string& folder) {
                                           "a.k = b.k AND a.s = b.s", "a.n = b.n AND a.k = b.k"};
       const std::string join = kJoins[pick(6)];
       const std::string on = kConditions[pick(5)];
+      // Either table on either side: a semi or anti join builds on its smaller side.
+      const bool swapped = pick(2) == 0;
+      const std::string& left = swapped ? b : a;
+      const std::string& right = swapped ? a : b;
       const bool one_side = join == "SEMI JOIN" || join == "ANTI JOIN";
       const std::string select =
           one_side ? "count(*), count(a.k), sum(a.n), min(a.s), max(a.s), sum(a.d)"
                    : "count(*), count(a.k), count(b.k), sum(a.n), sum(b.n), min(a.s), max(b.s), "
                      "sum(a.d + b.d)";
       if (pick(3) == 0) {
-        return "SELECT a.n % 7 AS g, " + select + " FROM " + a + " a " + join + " " + b +
+        return "SELECT a.n % 7 AS g, " + select + " FROM " + left + " a " + join + " " + right +
                " b ON " + on + " GROUP BY ALL ORDER BY g";
       }
-      return "SELECT " + select + " FROM " + a + " a " + join + " " + b + " b ON " + on;
+      return "SELECT " + select + " FROM " + left + " a " + join + " " + right + " b ON " + on;
     }
     case 1: {  // a hash aggregate with many groups
       static const char* kKeys[] = {"k", "s", "k, s", "k, n % 3"};

@@ -226,7 +226,9 @@ class HashJoinOperator : public Operator {
         spill_(std::move(spill)), memory_limit_(spill_.memory_limit),
         state_(std::make_unique<State>()) {
     pair_schema_ = PairSchema(*probe_->schema(), *build_input_->schema());
-    output_schema_ = OutputsBuildColumns(spec_->kind) ? pair_schema_ : probe_->schema();
+    output_schema_ = !OutputsProbeColumns(spec_->kind) ? build_input_->schema()
+                     : OutputsBuildColumns(spec_->kind) ? pair_schema_
+                                                        : probe_->schema();
     integer_mode_ = true;
     for (const auto& key : spec_->probe_keys) {
       integer_mode_ = integer_mode_ && IsIntegerKey(key->type());
@@ -265,11 +267,15 @@ class HashJoinOperator : public Operator {
     return probe_->AddRowFilter(std::move(filter));
   }
 
-  // Inner and semi joins of one integer key whose probe key is a probe column: hands the probe
-  // side a filter on that column (JoinKeyFilter) that drops rows whose key the build side does
-  // not hold, so a scan below decodes the other columns only for rows that can match.
+  // Inner, semi, right semi and right anti joins of one integer key whose probe key is a probe
+  // column: hands the probe side a filter on that column (JoinKeyFilter) that drops rows whose
+  // key the build side does not hold (they output nothing), so a scan below decodes the other
+  // columns only for rows that can match.
   void OfferKeyFilter() {
-    if (spec_->kind != JoinKind::kInner && spec_->kind != JoinKind::kSemi) return;
+    if (spec_->kind != JoinKind::kInner && spec_->kind != JoinKind::kSemi &&
+        !IsRightSemiOrAnti(spec_->kind)) {
+      return;
+    }
     if (!integer_mode_ || spec_->probe_keys.size() != 1) return;
     const expr::BoundNode& key = spec_->probe_keys[0]->root();
     if (key.kind != expr::BoundKind::kColumn) return;
@@ -341,6 +347,10 @@ class HashJoinOperator : public Operator {
       TARN_RETURN_NOT_OK(Route(*batch, probe_keys, state_->spilled->probe.get(), keep_null));
       return MakeEmptyColumnsBatch(output_schema_, 0);
     }
+    if (IsRightSemiOrAnti(spec_->kind) && !spec_->residual) {
+      MarkMatches(probe_keys, batch->num_rows, build);
+      return MakeEmptyColumnsBatch(output_schema_, 0);
+    }
     std::vector<int64_t> probe_rows;
     std::vector<int64_t> build_rows;
     // Semi and anti joins without a residual only need to know whether a match exists.
@@ -352,8 +362,8 @@ class HashJoinOperator : public Operator {
 
   // A spilled join owes the joins of its partitions once every probe row is in them.
   Result<std::unique_ptr<Operator>> OpenTail() const override {
-    // A FULL join owes its build rows even when no probe row came.
-    if (spec_->kind == JoinKind::kFullOuter) TARN_RETURN_NOT_OK(EnsureBuilt().status());
+    // A join that outputs build rows at the end owes them even when no probe row came.
+    if (OutputsBuildRowsAtEnd(spec_->kind)) TARN_RETURN_NOT_OK(EnsureBuilt().status());
     std::shared_ptr<SpilledSides> sides = state_->spilled;
     if (!sides) return std::unique_ptr<Operator>();
     TARN_RETURN_NOT_OK(sides->probe->Finish());
@@ -476,9 +486,9 @@ class HashJoinOperator : public Operator {
     }
     KeyRows key_rows;
     ComputeKeyRows(keys, integer_mode_, batch.num_rows, &key_rows);
-    // Build rows without a match are output by full joins only.
+    // Build rows without a match are output by full and right anti joins only.
     return Route(batch, key_rows, state_->spilled->build.get(),
-                 spec_->kind == JoinKind::kFullOuter);
+                 spec_->kind == JoinKind::kFullOuter || spec_->kind == JoinKind::kRightAnti);
   }
 
   // Moves the rows held so far to the partition files, then the rest of the build input.
@@ -493,17 +503,16 @@ class HashJoinOperator : public Operator {
       if (batch->num_rows > 0) TARN_RETURN_NOT_OK(RouteBuild(*batch));
     }
     TARN_RETURN_NOT_OK(state_->spilled->build->Finish());
-    const bool outer = spec_->kind == JoinKind::kLeftOuter || spec_->kind == JoinKind::kFullOuter;
     TARN_ASSIGN_OR_RETURN(state_->build,
-                          JoinBuild::FromBatches({}, build_input_->schema(), label(), outer,
-                                                 spec_->kind == JoinKind::kFullOuter));
+                          JoinBuild::FromBatches({}, build_input_->schema(), label(),
+                                                 NeedsNullBuildRow(spec_->kind),
+                                                 OutputsBuildRowsAtEnd(spec_->kind)));
     return Status::OK();
   }
 
   // REQUIRES: state_->mu held.
   Status Build() const {
     const int64_t per_row = static_cast<int64_t>(8 * spec_->build_keys.size() + 24);
-    const bool outer = spec_->kind == JoinKind::kLeftOuter || spec_->kind == JoinKind::kFullOuter;
     std::vector<std::shared_ptr<Batch>> held;
     int64_t rows = 0;
     int64_t bytes = 0;
@@ -522,7 +531,8 @@ class HashJoinOperator : public Operator {
     }
     TARN_ASSIGN_OR_RETURN(state_->build,
                           JoinBuild::FromBatches(std::move(held), build_input_->schema(), label(),
-                                                 outer, spec_->kind == JoinKind::kFullOuter));
+                                                 NeedsNullBuildRow(spec_->kind),
+                                                 OutputsBuildRowsAtEnd(spec_->kind)));
     const JoinBuild& build = *state_->build;
     // Keys of every row, the outer joins' NULL row at the end included (and never inserted).
     std::vector<std::shared_ptr<Column>> keys;
@@ -592,6 +602,35 @@ class HashJoinOperator : public Operator {
       return HashInteger(static_cast<uint64_t>(keys.ints[static_cast<size_t>(row)]));
     }
     return keys.hashes[static_cast<size_t>(row)];
+  }
+
+  // A right semi or anti join without a residual: marks every build row whose key a probe row
+  // holds. The rows of one key are marked together, so a key whose first row is marked is
+  // skipped.
+  void MarkMatches(const KeyRows& probe, int64_t rows, JoinBuild* build) const {
+    const State& state = *state_;
+    const uint32_t* next = state.next.data();
+    if (integer_mode_ && spec_->probe_keys.size() == 1) {
+      const KeySlot* slots = state.slots.data();
+      const int64_t* keys = probe.ints.data();
+      const uint8_t* has_null = probe.has_null.data();
+      const uint64_t mask = state.mask;
+      for (int64_t row = 0; row < rows; ++row) {
+        if (row + kPrefetchAhead < rows) {
+          const uint64_t ahead = static_cast<uint64_t>(keys[row + kPrefetchAhead]);
+          __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
+        }
+        if (has_null[row] != 0) continue;
+        const KeySlot& slot = slots[FindSlot(slots, mask, keys[row])];
+        if (slot.row == kEmpty || build->matched(slot.row)) continue;
+        for (uint32_t b = slot.row; b != kEmpty; b = next[b]) build->MarkMatched(b);
+      }
+      return;
+    }
+    std::vector<int64_t> probe_rows;
+    std::vector<int64_t> build_rows;
+    FindPairs(probe, rows, false, &probe_rows, &build_rows);
+    for (int64_t b : build_rows) build->MarkMatched(b);
   }
 
   void FindPairs(const KeyRows& probe, int64_t rows, bool first_match_only,
@@ -682,16 +721,14 @@ Result<std::unique_ptr<Operator>> MakeHashJoinAt(std::unique_ptr<Operator> probe
   auto join = std::make_unique<HashJoinOperator>(std::move(probe), std::move(build),
                                                  std::move(spec), std::move(spill));
   if (planned) join->OfferKeyFilter();
-  if (kind != JoinKind::kFullOuter) return std::unique_ptr<Operator>(std::move(join));
   const HashJoinOperator* raw = join.get();
-  std::unique_ptr<Operator> gathered = MakeGather(std::move(join), gather);
-  return MakeUnmatchedBuildRows(
-      std::move(gathered),
+  return WithBuildRowsAtEnd(
+      std::move(join), kind, probe_columns,
       [raw]() -> Result<const JoinBuild*> {
         TARN_ASSIGN_OR_RETURN(JoinBuild * built, raw->EnsureBuilt());
         return built;
       },
-      probe_columns);
+      gather);
 }
 
 }  // namespace

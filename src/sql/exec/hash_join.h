@@ -41,7 +41,8 @@ struct HashJoinSpec {
   std::vector<std::string> condition_text;
 };
 
-// For kFullOuter the returned tree also emits the unmatched build rows after the probe ends.
+// For the kinds that output build rows at the end (FULL OUTER, right semi and anti: see
+// join.h) the returned tree emits them after the probe ends.
 Result<std::unique_ptr<Operator>> MakeHashJoin(std::unique_ptr<Operator> probe,
                                                std::unique_ptr<Operator> build, HashJoinSpec spec,
                                                const ExecContext& context);

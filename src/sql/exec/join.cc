@@ -25,12 +25,15 @@ std::shared_ptr<Column> NullColumn(const DataType& type, int64_t rows) {
   return Take(*one, zeros);
 }
 
-// Passes its input on, then the build rows no probe row matched (see MakeUnmatchedBuildRows).
-class UnmatchedBuildRowsOperator : public Operator {
+// Passes its input on, then the build rows whose matched flag is `matched` (see
+// WithBuildRowsAtEnd), behind `probe_columns` NULL columns, a batch at a time.
+class BuildRowsAtEndOperator : public Operator {
  public:
-  UnmatchedBuildRowsOperator(std::unique_ptr<Operator> input,
-                             std::function<Result<const JoinBuild*>()> build, int probe_columns)
-      : input_(std::move(input)), build_(std::move(build)), probe_columns_(probe_columns) {}
+  BuildRowsAtEndOperator(std::unique_ptr<Operator> input,
+                         std::function<Result<const JoinBuild*>()> build, int probe_columns,
+                         bool matched)
+      : input_(std::move(input)), build_(std::move(build)), probe_columns_(probe_columns),
+        matched_(matched) {}
 
   std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
   Result<std::shared_ptr<Batch>> Next() override {
@@ -38,34 +41,38 @@ class UnmatchedBuildRowsOperator : public Operator {
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
       if (batch) return batch;
       input_done_ = true;
+      TARN_ASSIGN_OR_RETURN(built_, build_());
     }
-    if (tail_done_) return std::shared_ptr<Batch>();
-    tail_done_ = true;
-    TARN_ASSIGN_OR_RETURN(const JoinBuild* build, build_());
-    std::vector<int64_t> rows;
-    for (int64_t row = 0; row < build->rows(); ++row) {
-      if (!build->matched(row)) rows.push_back(row);
+    const int64_t rows = built_->rows();
+    std::vector<int64_t> taken;
+    while (next_row_ < rows && static_cast<int64_t>(taken.size()) < kRowsPerBatch) {
+      if (built_->matched(next_row_) == matched_) taken.push_back(next_row_);
+      ++next_row_;
     }
-    if (rows.empty()) return std::shared_ptr<Batch>();
-    const int64_t count = static_cast<int64_t>(rows.size());
+    if (taken.empty()) return std::shared_ptr<Batch>();
+    const int64_t count = static_cast<int64_t>(taken.size());
     std::shared_ptr<const Schema> out_schema = input_->schema();
     if (out_schema->num_fields() == 0) return MakeEmptyColumnsBatch(out_schema, count);
     std::vector<std::shared_ptr<Column>> columns;
     for (int c = 0; c < probe_columns_; ++c) {
       columns.push_back(NullColumn(out_schema->field(c).type, count));
     }
-    for (const auto& column : build->batch().columns) columns.push_back(Take(*column, rows));
+    for (const auto& column : built_->batch().columns) columns.push_back(Take(*column, taken));
     return MakeBatch(out_schema, std::move(columns));
   }
   std::string label() const override { return ""; }
   std::vector<const Operator*> inputs() const override { return {input_.get()}; }
 
  private:
+  static constexpr int64_t kRowsPerBatch = 122880;
+
   std::unique_ptr<Operator> input_;
   std::function<Result<const JoinBuild*>()> build_;
   int probe_columns_;
+  bool matched_;
   bool input_done_ = false;
-  bool tail_done_ = false;
+  const JoinBuild* built_ = nullptr;
+  int64_t next_row_ = 0;
 };
 
 }  // namespace
@@ -77,6 +84,8 @@ const char* JoinKindName(JoinKind kind) {
     case JoinKind::kFullOuter: return "FULL";
     case JoinKind::kSemi: return "SEMI";
     case JoinKind::kAnti: return "ANTI";
+    case JoinKind::kRightSemi: return "RIGHT_SEMI";
+    case JoinKind::kRightAnti: return "RIGHT_ANTI";
   }
   return "?";
 }
@@ -179,6 +188,18 @@ Result<std::shared_ptr<Batch>> FinishProbe(JoinKind kind, const BoundExpr* resid
                                            const std::shared_ptr<Batch>& probe, JoinBuild* build,
                                            std::vector<int64_t>* probe_rows,
                                            std::vector<int64_t>* build_rows) {
+  if (IsRightSemiOrAnti(kind)) {
+    // Pairs whose build row another pair has marked already change nothing.
+    size_t kept = 0;
+    for (size_t i = 0; i < build_rows->size(); ++i) {
+      if (build->matched((*build_rows)[i])) continue;
+      (*probe_rows)[kept] = (*probe_rows)[i];
+      (*build_rows)[kept] = (*build_rows)[i];
+      ++kept;
+    }
+    probe_rows->resize(kept);
+    build_rows->resize(kept);
+  }
   if (residual != nullptr && !probe_rows->empty()) {
     std::shared_ptr<Batch> pairs =
         AssemblePairs(pair_schema, *probe, *probe_rows, build->batch(), *build_rows, true);
@@ -197,6 +218,10 @@ Result<std::shared_ptr<Batch>> FinishProbe(JoinKind kind, const BoundExpr* resid
   }
   if (kind == JoinKind::kInner) {
     return AssemblePairs(output_schema, *probe, *probe_rows, build->batch(), *build_rows, true);
+  }
+  if (IsRightSemiOrAnti(kind)) {
+    for (int64_t row : *build_rows) build->MarkMatched(row);
+    return MakeEmptyColumnsBatch(std::move(output_schema), 0);
   }
   std::vector<uint8_t> matched(static_cast<size_t>(probe->num_rows), 0);
   for (int64_t row : *probe_rows) matched[static_cast<size_t>(row)] = 1;
@@ -223,11 +248,15 @@ Result<std::shared_ptr<Batch>> FinishProbe(JoinKind kind, const BoundExpr* resid
   return AssemblePairs(output_schema, *probe, *probe_rows, build->batch(), *build_rows, true);
 }
 
-std::unique_ptr<Operator> MakeUnmatchedBuildRows(
-    std::unique_ptr<Operator> input, std::function<Result<const JoinBuild*>()> build,
-    int probe_columns) {
-  return std::make_unique<UnmatchedBuildRowsOperator>(std::move(input), std::move(build),
-                                                      probe_columns);
+std::unique_ptr<Operator> WithBuildRowsAtEnd(std::unique_ptr<Operator> join, JoinKind kind,
+                                             int probe_columns,
+                                             std::function<Result<const JoinBuild*>()> build,
+                                             const ExecContext& context) {
+  if (!OutputsBuildRowsAtEnd(kind)) return join;
+  const bool full = kind == JoinKind::kFullOuter;
+  return std::make_unique<BuildRowsAtEndOperator>(MakeGather(std::move(join), context),
+                                                  std::move(build), full ? probe_columns : 0,
+                                                  kind == JoinKind::kRightSemi);
 }
 
 }  // namespace tarn::sql

@@ -5,7 +5,9 @@
 // becomes one output batch (see Operator::TransformBatch), so the probe runs on every thread
 // through a ParallelFeed like a filter does. The planner puts the side whose rows must all
 // survive (the left of LEFT JOIN, the right of RIGHT JOIN) on the probe side; FULL OUTER
-// JOIN also emits the build rows no probe row matched, after the probe ends.
+// JOIN also emits the build rows no probe row matched, after the probe ends. A semi or anti
+// join whose outer side is the smaller builds on it (kRightSemi, kRightAnti): the probe only
+// marks the build rows it matches, and the build rows are output after the probe ends.
 //
 // Thread-safety: a JoinBuild is read by any number of threads once built; MarkMatched may be
 // called from several threads at once.
@@ -30,13 +32,30 @@ enum class JoinKind : uint8_t {
   kFullOuter,  // and, at the end, every build row without a match, with NULL probe columns
   kSemi,       // probe rows with a match (probe columns only)
   kAnti,       // probe rows without a match (probe columns only)
+  kRightSemi,  // at the end, build rows with a match (build columns only)
+  kRightAnti,  // at the end, build rows without a match (build columns only)
 };
 
 const char* JoinKindName(JoinKind kind);
 
-// Semi and anti joins output only the probe columns; the others probe ++ build.
+// Semi and anti joins output only the probe columns, right semi and right anti joins only the
+// build columns; the others probe ++ build.
 inline bool OutputsBuildColumns(JoinKind kind) {
   return kind != JoinKind::kSemi && kind != JoinKind::kAnti;
+}
+inline bool OutputsProbeColumns(JoinKind kind) {
+  return kind != JoinKind::kRightSemi && kind != JoinKind::kRightAnti;
+}
+inline bool IsRightSemiOrAnti(JoinKind kind) {
+  return kind == JoinKind::kRightSemi || kind == JoinKind::kRightAnti;
+}
+// Kinds that output build rows after the probe ends, and so mark the build rows matched.
+inline bool OutputsBuildRowsAtEnd(JoinKind kind) {
+  return kind == JoinKind::kFullOuter || IsRightSemiOrAnti(kind);
+}
+// Kinds whose build side carries an all-NULL row for probe rows without a match.
+inline bool NeedsNullBuildRow(JoinKind kind) {
+  return kind == JoinKind::kLeftOuter || kind == JoinKind::kFullOuter;
 }
 
 // The build side's rows, all in one batch, with one extra all-NULL row at index `rows` for
@@ -68,7 +87,8 @@ class JoinBuild {
   std::shared_ptr<Batch> batch_;
   int64_t rows_ = 0;
   int64_t memory_bytes_ = 0;
-  std::unique_ptr<std::atomic<uint8_t>[]> matched_;  // FULL joins: one flag per build row
+  // OutputsBuildRowsAtEnd kinds: one flag per build row.
+  std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };
 
 // Bytes of a batch's buffers, children included.
@@ -83,7 +103,8 @@ std::shared_ptr<Batch> AssemblePairs(std::shared_ptr<const Schema> schema, const
 // Resolves the pairs a join found for one probe batch into its output, by kind: filters the
 // pairs by `residual` (bound against probe ++ build columns, may be null), then keeps pairs
 // (inner, outer), adds probe rows without a match (left/full outer), or keeps probe rows with
-// / without one (semi / anti). Marks matched build rows of a FULL join.
+// / without one (semi / anti). Marks matched build rows of a FULL join; a right semi or anti
+// join only marks them (skipping pairs whose build row is marked already) and outputs no rows.
 Result<std::shared_ptr<Batch>> FinishProbe(JoinKind kind, const BoundExpr* residual,
                                            std::shared_ptr<const Schema> output_schema,
                                            std::shared_ptr<const Schema> pair_schema,
@@ -94,10 +115,13 @@ Result<std::shared_ptr<Batch>> FinishProbe(JoinKind kind, const BoundExpr* resid
 // The schema of probe ++ build columns.
 std::shared_ptr<const Schema> PairSchema(const Schema& probe, const Schema& build);
 
-// A FULL OUTER join's end: passes `input`'s batches on, then the build rows of `join` that no
-// probe row matched, with NULL probe columns. `build` is read once `input` has ended.
-std::unique_ptr<Operator> MakeUnmatchedBuildRows(
-    std::unique_ptr<Operator> input, std::function<Result<const JoinBuild*>()> build,
-    int probe_columns);
+// The end of a join of `kind` whose probe side has `probe_columns` columns: unless the kind
+// outputs build rows at the end, `join` itself. Else `join` gathered (by `context`'s threads),
+// its batches passed on, then once it has ended the rows of `build()`: for FULL OUTER those no
+// probe row matched, with NULL probe columns; for right semi / anti those matched / not.
+std::unique_ptr<Operator> WithBuildRowsAtEnd(std::unique_ptr<Operator> join, JoinKind kind,
+                                             int probe_columns,
+                                             std::function<Result<const JoinBuild*>()> build,
+                                             const ExecContext& context);
 
 }  // namespace tarn::sql

@@ -18,7 +18,9 @@ class NestedLoopJoinOperator : public Operator {
         condition_(std::move(condition)), memory_limit_(memory_limit),
         state_(std::make_unique<State>()) {
     pair_schema_ = PairSchema(*probe_->schema(), *build_input_->schema());
-    output_schema_ = OutputsBuildColumns(kind_) ? pair_schema_ : probe_->schema();
+    output_schema_ = !OutputsProbeColumns(kind_) ? build_input_->schema()
+                     : OutputsBuildColumns(kind_) ? pair_schema_
+                                                  : probe_->schema();
   }
 
   std::shared_ptr<const Schema> schema() const override { return output_schema_; }
@@ -74,10 +76,9 @@ class NestedLoopJoinOperator : public Operator {
     std::lock_guard<std::mutex> lock(state_->mu);
     if (!state_->done) {
       state_->done = true;
-      const bool outer = kind_ == JoinKind::kLeftOuter || kind_ == JoinKind::kFullOuter;
       Result<std::unique_ptr<JoinBuild>> read =
-          JoinBuild::Read(build_input_.get(), label(), outer, kind_ == JoinKind::kFullOuter, 0,
-                          memory_limit_);
+          JoinBuild::Read(build_input_.get(), label(), NeedsNullBuildRow(kind_),
+                          OutputsBuildRowsAtEnd(kind_), 0, memory_limit_);
       if (read.ok()) {
         state_->build = std::move(read).value();
       } else {
@@ -130,16 +131,14 @@ Result<std::unique_ptr<Operator>> MakeNestedLoopJoin(std::unique_ptr<Operator> p
   auto join = std::make_unique<NestedLoopJoinOperator>(std::move(probe), std::move(build), kind,
                                                        std::move(condition),
                                                        context.memory_limit);
-  if (kind != JoinKind::kFullOuter) return std::unique_ptr<Operator>(std::move(join));
   const NestedLoopJoinOperator* raw = join.get();
-  std::unique_ptr<Operator> gathered = MakeGather(std::move(join), context);
-  return MakeUnmatchedBuildRows(
-      std::move(gathered),
+  return WithBuildRowsAtEnd(
+      std::move(join), kind, probe_columns,
       [raw]() -> Result<const JoinBuild*> {
         TARN_ASSIGN_OR_RETURN(JoinBuild * built, raw->EnsureBuilt());
         return built;
       },
-      probe_columns);
+      context);
 }
 
 }  // namespace tarn::sql

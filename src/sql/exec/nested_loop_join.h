@@ -16,8 +16,9 @@
 
 namespace tarn::sql {
 
-// `condition` is bound against probe ++ build columns (PairSchema). For kFullOuter the
-// returned tree also emits the unmatched build rows after the probe ends.
+// `condition` is bound against probe ++ build columns (PairSchema). For the kinds that output
+// build rows at the end (FULL OUTER, right semi and anti: see join.h) the returned tree emits
+// them after the probe ends.
 Result<std::unique_ptr<Operator>> MakeNestedLoopJoin(std::unique_ptr<Operator> probe,
                                                      std::unique_ptr<Operator> build,
                                                      JoinKind kind,

@@ -427,9 +427,16 @@ class JoinPlanner {
   }
 
   // Joins `probe` with `build` (`swappable`: an inner join, which builds on the smaller side).
+  // A semi or anti join whose outer side (`probe`) is estimated no larger than its inner side
+  // builds on the outer side instead, as a right semi or right anti join.
   Result<Relation> Join(Relation probe, Relation build, JoinKind kind,
                         std::vector<ExprPtr> conditions, bool swappable) {
     if (swappable && build.estimate > probe.estimate) std::swap(probe, build);
+    if ((kind == JoinKind::kSemi || kind == JoinKind::kAnti) &&
+        probe.estimate <= build.estimate) {
+      std::swap(probe, build);
+      kind = kind == JoinKind::kSemi ? JoinKind::kRightSemi : JoinKind::kRightAnti;
+    }
     const std::shared_ptr<const Schema> probe_schema = probe.op->schema();
     const std::shared_ptr<const Schema> build_schema = build.op->schema();
     std::shared_ptr<const Schema> pairs = PairSchema(*probe_schema, *build_schema);
@@ -471,6 +478,8 @@ class JoinPlanner {
     out.leaves.insert(build.leaves.begin(), build.leaves.end());
     const std::set<int> probe_leaves = probe.leaves;
     const double probe_estimate = probe.estimate;
+    const std::set<int> build_leaves = build.leaves;
+    const double build_estimate = build.estimate;
     std::unique_ptr<Operator> build_op = MakeGather(std::move(build.op), context_);
     if (!spec.probe_keys.empty()) {
       out.estimate = std::max(probe.estimate, build.estimate);
@@ -485,6 +494,10 @@ class JoinPlanner {
     if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) {
       out.estimate = probe_estimate;
       out.leaves = probe_leaves;
+    }
+    if (IsRightSemiOrAnti(kind)) {
+      out.estimate = build_estimate;
+      out.leaves = build_leaves;
     }
     return out;
   }
