@@ -198,6 +198,9 @@ constexpr int kSpillPartitions = 64;
 // Build sides up to this many rows are looked up by a JoinKeyFilter; larger ones are only
 // checked against their key range.
 constexpr size_t kKeyFilterLookupRows = size_t{1} << 22;
+// A join of one integer key whose keys span fewer values than this (or than 16 per build row)
+// keeps a bit per value of the span for its JoinKeyFilter (1 MiB at most, or 2 bytes a row).
+constexpr uint64_t kKeyBitsLimit = uint64_t{1} << 23;
 // A JoinKeyFilter that has kept 90% of the first this many rows or more stops checking.
 constexpr int64_t kFilterTrialRows = 1 << 17;
 
@@ -302,25 +305,49 @@ class HashJoinOperator : public Operator {
     }
     const int64_t low = state.key_min;
     const int64_t high = state.key_max;
-    // A large table costs a cache miss per lookup: then only the key range is checked.
-    const bool lookup = state.next.size() <= kKeyFilterLookupRows;
-    const KeySlot* slots = state.slots.data();
     const uint8_t* valid = keys.validity ? keys.validity->data() : nullptr;
     int64_t kept = 0;
-    expr::WithTypedValues(keys, expr::PhysOf(keys.type), [&](const auto* values) {
-      const uint64_t mask = state.mask;
-      for (int64_t row = 0; row < rows; ++row) {
-        if (lookup && row + kPrefetchAhead < rows) {
-          const uint64_t ahead = static_cast<uint64_t>(values[row + kPrefetchAhead]);
-          __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
+    if (!state.key_bits.empty()) {
+      // One bit per key of the range: no branch, no probe.
+      const uint64_t* bits = state.key_bits.data();
+      const uint64_t beyond = static_cast<uint64_t>(high) - static_cast<uint64_t>(low) + 1;
+      expr::WithTypedValues(keys, expr::PhysOf(keys.type), [&](const auto* values) {
+        for (int64_t row = 0; row < rows; ++row) {
+          const uint64_t offset =
+              static_cast<uint64_t>(static_cast<int64_t>(values[row])) - static_cast<uint64_t>(low);
+          const uint64_t at = offset < beyond ? offset : beyond;  // bit `beyond` is 0
+          const uint8_t found = static_cast<uint8_t>((bits[at >> 6] >> (at & 63)) & 1);
+          keep[row >> 3] |= static_cast<uint8_t>(found << (row & 7));
+          kept += found;
         }
-        const int64_t key = static_cast<int64_t>(values[row]);
-        bool found = (valid == nullptr || GetBit(valid, row)) && key >= low && key <= high;
-        if (found && lookup) found = slots[FindSlot(slots, mask, key)].row != kEmpty;
-        keep[row >> 3] |= static_cast<uint8_t>(found) << (row & 7);
-        kept += found;
+      });
+      if (valid != nullptr) {
+        kept = 0;
+        const int64_t bytes = (rows + 7) / 8;
+        for (int64_t i = 0; i < bytes; ++i) {
+          keep[i] &= valid[i];
+          kept += __builtin_popcount(keep[i]);
+        }
       }
-    });
+    } else {
+      // A large table costs a cache miss per lookup: then only the key range is checked.
+      const bool lookup = state.next.size() <= kKeyFilterLookupRows;
+      const KeySlot* slots = state.slots.data();
+      expr::WithTypedValues(keys, expr::PhysOf(keys.type), [&](const auto* values) {
+        const uint64_t mask = state.mask;
+        for (int64_t row = 0; row < rows; ++row) {
+          if (lookup && row + kPrefetchAhead < rows) {
+            const uint64_t ahead = static_cast<uint64_t>(values[row + kPrefetchAhead]);
+            __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
+          }
+          const int64_t key = static_cast<int64_t>(values[row]);
+          bool found = (valid == nullptr || GetBit(valid, row)) && key >= low && key <= high;
+          if (found && lookup) found = slots[FindSlot(slots, mask, key)].row != kEmpty;
+          keep[row >> 3] |= static_cast<uint8_t>(found) << (row & 7);
+          kept += found;
+        }
+      });
+    }
     const int64_t checked = state.filter_checked.fetch_add(rows) + rows;
     const int64_t kept_all = state.filter_kept.fetch_add(kept) + kept;
     if (checked >= kFilterTrialRows && kept_all * 10 >= checked * 9) {
@@ -416,6 +443,9 @@ class HashJoinOperator : public Operator {
     // One integer key: the least and greatest non-NULL build key (min > max when none).
     int64_t key_min = INT64_MAX;
     int64_t key_max = INT64_MIN;
+    // One integer key of a range small enough (kKeyBitsLimit): bit k - key_min set for each
+    // build key k, and one 0 bit past the range, for JoinKeyFilter. Empty otherwise.
+    std::vector<uint64_t> key_bits;
     // One integer key: an open-addressing table of the distinct keys, each with the first of
     // its rows (the others follow through `next`), so a probe touches one slot to find a key
     // or its absence. Replaces `buckets`.
@@ -569,6 +599,19 @@ class HashJoinOperator : public Operator {
         const int64_t key = state_->keys.ints[static_cast<size_t>(row)];
         state_->key_min = std::min(state_->key_min, key);
         state_->key_max = std::max(state_->key_max, key);
+      }
+      const uint64_t range =
+          static_cast<uint64_t>(state_->key_max) - static_cast<uint64_t>(state_->key_min);
+      if (state_->key_min <= state_->key_max &&
+          range < std::max<uint64_t>(kKeyBitsLimit, static_cast<uint64_t>(rows) * 16) &&
+          static_cast<int64_t>(range / 8) < memory_limit_ / 4) {
+        state_->key_bits.assign(range / 64 + 2, 0);
+        for (int64_t row = 0; row < rows; ++row) {
+          if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
+          const uint64_t at = static_cast<uint64_t>(state_->keys.ints[static_cast<size_t>(row)]) -
+                              static_cast<uint64_t>(state_->key_min);
+          state_->key_bits[at >> 6] |= uint64_t{1} << (at & 63);
+        }
       }
     }
     if (key_slots) {

@@ -5,7 +5,10 @@
 #include <vector>
 
 #include "expr/cast.h"
+#include "expr/functions.h"
 #include "sql/parse/statement_clone.h"
+#include "sql/parse/statement_parser.h"
+#include "sql/plan/common_table.h"
 #include "sql/plan/aggregate_rewrite.h"
 #include "sql/plan/join_tree.h"
 #include "sql/plan/names.h"
@@ -31,26 +34,157 @@ std::string FileStem(const std::string& path) {
   return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
 }
 
-Status CollectInnerNames(const TableRef& ref, std::string_view sql_text, const ExecContext& context,
-                         InnerNames* names) {
-  if (ref.kind == TableRef::Kind::kJoin) {
-    TARN_RETURN_NOT_OK(CollectInnerNames(*ref.left, sql_text, context, names));
-    return CollectInnerNames(*ref.right, sql_text, context, names);
-  }
-  // The columns the table has, as `SELECT * FROM ref` names them (planned, not run).
+// The name a table of a FROM clause is qualified by: its alias, else its table name, file
+// stem or function name.
+std::string QualifierOf(const TableRef& ref) {
+  std::string qualifier = ref.alias;
+  if (qualifier.empty() && ref.kind == TableRef::Kind::kTable) qualifier = ref.names.back();
+  if (qualifier.empty() && ref.kind == TableRef::Kind::kFile) qualifier = FileStem(ref.file);
+  if (qualifier.empty() && ref.kind == TableRef::Kind::kFunction) qualifier = ref.names[0];
+  return LowerAscii(qualifier);
+}
+
+// The columns a table of a FROM clause has, as `SELECT * FROM ref` names them (planned, not
+// run), lower-case.
+Result<std::set<std::string>> ColumnsOf(const TableRef& ref, std::string_view sql_text,
+                                        const ExecContext& context) {
   SelectStmt all;
   SelectItem star;
   star.star = true;
   all.items.push_back(std::move(star));
   all.from = CloneTableRef(ref);
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> plan, PlanSelect(all, sql_text, context));
-  for (const Field& field : plan->schema()->fields) names->columns.insert(LowerAscii(field.name));
-  std::string qualifier = ref.alias;
-  if (qualifier.empty() && ref.kind == TableRef::Kind::kTable) qualifier = ref.names.back();
-  if (qualifier.empty() && ref.kind == TableRef::Kind::kFile) qualifier = FileStem(ref.file);
-  if (qualifier.empty() && ref.kind == TableRef::Kind::kFunction) qualifier = ref.names[0];
-  if (!qualifier.empty()) names->qualifiers.insert(LowerAscii(qualifier));
+  std::set<std::string> columns;
+  for (const Field& field : plan->schema()->fields) columns.insert(LowerAscii(field.name));
+  return columns;
+}
+
+Status CollectInnerNames(const TableRef& ref, std::string_view sql_text, const ExecContext& context,
+                         InnerNames* names) {
+  if (ref.kind == TableRef::Kind::kJoin) {
+    TARN_RETURN_NOT_OK(CollectInnerNames(*ref.left, sql_text, context, names));
+    return CollectInnerNames(*ref.right, sql_text, context, names);
+  }
+  TARN_ASSIGN_OR_RETURN(std::set<std::string> columns, ColumnsOf(ref, sql_text, context));
+  names->columns.insert(columns.begin(), columns.end());
+  std::string qualifier = QualifierOf(ref);
+  if (!qualifier.empty()) names->qualifiers.insert(qualifier);
   return Status::OK();
+}
+
+// A table or file of the outer query's FROM clause, with its qualifier and columns.
+struct OuterTable {
+  const TableRef* ref;
+  std::string qualifier;
+  std::set<std::string> columns;
+};
+
+// The tables and files of `ref` whose columns the outer query sees (not the right side of a
+// SEMI or ANTI join), CTEs left out; a table that cannot be planned alone is left out too.
+void CollectOuterTables(const TableRef& ref, std::string_view sql_text, const ExecContext& context,
+                        std::vector<OuterTable>* tables) {
+  if (ref.kind == TableRef::Kind::kJoin) {
+    CollectOuterTables(*ref.left, sql_text, context, tables);
+    if (ref.join_type != JoinType::kSemi && ref.join_type != JoinType::kAnti) {
+      CollectOuterTables(*ref.right, sql_text, context, tables);
+    }
+    return;
+  }
+  if (ref.kind != TableRef::Kind::kTable && ref.kind != TableRef::Kind::kFile) return;
+  if (FindCte(context, ref) != nullptr) return;
+  Result<std::set<std::string>> columns = ColumnsOf(ref, sql_text, context);
+  if (!columns.ok()) return;
+  tables->push_back(OuterTable{&ref, QualifierOf(ref), std::move(columns).value()});
+}
+
+// The table of `tables` a column reference names: qualified by its qualifier, or the one table
+// holding an unqualified name. -1 when none or ambiguous.
+int TableOfColumn(const ast::Expr& ref, const std::vector<OuterTable>& tables) {
+  if (ref.kind != ExprKind::kColumnRef || ref.names.empty() || ref.names.size() > 2) return -1;
+  const std::string column = LowerAscii(ref.names.back());
+  int found = -1;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    if (ref.names.size() == 2 && tables[t].qualifier != LowerAscii(ref.names[0])) continue;
+    if (tables[t].columns.count(column) == 0) continue;
+    if (found >= 0) return -1;
+    found = static_cast<int>(t);
+  }
+  return found;
+}
+
+// Whether every column `expr` reads is one of table `table`'s (`*reads_any` set when it
+// reads one), it calls no volatile function (random()), and the only subqueries it holds are
+// uncorrelated IN lists.
+bool ReadsOnlyTable(const ast::Expr& expr, const std::vector<OuterTable>& tables, int table,
+                    std::string_view sql_text, const ExecContext& context, bool* reads_any) {
+  if (expr.kind == ExprKind::kColumnRef) {
+    *reads_any = true;
+    return TableOfColumn(expr, tables) == table;
+  }
+  if (expr.kind == ExprKind::kFunction && expr.names.size() == 1 && !expr.names[0].empty() &&
+      expr.names[0][0] == '#') {
+    return false;  // a subquery not under IN
+  }
+  if (expr.kind == ExprKind::kFunction && !expr.names.empty() &&
+      expr::IsVolatile(expr::LookupFunction(LowerAscii(expr.names.back()), expr.children.size()))) {
+    return false;
+  }
+  if (expr.kind == ExprKind::kIn && expr.children.size() == 2 &&
+      expr.children[1]->kind == ExprKind::kFunction && expr.children[1]->names.size() == 1 &&
+      expr.children[1]->names[0] == "#subquery") {
+    Result<std::vector<std::unique_ptr<Statement>>> parsed = ParseStatements(expr.children[1]->text);
+    if (!parsed.ok() || parsed->size() != 1 || (*parsed)[0]->kind != StatementKind::kSelect ||
+        !(*parsed)[0]->select) {
+      return false;
+    }
+    // Planned alone: a name it cannot resolve reads an outer query.
+    if (!PlanSelect(*(*parsed)[0]->select, expr.children[1]->text, context).ok()) return false;
+    return ReadsOnlyTable(*expr.children[0], tables, table, sql_text, context, reads_any);
+  }
+  for (const auto& child : expr.children) {
+    if (!ReadsOnlyTable(*child, tables, table, sql_text, context, reads_any)) return false;
+  }
+  return true;
+}
+
+// The narrowing of `inner_key` by `outer_key` (see decorrelate.h): `from` semi-joined with
+// (SELECT outer_key FROM T WHERE ...) on inner_key, or `from` itself when it does not apply.
+TableRef Narrowed(TableRef from, const ast::Expr& inner_key, const ast::Expr& outer_key,
+                  const OuterQuery& outer, const std::vector<OuterTable>& tables,
+                  const std::string& name, std::string_view sql_text,
+                  const ExecContext& context) {
+  const int table = TableOfColumn(outer_key, tables);
+  if (table < 0) return from;
+  ExprPtr where;
+  for (const ast::Expr* conjunct : outer.conjuncts) {
+    bool reads_any = false;
+    if (!ReadsOnlyTable(*conjunct, tables, table, sql_text, context, &reads_any) || !reads_any) {
+      continue;
+    }
+    where = where ? ast::MakeBinary(ast::Op::kAnd, std::move(where), conjunct->Clone())
+                  : conjunct->Clone();
+  }
+  if (!where) return from;
+  auto values = std::make_unique<SelectStmt>();
+  SelectItem item;
+  item.expr = outer_key.Clone();
+  values->items.push_back(std::move(item));
+  values->from = CloneTableRef(*tables[static_cast<size_t>(table)].ref);
+  values->where = std::move(where);
+  TableRef right;
+  right.kind = TableRef::Kind::kSubquery;
+  right.subquery = std::move(values);
+  right.alias = name;
+  right.column_aliases = {name};
+  right.offset = from.offset;
+  TableRef join;
+  join.kind = TableRef::Kind::kJoin;
+  join.join_type = JoinType::kSemi;
+  join.offset = from.offset;
+  join.on = ast::MakeBinary(ast::Op::kEqual, inner_key.Clone(), ast::MakeColumnRef({name, name}));
+  join.left = std::make_unique<TableRef>(std::move(from));
+  join.right = std::make_unique<TableRef>(std::move(right));
+  return join;
 }
 
 // Which scopes an expression's column references read.
@@ -118,7 +252,8 @@ Status Unsupported(const std::string& what) {
 Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquery,
                                                        const std::string& name,
                                                        std::string_view sql_text,
-                                                       const ExecContext& context) {
+                                                       const ExecContext& context,
+                                                       const OuterQuery* outer) {
   if (subquery.from.kind == TableRef::Kind::kNone || !subquery.values.empty() ||
       !subquery.group_by.empty() || subquery.group_by_all || subquery.having ||
       subquery.limit || subquery.offset || subquery.items.size() != 1 ||
@@ -175,6 +310,14 @@ Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquer
   out.derived.kind = TableRef::Kind::kSubquery;
   out.derived.alias = name;
   out.derived.offset = subquery.from.offset;
+  if (outer != nullptr && outer->from != nullptr && subquery.ctes.empty()) {
+    std::vector<OuterTable> tables;
+    CollectOuterTables(*outer->from, sql_text, context, &tables);
+    for (size_t i = 0; i < inner_keys.size(); ++i) {
+      derived->from = Narrowed(std::move(derived->from), *inner_keys[i], *outer_keys[i], *outer,
+                               tables, name + "#n" + std::to_string(i + 1), sql_text, context);
+    }
+  }
   for (size_t i = 0; i < inner_keys.size(); ++i) {
     const std::string key = "#k" + std::to_string(i + 1);
     SelectItem key_item;

@@ -12,6 +12,15 @@
 // an outer row without a group, that value (computed once while planning): d is LEFT-joined
 // and the value is CASE WHEN d.k1 IS NULL THEN <value over no rows> ELSE d.v END.
 //
+// Narrowing: when outer_i is a column of one table or file T of the outer query's FROM clause
+// (not a CTE), d reads only the rows of f whose inner_i is one of T's values of that column
+// among T's rows that pass the outer WHERE conjuncts reading only T (and no subquery but an
+// uncorrelated IN): f is semi-joined with (SELECT outer_i FROM T WHERE those conjuncts). An
+// outer row that survives the WHERE clause has its key among those values, so the answer is
+// the same, and d's aggregate — and, through the semi join's key filter, the scan of f — reads
+// only the rows whose group can be asked for. Done only when such conjuncts exist (else T's
+// values are all of them, and reading T again would gain nothing).
+//
 // Names resolve as DuckDB resolves them: a name of one of f's tables or columns means f's,
 // any other the outer query's.
 //
@@ -33,11 +42,19 @@ struct DecorrelatedSubquery {
   bool needs_left_join = false;    // an outer row without a group still has a value
 };
 
-// `subquery`: the parsed subquery; `name`: the derived table's alias, unique in the query.
-// NotSupported (naming the construct) when the subquery is not of the shape above.
+// The query around a correlated subquery, as written: what narrowing reads.
+struct OuterQuery {
+  const TableRef* from = nullptr;
+  std::vector<const ast::Expr*> conjuncts;  // of its WHERE clause
+};
+
+// `subquery`: the parsed subquery; `name`: the derived table's alias, unique in the query;
+// `outer`: the query around it (null: no narrowing). NotSupported (naming the construct) when
+// the subquery is not of the shape above.
 Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquery,
                                                        const std::string& name,
                                                        std::string_view sql_text,
-                                                       const ExecContext& context);
+                                                       const ExecContext& context,
+                                                       const OuterQuery* outer);
 
 }  // namespace tarn::sql

@@ -122,6 +122,10 @@ class SubqueryRewriter {
   explicit SubqueryRewriter(const ExecContext& context) : context_(context) {}
 
   Result<std::unique_ptr<SelectStmt>> Rewrite(const SelectStmt& select) {
+    // The query as written, for narrowing the correlated subqueries' derived tables.
+    outer_.from = &select.from;
+    if (select.where) SplitConjuncts(select.where->Clone(), &outer_where_);
+    for (const ExprPtr& conjunct : outer_where_) outer_.conjuncts.push_back(conjunct.get());
     std::unique_ptr<SelectStmt> out = CloneSelect(select);
     if (out->where && ContainsSubquery(*out->where)) {
       std::vector<ExprPtr> conjuncts;
@@ -173,7 +177,7 @@ class SubqueryRewriter {
           return CorrelatedHere(plan.status());
         }
         TARN_ASSIGN_OR_RETURN(DecorrelatedSubquery joined,
-                              DecorrelateScalarSubquery(*sub, NextName(), e.text, context_));
+                              DecorrelateScalarSubquery(*sub, NextName(), e.text, context_, &outer_));
         AddJoin(select, JoinType::kLeft, std::move(joined.derived), std::move(joined.on), false);
         *expr = std::move(joined.value);
         return Status::OK();
@@ -370,7 +374,8 @@ class SubqueryRewriter {
         TARN_ASSIGN_OR_RETURN(bool correlated, IsCorrelated(*sub, *side, context_));
         if (!correlated) break;
         TARN_ASSIGN_OR_RETURN(DecorrelatedSubquery joined,
-                              DecorrelateScalarSubquery(*sub, NextName(), side->text, context_));
+                              DecorrelateScalarSubquery(*sub, NextName(), side->text, context_,
+                                                        &outer_));
         AddJoin(select, joined.needs_left_join ? JoinType::kLeft : JoinType::kInner,
                 std::move(joined.derived), std::move(joined.on), false);
         side = std::move(joined.value);
@@ -383,6 +388,8 @@ class SubqueryRewriter {
 
   const ExecContext& context_;
   int count_ = 0;
+  OuterQuery outer_;
+  std::vector<ExprPtr> outer_where_;  // what outer_.conjuncts point into
 };
 
 }  // namespace
