@@ -419,6 +419,46 @@ class ParquetSource : public Source {
     return rows;
   }
 
+  // The span of an integer-valued column's bounds over every row group of every file.
+  std::optional<double> DistinctValues(int column) const override {
+    if (column < 0 || column >= schema_.num_fields() ||
+        columns_[static_cast<size_t>(column)].kind != SourceColumn::Kind::kFile) {
+      return std::nullopt;
+    }
+    const Field& field = schema_.field(column);
+    bool integer = false;
+    switch (field.type.id) {
+      case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+      case TypeId::kDate:
+        integer = true;
+        break;
+      default:
+        break;
+    }
+    if (!integer) return std::nullopt;
+    int64_t low = INT64_MAX;
+    int64_t high = INT64_MIN;
+    for (const auto& reader : *readers_) {
+      const int index = reader->schema().FindField(field.name);
+      if (index < 0) return std::nullopt;
+      for (int group = 0; group < reader->num_row_groups(); ++group) {
+        if (reader->row_group_num_rows(group) == 0) continue;
+        std::optional<ColumnStatistics> stats = reader->RowGroupStatistics(group, index);
+        if (!stats || !stats->min || !stats->max || stats->min->is_null() ||
+            stats->max->is_null() ||
+            !std::holds_alternative<int64_t>(stats->min->storage()) ||
+            !std::holds_alternative<int64_t>(stats->max->storage())) {
+          return std::nullopt;
+        }
+        low = std::min(low, stats->min->GetInt64());
+        high = std::max(high, stats->max->GetInt64());
+      }
+    }
+    const double rows = static_cast<double>(EstimatedRows());
+    if (low > high) return rows;
+    return std::min(rows, static_cast<double>(high) - static_cast<double>(low) + 1);
+  }
+
  private:
   bool NamesOnlyFileColumns(const std::vector<std::string>& names) const {
     for (const std::string& name : names) {

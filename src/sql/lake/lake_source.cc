@@ -255,6 +255,50 @@ class LakeTableSource : public Source {
     return best ? *best : Value::Null(column->type);
   }
 
+  // The catalog's row count of the table (ducklake_table_stats, inlined rows included), else
+  // its files' rows less their deleted rows.
+  int64_t EstimatedRows() const override {
+    if (table_->stats) return std::max<int64_t>(0, table_->stats->record_count);
+    return std::max<int64_t>(0, table_->FileRowCount());
+  }
+
+  // The span of an integer or date column's bounds over the data files' statistics.
+  std::optional<double> DistinctValues(int column) const override {
+    if (column < 0 || column >= visible_columns()) return std::nullopt;
+    const ColumnInfo* info = nullptr;
+    for (const ColumnInfo& top : table_->table->columns) {
+      if (top.name == schema_.field(column).name) info = &top;
+    }
+    if (info == nullptr) return std::nullopt;
+    switch (info->type.id) {
+      case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+      case TypeId::kDate:
+        break;
+      default:
+        return std::nullopt;
+    }
+    int64_t low = INT64_MAX;
+    int64_t high = INT64_MIN;
+    for (const DataFileInfo& file : table_->data_files) {
+      if (file.record_count == 0) continue;
+      const FileColumnStats* stats = file.FindStats(info->column_id);
+      if (stats == nullptr) return std::nullopt;
+      if (stats->null_count && *stats->null_count == file.record_count) continue;
+      if (stats->min.is_null() || stats->max.is_null()) return std::nullopt;
+      Result<Value> min = expr::CastValue(stats->min, info->type);
+      Result<Value> max = expr::CastValue(stats->max, info->type);
+      if (!min.ok() || !max.ok() || !std::holds_alternative<int64_t>(min->storage()) ||
+          !std::holds_alternative<int64_t>(max->storage())) {
+        return std::nullopt;
+      }
+      low = std::min(low, min->GetInt64());
+      high = std::max(high, max->GetInt64());
+    }
+    const double rows = static_cast<double>(EstimatedRows());
+    if (low > high) return rows;
+    return std::min(rows, static_cast<double>(high) - static_cast<double>(low) + 1);
+  }
+
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
                                          std::shared_ptr<const StatisticsPredicate>) override {
     if (table_->table->columns.empty()) {

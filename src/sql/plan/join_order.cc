@@ -3,12 +3,14 @@
 // Inner and comma joins form regions: every relation joined by them, and every conjunct of
 // their ON conditions and of the WHERE clause, is one pool. A conjunct that reads one
 // relation filters it (a leaf's scan takes it for pruning and filtering while decoding);
-// the others join relations. The region starts from its largest relation (by estimated rows)
-// and joins, one at a time, the smallest relation connected to it by an equality, else the
-// smallest one, building the hash table on the smaller side. Outer, semi and anti joins are
+// the others join relations. The region joins, one pair at a time, the two relations connected
+// by an equality whose join is estimated smallest (|a| * |b| / the key's distinct values, from
+// the sources' row counts and statistics and fixed filter selectivities), so plans are bushy
+// where that helps; each join builds its hash table on the smaller side. Outer, semi and anti joins are
 // relations of their region, planned as written: the preserved side probes, the other is
 // built; conjuncts of their ON condition that read only the build side filter it first.
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -81,7 +83,8 @@ std::unique_ptr<BoundExpr> ColumnExpr(int index, const Field& field) {
 class JoinPlanner {
  public:
   JoinPlanner(JoinQuery* query, const ExecContext& context)
-      : query_(query), context_(context), needed_(query->leaves.size()) {}
+      : query_(query), context_(context), needed_(query->leaves.size()),
+        leaf_rows_(query->leaves.size(), kUnknownRows) {}
 
   Result<std::unique_ptr<Operator>> Plan(std::vector<ExprPtr> where,
                                          const std::vector<std::string>& outputs) {
@@ -140,6 +143,40 @@ class JoinPlanner {
     TreeLeaves(*node.right, out);
   }
 
+  // About how many distinct values one side of a join key holds within `relation`: for a column
+  // of a leaf, what its source knows (Source::DistinctValues, else the leaf's rows), at most
+  // the relation's estimated rows; for any other expression, the relation's estimated rows.
+  double KeyDistinct(const Expr& side, const Relation& relation) const {
+    double distinct = relation.estimate;
+    if (side.kind == ExprKind::kColumnRef && !side.names.empty()) {
+      auto it = query_->columns.find(LowerAscii(side.names[0]));
+      if (it != query_->columns.end() && relation.leaves.count(it->second.first) > 0) {
+        const size_t leaf = static_cast<size_t>(it->second.first);
+        double known = leaf_rows_[leaf];
+        const JoinLeaf& info = query_->leaves[leaf];
+        if (info.source) {
+          if (std::optional<double> values = info.source->DistinctValues(it->second.second)) {
+            known = std::min(known, std::max(1.0, *values));
+          }
+        }
+        distinct = std::min(distinct, known);
+      }
+    }
+    return std::max(1.0, distinct);
+  }
+
+  // The key domain of equality `conjunct` between relations `a` and `b`: the join of the two
+  // is estimated at |a| * |b| / domain, the larger side's distinct keys (each key of the side
+  // with fewer is assumed among the other's).
+  double KeyDomain(const Expr& conjunct, const Relation& a, const Relation& b) const {
+    const Expr& left = *conjunct.children[0];
+    const Expr& right = *conjunct.children[1];
+    const bool left_in_a = Subset(Leaves(left), a.leaves);
+    const Relation& left_relation = left_in_a ? a : b;
+    const Relation& right_relation = left_in_a ? b : a;
+    return std::max(KeyDistinct(left, left_relation), KeyDistinct(right, right_relation));
+  }
+
   // True when `conjunct` is an equality whose sides read `a` and `b` (one each, both some).
   bool IsEquiJoin(const Expr& conjunct, const std::set<int>& a, const std::set<int>& b) const {
     if (conjunct.kind != ExprKind::kBinary || conjunct.op != ast::Op::kEqual) return false;
@@ -196,6 +233,7 @@ class JoinPlanner {
       }
       const int64_t rows = leaf.source->EstimatedRows();
       relation.estimate = rows >= 0 ? static_cast<double>(rows) : kUnknownRows;
+      leaf_rows_[static_cast<size_t>(index)] = std::max(1.0, relation.estimate);
       TARN_ASSIGN_OR_RETURN(op, leaf.source->Open(columns, std::move(pruning)));
       op = MakeWatchedSource(std::move(op), context_, rows);
       if (bound) op = MakeFilter(std::move(op), std::move(bound));
@@ -206,6 +244,7 @@ class JoinPlanner {
     } else {
       op = std::move(leaf.subquery);
       relation.estimate = kUnknownRows / 10;
+      leaf_rows_[static_cast<size_t>(index)] = relation.estimate;
       Schema internal;
       for (int c = 0; c < leaf.schema.num_fields(); ++c) {
         internal.fields.emplace_back(leaf.internal[static_cast<size_t>(c)], leaf.schema.field(c).type);
@@ -327,45 +366,63 @@ class JoinPlanner {
       TARN_ASSIGN_OR_RETURN(Relation relation, PlanNode(items[i], std::move(item_filters[i])));
       relations.push_back(std::move(relation));
     }
+    // Greedy operator ordering: join the two relations, connected by an equality, whose join
+    // is estimated smallest, until one is left (bushy: a dimension and its own dimensions join
+    // before the fact table probes them); relations no equality connects join last, smallest
+    // first.
     std::vector<bool> used(multi.size(), false);
-    std::vector<bool> joined(relations.size(), false);
-    size_t start = 0;
-    for (size_t i = 1; i < relations.size(); ++i) {
-      if (relations[i].estimate > relations[start].estimate) start = i;
-    }
-    Relation current = std::move(relations[start]);
-    joined[start] = true;
-    for (size_t step = 1; step < relations.size(); ++step) {
-      int best = -1;
-      bool best_connected = false;
-      for (size_t i = 0; i < relations.size(); ++i) {
-        if (joined[i]) continue;
-        bool connected = false;
-        for (size_t c = 0; c < multi.size() && !connected; ++c) {
-          connected = !used[c] && IsEquiJoin(*multi[c], current.leaves, relations[i].leaves);
-        }
-        const bool better =
-            best < 0 || (connected && !best_connected) ||
-            (connected == best_connected &&
-             relations[i].estimate < relations[static_cast<size_t>(best)].estimate);
-        if (better) {
-          best = static_cast<int>(i);
-          best_connected = connected;
+    std::vector<Relation> pending = std::move(relations);
+    while (pending.size() > 1) {
+      size_t best_a = 0;
+      size_t best_b = 0;
+      double best_rows = -1;
+      double best_inputs = 0;
+      for (size_t a = 0; a < pending.size(); ++a) {
+        for (size_t b = a + 1; b < pending.size(); ++b) {
+          double divisor = 0;
+          for (size_t c = 0; c < multi.size(); ++c) {
+            if (used[c] || !IsEquiJoin(*multi[c], pending[a].leaves, pending[b].leaves)) continue;
+            divisor = std::max(divisor, KeyDomain(*multi[c], pending[a], pending[b]));
+          }
+          if (divisor <= 0) continue;
+          const double rows = std::max(1.0, pending[a].estimate * pending[b].estimate / divisor);
+          const double inputs = pending[a].estimate + pending[b].estimate;
+          if (best_rows < 0 || rows < best_rows || (rows == best_rows && inputs < best_inputs)) {
+            best_a = a;
+            best_b = b;
+            best_rows = rows;
+            best_inputs = inputs;
+          }
         }
       }
-      Relation& next = relations[static_cast<size_t>(best)];
-      joined[static_cast<size_t>(best)] = true;
-      std::set<int> together = current.leaves;
-      together.insert(next.leaves.begin(), next.leaves.end());
+      if (best_rows < 0) {  // nothing connected: the two smallest, as a cross product
+        std::vector<size_t> order(pending.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+          return pending[x].estimate < pending[y].estimate;
+        });
+        best_a = std::min(order[0], order[1]);
+        best_b = std::max(order[0], order[1]);
+        best_rows = pending[best_a].estimate * pending[best_b].estimate;
+      }
+      Relation second = std::move(pending[best_b]);
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best_b));
+      Relation first = std::move(pending[best_a]);
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best_a));
+      std::set<int> together = first.leaves;
+      together.insert(second.leaves.begin(), second.leaves.end());
       std::vector<ExprPtr> conditions;
       for (size_t c = 0; c < multi.size(); ++c) {
         if (used[c] || !Subset(multi_leaves[c], together)) continue;
         used[c] = true;
         conditions.push_back(std::move(multi[c]));
       }
-      TARN_ASSIGN_OR_RETURN(current, Join(std::move(current), std::move(next), JoinKind::kInner,
-                                          std::move(conditions), true));
+      TARN_ASSIGN_OR_RETURN(Relation joined, Join(std::move(first), std::move(second),
+                                                  JoinKind::kInner, std::move(conditions), true));
+      joined.estimate = std::min(joined.estimate, std::max(1.0, best_rows));
+      pending.push_back(std::move(joined));
     }
+    Relation current = std::move(pending[0]);
     std::vector<ExprPtr> rest;
     for (size_t c = 0; c < multi.size(); ++c) {
       if (!used[c]) rest.push_back(std::move(multi[c]));
@@ -505,6 +562,7 @@ class JoinPlanner {
   JoinQuery* query_;
   const ExecContext& context_;
   std::vector<std::set<int>> needed_;  // per leaf: the columns some expression reads
+  std::vector<double> leaf_rows_;      // per leaf: its estimated rows before its filters
 };
 
 }  // namespace

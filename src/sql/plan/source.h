@@ -46,6 +46,13 @@ class Source {
   // About how many rows a scan without filter returns (Parquet footers, catalog row counts),
   // for choosing join sides; -1 when unknown.
   virtual int64_t EstimatedRows() const { return -1; }
+  // At most how many distinct values schema column `column` holds, from what the source knows
+  // without reading its data (for an integer or date column, the span of its statistics'
+  // bounds), for estimating join sizes; nullopt when unknown. Never above EstimatedRows().
+  virtual std::optional<double> DistinctValues(int column) const {
+    (void)column;
+    return std::nullopt;
+  }
   // DuckDB's stats(expr) text ("[Min: 1, Max: 7][Has Null: true, Has No Null: true]") for
   // `expr` naming one of the source's columns, a struct field or a list's elements (`l[1]`),
   // from statistics the source keeps; nullopt when it keeps none.
