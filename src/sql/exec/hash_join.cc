@@ -236,6 +236,12 @@ class HashJoinOperator : public Operator {
     for (const auto& key : spec_->probe_keys) {
       integer_mode_ = integer_mode_ && IsIntegerKey(key->type());
     }
+    for (size_t k = 0; k < spec_->probe_keys.size() && filter_key_ < 0; ++k) {
+      const expr::BoundNode& key = spec_->probe_keys[k]->root();
+      if (IsIntegerKey(key.type) && key.kind == expr::BoundKind::kColumn) {
+        filter_key_ = static_cast<int>(k);
+      }
+    }
   }
 
   // The probe side's scan may still be decoding on pool threads that check the key filter
@@ -270,18 +276,18 @@ class HashJoinOperator : public Operator {
     return probe_->AddRowFilter(std::move(filter));
   }
 
-  // Inner, semi, right semi and right anti joins of one integer key whose probe key is a probe
-  // column: hands the probe side a filter on that column (JoinKeyFilter) that drops rows whose
-  // key the build side does not hold (they output nothing), so a scan below decodes the other
-  // columns only for rows that can match.
+  // Inner, semi, right semi and right anti joins with an integer key that is a probe column
+  // (filter_key_): hands the probe side a filter on that column (JoinKeyFilter) that drops
+  // rows whose key the build side does not hold (they output nothing), so a scan below decodes
+  // the other columns only for rows that can match. With several keys only that one is
+  // checked (the join checks them all).
   void OfferKeyFilter() {
     if (spec_->kind != JoinKind::kInner && spec_->kind != JoinKind::kSemi &&
         !IsRightSemiOrAnti(spec_->kind)) {
       return;
     }
-    if (!integer_mode_ || spec_->probe_keys.size() != 1) return;
-    const expr::BoundNode& key = spec_->probe_keys[0]->root();
-    if (key.kind != expr::BoundKind::kColumn) return;
+    if (filter_key_ < 0) return;
+    const expr::BoundNode& key = spec_->probe_keys[static_cast<size_t>(filter_key_)]->root();
     probe_->AddRowFilter(std::make_shared<JoinKeyFilter>(this, key.column_index));
   }
 
@@ -330,8 +336,9 @@ class HashJoinOperator : public Operator {
         }
       }
     } else {
-      // A large table costs a cache miss per lookup: then only the key range is checked.
-      const bool lookup = state.next.size() <= kKeyFilterLookupRows;
+      // A large table costs a cache miss per lookup: then only the key range is checked, as
+      // it is for a join of several keys.
+      const bool lookup = !state.slots.empty() && state.next.size() <= kKeyFilterLookupRows;
       const KeySlot* slots = state.slots.data();
       expr::WithTypedValues(keys, expr::PhysOf(keys.type), [&](const auto* values) {
         const uint64_t mask = state.mask;
@@ -440,11 +447,12 @@ class HashJoinOperator : public Operator {
     // Set when the build side passed memory_limit and went to partition files; the build
     // above is then empty and every probe row goes to its partition's file.
     std::shared_ptr<SpilledSides> spilled;
-    // One integer key: the least and greatest non-NULL build key (min > max when none).
+    // The filter key (filter_key_): the least and greatest of the build rows without a NULL
+    // key (min > max when none).
     int64_t key_min = INT64_MAX;
     int64_t key_max = INT64_MIN;
-    // One integer key of a range small enough (kKeyBitsLimit): bit k - key_min set for each
-    // build key k, and one 0 bit past the range, for JoinKeyFilter. Empty otherwise.
+    // The filter key, when its range is small enough (kKeyBitsLimit): bit k - key_min set for
+    // each build key k, and one 0 bit past the range, for JoinKeyFilter. Empty otherwise.
     std::vector<uint64_t> key_bits;
     // One integer key: an open-addressing table of the distinct keys, each with the first of
     // its rows (the others follow through `next`), so a probe touches one slot to find a key
@@ -593,26 +601,30 @@ class HashJoinOperator : public Operator {
     }
     state_->next.assign(static_cast<size_t>(rows), kEmpty);
     state_->mask = buckets - 1;
-    if (integer_mode_ && spec_->build_keys.size() == 1) {
-      for (int64_t row = 0; row < rows; ++row) {
-        if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
-        const int64_t key = state_->keys.ints[static_cast<size_t>(row)];
-        state_->key_min = std::min(state_->key_min, key);
-        state_->key_max = std::max(state_->key_max, key);
-      }
-      const uint64_t range =
-          static_cast<uint64_t>(state_->key_max) - static_cast<uint64_t>(state_->key_min);
-      if (state_->key_min <= state_->key_max &&
-          range < std::max<uint64_t>(kKeyBitsLimit, static_cast<uint64_t>(rows) * 16) &&
-          static_cast<int64_t>(range / 8) < memory_limit_ / 4) {
-        state_->key_bits.assign(range / 64 + 2, 0);
+    if (filter_key_ >= 0) {
+      const Column& column = *keys[static_cast<size_t>(filter_key_)];
+      const uint8_t* has_null = state_->keys.has_null.data();
+      expr::WithTypedValues(column, expr::PhysOf(column.type), [&](const auto* values) {
         for (int64_t row = 0; row < rows; ++row) {
-          if (state_->keys.has_null[static_cast<size_t>(row)] != 0) continue;
-          const uint64_t at = static_cast<uint64_t>(state_->keys.ints[static_cast<size_t>(row)]) -
-                              static_cast<uint64_t>(state_->key_min);
-          state_->key_bits[at >> 6] |= uint64_t{1} << (at & 63);
+          if (has_null[row] != 0) continue;
+          const int64_t key = static_cast<int64_t>(values[row]);
+          state_->key_min = std::min(state_->key_min, key);
+          state_->key_max = std::max(state_->key_max, key);
         }
-      }
+        const uint64_t range =
+            static_cast<uint64_t>(state_->key_max) - static_cast<uint64_t>(state_->key_min);
+        if (state_->key_min <= state_->key_max &&
+            range < std::max<uint64_t>(kKeyBitsLimit, static_cast<uint64_t>(rows) * 16) &&
+            static_cast<int64_t>(range / 8) < memory_limit_ / 4) {
+          state_->key_bits.assign(range / 64 + 2, 0);
+          for (int64_t row = 0; row < rows; ++row) {
+            if (has_null[row] != 0) continue;
+            const uint64_t at = static_cast<uint64_t>(static_cast<int64_t>(values[row])) -
+                                static_cast<uint64_t>(state_->key_min);
+            state_->key_bits[at >> 6] |= uint64_t{1} << (at & 63);
+          }
+        }
+      });
     }
     if (key_slots) {
       state_->slots.assign(buckets, KeySlot{0, kEmpty, 0});
@@ -734,6 +746,9 @@ class HashJoinOperator : public Operator {
   JoinSpill spill_;
   int64_t memory_limit_;
   bool integer_mode_ = true;
+  // The key a JoinKeyFilter checks: the first of integer type whose probe side is a column;
+  // -1 when none.
+  int filter_key_ = -1;
   std::shared_ptr<const Schema> pair_schema_;
   std::shared_ptr<const Schema> output_schema_;
   std::unique_ptr<State> state_;

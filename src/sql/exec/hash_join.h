@@ -11,8 +11,11 @@
 //
 // Each probe batch is joined on its own (TransformBatch), so the probe runs on every thread
 // of a ParallelFeed above it; output order follows the probe's batches. An inner or semi join
-// of one integer key hands the probe side a filter on its key column (JoinKeyFilter), which a
-// Parquet scan below evaluates before decoding the other columns.
+// with an integer key hands the probe side a filter on that key column (JoinKeyFilter: a bit
+// per value of a small key range, else the table itself for one key, else the key range), which
+// a Parquet scan below evaluates before decoding the other columns. A semi or anti join that
+// builds on its outer side (right semi, right anti) marks the build rows probe rows match and
+// outputs them after the probe (join.h).
 //
 // Memory: the build side and its table count against ExecContext::memory_limit. Past it, with
 // a temp_directory, both sides go to partition files by key hash and the join's tail

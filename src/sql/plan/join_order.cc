@@ -243,7 +243,7 @@ class JoinPlanner {
       }
     } else {
       op = std::move(leaf.subquery);
-      relation.estimate = kUnknownRows / 10;
+      relation.estimate = leaf.subquery_rows >= 0 ? leaf.subquery_rows : kUnknownRows / 10;
       leaf_rows_[static_cast<size_t>(index)] = relation.estimate;
       Schema internal;
       for (int c = 0; c < leaf.schema.num_fields(); ++c) {

@@ -22,6 +22,7 @@ struct JoinLeaf {
   std::string qualifier;                // alias, else table / file / function name
   std::unique_ptr<Source> source;       // tables, files, table functions
   std::unique_ptr<Operator> subquery;   // a planned subquery (source is null)
+  double subquery_rows = -1;            // about how many rows it returns; -1: unknown
   Schema schema;                        // its columns under the names the query uses
   int visible = 0;                      // columns past this are pseudo-columns (rowid)
   std::vector<std::string> internal;    // each column's unique name in the joined row
