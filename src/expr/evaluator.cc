@@ -54,6 +54,54 @@ Result<Vec> RowWise(const DataType& type, const std::vector<Vec>& inputs, int64_
   return Vec{builder.Finish(), constant};
 }
 
+// substring(s, offset, length) of a VARCHAR column with constant offset >= 1 and length >= 0
+// (the common shape), the bytes of each row's code points [offset - 1, offset - 1 + length)
+// cut in place; any other shape: an empty Vec (the row-wise path).
+Result<Vec> SubstringKernel(const std::vector<Vec>& inputs, int64_t rows) {
+  if (inputs.size() != 3 || inputs[0].constant || !inputs[1].constant || !inputs[2].constant) {
+    return Vec{};
+  }
+  const Column& strings = *inputs[0].column;
+  if (strings.type.id != TypeId::kVarchar) return Vec{};
+  const Column& offset_column = *inputs[1].column;
+  const Column& length_column = *inputs[2].column;
+  if (offset_column.IsNull(0) || length_column.IsNull(0)) return Vec{};
+  const Value offset_value = offset_column.GetValue(0);
+  const Value length_value = length_column.GetValue(0);
+  if (!std::holds_alternative<int64_t>(offset_value.storage()) ||
+      !std::holds_alternative<int64_t>(length_value.storage())) {
+    return Vec{};
+  }
+  const int64_t offset = offset_value.GetInt64();
+  const int64_t length = length_value.GetInt64();
+  if (offset < 1 || offset > UINT32_MAX || length < 0 || length > UINT32_MAX) return Vec{};
+  ColumnBuilder builder(strings.type);
+  builder.Reserve(rows);
+  for (int64_t i = 0; i < rows; ++i) {
+    if (strings.IsNull(i)) {
+      builder.AppendNull();
+      continue;
+    }
+    const std::string_view s = strings.GetView(i);
+    const size_t size = s.size();
+    // Byte positions of code points offset - 1 and offset - 1 + length (clipped to the end).
+    size_t at = 0;
+    int64_t point = 0;
+    auto advance = [&](int64_t target) {
+      while (point < target && at < size) {
+        ++at;
+        while (at < size && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) ++at;
+        ++point;
+      }
+    };
+    advance(offset - 1);
+    const size_t begin = at;
+    advance(offset - 1 + length);
+    builder.AppendBytes(s.substr(begin, at - begin));
+  }
+  return Vec{builder.Finish(), false};
+}
+
 class Evaluator {
  public:
   explicit Evaluator(const Batch& batch, std::vector<std::shared_ptr<Column>> params = {})
@@ -143,6 +191,14 @@ class Evaluator {
         if (IsListAggregate(node.function)) {
           return EvaluateListAggregate(node.function, node.type, inputs, rows_);
         }
+        if (node.function == FunctionId::kSubstring) {
+          TARN_ASSIGN_OR_RETURN(Vec fast, SubstringKernel(inputs, rows_));
+          if (fast.column) return fast;
+        }
+        {
+          TARN_ASSIGN_OR_RETURN(Vec once, PerDictionaryEntry(node, inputs));
+          if (once.column) return once;
+        }
         return RowWise(
             node.type, inputs, rows_, PropagatesNull(node.function),
             [&](std::vector<Value>& args) { return InvokeFunction(node.function, args, node.type); },
@@ -168,6 +224,49 @@ class Evaluator {
       default: break;
     }
     return Status::Internal("unknown bound node");
+  }
+
+  // A function of one dictionary-coded string column (the other arguments constant) over a
+  // batch with fewer entries than rows: computed once per dictionary entry, then each row takes
+  // its entry's result. Empty Vec when the shape does not apply.
+  Result<Vec> PerDictionaryEntry(const BoundNode& node, const std::vector<Vec>& inputs) {
+    if (IsVolatile(node.function) || !PropagatesNull(node.function)) return Vec{};
+    int coded_input = -1;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      if (inputs[k].constant) continue;
+      if (coded_input >= 0) return Vec{};
+      coded_input = static_cast<int>(k);
+    }
+    if (coded_input < 0) return Vec{};
+    const Column& column = *inputs[static_cast<size_t>(coded_input)].column;
+    const DictionaryCodes* coded = column.codes();
+    if (coded == nullptr || coded->entries->length * 2 > rows_) return Vec{};
+    std::vector<Vec> over_entries = inputs;
+    over_entries[static_cast<size_t>(coded_input)] =
+        Vec{std::const_pointer_cast<Column>(coded->entries), false};
+    const int64_t entries = coded->entries->length;
+    TARN_ASSIGN_OR_RETURN(
+        Vec results, RowWise(node.type, over_entries, entries, true, [&](std::vector<Value>& args) {
+          return InvokeFunction(node.function, args, node.type);
+        }));
+    const uint32_t* codes = coded->codes->data_as<uint32_t>();
+    std::vector<int64_t> take(static_cast<size_t>(rows_));
+    for (int64_t i = 0; i < rows_; ++i) take[static_cast<size_t>(i)] = codes[i];
+    std::shared_ptr<Column> out = Take(*results.column, take);
+    if (column.null_count > 0) {
+      // NULL rows (code 0) take NULL.
+      ColumnBuilder builder(node.type);
+      builder.Reserve(rows_);
+      for (int64_t i = 0; i < rows_; ++i) {
+        if (column.IsNull(i)) {
+          builder.AppendNull();
+        } else {
+          TARN_RETURN_NOT_OK(builder.Append(out->GetValue(i)));
+        }
+      }
+      out = builder.Finish();
+    }
+    return Vec{std::move(out), false};
   }
 
   Result<std::vector<Vec>> EvalChildren(const BoundNode& node) {

@@ -85,6 +85,17 @@ void CompareOp(Op op, int64_t rows, uint8_t* out, GetA a, GetB b) {
   }
 }
 
+// Rows of a dictionary-coded column `coded` (n of them) take the bit of their entry:
+// bit i of `out` = entry_bits[codes[i]]. NULL rows (code 0) are masked by the caller.
+void GatherEntryBits(const DictionaryCodes& coded, const uint8_t* entry_bits, int64_t n,
+                     uint8_t* out) {
+  const uint32_t* codes = coded.codes->data_as<uint32_t>();
+  std::memset(out, 0, static_cast<size_t>((n + 7) / 8));
+  for (int64_t i = 0; i < n; ++i) {
+    out[i >> 3] |= static_cast<uint8_t>(GetBit(entry_bits, codes[i]) << (i & 7));
+  }
+}
+
 }  // namespace
 
 Phys PhysOf(const DataType& type) {
@@ -215,8 +226,29 @@ Result<Vec> CompareKernel(Op op, const Vec& left, const Vec& right, int64_t rows
   if (phys == Phys::kBytes) {
     const Column& a = *left.column;
     const Column& b = *right.column;
-    CompareOp<std::string_view>(op, n, out, [&](int64_t i) { return a.GetView(i * sa); },
-                                [&](int64_t i) { return b.GetView(i * sb); });
+    // A dictionary-coded column against a constant: each dictionary entry compared once.
+    const DictionaryCodes* coded = sa == 1 && sb == 0 ? a.codes() : sa == 0 && sb == 1 ? b.codes()
+                                                                                      : nullptr;
+    if (coded != nullptr && coded->entries->length < n) {
+      const Column& entries = *coded->entries;
+      const int64_t count = entries.length;
+      std::vector<uint8_t> entry_bits(static_cast<size_t>((count + 7) / 8), 0);
+      if (sa == 1) {
+        const std::string_view constant_b = b.GetView(0);
+        CompareOp<std::string_view>(op, count, entry_bits.data(),
+                                    [&](int64_t j) { return entries.GetView(j); },
+                                    [&](int64_t) { return constant_b; });
+      } else {
+        const std::string_view constant_a = a.GetView(0);
+        CompareOp<std::string_view>(op, count, entry_bits.data(),
+                                    [&](int64_t) { return constant_a; },
+                                    [&](int64_t j) { return entries.GetView(j); });
+      }
+      GatherEntryBits(*coded, entry_bits.data(), n, out);
+    } else {
+      CompareOp<std::string_view>(op, n, out, [&](int64_t i) { return a.GetView(i * sa); },
+                                  [&](int64_t i) { return b.GetView(i * sb); });
+    }
   } else if (phys == Phys::kBool) {
     const Column& a = *left.column;
     const Column& b = *right.column;
@@ -605,6 +637,17 @@ Result<Vec> InKernel(const Vec& operand, const std::vector<Value>& items, bool n
     std::unordered_set<std::string_view> set;
     for (const Value& item : items) {
       if (!item.is_null()) set.insert(item.GetBytes());
+    }
+    // A dictionary-coded column: each dictionary entry looked up once.
+    const DictionaryCodes* coded = operand.constant ? nullptr : c.codes();
+    if (coded != nullptr && coded->entries->length < n) {
+      const Column& entries = *coded->entries;
+      std::vector<uint8_t> entry_in(static_cast<size_t>(entries.length));
+      for (int64_t j = 0; j < entries.length; ++j) {
+        entry_in[static_cast<size_t>(j)] = set.count(entries.GetView(j)) > 0 ? 1 : 0;
+      }
+      const uint32_t* codes = coded->codes->data_as<uint32_t>();
+      return finish([&](int64_t i) { return entry_in[codes[i]] != 0; });
     }
     return finish([&](int64_t i) { return set.count(c.GetView(i)) > 0; });
   }
