@@ -186,8 +186,66 @@ class JoinPlanner {
     return (Subset(left, a) && Subset(right, b)) || (Subset(left, b) && Subset(right, a));
   }
 
+  // About how many rows a subtree of the join tree holds before any filter: its largest
+  // leaf's rows (a subquery's from its shape).
+  double RoughRows(const JoinTreeNode& node) const {
+    if (node.leaf < 0) return std::max(RoughRows(*node.left), RoughRows(*node.right));
+    const JoinLeaf& leaf = query_->leaves[static_cast<size_t>(node.leaf)];
+    if (leaf.source) {
+      const int64_t rows = leaf.source->EstimatedRows();
+      return rows >= 0 ? static_cast<double>(rows) : kUnknownRows;
+    }
+    return leaf.subquery_rows >= 0 ? leaf.subquery_rows : kUnknownRows / 10;
+  }
+
+  // A semi or anti join filters the rows of its left side by the left columns its conditions
+  // read; when those are all of one part of an inner join on its left, it filters that part
+  // before the inner join just as well. Moves `node` (SEMI / ANTI) onto the smallest such part
+  // when its right side is smaller than that part (a selective IN list, TPC-H Q18; an EXISTS
+  // over a table as large as the part is better left to the rows the inner join keeps, Q21),
+  // `node` becoming its former left side; false when it stays.
+  bool PushSemiJoinDown(JoinTreeNode* node) const {
+    std::set<int> right_leaves;
+    TreeLeaves(*node->right, &right_leaves);
+    std::set<int> wanted;
+    for (const auto& condition : node->conditions) {
+      for (int leaf : Leaves(*condition)) {
+        if (right_leaves.count(leaf) == 0) wanted.insert(leaf);
+      }
+    }
+    if (wanted.empty()) return false;
+    std::unique_ptr<JoinTreeNode>* slot = &node->left;
+    while ((*slot)->leaf < 0 &&
+           ((*slot)->type == JoinType::kInner || (*slot)->type == JoinType::kCross)) {
+      std::set<int> left;
+      TreeLeaves(*(*slot)->left, &left);
+      if (Subset(wanted, left)) {
+        slot = &(*slot)->left;
+        continue;
+      }
+      std::set<int> right;
+      TreeLeaves(*(*slot)->right, &right);
+      if (!Subset(wanted, right)) break;
+      slot = &(*slot)->right;
+    }
+    if (slot == &node->left || RoughRows(*node->right) >= RoughRows(**slot)) return false;
+    auto moved = std::make_unique<JoinTreeNode>();
+    moved->type = node->type;
+    moved->conditions = std::move(node->conditions);
+    moved->right = std::move(node->right);
+    moved->left = std::move(*slot);
+    *slot = std::move(moved);
+    std::unique_ptr<JoinTreeNode> left = std::move(node->left);
+    *node = std::move(*left);
+    return true;
+  }
+
   Result<Relation> PlanNode(JoinTreeNode* node, std::vector<ExprPtr> pushed) {
     if (node->leaf >= 0) return PlanLeaf(node->leaf, std::move(pushed));
+    if ((node->type == JoinType::kSemi || node->type == JoinType::kAnti) &&
+        PushSemiJoinDown(node)) {
+      return PlanNode(node, std::move(pushed));
+    }
     if (node->type == JoinType::kInner || node->type == JoinType::kCross) {
       return PlanRegion(node, std::move(pushed));
     }
@@ -548,12 +606,15 @@ class JoinPlanner {
       TARN_ASSIGN_OR_RETURN(out.op, MakeNestedLoopJoin(std::move(probe.op), std::move(build_op),
                                                        kind, std::move(residual_bound), context_));
     }
+    // A semi join keeps at most its outer rows, and about as many as the inner side has keys.
     if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) {
-      out.estimate = probe_estimate;
+      out.estimate = kind == JoinKind::kSemi ? std::min(probe_estimate, build_estimate)
+                                             : probe_estimate;
       out.leaves = probe_leaves;
     }
     if (IsRightSemiOrAnti(kind)) {
-      out.estimate = build_estimate;
+      out.estimate = kind == JoinKind::kRightSemi ? std::min(probe_estimate, build_estimate)
+                                                  : build_estimate;
       out.leaves = build_leaves;
     }
     return out;
