@@ -276,14 +276,15 @@ class HashJoinOperator : public Operator {
     return probe_->AddRowFilter(std::move(filter));
   }
 
-  // Inner, semi, right semi and right anti joins with an integer key that is a probe column
+  // Inner, semi, right outer, right semi and right anti joins (whose probe rows without a
+  // match output nothing) with an integer key that is a probe column
   // (filter_key_): hands the probe side a filter on that column (JoinKeyFilter) that drops
   // rows whose key the build side does not hold (they output nothing), so a scan below decodes
   // the other columns only for rows that can match. With several keys only that one is
   // checked (the join checks them all).
   void OfferKeyFilter() {
     if (spec_->kind != JoinKind::kInner && spec_->kind != JoinKind::kSemi &&
-        !IsRightSemiOrAnti(spec_->kind)) {
+        spec_->kind != JoinKind::kRightOuter && !IsRightSemiOrAnti(spec_->kind)) {
       return;
     }
     if (filter_key_ < 0) return;
@@ -524,9 +525,10 @@ class HashJoinOperator : public Operator {
     }
     KeyRows key_rows;
     ComputeKeyRows(keys, integer_mode_, batch.num_rows, &key_rows);
-    // Build rows without a match are output by full and right anti joins only.
+    // Build rows without a match are output by full, right and right anti joins only.
     return Route(batch, key_rows, state_->spilled->build.get(),
-                 spec_->kind == JoinKind::kFullOuter || spec_->kind == JoinKind::kRightAnti);
+                 spec_->kind == JoinKind::kFullOuter || spec_->kind == JoinKind::kRightOuter ||
+                     spec_->kind == JoinKind::kRightAnti);
   }
 
   // Moves the rows held so far to the partition files, then the rest of the build input.

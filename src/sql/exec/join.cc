@@ -81,6 +81,7 @@ const char* JoinKindName(JoinKind kind) {
   switch (kind) {
     case JoinKind::kInner: return "INNER";
     case JoinKind::kLeftOuter: return "LEFT";
+    case JoinKind::kRightOuter: return "RIGHT";
     case JoinKind::kFullOuter: return "FULL";
     case JoinKind::kSemi: return "SEMI";
     case JoinKind::kAnti: return "ANTI";
@@ -219,6 +220,10 @@ Result<std::shared_ptr<Batch>> FinishProbe(JoinKind kind, const BoundExpr* resid
   if (kind == JoinKind::kInner) {
     return AssemblePairs(output_schema, *probe, *probe_rows, build->batch(), *build_rows, true);
   }
+  if (kind == JoinKind::kRightOuter) {
+    for (int64_t row : *build_rows) build->MarkMatched(row);
+    return AssemblePairs(output_schema, *probe, *probe_rows, build->batch(), *build_rows, true);
+  }
   if (IsRightSemiOrAnti(kind)) {
     for (int64_t row : *build_rows) build->MarkMatched(row);
     return MakeEmptyColumnsBatch(std::move(output_schema), 0);
@@ -253,7 +258,7 @@ std::unique_ptr<Operator> WithBuildRowsAtEnd(std::unique_ptr<Operator> join, Joi
                                              std::function<Result<const JoinBuild*>()> build,
                                              const ExecContext& context) {
   if (!OutputsBuildRowsAtEnd(kind)) return join;
-  const bool full = kind == JoinKind::kFullOuter;
+  const bool full = kind == JoinKind::kFullOuter || kind == JoinKind::kRightOuter;
   return std::make_unique<BuildRowsAtEndOperator>(MakeGather(std::move(join), context),
                                                   std::move(build), full ? probe_columns : 0,
                                                   kind == JoinKind::kRightSemi);

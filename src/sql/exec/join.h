@@ -5,7 +5,8 @@
 // becomes one output batch (see Operator::TransformBatch), so the probe runs on every thread
 // through a ParallelFeed like a filter does. The planner puts the side whose rows must all
 // survive (the left of LEFT JOIN, the right of RIGHT JOIN) on the probe side; FULL OUTER
-// JOIN also emits the build rows no probe row matched, after the probe ends. A semi or anti
+// JOIN also emits the build rows no probe row matched, after the probe ends; so does a LEFT
+// or RIGHT JOIN whose preserved side is the smaller, built on as kRightOuter. A semi or anti
 // join whose outer side is the smaller builds on it (kRightSemi, kRightAnti): the probe only
 // marks the build rows it matches, and the build rows are output after the probe ends.
 //
@@ -29,6 +30,7 @@ namespace tarn::sql {
 enum class JoinKind : uint8_t {
   kInner,      // pairs that match
   kLeftOuter,  // and every probe row without a match, with NULL build columns
+  kRightOuter,  // and, at the end, every build row without a match, with NULL probe columns
   kFullOuter,  // and, at the end, every build row without a match, with NULL probe columns
   kSemi,       // probe rows with a match (probe columns only)
   kAnti,       // probe rows without a match (probe columns only)
@@ -51,7 +53,7 @@ inline bool IsRightSemiOrAnti(JoinKind kind) {
 }
 // Kinds that output build rows after the probe ends, and so mark the build rows matched.
 inline bool OutputsBuildRowsAtEnd(JoinKind kind) {
-  return kind == JoinKind::kFullOuter || IsRightSemiOrAnti(kind);
+  return kind == JoinKind::kFullOuter || kind == JoinKind::kRightOuter || IsRightSemiOrAnti(kind);
 }
 // Kinds whose build side carries an all-NULL row for probe rows without a match.
 inline bool NeedsNullBuildRow(JoinKind kind) {

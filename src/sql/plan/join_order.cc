@@ -531,11 +531,14 @@ class JoinPlanner {
     if (type == JoinType::kSemi) kind = JoinKind::kSemi;
     if (type == JoinType::kAnti) kind = JoinKind::kAnti;
     Relation joined;
-    if (right_preserved) {
-      TARN_ASSIGN_OR_RETURN(joined, Join(std::move(right), std::move(left), kind,
-                                         std::move(conditions), false));
+    Relation& preserved = right_preserved ? right : left;
+    Relation& other = right_preserved ? left : right;
+    if (kind == JoinKind::kLeftOuter && preserved.estimate < other.estimate) {
+      // The smaller preserved side is built on; its rows no probe row matched come at the end.
+      TARN_ASSIGN_OR_RETURN(joined, Join(std::move(other), std::move(preserved),
+                                         JoinKind::kRightOuter, std::move(conditions), false));
     } else {
-      TARN_ASSIGN_OR_RETURN(joined, Join(std::move(left), std::move(right), kind,
+      TARN_ASSIGN_OR_RETURN(joined, Join(std::move(preserved), std::move(other), kind,
                                          std::move(conditions), false));
     }
     return Filtered(std::move(joined), std::move(above));
