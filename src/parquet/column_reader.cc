@@ -159,8 +159,8 @@ Status ColumnChunkReader::DecodeLevels(const Page& page, std::string_view body,
   const int64_t n = page_entries_;
   const int16_t max_rep = leaf_.max_rep_level;
   const int16_t max_def = leaf_.max_def_level;
-  if (max_rep > 0) rep_levels_.resize(static_cast<size_t>(n));
-  if (max_def > 0) def_levels_.resize(static_cast<size_t>(n));
+  if (max_rep > 0) rep_levels_.Resize(static_cast<size_t>(n));
+  if (max_def > 0) def_levels_.Resize(static_cast<size_t>(n));
   all_defined_ = false;
   // Flat leaves whose page defines every value skip materializing the levels.
   bool* all_defined = max_rep == 0 ? &all_defined_ : nullptr;
@@ -398,8 +398,8 @@ Status ColumnChunkReader::Read(int64_t rows, LeafOutput* out) {
         if (all_defined_) {
           out->def_levels.insert(out->def_levels.end(), static_cast<size_t>(n), max_def);
         } else {
-          out->def_levels.insert(out->def_levels.end(), def_levels_.begin() + entry_pos_,
-                                 def_levels_.begin() + entry_pos_ + n);
+          out->def_levels.insert(out->def_levels.end(), def_levels_.data() + entry_pos_,
+                                 def_levels_.data() + entry_pos_ + n);
         }
       }
       if (defined < n) {
@@ -478,11 +478,11 @@ Status ColumnChunkReader::Read(int64_t rows, LeafOutput* out) {
       return Fail("more than 2^31 list entries in one batch");
     }
     if (max_def > 0) {
-      out->def_levels.insert(out->def_levels.end(), def_levels_.begin() + entry_pos_,
-                             def_levels_.begin() + entry_pos_ + k);
+      out->def_levels.insert(out->def_levels.end(), def_levels_.data() + entry_pos_,
+                             def_levels_.data() + entry_pos_ + k);
     }
-    out->rep_levels.insert(out->rep_levels.end(), rep_levels_.begin() + entry_pos_,
-                           rep_levels_.begin() + entry_pos_ + k);
+    out->rep_levels.insert(out->rep_levels.end(), rep_levels_.data() + entry_pos_,
+                           rep_levels_.data() + entry_pos_ + k);
     out->num_entries += k;
     out->EnsureValues(layout_, out->length + defined);
     sink.values = out->values.get();

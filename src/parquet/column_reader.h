@@ -120,10 +120,27 @@ class ColumnChunkReader {
   Dictionary dictionary_;
   bool has_dictionary_ = false;
   ValueDecoder values_;
-  // The current data page.
-  std::vector<int16_t> def_levels_;  // unwritten when all_defined_
-  bool all_defined_ = false;         // flat leaf: every entry of the page is defined
-  std::vector<int16_t> rep_levels_;
+  // The levels of the current data page's entries, in buffers that only grow and are never
+  // cleared: a page whose entries are all defined writes (and touches) none of them.
+  class Levels {
+   public:
+    void Resize(size_t n) {
+      if (n > capacity_) {
+        data_ = std::make_unique_for_overwrite<int16_t[]>(n);
+        capacity_ = n;
+      }
+    }
+    int16_t* data() { return data_.get(); }
+    const int16_t* data() const { return data_.get(); }
+    int16_t operator[](int64_t i) const { return data_[static_cast<size_t>(i)]; }
+
+   private:
+    std::unique_ptr<int16_t[]> data_;
+    size_t capacity_ = 0;
+  };
+  Levels def_levels_;         // unwritten when all_defined_
+  bool all_defined_ = false;  // flat leaf: every entry of the page is defined
+  Levels rep_levels_;
   int64_t page_entries_ = 0;    // level entries in the page
   int64_t entry_pos_ = 0;       // next entry
   bool first_entry_ = true;     // the chunk's first entry must start a row
