@@ -1,5 +1,7 @@
 #include "expr/like.h"
 
+#include <string.h>
+
 #include "expr/case_mapping.h"
 
 namespace tarn::expr {
@@ -83,8 +85,11 @@ bool LikeMatcher::MatchFrom(size_t piece, std::string_view text) const {
         if (next.kind == Piece::kLiteral) {
           size_t from = 0;
           while (true) {
-            size_t found = text.find(next.literal, from);
-            if (found == std::string_view::npos) return false;
+            if (from > text.size()) return false;
+            const void* at = memmem(text.data() + from, text.size() - from, next.literal.data(),
+                                    next.literal.size());
+            if (at == nullptr) return false;
+            const size_t found = static_cast<size_t>(static_cast<const char*>(at) - text.data());
             if (MatchFrom(piece + 1, text.substr(found))) return true;
             from = found + 1;
           }
