@@ -249,24 +249,20 @@ class Evaluator {
         Vec results, RowWise(node.type, over_entries, entries, true, [&](std::vector<Value>& args) {
           return InvokeFunction(node.function, args, node.type);
         }));
+    // NULL rows (code 0) take a NULL placed after the entries' results.
+    std::shared_ptr<Column> taken_from = results.column;
+    if (column.null_count > 0) {
+      ColumnBuilder null_entry(node.type);
+      null_entry.AppendNull();
+      const std::shared_ptr<Column> parts[] = {results.column, null_entry.Finish()};
+      taken_from = Concatenate(parts);
+    }
     const uint32_t* codes = coded->codes->data_as<uint32_t>();
     std::vector<int64_t> take(static_cast<size_t>(rows_));
-    for (int64_t i = 0; i < rows_; ++i) take[static_cast<size_t>(i)] = codes[i];
-    std::shared_ptr<Column> out = Take(*results.column, take);
-    if (column.null_count > 0) {
-      // NULL rows (code 0) take NULL.
-      ColumnBuilder builder(node.type);
-      builder.Reserve(rows_);
-      for (int64_t i = 0; i < rows_; ++i) {
-        if (column.IsNull(i)) {
-          builder.AppendNull();
-        } else {
-          TARN_RETURN_NOT_OK(builder.Append(out->GetValue(i)));
-        }
-      }
-      out = builder.Finish();
+    for (int64_t i = 0; i < rows_; ++i) {
+      take[static_cast<size_t>(i)] = column.IsNull(i) ? entries : codes[i];
     }
-    return Vec{std::move(out), false};
+    return Vec{Take(*taken_from, take), false};
   }
 
   Result<std::vector<Vec>> EvalChildren(const BoundNode& node) {

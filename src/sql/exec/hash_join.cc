@@ -664,24 +664,32 @@ class HashJoinOperator : public Operator {
   // A right semi or anti join without a residual: marks every build row whose key a probe row
   // holds. The rows of one key are marked together, so a key whose first row is marked is
   // skipped.
-  void MarkMatches(const KeyRows& probe, int64_t rows, JoinBuild* build) const {
-    const State& state = *state_;
-    const uint32_t* next = state.next.data();
-    if (integer_mode_ && spec_->probe_keys.size() == 1) {
-      const KeySlot* slots = state.slots.data();
-      const int64_t* keys = probe.ints.data();
-      const uint8_t* has_null = probe.has_null.data();
-      const uint64_t mask = state.mask;
-      for (int64_t row = 0; row < rows; ++row) {
-        if (row + kPrefetchAhead < rows) {
-          const uint64_t ahead = static_cast<uint64_t>(keys[row + kPrefetchAhead]);
-          __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
-        }
-        if (has_null[row] != 0) continue;
-        const KeySlot& slot = slots[FindSlot(slots, mask, keys[row])];
-        if (slot.row == kEmpty || build->matched(slot.row)) continue;
-        for (uint32_t b = slot.row; b != kEmpty; b = next[b]) build->MarkMatched(b);
+  // Calls visit(row, slot) for each probe row (of `rows`, one integer key) whose key the
+  // build side holds, fetching the slot 16 rows ahead.
+  template <typename Visit>
+  void ForEachKeySlot(const KeyRows& probe, int64_t rows, Visit&& visit) const {
+    const KeySlot* slots = state_->slots.data();
+    const int64_t* keys = probe.ints.data();
+    const uint8_t* has_null = probe.has_null.data();
+    const uint64_t mask = state_->mask;
+    for (int64_t row = 0; row < rows; ++row) {
+      if (row + kPrefetchAhead < rows) {
+        const uint64_t ahead = static_cast<uint64_t>(keys[row + kPrefetchAhead]);
+        __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
       }
+      if (has_null[row] != 0) continue;
+      const KeySlot& slot = slots[FindSlot(slots, mask, keys[row])];
+      if (slot.row != kEmpty) visit(row, slot);
+    }
+  }
+
+  void MarkMatches(const KeyRows& probe, int64_t rows, JoinBuild* build) const {
+    if (integer_mode_ && spec_->probe_keys.size() == 1) {
+      const uint32_t* next = state_->next.data();
+      ForEachKeySlot(probe, rows, [&](int64_t, const KeySlot& slot) {
+        if (build->matched(slot.row)) return;
+        for (uint32_t b = slot.row; b != kEmpty; b = next[b]) build->MarkMatched(b);
+      });
       return;
     }
     std::vector<int64_t> probe_rows;
@@ -699,26 +707,15 @@ class HashJoinOperator : public Operator {
     probe_rows->reserve(static_cast<size_t>(rows));
     build_rows->reserve(static_cast<size_t>(rows));
     if (integer_mode_ && num_keys == 1) {
-      const KeySlot* slots = state.slots.data();
-      const int64_t* keys = probe.ints.data();
-      const uint8_t* has_null = probe.has_null.data();
-      const uint64_t mask = state.mask;
-      for (int64_t row = 0; row < rows; ++row) {
-        if (row + kPrefetchAhead < rows) {
-          const uint64_t ahead = static_cast<uint64_t>(keys[row + kPrefetchAhead]);
-          __builtin_prefetch(&slots[HashInteger(ahead) & mask]);
-        }
-        if (has_null[row] != 0) continue;
-        const KeySlot& slot = slots[FindSlot(slots, mask, keys[row])];
-        if (slot.row == kEmpty) continue;
+      ForEachKeySlot(probe, rows, [&](int64_t row, const KeySlot& slot) {
         probe_rows->push_back(row);
         build_rows->push_back(slot.row);
-        if (slot.count == 1 || first_match_only) continue;
+        if (slot.count == 1 || first_match_only) return;
         for (uint32_t b = next[slot.row]; b != kEmpty; b = next[b]) {
           probe_rows->push_back(row);
           build_rows->push_back(b);
         }
-      }
+      });
       return;
     }
     for (int64_t row = 0; row < rows; ++row) {
