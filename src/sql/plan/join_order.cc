@@ -10,6 +10,7 @@
 // relations of their region, planned as written: the preserved side probes, the other is
 // built; conjuncts of their ON condition that read only the build side filter it first.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -151,15 +152,19 @@ class JoinPlanner {
     if (side.kind == ExprKind::kColumnRef && !side.names.empty()) {
       auto it = query_->columns.find(LowerAscii(side.names[0]));
       if (it != query_->columns.end() && relation.leaves.count(it->second.first) > 0) {
-        const size_t leaf = static_cast<size_t>(it->second.first);
-        double known = leaf_rows_[leaf];
-        const JoinLeaf& info = query_->leaves[leaf];
-        if (info.source) {
-          if (std::optional<double> values = info.source->DistinctValues(it->second.second)) {
-            known = std::min(known, std::max(1.0, *values));
+        auto [cached, fresh] = leaf_distinct_.try_emplace(it->second, 0.0);
+        if (fresh) {  // the source's statistics walked once per column
+          const size_t leaf = static_cast<size_t>(it->second.first);
+          double known = leaf_rows_[leaf];
+          const JoinLeaf& info = query_->leaves[leaf];
+          if (info.source) {
+            if (std::optional<double> values = info.source->DistinctValues(it->second.second)) {
+              known = std::min(known, std::max(1.0, *values));
+            }
           }
+          cached->second = known;
         }
-        distinct = std::min(distinct, known);
+        distinct = std::min(distinct, cached->second);
       }
     }
     return std::max(1.0, distinct);
@@ -627,6 +632,8 @@ class JoinPlanner {
   const ExecContext& context_;
   std::vector<std::set<int>> needed_;  // per leaf: the columns some expression reads
   std::vector<double> leaf_rows_;      // per leaf: its estimated rows before its filters
+  // (leaf, column) → KeyDistinct's bound from the leaf alone.
+  mutable std::map<std::pair<int, int>, double> leaf_distinct_;
 };
 
 }  // namespace
