@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "expr/lexer.h"
+#include "expr/parse/lexer.h"
 #include "sql/parse/statement_parser.h"
 
 namespace tarn {

@@ -1,7 +1,7 @@
 // SQL expressions and predicates: parse, bind, evaluate on batches, prune on statistics.
 //
 // The life of an expression:
-//   text --ParseExpression--> ast::Expr (syntax only; see expr/ast.h)
+//   text --ParseExpression--> ast::Expr (syntax only; see expr/parse/ast.h)
 //        --Bind(schema)--> BoundExpr (names resolved to column indices, every node typed by
 //                          DuckDB's rules, implicit casts made explicit)
 //        --Evaluate(batch)--> a Column of type() with one value per row
@@ -10,8 +10,8 @@
 // above every number (so NaN > 'inf' is true); -0.0 = 0.0; `/` on integers gives DOUBLE, `//`
 // truncates; integer overflow is an error; strings compare byte-wise.
 //
-// The SQL front end reuses this module: the tokenizer (expr/lexer.h) and expression parser
-// (expr/parser.h) parse expressions inside statements; BoundExpr evaluates SELECT lists and
+// The SQL front end reuses this module: the tokenizer (expr/parse/lexer.h) and expression parser
+// (expr/parse/parser.h) parse expressions inside statements; BoundExpr evaluates SELECT lists and
 // WHERE clauses.
 //
 // Thread-safety: a BoundExpr is immutable after Bind and may be evaluated from many threads
@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 #include "tarn/columnar.h"
 #include "tarn/parquet.h"
 #include "tarn/status.h"

@@ -4,10 +4,10 @@
 #include <set>
 
 #include "columnar/bit_util.h"
-#include "expr/binder.h"
-#include "expr/bound.h"
-#include "expr/evaluator.h"
-#include "expr/parser.h"
+#include "expr/bind/binder.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/evaluator.h"
+#include "expr/parse/parser.h"
 
 namespace tarn {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "tarn/expr.h"
 
 namespace tarn::expr {

@@ -14,7 +14,7 @@
 #include <memory>
 #include <span>
 
-#include "expr/bound.h"
+#include "expr/bind/bound.h"
 #include "tarn/parquet.h"
 
 namespace tarn::expr {

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <numeric>
 
-#include "expr/cast.h"
-#include "expr/kernels.h"
+#include "expr/eval/cast.h"
+#include "expr/eval/kernels.h"
 
 namespace tarn::layout {
 namespace {

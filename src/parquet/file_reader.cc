@@ -8,7 +8,7 @@
 #include <future>
 
 #include "columnar/bit_util.h"
-#include "expr/bound.h"
+#include "expr/bind/bound.h"
 #include "parquet/chunk_fetch.h"
 #include "parquet/column_reader.h"
 #include "parquet/filtered_scan.h"

@@ -7,7 +7,7 @@
 
 #include "catalog/stats_encode.h"
 #include "columnar/geometry.h"
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "parquet/schema.h"
 #include "parquet/statistics.h"
 #include "table/partition_keys.h"

@@ -4,9 +4,9 @@
 #include <cstring>
 #include <map>
 
-#include "expr/bound.h"
-#include "expr/cast.h"
-#include "expr/conversion_functions.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/cast.h"
+#include "expr/functions/conversion_functions.h"
 #include "expr/pruning.h"
 #include "format/scalar_text.h"
 #include "util/murmur3.h"

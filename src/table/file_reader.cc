@@ -5,8 +5,8 @@
 #include "table/column_conform.h"
 #include "table/deletes.h"
 #include "table/file_pruning.h"
-#include "expr/bound.h"
-#include "expr/cast.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/cast.h"
 #include "parquet/filtered_scan.h"
 
 namespace tarn::table_internal {

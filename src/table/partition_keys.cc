@@ -4,7 +4,7 @@
 #include <limits>
 #include <unordered_map>
 
-#include "expr/datetime.h"
+#include "expr/functions/datetime.h"
 #include "table/file_pruning.h"
 #include "tarn/format.h"
 

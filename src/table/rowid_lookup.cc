@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "expr/bound.h"
-#include "expr/cast.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/cast.h"
 
 namespace tarn::table_internal {
 

@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-#include "expr/row_compare.h"
+#include "expr/eval/row_compare.h"
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
 #include "tarn/status.h"

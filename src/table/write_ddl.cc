@@ -7,7 +7,7 @@
 #include "catalog/column_tree.h"
 #include "catalog/inlined_text.h"
 #include "catalog/loader.h"
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "table/reserved_columns.h"
 #include "table/write_dml.h"
 #include "table/write_files.h"

@@ -1,7 +1,7 @@
 // Column DDL of a write transaction: add, drop, rename, type promotion, defaults, NOT NULL.
 #include <algorithm>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "table/reserved_columns.h"
 #include "table/write_ddl.h"
 #include "table/write_dml.h"

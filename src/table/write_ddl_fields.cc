@@ -10,7 +10,7 @@
 #include <set>
 
 #include "catalog/column_tree.h"
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "table/write_ddl.h"
 #include "table/write_dml.h"
 

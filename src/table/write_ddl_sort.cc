@@ -1,7 +1,7 @@
 // Sort-key DDL of a write transaction: SET SORTED BY / RESET SORTED BY, and what renaming or
 // dropping a column does to the key (as the DuckLake extension does: a rename rewrites the
 // key's column references, a drop of a column the key uses is refused).
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 #include "tarn/expr.h"
 #include "table/write_ddl.h"
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "table/column_conform.h"
 #include "table/external_sort.h"
 #include "table/file_reader.h"

@@ -8,7 +8,7 @@
 
 #include "catalog/stats_encode.h"
 #include "catalog/variant_extra_stats.h"
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "parquet/compression.h"
 #include "table/file_reader.h"
 #include "table/reserved_columns.h"

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "expr/binder.h"
+#include "expr/bind/binder.h"
 #include "tarn/expr.h"
 
 namespace tarn {

@@ -3,7 +3,7 @@
 // expression's text is checked against `macro_definition` of a macro with that body.
 #include <gtest/gtest.h>
 
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 #include "support/oracle.h"
 #include "tarn/expr.h"
 

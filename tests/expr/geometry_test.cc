@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "support/oracle.h"
 #include "support/test_util.h"
 #include "tarn/columnar.h"

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "expr/parser.h"
+#include "expr/parse/parser.h"
 #include "support/run_with_stack.h"
 #include "tarn/expr.h"
 

@@ -2,8 +2,8 @@
 
 #include <random>
 
-#include "expr/lexer.h"
-#include "expr/parser.h"
+#include "expr/parse/lexer.h"
+#include "expr/parse/parser.h"
 #include "tarn/expr.h"
 
 namespace tarn {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "tarn/expr.h"
 
 namespace tarn {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "columnar/variant_stats.h"
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "support/oracle.h"
 #include "support/test_util.h"
 #include "tarn/columnar.h"

@@ -7,7 +7,7 @@
 //
 // Every outcome but a crash, a sanitizer report, a hang or an allocation past libFuzzer's limit
 // is acceptable: syntax and binding errors are the expected answer to most inputs. The
-// parser's nesting limits (expr/parser.h, sql/statement_parser_internal.h) are what keep deep
+// parser's nesting limits (expr/parse/parser.h, sql/statement_parser_internal.h) are what keep deep
 // inputs, which the corpus holds many of, within the stack.
 #pragma once
 
@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "expr/lexer.h"
-#include "expr/parser.h"
+#include "expr/parse/lexer.h"
+#include "expr/parse/parser.h"
 #include "sql/parse/statement_parser.h"
 #include "tarn/expr.h"
 

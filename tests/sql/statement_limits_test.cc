@@ -9,8 +9,8 @@
 #include <functional>
 #include <string>
 
-#include "expr/lexer.h"
-#include "expr/parser.h"
+#include "expr/parse/lexer.h"
+#include "expr/parse/parser.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/parse/statement_parser_internal.h"
 #include "support/fixture_lake.h"

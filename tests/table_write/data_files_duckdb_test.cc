@@ -8,7 +8,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "parquet/writer_test_util.h"
 #include "support/oracle.h"
 #include "write_test_util.h"

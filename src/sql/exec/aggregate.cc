@@ -7,7 +7,7 @@
 #include <mutex>
 #include <utility>
 
-#include "expr/bound.h"
+#include "expr/bind/bound.h"
 #include "sql/exec/aggregate_distinct.h"
 #include "sql/exec/group_table.h"
 #include "sql/exec/spill.h"

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "columnar/bit_util.h"
-#include "expr/kernels.h"
+#include "expr/eval/kernels.h"
 #include "sql/exec/group_table.h"
 
 namespace tarn::sql {

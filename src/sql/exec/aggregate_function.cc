@@ -7,8 +7,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "expr/cast.h"
-#include "expr/kernels.h"
+#include "expr/eval/cast.h"
+#include "expr/eval/kernels.h"
 #include "sql/exec/aggregate_library.h"
 
 namespace tarn::sql {

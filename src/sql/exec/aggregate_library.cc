@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 
 namespace tarn::sql {
 namespace {

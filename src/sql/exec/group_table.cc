@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "expr/kernels.h"
+#include "expr/eval/kernels.h"
 #include "tarn/format.h"
 
 namespace tarn::sql {

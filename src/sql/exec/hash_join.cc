@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "expr/bound.h"
-#include "expr/kernels.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/kernels.h"
 #include "sql/exec/group_table.h"
 #include "sql/exec/spill.h"
 #include "tarn/sql.h"

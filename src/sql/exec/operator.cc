@@ -6,7 +6,7 @@
 #include <map>
 #include <utility>
 
-#include "expr/bound.h"
+#include "expr/bind/bound.h"
 #include "sql/exec/kept_runs.h"
 
 namespace tarn::sql {

@@ -7,7 +7,7 @@
 #include <charconv>
 #include <utility>
 
-#include "expr/datetime.h"
+#include "expr/functions/datetime.h"
 
 namespace tarn::sql {
 namespace {

@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "expr/cast.h"
-#include "expr/kernels.h"
+#include "expr/eval/cast.h"
+#include "expr/eval/kernels.h"
 #include "sql/exec/spill.h"
 #include "tarn/sql.h"
 

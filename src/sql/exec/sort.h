@@ -16,8 +16,8 @@
 #include <mutex>
 #include <vector>
 
-#include "expr/kernels.h"
-#include "expr/row_compare.h"
+#include "expr/eval/kernels.h"
+#include "expr/eval/row_compare.h"
 #include "parquet/filtered_scan.h"
 #include "sql/exec/operator.h"
 

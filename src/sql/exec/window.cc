@@ -9,8 +9,8 @@
 #include <span>
 #include <utility>
 
-#include "expr/cast.h"
-#include "expr/kernels.h"
+#include "expr/eval/cast.h"
+#include "expr/eval/kernels.h"
 #include "sql/exec/aggregate_function.h"
 #include "sql/exec/group_table.h"
 #include "sql/exec/spill.h"

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 #include "sql/exec/operator.h"
 #include "sql/exec/sort.h"
 

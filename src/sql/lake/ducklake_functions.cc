@@ -6,9 +6,9 @@
 #include <set>
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/cast.h"
-#include "expr/lexer.h"
+#include "expr/bind/binder.h"
+#include "expr/eval/cast.h"
+#include "expr/parse/lexer.h"
 #include "sql/lake/lake_source.h"
 #include "sql/lake/rows_source.h"
 #include "sql/plan/names.h"

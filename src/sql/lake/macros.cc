@@ -4,9 +4,9 @@
 #include <functional>
 #include <utility>
 
-#include "expr/functions.h"
-#include "expr/macro_expansion.h"
-#include "expr/parser.h"
+#include "expr/functions/functions.h"
+#include "expr/bind/macro_expansion.h"
+#include "expr/parse/parser.h"
 #include "sql/exec/aggregate_function.h"
 #include "sql/exec/window.h"
 #include "columnar/sql_keywords.h"

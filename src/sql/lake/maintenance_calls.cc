@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "catalog/inlined_text.h"
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "tarn/expr.h"
 #include "tarn/format.h"
 #include "tarn/lake_maintenance.h"

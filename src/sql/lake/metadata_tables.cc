@@ -3,8 +3,8 @@
 #include <cctype>
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/lexer.h"
+#include "expr/bind/binder.h"
+#include "expr/parse/lexer.h"
 #include "sql/lake/lake_source.h"
 #include "sql/lake/rows_source.h"
 #include "tarn/catalog.h"

@@ -3,7 +3,7 @@
 #include <functional>
 #include <utility>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "sql/lake/metadata_tables.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"

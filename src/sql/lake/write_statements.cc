@@ -9,9 +9,9 @@
 #include <map>
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/cast.h"
-#include "expr/lexer.h"
+#include "expr/bind/binder.h"
+#include "expr/eval/cast.h"
+#include "expr/parse/lexer.h"
 #include "sql/parse/select_text.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 
 namespace tarn::sql {
 namespace {

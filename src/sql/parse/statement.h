@@ -1,7 +1,7 @@
 // The syntax tree of a SQL statement, as written: table and column names unresolved.
 //
 // Expressions inside statements are ast::Expr trees from the expression parser
-// (expr/parser.h). The statement parser (statement_parser.h) builds these; the planner
+// (expr/parse/parser.h). The statement parser (statement_parser.h) builds these; the planner
 // (planner.h) turns a SelectStmt into an operator tree.
 //
 // Thread-safety: plain values.
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 
 namespace tarn::sql {
 
@@ -87,7 +87,7 @@ struct CommonTableExpr {
   std::optional<bool> materialized;
 };
 
-// WINDOW name AS (spec): `spec` is a kWindow node without a function (expr/ast.h).
+// WINDOW name AS (spec): `spec` is a kWindow node without a function (expr/parse/ast.h).
 struct NamedWindow {
   std::string name;
   std::unique_ptr<ast::Expr> spec;

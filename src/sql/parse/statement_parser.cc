@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "expr/parser.h"
+#include "expr/parse/parser.h"
 #include "sql/parse/statement_parser_internal.h"
 
 namespace tarn::sql {

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "expr/lexer.h"
+#include "expr/parse/lexer.h"
 #include "sql/parse/statement.h"
 #include "tarn/status.h"
 

@@ -7,9 +7,9 @@
 #include <unordered_set>
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/bound.h"
-#include "expr/cast.h"
+#include "expr/bind/binder.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/cast.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "expr/cast.h"
-#include "expr/functions.h"
+#include "expr/eval/cast.h"
+#include "expr/functions/functions.h"
 #include "sql/parse/statement_clone.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/common_table.h"

@@ -15,7 +15,7 @@
 #include <set>
 #include <utility>
 
-#include "expr/bound.h"
+#include "expr/bind/bound.h"
 #include "sql/exec/hash_join.h"
 #include "sql/exec/nested_loop_join.h"
 #include "sql/plan/join_tree.h"

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 
 namespace tarn::sql {
 

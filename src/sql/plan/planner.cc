@@ -5,8 +5,8 @@
 #include <functional>
 #include <utility>
 
-#include "expr/bound.h"
-#include "expr/cast.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/cast.h"
 #include "sql/exec/aggregate.h"
 #include "sql/exec/aggregate_library.h"
 #include "sql/exec/sort.h"

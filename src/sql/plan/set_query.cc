@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "expr/binder.h"
-#include "expr/bound.h"
-#include "expr/cast.h"
+#include "expr/bind/binder.h"
+#include "expr/bind/bound.h"
+#include "expr/eval/cast.h"
 #include "sql/exec/set_operation.h"
 #include "sql/parse/statement_clone.h"
 #include "sql/plan/planner.h"

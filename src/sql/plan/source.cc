@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/cast.h"
-#include "expr/lexer.h"
+#include "expr/bind/binder.h"
+#include "expr/eval/cast.h"
+#include "expr/parse/lexer.h"
 #include "sql/exec/scan_operators.h"
 #include "sql/lake/ducklake_functions.h"
 #include "sql/lake/lake_source.h"

@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "sql/parse/statement_clone.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/aggregate_rewrite.h"

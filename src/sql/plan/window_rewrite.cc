@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/cast.h"
+#include "expr/bind/binder.h"
+#include "expr/eval/cast.h"
 #include "sql/plan/names.h"
 
 namespace tarn::sql {

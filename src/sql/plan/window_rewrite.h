@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "expr/ast.h"
+#include "expr/parse/ast.h"
 #include "sql/exec/window.h"
 #include "sql/parse/statement.h"
 

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "expr/cast.h"
+#include "expr/eval/cast.h"
 #include "sql/plan/names.h"
 #include "tarn/catalog.h"
 #include "tarn/catalog_locator.h"

@@ -11,9 +11,9 @@
 #include <thread>
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/cast.h"
-#include "expr/lexer.h"
+#include "expr/bind/binder.h"
+#include "expr/eval/cast.h"
+#include "expr/parse/lexer.h"
 #include "sql/exec/copy.h"
 #include "sql/lake/ducklake_functions.h"
 #include "sql/lake/lake_source.h"

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <optional>
 
-#include "expr/binder.h"
-#include "expr/cast.h"
+#include "expr/bind/binder.h"
+#include "expr/eval/cast.h"
 #include "sql/plan/names.h"
 #include "tarn/format.h"
 #include "tarn/sql.h"

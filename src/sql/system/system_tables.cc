@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "expr/ast.h"
-#include "expr/binder.h"
-#include "expr/lexer.h"
+#include "expr/parse/ast.h"
+#include "expr/bind/binder.h"
+#include "expr/parse/lexer.h"
 #include "sql/lake/lake_source.h"
 #include "sql/lake/rows_source.h"
 #include "sql/parse/select_text.h"

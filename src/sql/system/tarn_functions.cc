@@ -5,9 +5,9 @@
 #include <map>
 #include <utility>
 
-#include "expr/binder.h"
-#include "expr/cast.h"
-#include "expr/lexer.h"
+#include "expr/bind/binder.h"
+#include "expr/eval/cast.h"
+#include "expr/parse/lexer.h"
 #include "sql/lake/lake_source.h"
 #include "sql/plan/names.h"
 #include "table/rowid_lookup.h"

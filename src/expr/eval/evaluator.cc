@@ -1,0 +1,462 @@
+#include "expr/eval/evaluator.h"
+
+#include <set>
+
+#include "expr/eval/arithmetic.h"
+#include "expr/eval/cast.h"
+#include "expr/eval/kernels.h"
+#include "expr/functions/lambda_functions.h"
+#include "expr/eval/like.h"
+#include "expr/functions/list_aggregates.h"
+
+namespace tarn::expr {
+namespace {
+
+void CollectColumns(const BoundNode& node, std::set<int>* out) {
+  if (node.kind == BoundKind::kColumn) out->insert(node.column_index);
+  for (const auto& child : node.children) CollectColumns(*child, out);
+}
+
+void CollectParams(const BoundNode& node, std::set<int>* out) {
+  if (node.kind == BoundKind::kLambdaParam) out->insert(node.column_index);
+  for (const auto& child : node.children) CollectParams(*child, out);
+}
+
+Result<Vec> ConstantVec(const Value& v, const DataType& type) {
+  ColumnBuilder builder(type);
+  TARN_RETURN_NOT_OK(builder.Append(v));
+  return Vec{builder.Finish(), true};
+}
+
+// Row-at-a-time fallback: calls fn(args) per row with the children's values.
+template <typename Fn>
+Result<Vec> RowWise(const DataType& type, const std::vector<Vec>& inputs, int64_t rows,
+                    bool propagate_null, Fn&& fn, bool per_row = false) {
+  bool constant = !per_row;
+  for (const Vec& v : inputs) constant = constant && v.constant;
+  int64_t n = constant ? 1 : rows;
+  ColumnBuilder builder(type);
+  builder.Reserve(n);
+  std::vector<Value> args(inputs.size());
+  for (int64_t i = 0; i < n; ++i) {
+    bool any_null = false;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      args[k] = inputs[k].column->GetValue(inputs[k].constant ? 0 : i);
+      any_null = any_null || args[k].is_null();
+    }
+    if (propagate_null && any_null) {
+      builder.AppendNull();
+      continue;
+    }
+    TARN_ASSIGN_OR_RETURN(Value v, fn(args));
+    TARN_RETURN_NOT_OK(builder.Append(v));
+  }
+  return Vec{builder.Finish(), constant};
+}
+
+// substring(s, offset, length) of a VARCHAR column with constant offset >= 1 and length >= 0
+// (the common shape), the bytes of each row's code points [offset - 1, offset - 1 + length)
+// cut in place; any other shape: an empty Vec (the row-wise path).
+Result<Vec> SubstringKernel(const std::vector<Vec>& inputs, int64_t rows) {
+  if (inputs.size() != 3 || inputs[0].constant || !inputs[1].constant || !inputs[2].constant) {
+    return Vec{};
+  }
+  const Column& strings = *inputs[0].column;
+  if (strings.type.id != TypeId::kVarchar) return Vec{};
+  const Column& offset_column = *inputs[1].column;
+  const Column& length_column = *inputs[2].column;
+  if (offset_column.IsNull(0) || length_column.IsNull(0)) return Vec{};
+  const Value offset_value = offset_column.GetValue(0);
+  const Value length_value = length_column.GetValue(0);
+  if (!std::holds_alternative<int64_t>(offset_value.storage()) ||
+      !std::holds_alternative<int64_t>(length_value.storage())) {
+    return Vec{};
+  }
+  const int64_t offset = offset_value.GetInt64();
+  const int64_t length = length_value.GetInt64();
+  if (offset < 1 || offset > UINT32_MAX || length < 0 || length > UINT32_MAX) return Vec{};
+  ColumnBuilder builder(strings.type);
+  builder.Reserve(rows);
+  for (int64_t i = 0; i < rows; ++i) {
+    if (strings.IsNull(i)) {
+      builder.AppendNull();
+      continue;
+    }
+    const std::string_view s = strings.GetView(i);
+    const size_t size = s.size();
+    // Byte positions of code points offset - 1 and offset - 1 + length (clipped to the end).
+    size_t at = 0;
+    int64_t point = 0;
+    auto advance = [&](int64_t target) {
+      while (point < target && at < size) {
+        ++at;
+        while (at < size && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) ++at;
+        ++point;
+      }
+    };
+    advance(offset - 1);
+    const size_t begin = at;
+    advance(offset - 1 + length);
+    builder.AppendBytes(s.substr(begin, at - begin));
+  }
+  return Vec{builder.Finish(), false};
+}
+
+class Evaluator {
+ public:
+  explicit Evaluator(const Batch& batch, std::vector<std::shared_ptr<Column>> params = {})
+      : batch_(batch), rows_(batch.num_rows), params_(std::move(params)) {}
+
+  // Eval is on the stack once per level of the tree, so it only recurses; what each kind does
+  // with its children's values is in functions of its own, kept out of line so that this
+  // frame stays small in every build.
+  Result<Vec> Eval(const BoundNode& node) {
+    switch (node.kind) {
+      case BoundKind::kConstant: return ConstantVec(node.constant, node.type);
+      case BoundKind::kColumn: return ColumnVec(node);
+      case BoundKind::kIn: return EvalIn(node);
+      case BoundKind::kLike: return EvalLike(node);
+      case BoundKind::kCase: case BoundKind::kCoalesce: return EvalBranches(node);
+      case BoundKind::kLambdaParam: return ParamVec(node);
+      case BoundKind::kListLambda: return EvalListLambda(node);
+      default: break;
+    }
+    TARN_ASSIGN_OR_RETURN(std::vector<Vec> inputs, EvalChildren(node));
+    return Apply(node, inputs);
+  }
+
+ private:
+  [[gnu::noinline]] Result<Vec> ColumnVec(const BoundNode& node) {
+    if (node.column_index >= batch_.num_columns() || !batch_.columns[node.column_index]) {
+      return Status::InvalidArgument("expression reads column ", node.column_index,
+                                     " but the batch has ", batch_.num_columns());
+    }
+    const auto& column = batch_.columns[node.column_index];
+    if (column->type != node.type) {
+      return Status::InvalidArgument("column \"", node.name, "\" is ", column->type.ToString(),
+                                     " in the batch but was bound as ", node.type.ToString());
+    }
+    return Vec{column, false};
+  }
+
+  [[gnu::noinline]] Result<Vec> ParamVec(const BoundNode& node) {
+    const size_t slot = static_cast<size_t>(node.column_index);
+    if (slot >= params_.size() || !params_[slot] || params_[slot]->length != rows_) {
+      return Status::Internal("lambda parameter ", node.name, " has no values here");
+    }
+    return Vec{params_[slot], false};
+  }
+
+  // A lambda function: its list (and list_reduce's initial value) here, its body over the
+  // lists' elements.
+  [[gnu::noinline]] Result<Vec> EvalListLambda(const BoundNode& node) {
+    std::vector<Vec> inputs;
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      if (i == 1) continue;  // the body
+      TARN_ASSIGN_OR_RETURN(Vec v, Eval(*node.children[i]));
+      inputs.push_back(std::move(v));
+    }
+    return EvaluateListLambda(node, inputs, batch_, params_, rows_);
+  }
+
+  // The value of `node` from its children's values.
+  [[gnu::noinline]] Result<Vec> Apply(const BoundNode& node, std::vector<Vec>& inputs) {
+    switch (node.kind) {
+      case BoundKind::kAnd: case BoundKind::kOr:
+        return LogicKernel(node.kind == BoundKind::kAnd, inputs, rows_);
+      case BoundKind::kNot: return NotKernel(inputs[0], rows_);
+      case BoundKind::kIsNull: return IsNullKernel(inputs[0], node.negated, rows_);
+      case BoundKind::kCompare: return Compare(node, inputs);
+      case BoundKind::kArith: {
+        TARN_ASSIGN_OR_RETURN(Vec fast, ArithmeticKernel(node, inputs[0], inputs[1], rows_));
+        if (fast.column) return fast;
+        return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) {
+          return ArithmeticValues(node.op, args[0], args[1], node.type);
+        });
+      }
+      case BoundKind::kNegate: {
+        TARN_ASSIGN_OR_RETURN(Vec fast, NegateKernel(node, inputs[0], rows_));
+        if (fast.column) return fast;
+        return RowWise(node.type, inputs, rows_, true,
+                       [&](std::vector<Value>& args) { return NegateValue(args[0]); });
+      }
+      case BoundKind::kCast: {
+        TARN_ASSIGN_OR_RETURN(Vec fast, CastKernel(node, inputs[0], rows_));
+        if (fast.column) return fast;
+        return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) {
+          return CastValue(args[0], node.type, node.try_cast);
+        });
+      }
+      case BoundKind::kFunction:
+        if (IsListAggregate(node.function)) {
+          return EvaluateListAggregate(node.function, node.type, inputs, rows_);
+        }
+        if (node.function == FunctionId::kSubstring) {
+          TARN_ASSIGN_OR_RETURN(Vec fast, SubstringKernel(inputs, rows_));
+          if (fast.column) return fast;
+        }
+        {
+          TARN_ASSIGN_OR_RETURN(Vec once, PerDictionaryEntry(node, inputs));
+          if (once.column) return once;
+        }
+        return RowWise(
+            node.type, inputs, rows_, PropagatesNull(node.function),
+            [&](std::vector<Value>& args) { return InvokeFunction(node.function, args, node.type); },
+            /*per_row=*/IsVolatile(node.function));
+      case BoundKind::kField: {
+        const Column& parent = *inputs[0].column;
+        if (parent.null_count == 0 && !inputs[0].constant) {
+          return Vec{parent.children[node.field_index], false};
+        }
+        return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) -> Result<Value> {
+          return args[0].children()[node.field_index];
+        });
+      }
+      case BoundKind::kListIndex:
+        return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) -> Result<Value> {
+          const auto& elements = args[0].children();
+          int64_t index = args[1].GetInt64();
+          int64_t size = static_cast<int64_t>(elements.size());
+          if (index < 0) index = size + index + 1;  // -1 is the last element
+          if (index < 1 || index > size) return Value::Null(node.type);
+          return elements[index - 1];
+        });
+      default: break;
+    }
+    return Status::Internal("unknown bound node");
+  }
+
+  // A function of one dictionary-coded string column (the other arguments constant) over a
+  // batch with fewer entries than rows: computed once per dictionary entry, then each row takes
+  // its entry's result. Empty Vec when the shape does not apply.
+  Result<Vec> PerDictionaryEntry(const BoundNode& node, const std::vector<Vec>& inputs) {
+    if (IsVolatile(node.function) || !PropagatesNull(node.function)) return Vec{};
+    int coded_input = -1;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      if (inputs[k].constant) continue;
+      if (coded_input >= 0) return Vec{};
+      coded_input = static_cast<int>(k);
+    }
+    if (coded_input < 0) return Vec{};
+    const Column& column = *inputs[static_cast<size_t>(coded_input)].column;
+    const DictionaryCodes* coded = column.codes();
+    if (coded == nullptr || coded->entries->length * 2 > rows_) return Vec{};
+    std::vector<Vec> over_entries = inputs;
+    over_entries[static_cast<size_t>(coded_input)] =
+        Vec{std::const_pointer_cast<Column>(coded->entries), false};
+    const int64_t entries = coded->entries->length;
+    TARN_ASSIGN_OR_RETURN(
+        Vec results, RowWise(node.type, over_entries, entries, true, [&](std::vector<Value>& args) {
+          return InvokeFunction(node.function, args, node.type);
+        }));
+    // NULL rows (code 0) take a NULL placed after the entries' results.
+    std::shared_ptr<Column> taken_from = results.column;
+    if (column.null_count > 0) {
+      ColumnBuilder null_entry(node.type);
+      null_entry.AppendNull();
+      const std::shared_ptr<Column> parts[] = {results.column, null_entry.Finish()};
+      taken_from = Concatenate(parts);
+    }
+    const uint32_t* codes = coded->codes->data_as<uint32_t>();
+    std::vector<int64_t> take(static_cast<size_t>(rows_));
+    for (int64_t i = 0; i < rows_; ++i) {
+      take[static_cast<size_t>(i)] = column.IsNull(i) ? entries : codes[i];
+    }
+    return Vec{Take(*taken_from, take), false};
+  }
+
+  Result<std::vector<Vec>> EvalChildren(const BoundNode& node) {
+    std::vector<Vec> out;
+    out.reserve(node.children.size());
+    for (const auto& child : node.children) {
+      TARN_ASSIGN_OR_RETURN(Vec v, Eval(*child));
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+
+  Result<Vec> Compare(const BoundNode& node, std::vector<Vec>& inputs) {
+    TARN_ASSIGN_OR_RETURN(Vec fast, CompareKernel(node.op, inputs[0], inputs[1], rows_));
+    if (fast.column) return fast;
+    bool distinct = node.op == ast::Op::kIsDistinctFrom || node.op == ast::Op::kIsNotDistinctFrom;
+    return RowWise(node.type, inputs, rows_, !distinct, [&](std::vector<Value>& args) -> Result<Value> {
+      if (distinct && (args[0].is_null() || args[1].is_null())) {
+        bool is_distinct = args[0].is_null() != args[1].is_null();
+        return Value::Boolean(is_distinct == (node.op == ast::Op::kIsDistinctFrom));
+      }
+      int c = CompareValues(args[0], args[1]);
+      switch (node.op) {
+        case ast::Op::kEqual: case ast::Op::kIsNotDistinctFrom: return Value::Boolean(c == 0);
+        case ast::Op::kNotEqual: case ast::Op::kIsDistinctFrom: return Value::Boolean(c != 0);
+        case ast::Op::kLess: return Value::Boolean(c < 0);
+        case ast::Op::kLessEqual: return Value::Boolean(c <= 0);
+        case ast::Op::kGreater: return Value::Boolean(c > 0);
+        case ast::Op::kGreaterEqual: return Value::Boolean(c >= 0);
+        default: return Status::Internal("bad comparison");
+      }
+    });
+  }
+
+  [[gnu::noinline]] Result<Vec> EvalIn(const BoundNode& node) {
+    bool all_constant = true;
+    for (size_t i = 1; i < node.children.size(); ++i) {
+      all_constant = all_constant && node.children[i]->kind == BoundKind::kConstant;
+    }
+    if (all_constant) {
+      TARN_ASSIGN_OR_RETURN(Vec operand, Eval(*node.children[0]));
+      std::vector<Value> items;
+      for (size_t i = 1; i < node.children.size(); ++i) items.push_back(node.children[i]->constant);
+      TARN_ASSIGN_OR_RETURN(Vec fast, InKernel(operand, items, node.negated, rows_));
+      if (fast.column) return fast;
+    }
+    TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
+    return RowWise(node.type, inputs, rows_, false, [&](std::vector<Value>& args) -> Result<Value> {
+      if (args[0].is_null()) return Value::Null(node.type);
+      bool saw_null = false;
+      for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i].is_null()) {
+          saw_null = true;
+        } else if (CompareValues(args[0], args[i]) == 0) {
+          return Value::Boolean(!node.negated);
+        }
+      }
+      if (saw_null) return Value::Null(node.type);
+      return Value::Boolean(node.negated);
+    });
+  }
+
+  [[gnu::noinline]] Result<Vec> EvalLike(const BoundNode& node) {
+    TARN_ASSIGN_OR_RETURN(auto inputs, EvalChildren(node));
+    bool insensitive = node.op == ast::Op::kILike;
+    bool pattern_constant = true;
+    for (size_t i = 1; i < inputs.size(); ++i) pattern_constant = pattern_constant && inputs[i].constant;
+    if (pattern_constant && !inputs[0].constant) {
+      // Compile once; loop over string views.
+      std::vector<const Vec*> all;
+      for (const Vec& v : inputs) all.push_back(&v);
+      int64_t null_count = 0;
+      auto validity = CombinedValidity(all, rows_, &null_count);
+      auto values = Buffer::Allocate((rows_ + 7) / 8);
+      if (null_count < rows_) {
+        std::string_view escape = inputs.size() > 2 ? inputs[2].column->GetView(0) : "";
+        TARN_ASSIGN_OR_RETURN(LikeMatcher matcher,
+                              LikeMatcher::Compile(inputs[1].column->GetView(0), escape, insensitive));
+        const Column& text = *inputs[0].column;
+        uint8_t* out = values->mutable_data();
+        for (int64_t i = 0; i < rows_; ++i) {
+          if ((validity == nullptr || GetBit(validity->data(), i)) &&
+              matcher.Matches(text.GetView(i)) != node.negated) {
+            SetBit(out, i);
+          }
+        }
+      }
+      return Vec{MakeColumn(DataType(TypeId::kBoolean), rows_, values, validity, null_count), false};
+    }
+    return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) -> Result<Value> {
+      std::string_view escape = args.size() > 2 ? std::string_view(args[2].GetBytes()) : "";
+      TARN_ASSIGN_OR_RETURN(LikeMatcher matcher,
+                            LikeMatcher::Compile(args[1].GetBytes(), escape, insensitive));
+      return Value::Boolean(matcher.Matches(args[0].GetBytes()) != node.negated);
+    });
+  }
+
+  // A batch holding only the rows `rows` of the columns `node` reads.
+  Result<std::shared_ptr<Batch>> SubBatch(const BoundNode& node, const std::vector<int64_t>& rows) {
+    std::set<int> needed;
+    CollectColumns(node, &needed);
+    auto sub = std::make_shared<Batch>();
+    sub->schema = batch_.schema;
+    sub->columns.resize(batch_.columns.size());
+    sub->num_rows = static_cast<int64_t>(rows.size());
+    for (int index : needed) {
+      if (index < batch_.num_columns()) sub->columns[index] = Take(*batch_.columns[index], rows);
+    }
+    return sub;
+  }
+
+  // Evaluates `node` on the subset `rows` (all rows when rows.size() == rows_).
+  Result<Vec> EvalOn(const BoundNode& node, const std::vector<int64_t>& rows) {
+    if (static_cast<int64_t>(rows.size()) == rows_) return Eval(node);
+    TARN_ASSIGN_OR_RETURN(auto sub, SubBatch(node, rows));
+    std::set<int> slots;
+    CollectParams(node, &slots);
+    std::vector<std::shared_ptr<Column>> params(params_.size());
+    for (int slot : slots) {
+      if (static_cast<size_t>(slot) < params_.size() && params_[slot]) {
+        params[slot] = Take(*params_[slot], rows);
+      }
+    }
+    Evaluator inner(*sub, std::move(params));
+    return inner.Eval(node);
+  }
+
+  // CASE and COALESCE: each branch sees only the rows still undecided.
+  [[gnu::noinline]] Result<Vec> EvalBranches(const BoundNode& node) {
+    std::vector<int64_t> remaining(static_cast<size_t>(rows_));
+    for (int64_t i = 0; i < rows_; ++i) remaining[static_cast<size_t>(i)] = i;
+    std::vector<Value> results(static_cast<size_t>(rows_), Value::Null(node.type));
+    bool is_case = node.kind == BoundKind::kCase;
+    size_t steps = is_case ? node.children.size() / 2 : node.children.size();
+    for (size_t step = 0; step < steps && !remaining.empty(); ++step) {
+      std::vector<int64_t> taken, rest;
+      Vec value;
+      if (is_case) {
+        TARN_ASSIGN_OR_RETURN(Vec condition, EvalOn(*node.children[2 * step], remaining));
+        for (size_t k = 0; k < remaining.size(); ++k) {
+          int64_t row = condition.constant ? 0 : static_cast<int64_t>(k);
+          bool hit = condition.column->IsValid(row) && condition.column->GetBool(row);
+          (hit ? taken : rest).push_back(remaining[k]);
+        }
+        if (taken.empty()) continue;
+        TARN_ASSIGN_OR_RETURN(value, EvalOn(*node.children[2 * step + 1], taken));
+      } else {
+        TARN_ASSIGN_OR_RETURN(value, EvalOn(*node.children[step], remaining));
+        taken = remaining;
+      }
+      std::vector<int64_t> still_null;
+      for (size_t k = 0; k < taken.size(); ++k) {
+        Value v = value.column->GetValue(value.constant ? 0 : static_cast<int64_t>(k));
+        if (!is_case && v.is_null()) {
+          still_null.push_back(taken[k]);
+          continue;
+        }
+        results[static_cast<size_t>(taken[k])] = std::move(v);
+      }
+      remaining = is_case ? std::move(rest) : std::move(still_null);
+    }
+    if (is_case && !remaining.empty()) {
+      TARN_ASSIGN_OR_RETURN(Vec otherwise, EvalOn(*node.children.back(), remaining));
+      for (size_t k = 0; k < remaining.size(); ++k) {
+        results[static_cast<size_t>(remaining[k])] =
+            otherwise.column->GetValue(otherwise.constant ? 0 : static_cast<int64_t>(k));
+      }
+    }
+    ColumnBuilder builder(node.type);
+    builder.Reserve(rows_);
+    for (const Value& v : results) TARN_RETURN_NOT_OK(builder.Append(v));
+    return Vec{builder.Finish(), false};
+  }
+
+  const Batch& batch_;
+  int64_t rows_;
+  std::vector<std::shared_ptr<Column>> params_;  // lambda parameters by slot, rows_ rows each
+};
+
+}  // namespace
+
+Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch) {
+  return Evaluator(batch).Eval(node);
+}
+
+Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch,
+                        std::vector<std::shared_ptr<Column>> params) {
+  return Evaluator(batch, std::move(params)).Eval(node);
+}
+
+std::shared_ptr<Column> Broadcast(const Vec& vec, int64_t rows) {
+  if (!vec.constant) return vec.column;
+  std::vector<int64_t> zeros(static_cast<size_t>(rows), 0);
+  return Take(*vec.column, zeros);
+}
+
+}  // namespace tarn::expr

@@ -1,0 +1,37 @@
+// Vectorized evaluation of a bound expression over a batch.
+//
+// Each node evaluates to a column (or a one-row constant that broadcasts). Comparisons of
+// fixed-width and string operands, AND/OR/NOT, IS NULL, IN over constant lists, casts between
+// integer and floating types and +-*/ // % on integer and floating operands run as typed loops
+// over the buffers; everything else goes row by row through Values. CASE and COALESCE
+// evaluate each branch only on the rows that reach it, as DuckDB does, so a guarded branch
+// cannot raise an error for rows it does not own. Lambdas (lambda_functions.h) evaluate their
+// body over the elements of the batch's lists.
+//
+// Thread-safety: evaluation reads the batch and the bound tree only.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "expr/bind/bound.h"
+#include "tarn/columnar.h"
+#include "tarn/status.h"
+
+namespace tarn::expr {
+
+// A result: a column of `length` rows, or of one row when `constant`.
+struct Vec {
+  std::shared_ptr<Column> column;
+  bool constant = false;
+};
+
+Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch);
+// The same inside a lambda's body: lambda parameter slot k (bound.h kLambdaParam) reads
+// params[k], a column of batch.num_rows rows.
+Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch,
+                        std::vector<std::shared_ptr<Column>> params);
+// Expands a constant to `rows` rows (a column is returned as is).
+std::shared_ptr<Column> Broadcast(const Vec& vec, int64_t rows);
+
+}  // namespace tarn::expr
