@@ -1332,7 +1332,10 @@ class Binder {
                                         "list_value", "to_seconds", "typeof", "regexp_matches",
                                         "regexp_full_match", "regexp_extract",
                                         "regexp_extract_all", "regexp_replace",
-                                        "regexp_split_to_array"};
+                                        "regexp_split_to_array", "strftime", "strptime",
+                                        "date_diff", "make_date", "make_timestamp", "dayname",
+                                        "monthname", "last_day", "epoch_ms", "dayofweek",
+                                        "dayofyear", "quarter", "week", "isodow"};
       // DuckDB's wording, with its one closest name.
       std::string message =
           StrCat("Catalog Error: Scalar Function with name ", expr.names[0], " does not exist!");

@@ -1,4 +1,5 @@
 #include "expr/eval/cast.h"
+#include "expr/eval/cast_internal.h"
 
 #include <charconv>
 #include <cmath>
@@ -55,6 +56,8 @@ bool ParseUnsigned128(std::string_view s, unsigned __int128* out) {
   *out = v;
   return true;
 }
+
+}  // namespace
 
 std::string_view TrimSpaces(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -137,6 +140,8 @@ bool ParseDecimalText(std::string_view s, int scale, __int128* out) {
   return true;
 }
 
+namespace {
+
 Status OutOfRange(const Value& v, const DataType& to) {
   return Status::InvalidArgument("Conversion Error: Type ", v.type().ToString(), " with value ",
                                  ValueToText(v),
@@ -177,6 +182,8 @@ bool IsTimestampId(TypeId id) {
          id == TypeId::kTimestampNs || id == TypeId::kTimestampTz;
 }
 
+}  // namespace
+
 bool EqualsIgnoringCase(std::string_view text, std::string_view lower_word) {
   if (text.size() != lower_word.size()) return false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -184,6 +191,8 @@ bool EqualsIgnoringCase(std::string_view text, std::string_view lower_word) {
   }
   return true;
 }
+
+namespace {
 
 // +1 for infinity, -1 for -infinity, 0 for a finite (or non-temporal) value.
 int InfinitySign(const Value& v) {
@@ -198,6 +207,8 @@ Value Infinite(const DataType& to, int sign) {
   return Value::Int(to, sign * (to.id == TypeId::kDate ? kDateInfinity : kTimestampInfinity));
 }
 
+}  // namespace
+
 // "infinity"/"inf" and "-infinity"/"-inf" in any case, the words DuckDB reads as the infinite
 // DATE and TIMESTAMP values: +1 or -1, and 0 for any other text.
 int InfinityWord(std::string_view trimmed) {
@@ -208,6 +219,8 @@ int InfinityWord(std::string_view trimmed) {
   }
   return EqualsIgnoringCase(trimmed, "infinity") || EqualsIgnoringCase(trimmed, "inf") ? sign : 0;
 }
+
+namespace {
 
 // `value` divided by `unit`, rounded to the nearest, halves away from zero (DuckDB's rounding
 // when a timestamp moves to a coarser unit).
@@ -498,6 +511,15 @@ Result<Value> CastFromText(const Value& v, const DataType& to, bool try_cast) {
       if (int sign = InfinityWord(trimmed)) return Infinite(to, sign);
       if (EqualsIgnoringCase(trimmed, "epoch")) return Value::Int(to, 0);
       auto days = ParseDate(trimmed);
+      if (!days) {
+        // DuckDB reads the date before a time or anything else after a space or a 'T':
+        // '2020-02-29 10:11:12' and '2020-02-29T10:11' are 2020-02-29.
+        // A " (BC)" era belongs to the date: such a text out of range stays an error.
+        const size_t cut = trimmed.find_first_of(" T");
+        if (cut != std::string_view::npos && trimmed.find('(', cut) == std::string_view::npos) {
+          days = ParseDate(trimmed.substr(0, cut));
+        }
+      }
       if (!days || *days == kDateInfinity || *days == -kDateInfinity) {
         return CouldNotConvert(v, to);
       }
@@ -702,43 +724,70 @@ int CompareValues(const Value& a, const Value& b) {
   return 0;
 }
 
-std::string FormatDouble(double v, bool single_precision) {
-  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
-  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+void AppendDoubleText(double v, bool single_precision, std::string* out) {
+  if (std::isnan(v)) {
+    out->append(std::signbit(v) ? "-nan" : "nan");
+    return;
+  }
+  if (std::isinf(v)) {
+    out->append(v < 0 ? "-inf" : "inf");
+    return;
+  }
+  // The shortest round-trip digits in scientific form ("-1.2345e+20"), laid out again.
   char buffer[64];
-  std::to_chars_result result =
+  const std::to_chars_result result =
       single_precision
           ? std::to_chars(buffer, buffer + sizeof(buffer), static_cast<float>(v),
                           std::chars_format::scientific)
           : std::to_chars(buffer, buffer + sizeof(buffer), v, std::chars_format::scientific);
-  std::string sci(buffer, result.ptr);
-  size_t e = sci.find('e');
-  std::string mantissa = sci.substr(0, e);
-  int exponent = std::stoi(sci.substr(e + 1));
-  bool negative = mantissa[0] == '-';
-  if (negative) mantissa.erase(0, 1);
-  std::string digits;
-  for (char c : mantissa) {
-    if (c != '.') digits.push_back(c);
+  const char* p = buffer;
+  const char* const end = result.ptr;
+  if (*p == '-') {
+    out->push_back('-');
+    ++p;
   }
-  std::string out = negative ? "-" : "";
+  char digits[40];
+  int n = 0;
+  for (; p < end && *p != 'e'; ++p) {
+    if (*p != '.') digits[n++] = *p;
+  }
+  int exponent = 0;
+  if (p < end) {
+    const bool negative_exponent = p[1] == '-';
+    for (const char* q = p + 2; q < end; ++q) exponent = exponent * 10 + (*q - '0');
+    if (negative_exponent) exponent = -exponent;
+  }
   if (exponent >= -5 && exponent < 16) {
     if (exponent < 0) {
-      out += "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
-    } else if (static_cast<int>(digits.size()) <= exponent + 1) {
-      out += digits + std::string(static_cast<size_t>(exponent + 1) - digits.size(), '0') + ".0";
+      out->append("0.");
+      out->append(static_cast<size_t>(-exponent - 1), '0');
+      out->append(digits, static_cast<size_t>(n));
+    } else if (n <= exponent + 1) {
+      out->append(digits, static_cast<size_t>(n));
+      out->append(static_cast<size_t>(exponent + 1 - n), '0');
+      out->append(".0");
     } else {
-      out += digits.substr(0, static_cast<size_t>(exponent + 1)) + "." +
-             digits.substr(static_cast<size_t>(exponent + 1));
+      out->append(digits, static_cast<size_t>(exponent + 1));
+      out->push_back('.');
+      out->append(digits + exponent + 1, static_cast<size_t>(n - exponent - 1));
     }
-    return out;
+    return;
   }
-  out += digits.substr(0, 1);
-  if (digits.size() > 1) out += "." + digits.substr(1);
+  out->push_back(digits[0]);
+  if (n > 1) {
+    out->push_back('.');
+    out->append(digits + 1, static_cast<size_t>(n - 1));
+  }
   char exp_buffer[16];
   std::snprintf(exp_buffer, sizeof(exp_buffer), "e%c%02d", exponent < 0 ? '-' : '+',
                 exponent < 0 ? -exponent : exponent);
-  return out + exp_buffer;
+  out->append(exp_buffer);
+}
+
+std::string FormatDouble(double v, bool single_precision) {
+  std::string out;
+  AppendDoubleText(v, single_precision, &out);
+  return out;
 }
 
 std::string ValueToText(const Value& v) {

@@ -4,6 +4,7 @@
 
 #include "expr/eval/arithmetic.h"
 #include "expr/eval/cast.h"
+#include "expr/eval/function_kernels.h"
 #include "expr/eval/kernels.h"
 #include "expr/functions/lambda_functions.h"
 #include "expr/eval/like.h"
@@ -199,10 +200,7 @@ class Evaluator {
           TARN_ASSIGN_OR_RETURN(Vec once, PerDictionaryEntry(node, inputs));
           if (once.column) return once;
         }
-        return RowWise(
-            node.type, inputs, rows_, PropagatesNull(node.function),
-            [&](std::vector<Value>& args) { return InvokeFunction(node.function, args, node.type); },
-            /*per_row=*/IsVolatile(node.function));
+        return ApplyFunction(node, inputs, rows_);
       case BoundKind::kField: {
         const Column& parent = *inputs[0].column;
         if (parent.null_count == 0 && !inputs[0].constant) {
@@ -212,7 +210,9 @@ class Evaluator {
           return args[0].children()[node.field_index];
         });
       }
-      case BoundKind::kListIndex:
+      case BoundKind::kListIndex: {
+        TARN_ASSIGN_OR_RETURN(Vec fast, ListIndexKernel(node, inputs[0], inputs[1], rows_));
+        if (fast.column) return fast;
         return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) -> Result<Value> {
           const auto& elements = args[0].children();
           int64_t index = args[1].GetInt64();
@@ -221,9 +221,20 @@ class Evaluator {
           if (index < 1 || index > size) return Value::Null(node.type);
           return elements[index - 1];
         });
+      }
       default: break;
     }
     return Status::Internal("unknown bound node");
+  }
+
+  // A function's value over `inputs` of `rows` rows: its kernel, else row by row.
+  Result<Vec> ApplyFunction(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows) {
+    TARN_ASSIGN_OR_RETURN(Vec fast, FunctionKernel(node, inputs, rows));
+    if (fast.column) return fast;
+    return RowWise(
+        node.type, inputs, rows, PropagatesNull(node.function),
+        [&](std::vector<Value>& args) { return InvokeFunction(node.function, args, node.type); },
+        /*per_row=*/IsVolatile(node.function));
   }
 
   // A function of one dictionary-coded string column (the other arguments constant) over a
@@ -245,10 +256,7 @@ class Evaluator {
     over_entries[static_cast<size_t>(coded_input)] =
         Vec{std::const_pointer_cast<Column>(coded->entries), false};
     const int64_t entries = coded->entries->length;
-    TARN_ASSIGN_OR_RETURN(
-        Vec results, RowWise(node.type, over_entries, entries, true, [&](std::vector<Value>& args) {
-          return InvokeFunction(node.function, args, node.type);
-        }));
+    TARN_ASSIGN_OR_RETURN(Vec results, ApplyFunction(node, over_entries, entries));
     // NULL rows (code 0) take a NULL placed after the entries' results.
     std::shared_ptr<Column> taken_from = results.column;
     if (column.null_count > 0) {
@@ -390,16 +398,35 @@ class Evaluator {
     return inner.Eval(node);
   }
 
-  // CASE and COALESCE: each branch sees only the rows still undecided.
+  // CASE and COALESCE: each branch sees only the rows still undecided. Each row's result is
+  // then taken from the branch value that decided it (a NULL for rows none decided), all
+  // branch values laid end to end.
   [[gnu::noinline]] Result<Vec> EvalBranches(const BoundNode& node) {
     std::vector<int64_t> remaining(static_cast<size_t>(rows_));
     for (int64_t i = 0; i < rows_; ++i) remaining[static_cast<size_t>(i)] = i;
-    std::vector<Value> results(static_cast<size_t>(rows_), Value::Null(node.type));
+    std::vector<std::shared_ptr<Column>> pieces;  // branch values, in the order evaluated
+    int64_t piece_start = 0;                       // where the next piece starts end to end
+    constexpr int64_t kUndecided = -1;
+    std::vector<int64_t> source(static_cast<size_t>(rows_), kUndecided);
     bool is_case = node.kind == BoundKind::kCase;
     size_t steps = is_case ? node.children.size() / 2 : node.children.size();
+    // Rows `taken` (positions k of `value`) take their value; COALESCE leaves NULLs undecided.
+    auto decide = [&](const Vec& value, const std::vector<int64_t>& taken,
+                      std::vector<int64_t>* still_null) {
+      const Column& column = *value.column;
+      for (size_t k = 0; k < taken.size(); ++k) {
+        const int64_t row = value.constant ? 0 : static_cast<int64_t>(k);
+        if (still_null != nullptr && !column.IsValid(row)) {
+          still_null->push_back(taken[k]);
+          continue;
+        }
+        source[static_cast<size_t>(taken[k])] = piece_start + row;
+      }
+      piece_start += column.length;
+      pieces.push_back(value.column);
+    };
     for (size_t step = 0; step < steps && !remaining.empty(); ++step) {
       std::vector<int64_t> taken, rest;
-      Vec value;
       if (is_case) {
         TARN_ASSIGN_OR_RETURN(Vec condition, EvalOn(*node.children[2 * step], remaining));
         for (size_t k = 0; k < remaining.size(); ++k) {
@@ -408,33 +435,57 @@ class Evaluator {
           (hit ? taken : rest).push_back(remaining[k]);
         }
         if (taken.empty()) continue;
-        TARN_ASSIGN_OR_RETURN(value, EvalOn(*node.children[2 * step + 1], taken));
+        TARN_ASSIGN_OR_RETURN(Vec value, EvalOn(*node.children[2 * step + 1], taken));
+        decide(value, taken, nullptr);
+        remaining = std::move(rest);
       } else {
-        TARN_ASSIGN_OR_RETURN(value, EvalOn(*node.children[step], remaining));
-        taken = remaining;
+        TARN_ASSIGN_OR_RETURN(Vec value, EvalOn(*node.children[step], remaining));
+        std::vector<int64_t> still_null;
+        decide(value, remaining, &still_null);
+        remaining = std::move(still_null);
       }
-      std::vector<int64_t> still_null;
-      for (size_t k = 0; k < taken.size(); ++k) {
-        Value v = value.column->GetValue(value.constant ? 0 : static_cast<int64_t>(k));
-        if (!is_case && v.is_null()) {
-          still_null.push_back(taken[k]);
-          continue;
-        }
-        results[static_cast<size_t>(taken[k])] = std::move(v);
-      }
-      remaining = is_case ? std::move(rest) : std::move(still_null);
     }
     if (is_case && !remaining.empty()) {
       TARN_ASSIGN_OR_RETURN(Vec otherwise, EvalOn(*node.children.back(), remaining));
-      for (size_t k = 0; k < remaining.size(); ++k) {
-        results[static_cast<size_t>(remaining[k])] =
-            otherwise.column->GetValue(otherwise.constant ? 0 : static_cast<int64_t>(k));
+      decide(otherwise, remaining, nullptr);
+    }
+    bool undecided = false;
+    for (int64_t& from : source) {
+      if (from == kUndecided) {
+        from = piece_start;  // the NULL appended below
+        undecided = true;
       }
     }
-    ColumnBuilder builder(node.type);
-    builder.Reserve(rows_);
-    for (const Value& v : results) TARN_RETURN_NOT_OK(builder.Append(v));
-    return Vec{builder.Finish(), false};
+    if (undecided) {
+      ColumnBuilder null_row(node.type);
+      null_row.AppendNull();
+      pieces.push_back(null_row.Finish());
+    }
+    if (pieces.size() == 1 && pieces[0]->length == rows_) {
+      bool identity = true;
+      for (int64_t i = 0; i < rows_ && identity; ++i) identity = source[static_cast<size_t>(i)] == i;
+      if (identity) return Vec{pieces[0], false};
+    }
+    bool same_type = true;
+    for (const auto& piece : pieces) same_type = same_type && piece->type == node.type;
+    if (!same_type) {  // values of the node's storage kind under another type: copy each
+      std::vector<std::pair<const Column*, int64_t>> starts;  // piece, its first position
+      int64_t at = 0;
+      for (const auto& piece : pieces) {
+        starts.emplace_back(piece.get(), at);
+        at += piece->length;
+      }
+      ColumnBuilder builder(node.type);
+      builder.Reserve(rows_);
+      for (int64_t from : source) {
+        size_t p = starts.size() - 1;
+        while (starts[p].second > from) --p;
+        TARN_RETURN_NOT_OK(builder.Append(starts[p].first->GetValue(from - starts[p].second)));
+      }
+      return Vec{builder.Finish(), false};
+    }
+    std::shared_ptr<Column> all = pieces.size() == 1 ? pieces[0] : Concatenate(pieces);
+    return Vec{Take(*all, source), false};
   }
 
   const Batch& batch_;

@@ -1,11 +1,12 @@
 // Vectorized evaluation of a bound expression over a batch.
 //
-// Each node evaluates to a column (or a one-row constant that broadcasts). Comparisons of
-// fixed-width and string operands, AND/OR/NOT, IS NULL, IN over constant lists, casts between
-// integer and floating types and +-*/ // % on integer and floating operands run as typed loops
-// over the buffers; everything else goes row by row through Values. CASE and COALESCE
-// evaluate each branch only on the rows that reach it, as DuckDB does, so a guarded branch
-// cannot raise an error for rows it does not own. Lambdas (lambda_functions.h) evaluate their
+// Each node evaluates to a column (or a one-row constant that broadcasts). Comparisons, AND /
+// OR / NOT, IS NULL, IN over constant lists, arithmetic (integers, floats, decimals, calendar
+// arithmetic), the common casts (cast_kernels.cc) and the common functions
+// (function_kernels.h) run as typed loops over the buffers; what remains goes row by row
+// through Values. CASE and COALESCE evaluate each branch only on the rows that reach it, as
+// DuckDB does, so a guarded branch cannot raise an error for rows it does not own; each row then
+// takes its value from the branch that decided it. Lambdas (lambda_functions.h) evaluate their
 // body over the elements of the batch's lists.
 //
 // Thread-safety: evaluation reads the batch and the bound tree only.

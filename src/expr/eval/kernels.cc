@@ -9,6 +9,7 @@
 #include "columnar/bit_util.h"
 #include "expr/eval/arithmetic.h"
 #include "expr/eval/cast.h"
+#include "expr/functions/datetime.h"
 
 namespace tarn::expr {
 namespace {
@@ -128,6 +129,21 @@ std::shared_ptr<Column> MakeColumn(DataType type, int64_t length, std::shared_pt
   column->values = std::move(values);
   column->null_count = null_count;
   column->validity = null_count > 0 ? std::move(validity) : nullptr;
+  return column;
+}
+
+StringColumnWriter::StringColumnWriter(int64_t rows, size_t bytes_hint)
+    : offsets_buffer_(Buffer::AllocateUninitialized((rows + 1) * 8)),
+      offsets_(offsets_buffer_->mutable_data_as<int64_t>()) {
+  offsets_[0] = 0;
+  data_.reserve(bytes_hint);
+}
+
+std::shared_ptr<Column> StringColumnWriter::Finish(DataType type, std::shared_ptr<Buffer> validity,
+                                                   int64_t null_count) {
+  auto column = MakeColumn(std::move(type), row_, std::move(offsets_buffer_), std::move(validity),
+                           null_count);
+  column->data = Buffer::CopyOf(data_.data(), static_cast<int64_t>(data_.size()));
   return column;
 }
 
@@ -419,8 +435,81 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
 
 }  // namespace
 
+namespace {
+
+// DATE ± integer, DATE - DATE and TIMESTAMP ± a constant INTERVAL; empty when the operands are
+// of other types or a result leaves the DATE range (the row-wise path then reports it).
+Vec CalendarArithmetic(const BoundNode& node, const Vec& left, const Vec& right, int64_t rows) {
+  const TypeId lt = left.column->type.id, rt = right.column->type.id;
+  const bool subtract = node.op == Op::kSubtract;
+  if (node.op != Op::kAdd && !subtract) return Vec{};
+  const bool constant = left.constant && right.constant;
+  const int64_t n = constant ? 1 : rows;
+  const Vec* inputs[] = {&left, &right};
+  int64_t null_count = 0;
+  auto validity = CombinedValidity(inputs, n, &null_count);
+  const int64_t sa = left.constant ? 0 : 1, sb = right.constant ? 0 : 1;
+  if (lt == TypeId::kDate && node.type.id == TypeId::kDate && right.column->type.IsInteger() &&
+      PhysOf(right.column->type) != Phys::kI128 && PhysOf(right.column->type) != Phys::kU64) {
+    const int32_t* a = left.column->values_as<int32_t>();
+    auto values = Buffer::AllocateUninitialized(n * 4);
+    int32_t* out = values->mutable_data_as<int32_t>();
+    bool in_range = true;
+    WithTypedValues(*right.column, PhysOf(right.column->type), [&](const auto* b) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(b)>>;
+      if constexpr (std::is_integral_v<T>) {
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t delta = static_cast<int64_t>(b[i * sb]);
+          const int64_t days = a[i * sa] + (subtract ? -delta : delta);
+          in_range = in_range && days >= INT32_MIN && days <= INT32_MAX;
+          out[i] = static_cast<int32_t>(days);
+        }
+      }
+    });
+    if (!in_range) {
+      // NULL rows may hold anything; only valid rows out of range go row-wise.
+      for (int64_t i = 0; i < n; ++i) {
+        if (validity == nullptr || GetBit(validity->data(), i)) {
+          const int64_t delta = static_cast<int64_t>(AsInt128(right.column->GetValue(i * sb)));
+          const int64_t days = a[i * sa] + (subtract ? -delta : delta);
+          if (days < INT32_MIN || days > INT32_MAX) return Vec{};
+        }
+      }
+    }
+    auto column = MakeColumn(node.type, n, values, validity, null_count);
+    ZeroNullRows(column.get());
+    return Vec{column, constant};
+  }
+  if (lt == TypeId::kDate && rt == TypeId::kDate && subtract && node.type.id == TypeId::kInt64) {
+    const int32_t* a = left.column->values_as<int32_t>();
+    const int32_t* b = right.column->values_as<int32_t>();
+    auto values = Buffer::AllocateUninitialized(n * 8);
+    int64_t* out = values->mutable_data_as<int64_t>();
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(a[i * sa]) - b[i * sb];
+    auto column = MakeColumn(node.type, n, values, validity, null_count);
+    ZeroNullRows(column.get());
+    return Vec{column, constant};
+  }
+  if (lt == TypeId::kTimestamp && rt == TypeId::kInterval && node.type.id == TypeId::kTimestamp &&
+      right.constant && right.column->IsValid(0)) {
+    Interval interval = right.column->GetValue(0).GetInterval();
+    if (subtract) interval = Interval{-interval.months, -interval.days, -interval.nanos};
+    const int64_t* a = left.column->values_as<int64_t>();
+    auto values = Buffer::AllocateUninitialized(n * 8);
+    int64_t* out = values->mutable_data_as<int64_t>();
+    for (int64_t i = 0; i < n; ++i) out[i] = AddInterval(a[i * sa], interval);
+    auto column = MakeColumn(node.type, n, values, validity, null_count);
+    ZeroNullRows(column.get());
+    return Vec{column, constant};
+  }
+  return Vec{};
+}
+
+}  // namespace
+
 Result<Vec> ArithmeticKernel(const BoundNode& node, const Vec& left, const Vec& right, int64_t rows) {
   const DataType& type = node.type;
+  if (Vec calendar = CalendarArithmetic(node, left, right, rows); calendar.column) return calendar;
   if (type.id == TypeId::kDecimal && left.column->type.id == TypeId::kDecimal &&
       right.column->type.id == TypeId::kDecimal) {
     return DecimalArithmetic(node, left, right, rows);
@@ -513,7 +602,7 @@ Result<Vec> CastKernel(const BoundNode& node, const Vec& operand, int64_t rows) 
                   (from.IsInteger() && to.IsInteger() && from_ok && pt != Phys::kI128 &&
                    pt != Phys::kOther && MaxType(from, to) == std::optional<DataType>(to) &&
                    PhysOf(from) != Phys::kU64);
-  if (!widening) return Vec{};
+  if (!widening) return ConversionCastKernel(node, operand, rows);
   int64_t n = operand.constant ? 1 : rows;
   const Column& in = *operand.column;
   auto values = Buffer::AllocateUninitialized(n * to.FixedWidth());  // all written

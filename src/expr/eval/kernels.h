@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "expr/bind/bound.h"
@@ -48,6 +50,28 @@ std::shared_ptr<Buffer> CombinedValidity(std::span<const Vec* const> inputs, int
 void ZeroNullRows(Column* column);
 inline bool VecValid(const Vec& v, int64_t row) { return v.column->IsValid(v.constant ? 0 : row); }
 
+// Builds a var-length column (VARCHAR, BLOB) row by row without a Value per row: a row's bytes
+// are appended to text(), then EndRow() closes it. NULL rows are closed empty.
+class StringColumnWriter {
+ public:
+  explicit StringColumnWriter(int64_t rows, size_t bytes_hint = 0);
+  std::string* text() { return &data_; }
+  void EndRow() { offsets_[++row_] = static_cast<int64_t>(data_.size()); }
+  void Append(std::string_view bytes) {
+    data_.append(bytes);
+    EndRow();
+  }
+  // REQUIRES: every row closed. `validity` as MakeColumn takes it.
+  std::shared_ptr<Column> Finish(DataType type, std::shared_ptr<Buffer> validity,
+                                 int64_t null_count);
+
+ private:
+  std::shared_ptr<Buffer> offsets_buffer_;
+  int64_t* offsets_;
+  int64_t row_ = 0;
+  std::string data_;
+};
+
 // The elements of the first `rows` rows of a list (or map) column, end to end: row r's
 // elements are elements[offsets[r] .. offsets[r + 1]), offsets[0] == 0. A NULL row has none.
 struct ListElements {
@@ -69,6 +93,10 @@ Result<Vec> ArithmeticKernel(const BoundNode& node, const Vec& left, const Vec& 
                              int64_t rows);
 Result<Vec> NegateKernel(const BoundNode& node, const Vec& operand, int64_t rows);
 Result<Vec> CastKernel(const BoundNode& node, const Vec& operand, int64_t rows);
+// The casts CastKernel's widenings leave (cast_kernels.cc): to and from text, between integers,
+// decimals and floats, between dates and timestamps. A row the typed loop cannot convert
+// plainly goes through CastValue alone, so errors and TRY_CAST's NULLs are exactly its.
+Result<Vec> ConversionCastKernel(const BoundNode& node, const Vec& operand, int64_t rows);
 Vec LogicKernel(bool is_and, const std::vector<Vec>& inputs, int64_t rows);
 Vec NotKernel(const Vec& input, int64_t rows);
 Vec IsNullKernel(const Vec& input, bool negated, int64_t rows);

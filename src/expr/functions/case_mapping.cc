@@ -6,9 +6,8 @@ namespace tarn::expr {
 namespace {
 
 template <typename MapCodePoint>
-std::string MapCase(std::string_view text, MapCodePoint map) {
-  std::string out;
-  out.reserve(text.size());
+void AppendMapped(std::string_view text, MapCodePoint map, std::string* out_text) {
+  std::string& out = *out_text;
   size_t at = 0;
   while (at < text.size()) {
     const unsigned char byte = static_cast<unsigned char>(text[at]);
@@ -31,23 +30,35 @@ std::string MapCase(std::string_view text, MapCodePoint map) {
     out.append(reinterpret_cast<const char*>(encoded), static_cast<size_t>(written));
     at += static_cast<size_t>(length);
   }
-  return out;
+}
+
+utf8proc_int32_t ToLower(utf8proc_int32_t c) {
+  if (c < 0x80) return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+  return utf8proc_tolower(c);
+}
+
+utf8proc_int32_t ToUpper(utf8proc_int32_t c) {
+  if (c < 0x80) return c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
+  return utf8proc_toupper(c);
 }
 
 }  // namespace
 
 std::string LowerUtf8(std::string_view text) {
-  return MapCase(text, [](utf8proc_int32_t c) {
-    if (c < 0x80) return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-    return utf8proc_tolower(c);
-  });
+  std::string out;
+  out.reserve(text.size());
+  AppendMapped(text, ToLower, &out);
+  return out;
 }
 
 std::string UpperUtf8(std::string_view text) {
-  return MapCase(text, [](utf8proc_int32_t c) {
-    if (c < 0x80) return c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
-    return utf8proc_toupper(c);
-  });
+  std::string out;
+  out.reserve(text.size());
+  AppendMapped(text, ToUpper, &out);
+  return out;
 }
+
+void AppendLowerUtf8(std::string_view text, std::string* out) { AppendMapped(text, ToLower, out); }
+void AppendUpperUtf8(std::string_view text, std::string* out) { AppendMapped(text, ToUpper, out); }
 
 }  // namespace tarn::expr

@@ -15,5 +15,8 @@ namespace tarn::expr {
 
 std::string LowerUtf8(std::string_view text);
 std::string UpperUtf8(std::string_view text);
+// The same appended to `out`.
+void AppendLowerUtf8(std::string_view text, std::string* out);
+void AppendUpperUtf8(std::string_view text, std::string* out);
 
 }  // namespace tarn::expr

@@ -1,5 +1,7 @@
 #include "expr/functions/functions.h"
 
+#include "expr/functions/date_functions.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -10,6 +12,7 @@
 #include "expr/eval/cast.h"
 #include "expr/functions/case_mapping.h"
 #include "expr/functions/conversion_functions.h"
+#include "expr/functions/date_functions.h"
 #include "expr/functions/datetime.h"
 #include "expr/functions/list_aggregates.h"
 #include "expr/functions/list_functions.h"
@@ -62,7 +65,22 @@ constexpr NameEntry kNames[] = {
     {"date_trunc", FunctionId::kDateTrunc}, {"datetrunc", FunctionId::kDateTrunc},
     {"year", FunctionId::kYear}, {"month", FunctionId::kMonth}, {"day", FunctionId::kDay},
     {"hour", FunctionId::kHour}, {"minute", FunctionId::kMinute},
-    {"second", FunctionId::kSecond},
+    {"second", FunctionId::kSecond}, {"quarter", FunctionId::kQuarter},
+    {"dayofmonth", FunctionId::kDay}, {"dayofweek", FunctionId::kDayOfWeek},
+    {"weekday", FunctionId::kDayOfWeek}, {"isodow", FunctionId::kIsoDow},
+    {"dayofyear", FunctionId::kDayOfYear}, {"week", FunctionId::kWeek},
+    {"weekofyear", FunctionId::kWeek}, {"isoyear", FunctionId::kIsoYear},
+    {"yearweek", FunctionId::kYearWeek}, {"decade", FunctionId::kDecade},
+    {"century", FunctionId::kCentury}, {"millennium", FunctionId::kMillennium},
+    {"era", FunctionId::kEra}, {"millisecond", FunctionId::kMillisecond},
+    {"microsecond", FunctionId::kMicrosecond}, {"date_diff", FunctionId::kDateDiff},
+    {"datediff", FunctionId::kDateDiff}, {"epoch", FunctionId::kEpoch},
+    {"epoch_ms", FunctionId::kEpochMs}, {"epoch_us", FunctionId::kEpochUs},
+    {"epoch_ns", FunctionId::kEpochNs}, {"dayname", FunctionId::kDayName},
+    {"monthname", FunctionId::kMonthName}, {"last_day", FunctionId::kLastDay},
+    {"strftime", FunctionId::kStrftime}, {"strptime", FunctionId::kStrptime},
+    {"try_strptime", FunctionId::kTryStrptime}, {"make_date", FunctionId::kMakeDate},
+    {"make_timestamp", FunctionId::kMakeTimestamp},
     {"struct_pack", FunctionId::kStructPack}, {"list_value", FunctionId::kListValue},
     {"list_pack", FunctionId::kListValue}, {"map", FunctionId::kMap},
     {"range", FunctionId::kRange}, {"map_extract_value", FunctionId::kMapExtractValue},
@@ -93,7 +111,6 @@ const DataType kBigint(TypeId::kInt64);
 const DataType kDouble(TypeId::kFloat64);
 const DataType kVarchar(TypeId::kVarchar);
 const DataType kBool(TypeId::kBoolean);
-const DataType kTimestamp(TypeId::kTimestamp);
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -131,12 +148,6 @@ bool TypeOk(const DataType& have, const DataType& want) {
   return have == want || have.id == TypeId::kNull || ImplicitlyCastable(have, want);
 }
 
-bool IsDateLike(const DataType& t) {
-  return t.id == TypeId::kDate || t.id == TypeId::kTimestamp || t.id == TypeId::kTimestampTz ||
-         t.id == TypeId::kTimestampS || t.id == TypeId::kTimestampMs ||
-         t.id == TypeId::kTimestampNs;
-}
-
 Status CheckDomain(double x, bool log) {
   if (log) {
     if (x == 0) return Status::InvalidArgument("Out of Range Error: cannot take logarithm of zero");
@@ -152,63 +163,6 @@ Status CheckDomain(double x, bool log) {
 }
 
 // Timestamp micros of a DATE or TIMESTAMP value.
-int64_t MicrosOf(const Value& v) {
-  if (v.type().id == TypeId::kDate) return v.GetInt64() * kMicrosPerDay;
-  auto cast = CastValue(v, kTimestamp);
-  return cast.ok() ? cast->GetInt64() : 0;
-}
-
-Result<Value> DatePart(std::string_view unit_text, const Value& v) {
-  std::string unit = Lower(unit_text);
-  if (unit.size() > 2 && unit.back() == 's') unit.pop_back();
-  int64_t micros = MicrosOf(v);
-  int64_t days = micros >= 0 ? micros / kMicrosPerDay : -((-micros + kMicrosPerDay - 1) / kMicrosPerDay);
-  int64_t in_day = micros - days * kMicrosPerDay;
-  int64_t year, month, day;
-  CivilFromDays(days, &year, &month, &day);
-  if (unit == "year" || unit == "y" || unit == "yr") return Value::Int64(year);
-  if (unit == "month" || unit == "mon") return Value::Int64(month);
-  if (unit == "day" || unit == "d") return Value::Int64(day);
-  if (unit == "hour" || unit == "h" || unit == "hr") return Value::Int64(in_day / 3600000000LL);
-  if (unit == "minute" || unit == "min" || unit == "m") {
-    return Value::Int64(in_day / 60000000LL % 60);
-  }
-  if (unit == "second" || unit == "sec" || unit == "s") {
-    return Value::Int64(in_day / kMicrosPerSecond % 60);
-  }
-  if (unit == "epoch") return Value::Float64(static_cast<double>(micros) / 1e6);
-  return Status::InvalidArgument("Not implemented Error: date part \"", unit_text,
-                                 "\" is not supported");
-}
-
-Result<Value> DateTrunc(std::string_view unit_text, const Value& v) {
-  std::string unit = Lower(unit_text);
-  if (unit.size() > 2 && unit.back() == 's') unit.pop_back();
-  int64_t micros = MicrosOf(v);
-  int64_t days = micros >= 0 ? micros / kMicrosPerDay : -((-micros + kMicrosPerDay - 1) / kMicrosPerDay);
-  int64_t in_day = micros - days * kMicrosPerDay;
-  int64_t year, month, day;
-  CivilFromDays(days, &year, &month, &day);
-  int64_t result;
-  if (unit == "year" || unit == "y" || unit == "yr") {
-    result = DaysFromCivil(year, 1, 1) * kMicrosPerDay;
-  } else if (unit == "month" || unit == "mon") {
-    result = DaysFromCivil(year, month, 1) * kMicrosPerDay;
-  } else if (unit == "day" || unit == "d") {
-    result = days * kMicrosPerDay;
-  } else if (unit == "hour" || unit == "h" || unit == "hr") {
-    result = days * kMicrosPerDay + in_day / 3600000000LL * 3600000000LL;
-  } else if (unit == "minute" || unit == "min" || unit == "m") {
-    result = days * kMicrosPerDay + in_day / 60000000LL * 60000000LL;
-  } else if (unit == "second" || unit == "sec" || unit == "s") {
-    result = days * kMicrosPerDay + in_day / kMicrosPerSecond * kMicrosPerSecond;
-  } else {
-    return Status::InvalidArgument("Not implemented Error: date_trunc unit \"", unit_text,
-                                   "\" is not supported");
-  }
-  return Value::Int(kTimestamp, result);
-}
-
 std::string TrimChars(std::string_view s, std::string_view chars, bool left, bool right) {
   size_t begin = 0, end = s.size();
   if (left) {
@@ -373,26 +327,14 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
       return expect({kVarchar, kBigint}, kVarchar);
     case FunctionId::kIsNan: case FunctionId::kIsInf: case FunctionId::kIsFinite:
       return expect({kDouble}, kBool);
-    case FunctionId::kDatePart: {
-      if (n != 2 || arg_types[0].id != TypeId::kVarchar || !IsDateLike(arg_types[1])) {
-        return mismatch();
-      }
-      bool epoch = constant_args[0] != nullptr && !constant_args[0]->is_null() &&
-                   Lower(constant_args[0]->GetBytes()) == "epoch";
-      return expect({kVarchar, arg_types[1]}, epoch ? kDouble : kBigint);
-    }
-    case FunctionId::kDateTrunc:
-      if (n != 2 || arg_types[0].id != TypeId::kVarchar || !IsDateLike(arg_types[1])) {
-        return mismatch();
-      }
-      return expect({kVarchar, arg_types[1]}, kTimestamp);
-    case FunctionId::kYear: case FunctionId::kMonth: case FunctionId::kDay:
-    case FunctionId::kHour: case FunctionId::kMinute: case FunctionId::kSecond:
-      if (n != 1 || !IsDateLike(first)) return mismatch();
-      return expect({first}, kBigint);
     case FunctionId::kNone:
       break;
     default:
+      if (IsDateFunction(id)) {
+        Status status = ResolveDateFunctionTypes(id, arg_types, constant_args, cast_to, result);
+        if (status.ok() || status.message() != "mismatch") return status;
+        break;
+      }
       if (IsRegexpFunction(id)) {
         Status status = ResolveRegexpFunctionTypes(id, arg_types, constant_args, cast_to, result);
         // DuckDB's own errors (a bad pattern, group or option) stand; a type mismatch is
@@ -674,16 +616,9 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
     case FunctionId::kIsNan: return Value::Boolean(std::isnan(args[0].GetDouble()));
     case FunctionId::kIsInf: return Value::Boolean(std::isinf(args[0].GetDouble()));
     case FunctionId::kIsFinite: return Value::Boolean(std::isfinite(args[0].GetDouble()));
-    case FunctionId::kDatePart: return DatePart(args[0].GetBytes(), args[1]);
-    case FunctionId::kDateTrunc: return DateTrunc(args[0].GetBytes(), args[1]);
-    case FunctionId::kYear: return DatePart("year", args[0]);
-    case FunctionId::kMonth: return DatePart("month", args[0]);
-    case FunctionId::kDay: return DatePart("day", args[0]);
-    case FunctionId::kHour: return DatePart("hour", args[0]);
-    case FunctionId::kMinute: return DatePart("minute", args[0]);
-    case FunctionId::kSecond: return DatePart("second", args[0]);
     case FunctionId::kNone: break;
     default:
+      if (IsDateFunction(id)) return InvokeDateFunction(id, args, result_type);
       if (IsRegexpFunction(id)) return InvokeRegexpFunction(id, args, result_type);
       if (IsNestedFunction(id)) return InvokeNestedFunction(id, args, result_type);
       if (IsVariantFunction(id)) return InvokeVariantFunction(id, args, result_type);

@@ -26,7 +26,11 @@ enum class FunctionId : uint8_t {
   kLength, kLower, kUpper, kTrim, kLTrim, kRTrim, kSubstring, kConcat, kConcatOperator,
   kReplace, kStartsWith, kEndsWith, kContains, kStrpos, kLeft, kRight,
   kIsNan, kIsInf, kIsFinite,
-  kDatePart, kDateTrunc, kYear, kMonth, kDay, kHour, kMinute, kSecond,
+  // date_functions.cc
+  kDatePart, kDateTrunc, kYear, kMonth, kDay, kHour, kMinute, kSecond, kQuarter, kDayOfWeek,
+  kIsoDow, kDayOfYear, kWeek, kIsoYear, kYearWeek, kDecade, kCentury, kMillennium, kEra,
+  kMillisecond, kMicrosecond, kDateDiff, kEpoch, kEpochMs, kEpochUs, kEpochNs, kDayName,
+  kMonthName, kLastDay, kStrftime, kStrptime, kTryStrptime, kMakeDate, kMakeTimestamp,
   // nested_functions.cc
   kStructPack, kListValue, kMap, kRange, kMapExtractValue,
   // conversion_functions.cc
