@@ -66,6 +66,11 @@ const std::vector<std::string> kExpressions = {
     "CASE i % 4 WHEN 0 THEN d WHEN 1 THEN NULL ELSE 1.5 END",
     "CASE WHEN i % 2 = 0 THEN [n, i] ELSE [i] END",
     "CASE WHEN n > 0 THEN 100 // (i % 5) ELSE 0 END",
+    // Branches that cannot fail: every branch over the whole batch, then chosen per row.
+    "CASE WHEN n % 3 = 0 THEN n WHEN d > 0 THEN i END", "coalesce(n % 7, i % 3, 9)",
+    "CASE WHEN n IS NULL THEN d WHEN n % 2 = 0 THEN NULL ELSE d * 2 END",
+    "CASE WHEN i % 3 = 0 THEN m WHEN NULL THEN 1 END", "coalesce(NULL, dt, DATE '2000-01-01')",
+    "CASE i % 5 WHEN 1 THEN ts WHEN 2 THEN NULL ELSE ts - INTERVAL 1 DAY END",
     // Calendar arithmetic.
     "dt + (i % 100)::INTEGER", "dt - (n % 1000)::INTEGER", "dt - DATE '2000-01-01'",
     "ts + INTERVAL 1 MONTH", "ts - INTERVAL '3 days 2 hours'", "(dt + 1)::VARCHAR",

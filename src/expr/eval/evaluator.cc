@@ -103,6 +103,33 @@ Result<Vec> SubstringKernel(const std::vector<Vec>& inputs, int64_t rows) {
   return Vec{builder.Finish(), false};
 }
 
+// Whether evaluating `node` over any rows can raise no error: columns, constants, comparisons,
+// logic, IN lists of constants, and arithmetic that gives NULL (division and modulo by zero) or
+// cannot overflow (floating point). CASE and COALESCE over such nodes may evaluate every branch
+// over the whole batch.
+bool CannotFail(const BoundNode& node) {
+  switch (node.kind) {
+    case BoundKind::kConstant: case BoundKind::kColumn:
+      return true;
+    case BoundKind::kCompare: case BoundKind::kAnd: case BoundKind::kOr: case BoundKind::kNot:
+    case BoundKind::kIsNull: case BoundKind::kIn: case BoundKind::kCase: case BoundKind::kCoalesce:
+      break;
+    case BoundKind::kArith:
+      if (node.op == ast::Op::kModulo || node.op == ast::Op::kIntDivide ||
+          (node.op != ast::Op::kPower && node.type.IsFloating())) {
+        if (node.type.id == TypeId::kDecimal) return false;
+        break;
+      }
+      return false;
+    default:
+      return false;
+  }
+  for (const auto& child : node.children) {
+    if (!CannotFail(*child)) return false;
+  }
+  return true;
+}
+
 class Evaluator {
  public:
   explicit Evaluator(const Batch& batch, std::vector<std::shared_ptr<Column>> params = {})
@@ -398,10 +425,92 @@ class Evaluator {
     return inner.Eval(node);
   }
 
+  // CASE and COALESCE of a fixed-width type whose branches cannot fail: every condition and
+  // value over the whole batch, then each row takes the value of the branch that decides it.
+  // Empty when the type or a branch's type does not suit.
+  Result<Vec> BranchesOverBatch(const BoundNode& node) {
+    const Phys phys = PhysOf(node.type);
+    if (phys == Phys::kBool || phys == Phys::kBytes || phys == Phys::kOther) return Vec{};
+    const bool is_case = node.kind == BoundKind::kCase;
+    const size_t steps = is_case ? node.children.size() / 2 : node.children.size();
+    if (steps + 1 >= 255) return Vec{};
+    constexpr uint8_t kUndecided = 255;
+    std::vector<uint8_t> choice(static_cast<size_t>(rows_), kUndecided);
+    std::vector<Vec> values;
+    int64_t undecided = rows_;
+    auto take_where = [&](uint8_t piece, auto&& decides) {
+      for (int64_t i = 0; i < rows_; ++i) {
+        if (choice[static_cast<size_t>(i)] == kUndecided && decides(i)) {
+          choice[static_cast<size_t>(i)] = piece;
+          --undecided;
+        }
+      }
+    };
+    for (size_t step = 0; step < steps && undecided > 0; ++step) {
+      TARN_ASSIGN_OR_RETURN(Vec value, Eval(*node.children[is_case ? 2 * step + 1 : step]));
+      if (value.column->type != node.type) return Vec{};
+      const uint8_t piece = static_cast<uint8_t>(values.size());
+      values.push_back(value);
+      const Column& v = *value.column;
+      if (is_case) {
+        TARN_ASSIGN_OR_RETURN(Vec condition, Eval(*node.children[2 * step]));
+        const Column& c = *condition.column;
+        if (condition.constant) {
+          if (c.IsValid(0) && c.GetBool(0)) take_where(piece, [](int64_t) { return true; });
+        } else {
+          take_where(piece, [&](int64_t i) { return c.IsValid(i) && c.GetBool(i); });
+        }
+      } else if (value.constant) {
+        if (v.IsValid(0)) take_where(piece, [](int64_t) { return true; });
+      } else {
+        take_where(piece, [&](int64_t i) { return v.IsValid(i); });
+      }
+    }
+    if (is_case && undecided > 0 && node.children.size() % 2 == 1) {
+      TARN_ASSIGN_OR_RETURN(Vec otherwise, Eval(*node.children.back()));
+      if (otherwise.column->type != node.type) return Vec{};
+      const uint8_t piece = static_cast<uint8_t>(values.size());
+      values.push_back(otherwise);
+      take_where(piece, [](int64_t) { return true; });
+    }
+    if (values.empty()) return Vec{};
+    Vec result;
+    WithTypedValues(*values[0].column, phys, [&](const auto* unused) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(unused)>>;
+      auto out_values = Buffer::AllocateUninitialized(rows_ * static_cast<int64_t>(sizeof(T)));
+      auto validity = Buffer::Allocate((rows_ + 7) / 8);
+      T* out = out_values->mutable_data_as<T>();
+      uint8_t* valid = validity->mutable_data();
+      int64_t null_count = 0;
+      for (int64_t i = 0; i < rows_; ++i) {
+        const uint8_t piece = choice[static_cast<size_t>(i)];
+        out[i] = T{};
+        if (piece == kUndecided) {
+          ++null_count;
+          continue;
+        }
+        const Vec& from = values[piece];
+        const int64_t row = from.constant ? 0 : i;
+        if (!from.column->IsValid(row)) {
+          ++null_count;
+          continue;
+        }
+        out[i] = from.column->values_as<T>()[row];
+        SetBit(valid, i);
+      }
+      result = Vec{MakeColumn(node.type, rows_, out_values, validity, null_count), false};
+    });
+    return result;
+  }
+
   // CASE and COALESCE: each branch sees only the rows still undecided. Each row's result is
   // then taken from the branch value that decided it (a NULL for rows none decided), all
   // branch values laid end to end.
   [[gnu::noinline]] Result<Vec> EvalBranches(const BoundNode& node) {
+    if (CannotFail(node)) {
+      TARN_ASSIGN_OR_RETURN(Vec whole, BranchesOverBatch(node));
+      if (whole.column) return whole;
+    }
     std::vector<int64_t> remaining(static_cast<size_t>(rows_));
     for (int64_t i = 0; i < rows_; ++i) remaining[static_cast<size_t>(i)] = i;
     std::vector<std::shared_ptr<Column>> pieces;  // branch values, in the order evaluated
