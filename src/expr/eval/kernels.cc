@@ -459,7 +459,9 @@ Vec CalendarArithmetic(const BoundNode& node, const Vec& left, const Vec& right,
       using T = std::remove_cv_t<std::remove_pointer_t<decltype(b)>>;
       if constexpr (std::is_integral_v<T>) {
         for (int64_t i = 0; i < n; ++i) {
-          const int64_t delta = static_cast<int64_t>(b[i * sb]);
+          // Deltas past ±2^32 days leave the DATE range whatever the date.
+          const int64_t delta = std::clamp<int64_t>(static_cast<int64_t>(b[i * sb]),
+                                                    -(int64_t{1} << 32), int64_t{1} << 32);
           const int64_t days = a[i * sa] + (subtract ? -delta : delta);
           in_range = in_range && days >= INT32_MIN && days <= INT32_MAX;
           out[i] = static_cast<int32_t>(days);
@@ -470,8 +472,8 @@ Vec CalendarArithmetic(const BoundNode& node, const Vec& left, const Vec& right,
       // NULL rows may hold anything; only valid rows out of range go row-wise.
       for (int64_t i = 0; i < n; ++i) {
         if (validity == nullptr || GetBit(validity->data(), i)) {
-          const int64_t delta = static_cast<int64_t>(AsInt128(right.column->GetValue(i * sb)));
-          const int64_t days = a[i * sa] + (subtract ? -delta : delta);
+          const __int128 delta = AsInt128(right.column->GetValue(i * sb));
+          const __int128 days = a[i * sa] + (subtract ? -delta : delta);
           if (days < INT32_MIN || days > INT32_MAX) return Vec{};
         }
       }
