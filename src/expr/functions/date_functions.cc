@@ -196,17 +196,7 @@ int64_t TruncateMicros(DatePart part, int64_t micros) {
   }
 }
 
-bool DiffersBy(DatePart part) {
-  switch (part) {
-    case DatePart::kYear: case DatePart::kQuarter: case DatePart::kMonth: case DatePart::kWeek:
-    case DatePart::kDay: case DatePart::kDecade: case DatePart::kCentury:
-    case DatePart::kMillennium: case DatePart::kHour: case DatePart::kMinute:
-    case DatePart::kSecond: case DatePart::kMillisecond: case DatePart::kMicrosecond:
-      return true;
-    default:
-      return false;
-  }
-}
+bool DiffersBy(DatePart part) { return TruncatesTo(part); }  // the same units
 
 int64_t DateDiff(DatePart part, int64_t start_micros, int64_t end_micros) {
   const Civil a = CivilOf(start_micros), b = CivilOf(end_micros);
