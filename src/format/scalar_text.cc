@@ -8,18 +8,13 @@
 #include <limits>
 #include <type_traits>
 
+#include "util/integer_math.h"
+
 namespace tarn::format {
 namespace {
 
 constexpr char kHexUpper[] = "0123456789ABCDEF";
 constexpr char kHexLower[] = "0123456789abcdef";
-
-// Floor division and the matching non-negative remainder.
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 void AppendPadded(int64_t v, int width, std::string* out) {
   char digits[24];

@@ -7,16 +7,11 @@
 #include "expr/functions/datetime.h"
 #include "table/file_pruning.h"
 #include "tarn/format.h"
+#include "util/integer_math.h"
 
 namespace tarn::table_internal {
 
 namespace {
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 // Days since the epoch and the hour of day of a date or timestamp value; false for infinities
 // and types without a calendar.

@@ -11,6 +11,7 @@
 #include "expr/eval/kernels.h"
 #include "expr/functions/datetime.h"
 #include "format/scalar_text.h"
+#include "util/integer_math.h"
 
 namespace tarn::expr {
 namespace {
@@ -394,9 +395,7 @@ Result<Vec> Numeric(const Vec& operand, const DataType& to, bool try_cast, int64
     return FixedCast<int32_t>(operand, to, try_cast, rows, [&](int64_t i, int32_t* out) {
       const int64_t micros = values[i];
       if (micros == kTimestampInfinity || micros == -kTimestampInfinity) return false;
-      const int64_t days = micros >= 0 ? micros / kMicrosPerDay
-                                       : -((-micros + kMicrosPerDay - 1) / kMicrosPerDay);
-      *out = static_cast<int32_t>(days);
+      *out = static_cast<int32_t>(FloorDiv(micros, kMicrosPerDay));
       return true;
     });
   }

@@ -477,28 +477,16 @@ class Evaluator {
     Vec result;
     WithTypedValues(*values[0].column, phys, [&](const auto* unused) {
       using T = std::remove_cv_t<std::remove_pointer_t<decltype(unused)>>;
-      auto out_values = Buffer::AllocateUninitialized(rows_ * static_cast<int64_t>(sizeof(T)));
-      auto validity = Buffer::Allocate((rows_ + 7) / 8);
-      T* out = out_values->mutable_data_as<T>();
-      uint8_t* valid = validity->mutable_data();
-      int64_t null_count = 0;
-      for (int64_t i = 0; i < rows_; ++i) {
+      auto column = NullableFixedColumn<T>(node.type, rows_, [&](int64_t i, T* out) {
         const uint8_t piece = choice[static_cast<size_t>(i)];
-        out[i] = T{};
-        if (piece == kUndecided) {
-          ++null_count;
-          continue;
-        }
+        if (piece == kUndecided) return false;
         const Vec& from = values[piece];
         const int64_t row = from.constant ? 0 : i;
-        if (!from.column->IsValid(row)) {
-          ++null_count;
-          continue;
-        }
-        out[i] = from.column->values_as<T>()[row];
-        SetBit(valid, i);
-      }
-      result = Vec{MakeColumn(node.type, rows_, out_values, validity, null_count), false};
+        if (!from.column->IsValid(row)) return false;
+        *out = from.column->values_as<T>()[row];
+        return true;
+      });
+      result = Vec{std::move(column), false};
     });
     return result;
   }

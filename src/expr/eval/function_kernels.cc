@@ -188,40 +188,25 @@ Vec Extreme(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows)
   const bool greatest = node.function == FunctionId::kGreatest;
   WithTypedValues(*inputs[0].column, phys, [&](const auto* first_values) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(first_values)>>;
-    auto values = Buffer::AllocateUninitialized(rows * static_cast<int64_t>(sizeof(T)));
-    auto validity = Buffer::Allocate((rows + 7) / 8);
-    T* out = values->mutable_data_as<T>();
-    uint8_t* valid = validity->mutable_data();
-    int64_t null_count = 0;
-    for (int64_t i = 0; i < rows; ++i) {
+    auto column = NullableFixedColumn<T>(node.type, rows, [&](int64_t i, T* out) {
       bool any = false;
-      T best{};
       for (const Vec& v : inputs) {
         const int64_t row = v.constant ? 0 : i;
         if (!v.column->IsValid(row)) continue;
         const T x = v.column->values_as<T>()[row];
-        if (!any) {
-          best = x;
-          any = true;
-          continue;
-        }
-        bool better;
+        bool better = !any;
         if constexpr (std::is_floating_point_v<T>) {
-          better = greatest ? FloatLess(static_cast<double>(best), static_cast<double>(x))
-                            : FloatLess(static_cast<double>(x), static_cast<double>(best));
+          better = better || (greatest ? FloatLess(static_cast<double>(*out), static_cast<double>(x))
+                                       : FloatLess(static_cast<double>(x), static_cast<double>(*out)));
         } else {
-          better = greatest ? best < x : x < best;
+          better = better || (greatest ? *out < x : x < *out);
         }
-        if (better) best = x;
+        if (better) *out = x;
+        any = true;
       }
-      out[i] = best;
-      if (any) {
-        SetBit(valid, i);
-      } else {
-        ++null_count;
-      }
-    }
-    result = Vec{MakeColumn(node.type, rows, values, validity, null_count), false};
+      return any;
+    });
+    result = Vec{std::move(column), false};
   });
   return result;
 }
@@ -235,29 +220,18 @@ Vec NullIf(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows) 
   WithTypedValues(*a.column, PhysOf(node.type), [&](const auto* a_values) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(a_values)>>;
     const T* b_values = b.column->values_as<T>();
-    auto values = Buffer::AllocateUninitialized(rows * static_cast<int64_t>(sizeof(T)));
-    auto validity = Buffer::Allocate((rows + 7) / 8);
-    T* out = values->mutable_data_as<T>();
-    uint8_t* valid = validity->mutable_data();
-    int64_t null_count = 0;
-    for (int64_t i = 0; i < rows; ++i) {
+    auto column = NullableFixedColumn<T>(node.type, rows, [&](int64_t i, T* out) {
       const int64_t ra = a.constant ? 0 : i, rb = b.constant ? 0 : i;
-      bool keep = a.column->IsValid(ra);
-      if (keep && b.column->IsValid(rb)) {
-        if constexpr (std::is_floating_point_v<T>) {
-          keep = !FloatEqual(static_cast<double>(a_values[ra]), static_cast<double>(b_values[rb]));
-        } else {
-          keep = a_values[ra] != b_values[rb];
-        }
-      }
-      out[i] = keep ? a_values[ra] : T{};
-      if (keep) {
-        SetBit(valid, i);
+      if (!a.column->IsValid(ra)) return false;
+      *out = a_values[ra];
+      if (!b.column->IsValid(rb)) return true;
+      if constexpr (std::is_floating_point_v<T>) {
+        return !FloatEqual(static_cast<double>(a_values[ra]), static_cast<double>(b_values[rb]));
       } else {
-        ++null_count;
+        return a_values[ra] != b_values[rb];
       }
-    }
-    result = Vec{MakeColumn(node.type, rows, values, validity, null_count), false};
+    });
+    result = Vec{std::move(column), false};
   });
   return result;
 }

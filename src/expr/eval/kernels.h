@@ -50,6 +50,27 @@ std::shared_ptr<Buffer> CombinedValidity(std::span<const Vec* const> inputs, int
 void ZeroNullRows(Column* column);
 inline bool VecValid(const Vec& v, int64_t row) { return v.column->IsValid(v.constant ? 0 : row); }
 
+// A fixed-width column of `rows` values of T: value_at(i, &out) writes row i's value and says
+// whether the row is valid (an invalid row's value is zeroed, as Column requires).
+template <typename T, typename ValueAt>
+std::shared_ptr<Column> NullableFixedColumn(const DataType& type, int64_t rows,
+                                            ValueAt&& value_at) {
+  auto values = Buffer::AllocateUninitialized(rows * static_cast<int64_t>(sizeof(T)));
+  auto validity = Buffer::Allocate((rows + 7) / 8);
+  T* out = values->mutable_data_as<T>();
+  uint8_t* valid = validity->mutable_data();
+  int64_t null_count = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    if (value_at(i, &out[i])) {
+      SetBit(valid, i);
+    } else {
+      out[i] = T{};
+      ++null_count;
+    }
+  }
+  return MakeColumn(type, rows, std::move(values), std::move(validity), null_count);
+}
+
 // Builds a var-length column (VARCHAR, BLOB) row by row without a Value per row: a row's bytes
 // are appended to text(), then EndRow() closes it. NULL rows are closed empty.
 class StringColumnWriter {

@@ -6,6 +6,7 @@
 
 #include "expr/eval/cast.h"
 #include "expr/functions/datetime.h"
+#include "util/integer_math.h"
 
 namespace tarn::expr {
 namespace {
@@ -21,14 +22,6 @@ constexpr const char* kDayNames[] = {"Sunday", "Monday", "Tuesday", "Wednesday",
 constexpr const char* kMonthNames[] = {"January", "February", "March",     "April",
                                        "May",     "June",     "July",      "August",
                                        "September", "October", "November", "December"};
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
 
 bool IsDateLike(const DataType& t) {
   return t.id == TypeId::kDate || t.id == TypeId::kTimestamp || t.id == TypeId::kTimestampTz ||
