@@ -442,7 +442,9 @@ namespace {
 Vec CalendarArithmetic(const BoundNode& node, const Vec& left, const Vec& right, int64_t rows) {
   const TypeId lt = left.column->type.id, rt = right.column->type.id;
   const bool subtract = node.op == Op::kSubtract;
-  if (node.op != Op::kAdd && !subtract) return Vec{};
+  if ((node.op != Op::kAdd && !subtract) || (lt != TypeId::kDate && lt != TypeId::kTimestamp)) {
+    return Vec{};  // decided before any work: every arithmetic node asks here first
+  }
   const bool constant = left.constant && right.constant;
   const int64_t n = constant ? 1 : rows;
   const Vec* inputs[] = {&left, &right};
