@@ -348,8 +348,17 @@ float HalfToFloat(uint16_t half) {
 }
 
 __int128 BigEndianToInt128(const uint8_t* bytes, int size) {
-  unsigned __int128 value = (bytes[0] & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
-  for (int i = 0; i < size; ++i) value = (value << 8) | bytes[i];
+  if (size <= 0) return 0;
+  uint8_t buffer[16];
+  const int kept = size < 16 ? size : 16;  // past 16 bytes, the low 16 (as a shift would)
+  std::memset(buffer, (bytes[0] & 0x80) ? 0xFF : 0, static_cast<size_t>(16 - kept));
+  std::memcpy(buffer + 16 - kept, bytes + (size - kept), static_cast<size_t>(kept));
+  uint64_t high;
+  uint64_t low;
+  std::memcpy(&high, buffer, 8);
+  std::memcpy(&low, buffer + 8, 8);
+  const unsigned __int128 value =
+      (static_cast<unsigned __int128>(__builtin_bswap64(high)) << 64) | __builtin_bswap64(low);
   return static_cast<__int128>(value);
 }
 

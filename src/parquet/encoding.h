@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -225,6 +226,23 @@ Status DecodePlainValues(const ValueLayout& layout, const uint8_t* data, int64_t
 float HalfToFloat(uint16_t half);
 // Big-endian two's complement of 1..16 bytes, sign-extended. REQUIRES: 1 <= size <= 16.
 __int128 BigEndianToInt128(const uint8_t* bytes, int size);
+// The same for a width known when compiling (the decoders' loops, one per FIXED_LEN width):
+// the bytes land at the end of a 16-byte big-endian buffer whose head holds the sign, then
+// two byte swaps.
+template <int kSize>
+inline __int128 BigEndianToInt128Fixed(const uint8_t* bytes) {
+  static_assert(kSize >= 1 && kSize <= 16);
+  uint8_t buffer[16];
+  std::memset(buffer, (bytes[0] & 0x80) ? 0xFF : 0, 16 - kSize);
+  std::memcpy(buffer + 16 - kSize, bytes, kSize);
+  uint64_t high;
+  uint64_t low;
+  std::memcpy(&high, buffer, 8);
+  std::memcpy(&low, buffer + 8, 8);
+  const unsigned __int128 value =
+      (static_cast<unsigned __int128>(__builtin_bswap64(high)) << 64) | __builtin_bswap64(low);
+  return static_cast<__int128>(value);
+}
 // INT96 timestamp (8 bytes LE nanos of day, 4 bytes LE Julian day) to micros since epoch.
 int64_t Int96ToMicros(const uint8_t* bytes);
 

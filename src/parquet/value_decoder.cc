@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "parquet/byte_stream_split.h"
 #include "parquet/delta_encoding.h"
@@ -22,6 +23,31 @@ T Load(const uint8_t* p) {
 template <typename T>
 void Store(uint8_t* p, T v) {
   std::memcpy(p, &v, sizeof(T));
+}
+
+// FIXED_LEN_BYTE_ARRAY decimals of width `width` to __int128, one loop per width so each
+// conversion is two loads and two byte swaps.
+template <int kSize>
+void FlbaToInt128Of(const uint8_t* src, int64_t count, uint8_t* dst) {
+  for (int64_t i = 0; i < count; ++i) {
+    Store<__int128>(dst + 16 * i, BigEndianToInt128Fixed<kSize>(src + kSize * i));
+  }
+}
+
+template <int... kSizes>
+void FlbaToInt128Dispatch(const uint8_t* src, int width, int64_t count, uint8_t* dst,
+                          std::integer_sequence<int, kSizes...>) {
+  const bool done = ((width == kSizes + 1 ? (FlbaToInt128Of<kSizes + 1>(src, count, dst), true)
+                                          : false) || ...);
+  if (!done) {
+    for (int64_t i = 0; i < count; ++i) {
+      Store<__int128>(dst + 16 * i, BigEndianToInt128(src + width * i, width));
+    }
+  }
+}
+
+void FlbaToInt128(const uint8_t* src, int width, int64_t count, uint8_t* dst) {
+  FlbaToInt128Dispatch(src, width, count, dst, std::make_integer_sequence<int, 16>());
 }
 
 Status PlainOverrun(int64_t count, int width, int64_t pos, int64_t size) {
@@ -84,9 +110,7 @@ void ConvertFixed(const ValueLayout& layout, const uint8_t* src, int64_t count, 
       }
       break;
     case ValueKind::kFlbaToInt128:
-      for (int64_t i = 0; i < count; ++i) {
-        Store<__int128>(dst + 16 * i, BigEndianToInt128(src + pw * i, pw));
-      }
+      FlbaToInt128(src, pw, count, dst);
       break;
     case ValueKind::kInt96ToMicros:
       for (int64_t i = 0; i < count; ++i) Store<int64_t>(dst + 8 * i, Int96ToMicros(src + 12 * i));

@@ -257,6 +257,39 @@ TEST(ReaderEncodingTest, StringsMustBeUtf8) {
   }
 }
 
+// FIXED_LEN_BYTE_ARRAY decimals of every width 1..16 (and past it, where the low 16 bytes
+// count) decode to the value a byte-at-a-time shift gives, positive and negative.
+TEST(ReaderEncodingTest, FixedLengthDecimalsOfEveryWidth) {
+  std::mt19937_64 random(23);
+  for (int width = 1; width <= 18; ++width) {
+    const int count = 37;
+    std::vector<uint8_t> page(static_cast<size_t>(width * count));
+    for (uint8_t& byte : page) byte = static_cast<uint8_t>(random());
+    page[0] |= 0x80;  // the first value negative, the second positive
+    page[static_cast<size_t>(width)] &= 0x7F;
+    std::vector<__int128> expected;
+    for (int i = 0; i < count; ++i) {
+      const uint8_t* bytes = page.data() + width * i;
+      unsigned __int128 value = (bytes[0] & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
+      for (int b = 0; b < width; ++b) value = (value << 8) | bytes[b];
+      expected.push_back(static_cast<__int128>(value));
+      EXPECT_TRUE(BigEndianToInt128(bytes, width) == expected.back()) << "width " << width;
+    }
+    if (width > 16) continue;
+    ValueLayout layout{ValueKind::kFlbaToInt128, width, 16, 1, false};
+    auto values = Buffer::Allocate(16 * count);
+    ValueSink sink{values.get(), nullptr};
+    int64_t pos = 0;
+    ASSERT_TRUE(DecodePlainValues(layout, page.data(), static_cast<int64_t>(page.size()), &pos,
+                                  count, &sink, 0).ok());
+    for (int i = 0; i < count; ++i) {
+      __int128 got;
+      std::memcpy(&got, values->data() + 16 * i, 16);
+      EXPECT_TRUE(got == expected[static_cast<size_t>(i)]) << "width " << width << " value " << i;
+    }
+  }
+}
+
 TEST(ReaderEncodingTest, Conversions) {
   EXPECT_EQ(HalfToFloat(0x3C00), 1.0f);
   EXPECT_EQ(HalfToFloat(0xC000), -2.0f);
