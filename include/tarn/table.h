@@ -111,10 +111,33 @@ struct TableScanMetrics {
   int64_t inlined_rows = 0;         // inlined rows visible at the snapshot (before the filter)
 };
 
+namespace parquet {
+class RowFilter;  // parquet/filtered_scan.h
+}  // namespace parquet
+
 class TableScanReader : public BatchReader {
  public:
-  // Counters so far; complete once Next() returned nullptr.
+  // Counters so far; complete once Next() returned nullptr, or every part's reader did.
   virtual const TableScanMetrics& metrics() const = 0;
+
+  // Parts that several threads can read at once, each decoding on the thread that reads it:
+  // the data files left after pruning (a large file split into runs of its row groups), then
+  // the inlined rows. Reading the parts in order gives what Next() gives. Planned by the first
+  // call, which must come before Next(); 0 when the scan does not split (a rowid lookup, no
+  // pool, or a file that failed to open: Next() then reports the error).
+  virtual int64_t num_parts() { return 0; }
+  // A reader of part `part` (0 <= part < num_parts()). Safe to call, and to use the readers,
+  // from several threads at once; a reader adds its counters to metrics() when it ends.
+  virtual Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const;
+
+  // For the SQL engine's joins: a filter over this scan's output columns that the consumer
+  // checks again (rows it rejects may be dropped early, rows it keeps never are), evaluated
+  // while the files decode, with its range (RowFilter::Range) pruning files, row groups and
+  // pages. Before the first Next() or num_parts(); false when not taken.
+  virtual bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) {
+    (void)filter;
+    return false;
+  }
 };
 
 // Opens a scan of `table` (loaded with Lake::LoadTable at the snapshot to read). Inlined rows

@@ -112,6 +112,61 @@ Result<Value> HivePartitionValue(const std::string& path, const std::string& nam
                             name, "' but its path has no '", key, "' directory");
 }
 
+// Whether `node` can be evaluated over the scan's columns (to_scan[internal column] = scan
+// column, -1 when not readable there as it is) and cannot fail: only constants, columns,
+// comparisons, IN lists, IS NULL and boolean logic are taken.
+bool EvaluableInScan(const expr::BoundNode& node, const std::vector<int>& to_scan) {
+  using expr::BoundKind;
+  switch (node.kind) {
+    case BoundKind::kConstant: case BoundKind::kCompare: case BoundKind::kAnd:
+    case BoundKind::kOr: case BoundKind::kNot: case BoundKind::kIsNull: case BoundKind::kIn:
+      break;
+    case BoundKind::kColumn:
+      if (node.column_index < 0 || node.column_index >= static_cast<int>(to_scan.size()) ||
+          to_scan[node.column_index] < 0) {
+        return false;
+      }
+      break;
+    default:
+      return false;
+  }
+  for (const auto& child : node.children) {
+    if (!EvaluableInScan(*child, to_scan)) return false;
+  }
+  return true;
+}
+
+// Points a copy's column references at the scan's columns.
+void RemapColumns(expr::BoundNode* node, const std::vector<int>& to_scan) {
+  if (node->kind == expr::BoundKind::kColumn) node->column_index = to_scan[node->column_index];
+  for (auto& child : node->children) RemapColumns(child.get(), to_scan);
+}
+
+// The scan column of each internal column the scan reads as it is (the file's type is the
+// table's, not nested); -1 for the others. Internal columns 0..n-1 are the requested table
+// columns; rowid, snapshot_id and the position come after and are not the file's columns.
+std::vector<int> ScanColumnsOf(const DataFilePlan& plan) {
+  std::vector<int> to_scan(plan.columns.size(), -1);
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    const DataFilePlan::Source& source = plan.sources[i];
+    if (source.file_column >= 0 && !plan.columns[i]->type.IsNested() &&
+        source.file_field->type == plan.columns[i]->type) {
+      to_scan[i] = source.file_column;
+    }
+  }
+  return to_scan;
+}
+
+// `filter` (over the internal schema) over the scan's columns, when it can be evaluated there
+// while decoding; else null.
+std::shared_ptr<const BoundExpr> ScanFilter(const std::vector<int>& to_scan,
+                                            const BoundExpr& filter) {
+  if (!EvaluableInScan(filter.root(), to_scan) || filter.root().IsConstant()) return nullptr;
+  auto root = expr::CloneBound(filter.root());
+  RemapColumns(root.get(), to_scan);
+  return std::make_shared<const BoundExpr>(std::move(root));
+}
+
 }  // namespace
 
 std::shared_ptr<const Schema> MakeInternalSchema(const std::vector<const ColumnInfo*>& columns) {
@@ -127,19 +182,19 @@ std::shared_ptr<const Schema> MakeInternalSchema(const std::vector<const ColumnI
   return std::make_shared<Schema>(std::move(fields));
 }
 
-Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
+Result<std::shared_ptr<const DataFilePlan>> DataFileReader::Prepare(
     std::shared_ptr<FileSystem> fs, const DataFileInfo& file, const TableInfo& target,
     const std::map<int64_t, NameMapping>& mappings, std::vector<const ColumnInfo*> columns,
     std::shared_ptr<const Schema> internal_schema, const FileReadOptions& options) {
-  std::unique_ptr<DataFileReader> self(new DataFileReader());
-  self->file_ = file;
-  self->options_ = options;
-  self->columns_ = std::move(columns);
-  self->internal_schema_ = std::move(internal_schema);
-  TARN_ASSIGN_OR_RETURN(self->reader_, ParquetReader::Open(fs, file.path));
-  const Schema& schema = self->reader_->schema();
-  if (self->reader_->num_rows() != file.record_count) {
-    return Status::Corruption("data file '", file.path, "' has ", self->reader_->num_rows(),
+  auto self = std::make_shared<DataFilePlan>();
+  self->file = file;
+  self->options = options;
+  self->columns = std::move(columns);
+  self->internal_schema = std::move(internal_schema);
+  TARN_ASSIGN_OR_RETURN(self->reader, ParquetReader::Open(fs, file.path));
+  const Schema& schema = self->reader->schema();
+  if (self->reader->num_rows() != file.record_count) {
+    return Status::Corruption("data file '", file.path, "' has ", self->reader->num_rows(),
                               " rows; the catalog records ", file.record_count);
   }
 
@@ -151,10 +206,10 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
                                 ", which the catalog does not hold");
     }
     mapping = &it->second;
-    self->name_mapped_ = true;
+    self->name_mapped = true;
     for (const NameMappingEntry& entry : mapping->entries) {
       if (entry.parent_column.has_value() && !entry.is_partition) {
-        self->mapped_names_[entry.target_field_id] = entry.source_name;
+        self->mapped_names[entry.target_field_id] = entry.source_name;
       }
     }
   }
@@ -162,11 +217,11 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
   for (const Field& field : schema.fields) has_ids |= field.field_id.has_value();
 
   // Each requested column's file column (index into `schema`), or a constant.
-  std::vector<int> file_index(self->columns_.size(), -1);
-  self->sources_.resize(self->columns_.size());
-  for (size_t i = 0; i < self->columns_.size(); ++i) {
-    const ColumnInfo& column = *self->columns_[i];
-    Source& source = self->sources_[i];
+  std::vector<int> file_index(self->columns.size(), -1);
+  self->sources.resize(self->columns.size());
+  for (size_t i = 0; i < self->columns.size(); ++i) {
+    const ColumnInfo& column = *self->columns[i];
+    DataFilePlan::Source& source = self->sources[i];
     if (mapping != nullptr) {
       for (const NameMappingEntry& entry : mapping->entries) {
         if (entry.parent_column.has_value() || entry.target_field_id != column.column_id) continue;
@@ -209,16 +264,16 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
     }
     return scan_of_file[index];
   };
-  for (size_t i = 0; i < self->columns_.size(); ++i) {
-    self->sources_[i].file_column = add(file_index[i]);
-    if (file_index[i] >= 0) self->sources_[i].file_field = &schema.field(file_index[i]);
+  for (size_t i = 0; i < self->columns.size(); ++i) {
+    self->sources[i].file_column = add(file_index[i]);
+    if (file_index[i] >= 0) self->sources[i].file_field = &schema.field(file_index[i]);
   }
-  self->row_id_column_ = add(row_id_index);
-  self->snapshot_column_ = add(snapshot_index);
+  self->row_id_column = add(row_id_index);
+  self->snapshot_column = add(snapshot_index);
   // No file column needed (every requested column is missing from the file): an empty list
   // would read every column, so read the first one only; its values are not used.
   if (scan.columns.empty() && schema.num_fields() > 0) add(0);
-  self->position_column_ = static_cast<int>(scan.columns.size());
+  self->position_column = static_cast<int>(scan.columns.size());
   scan.with_position = true;
   scan.position_column_name = kPositionColumnName;
   scan.pool = options.pool;
@@ -226,12 +281,12 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
   scan.cancel = options.cancel;
 
   if (options.apply_snapshot_filter && file.partial_max.has_value() &&
-      *file.partial_max > options.snapshot_id && self->snapshot_column_ < 0) {
+      *file.partial_max > options.snapshot_id && self->snapshot_column < 0) {
     return Status::Corruption("data file '", file.path, "' is partial (partial_max ",
                               *file.partial_max, ") but has no ", kSnapshotIdInternalName,
                               " column");
   }
-  if (self->row_id_column_ < 0 && !file.row_id_start.has_value()) {
+  if (self->row_id_column < 0 && !file.row_id_start.has_value()) {
     return Status::Corruption("data file '", file.path, "' has neither row_id_start nor a ",
                               kRowIdInternalName, " column");
   }
@@ -248,8 +303,8 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
       if (full_index >= 0 && full_index < static_cast<int>(target.columns.size())) {
         const ColumnInfo& column = target.columns[full_index];
         type = column.type;
-        for (size_t i = 0; i < self->columns_.size(); ++i) {
-          if (self->columns_[i]->column_id != column.column_id || file_index[i] < 0) continue;
+        for (size_t i = 0; i < self->columns.size(); ++i) {
+          if (self->columns[i]->column_id != column.column_id || file_index[i] < 0) continue;
           if (schema.field(file_index[i]).type.IsNested()) continue;
           mapped = static_cast<int>(names.size());
           names.push_back(schema.field(file_index[i]).name);
@@ -264,11 +319,11 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
 
   std::vector<int64_t> deleted;
   if (options.apply_deletes) {
-    const int64_t num_rows = self->reader_->num_rows();
+    const int64_t num_rows = self->reader->num_rows();
     TARN_ASSIGN_OR_RETURN(deleted, DeletedPositionsAt(fs, file, num_rows, options.snapshot_id));
     if (!deleted.empty()) {
-      self->deleted_.assign(static_cast<size_t>((num_rows + 7) / 8), 0);
-      for (int64_t position : deleted) SetBit(self->deleted_.data(), position);
+      self->deleted.assign(static_cast<size_t>((num_rows + 7) / 8), 0);
+      for (int64_t position : deleted) SetBit(self->deleted.data(), position);
       // Deleted rows are not even decoded; the bitmap below stays the authority.
       std::vector<std::pair<int64_t, int64_t>> ranges;
       int64_t begin = 0;
@@ -284,85 +339,79 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
     // A point lookup: only the placed positions that are not deleted are decoded.
     std::vector<int64_t> wanted;
     for (int64_t position : *options.positions) {
-      if (position < 0 || position >= self->reader_->num_rows()) {
+      if (position < 0 || position >= self->reader->num_rows()) {
         return Status::Corruption("data file '", file.path, "': row position ", position,
-                                  " outside its ", self->reader_->num_rows(), " rows");
+                                  " outside its ", self->reader->num_rows(), " rows");
       }
       if (!std::binary_search(deleted.begin(), deleted.end(), position)) {
         wanted.push_back(position);
       } else {
-        ++self->metrics_.rows_deleted;
+        ++self->positions_deleted;
       }
     }
     scan.selection = RowSelection::FromPositions(wanted);
   }
-  std::shared_ptr<const BoundExpr> scan_filter =
-      options.filter ? self->ScanFilter(*options.filter) : nullptr;
-  if (scan_filter) {
-    TARN_ASSIGN_OR_RETURN(self->scan_,
-                          parquet::ScanWithRowFilter(*self->reader_, scan, std::move(scan_filter)));
-  } else {
-    TARN_ASSIGN_OR_RETURN(self->scan_, self->reader_->Scan(scan));
+  // Filters evaluated while decoding, over the scan's columns: the caller's filter and row
+  // filters whose columns the file holds as they are; ranges prune row groups and pages.
+  const std::vector<int> to_scan = ScanColumnsOf(*self);
+  std::vector<std::shared_ptr<const parquet::RowFilter>> filters;
+  if (options.filter) {
+    if (auto on_scan = ScanFilter(to_scan, *options.filter)) {
+      filters.push_back(parquet::ExpressionRowFilter(std::move(on_scan)));
+    }
   }
+  for (const auto& filter : options.row_filters) {
+    filters.push_back(parquet::RemappedRowFilter(filter, to_scan));
+  }
+  self->scan_filter = parquet::AllRowFilters(std::move(filters));
+  for (const parquet::KeptRange& range : options.ranges) {
+    if (range.column < 0 || static_cast<size_t>(range.column) >= to_scan.size() ||
+        to_scan[static_cast<size_t>(range.column)] < 0 ||
+        !parquet::KeptRangeApplies(self->columns[static_cast<size_t>(range.column)]->type)) {
+      continue;
+    }
+    const std::string& name = scan.columns[static_cast<size_t>(to_scan[static_cast<size_t>(range.column)])];
+    scan.predicate = parquet::BothPredicates(
+        scan.predicate, parquet::IntegerRangePredicate(name, range.low, range.high));
+  }
+  self->scan = std::move(scan);
+  return std::shared_ptr<const DataFilePlan>(std::move(self));
+}
+
+Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
+    std::shared_ptr<const DataFilePlan> plan, std::vector<int> row_groups) {
+  std::unique_ptr<DataFileReader> self(new DataFileReader());
+  self->plan_ = std::move(plan);
+  const DataFilePlan& p = *self->plan_;
+  ScanOptions scan = p.scan;
+  if (!row_groups.empty()) {
+    self->part_row_groups_ = static_cast<int64_t>(row_groups.size());
+    scan.row_groups = std::move(row_groups);
+    scan.max_parallel_row_groups = 1;  // decode on the calling thread
+  } else {
+    self->metrics_.rows_deleted = p.positions_deleted;
+  }
+  TARN_ASSIGN_OR_RETURN(self->scan_, parquet::ScanWithRowFilter(*p.reader, scan, p.scan_filter));
   return self;
 }
 
-namespace {
-
-// Whether `node` can be evaluated over the scan's columns (to_scan[internal column] = scan
-// column, -1 when not readable there as it is) and cannot fail: only constants, columns,
-// comparisons, IN lists, IS NULL and boolean logic are taken.
-bool EvaluableInScan(const expr::BoundNode& node, const std::vector<int>& to_scan) {
-  using expr::BoundKind;
-  switch (node.kind) {
-    case BoundKind::kConstant: case BoundKind::kCompare: case BoundKind::kAnd:
-    case BoundKind::kOr: case BoundKind::kNot: case BoundKind::kIsNull: case BoundKind::kIn:
-      break;
-    case BoundKind::kColumn:
-      if (node.column_index < 0 || node.column_index >= static_cast<int>(to_scan.size()) ||
-          to_scan[node.column_index] < 0) {
-        return false;
-      }
-      break;
-    default:
-      return false;
-  }
-  for (const auto& child : node.children) {
-    if (!EvaluableInScan(*child, to_scan)) return false;
-  }
-  return true;
-}
-
-// Points a copy's column references at the scan's columns.
-void RemapColumns(expr::BoundNode* node, const std::vector<int>& to_scan) {
-  if (node->kind == expr::BoundKind::kColumn) node->column_index = to_scan[node->column_index];
-  for (auto& child : node->children) RemapColumns(child.get(), to_scan);
-}
-
-}  // namespace
-
-std::shared_ptr<const BoundExpr> DataFileReader::ScanFilter(const BoundExpr& filter) const {
-  // Internal columns 0..n-1 are the requested table columns; rowid, snapshot_id and the
-  // position come after and are not the file's columns.
-  std::vector<int> to_scan(columns_.size(), -1);
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    const Source& source = sources_[i];
-    if (source.file_column >= 0 && !columns_[i]->type.IsNested() &&
-        source.file_field->type == columns_[i]->type) {
-      to_scan[i] = source.file_column;
-    }
-  }
-  if (!EvaluableInScan(filter.root(), to_scan) || filter.root().IsConstant()) return nullptr;
-  auto root = expr::CloneBound(filter.root());
-  RemapColumns(root.get(), to_scan);
-  return std::make_shared<const BoundExpr>(std::move(root));
+Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(
+    std::shared_ptr<FileSystem> fs, const DataFileInfo& file, const TableInfo& target,
+    const std::map<int64_t, NameMapping>& mappings, std::vector<const ColumnInfo*> columns,
+    std::shared_ptr<const Schema> internal_schema, const FileReadOptions& options) {
+  TARN_ASSIGN_OR_RETURN(auto plan, Prepare(std::move(fs), file, target, mappings,
+                                           std::move(columns), std::move(internal_schema),
+                                           options));
+  return Open(std::move(plan));
 }
 
 FileReadMetrics DataFileReader::metrics() const {
   FileReadMetrics out = metrics_;
   if (scan_) {
-    out.row_groups_total = scan_->metrics().row_groups_total;
-    out.row_groups_pruned = scan_->metrics().row_groups_pruned;
+    const ScanMetrics& scan = scan_->metrics();
+    // A part counts only its own row groups (the others are the other parts').
+    out.row_groups_total = part_row_groups_ >= 0 ? part_row_groups_ : scan.row_groups_total;
+    out.row_groups_pruned = scan.row_groups_pruned;
   }
   return out;
 }
@@ -390,30 +439,31 @@ std::shared_ptr<Column> Int64Column(int64_t rows) {
 }  // namespace
 
 Result<std::shared_ptr<Batch>> DataFileReader::Convert(const Batch& batch) {
+  const DataFilePlan& plan = *plan_;
   const int64_t rows = batch.num_rows;
-  const Column& position = batch.column(position_column_);
+  const Column& position = batch.column(plan.position_column);
   const int64_t* positions = position.values_as<int64_t>();
-  const bool snapshot_filter = options_.apply_snapshot_filter && file_.partial_max.has_value() &&
-                               *file_.partial_max > options_.snapshot_id;
-  const Column* snapshots = snapshot_column_ >= 0 ? &batch.column(snapshot_column_) : nullptr;
+  const bool snapshot_filter = plan.options.apply_snapshot_filter && plan.file.partial_max.has_value() &&
+                               *plan.file.partial_max > plan.options.snapshot_id;
+  const Column* snapshots = plan.snapshot_column >= 0 ? &batch.column(plan.snapshot_column) : nullptr;
   std::vector<uint8_t> keep(static_cast<size_t>((rows + 7) / 8), 0);
   int64_t keep_count = 0;
-  const int64_t file_rows = reader_->num_rows();
+  const int64_t file_rows = plan.reader->num_rows();
   for (int64_t row = 0; row < rows; ++row) {
     const int64_t pos = positions[row];
     if (pos < 0 || pos >= file_rows) {
-      return Status::Internal("position ", pos, " outside data file '", file_.path, "'");
+      return Status::Internal("position ", pos, " outside data file '", plan.file.path, "'");
     }
-    if (!deleted_.empty() && GetBit(deleted_.data(), pos)) {
+    if (!plan.deleted.empty() && GetBit(plan.deleted.data(), pos)) {
       ++metrics_.rows_deleted;
       continue;
     }
     if (snapshot_filter) {
       if (snapshots->IsNull(row)) {
-        return Status::Corruption("data file '", file_.path, "' position ", pos, ": ",
+        return Status::Corruption("data file '", plan.file.path, "' position ", pos, ": ",
                                   kSnapshotIdInternalName, " is NULL");
       }
-      if (snapshots->values_as<int64_t>()[row] > options_.snapshot_id) {
+      if (snapshots->values_as<int64_t>()[row] > plan.options.snapshot_id) {
         ++metrics_.rows_after_snapshot;
         continue;
       }
@@ -427,31 +477,31 @@ Result<std::shared_ptr<Batch>> DataFileReader::Convert(const Batch& batch) {
                               : Filter(batch.column(index), keep.data(), keep_count);
   };
   std::vector<std::shared_ptr<Column>> out;
-  out.reserve(columns_.size() + 3);
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    const Source& source = sources_[i];
+  out.reserve(plan.columns.size() + 3);
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    const DataFilePlan::Source& source = plan.sources[i];
     std::shared_ptr<Column> column;
     if (source.file_column >= 0) {
       TARN_ASSIGN_OR_RETURN(column, ConformColumn(filtered(source.file_column),
-                                                  *source.file_field, *columns_[i],
-                                                  name_mapped_ ? &mapped_names_ : nullptr));
+                                                  *source.file_field, *plan.columns[i],
+                                                  plan.name_mapped ? &plan.mapped_names : nullptr));
     } else {
-      TARN_ASSIGN_OR_RETURN(column, ConstantColumn(*source.constant, columns_[i]->type,
+      TARN_ASSIGN_OR_RETURN(column, ConstantColumn(*source.constant, plan.columns[i]->type,
                                                    keep_count));
     }
     out.push_back(std::move(column));
   }
-  auto kept_positions = filtered(position_column_);
+  auto kept_positions = filtered(plan.position_column);
   const int64_t* pos = kept_positions->values_as<int64_t>();
   std::shared_ptr<Column> embedded_rowid =
-      row_id_column_ >= 0 ? filtered(row_id_column_) : nullptr;
+      plan.row_id_column >= 0 ? filtered(plan.row_id_column) : nullptr;
   std::shared_ptr<Column> embedded_snapshot =
-      snapshot_column_ >= 0 ? filtered(snapshot_column_) : nullptr;
+      plan.snapshot_column >= 0 ? filtered(plan.snapshot_column) : nullptr;
   // Row lineage, written straight into the columns' buffers (every row gets a value).
   auto rowid = Int64Column(keep_count);
   int64_t* rowids = rowid->values->mutable_data_as<int64_t>();
-  const bool have_start = file_.row_id_start.has_value();
-  const int64_t start = have_start ? *file_.row_id_start : 0;
+  const bool have_start = plan.file.row_id_start.has_value();
+  const int64_t start = have_start ? *plan.file.row_id_start : 0;
   if (embedded_rowid == nullptr && have_start) {
     for (int64_t row = 0; row < keep_count; ++row) rowids[row] = start + pos[row];
   } else {
@@ -461,7 +511,7 @@ Result<std::shared_ptr<Batch>> DataFileReader::Convert(const Batch& batch) {
       } else if (have_start) {
         rowids[row] = start + pos[row];
       } else {
-        return Status::Corruption("data file '", file_.path, "' position ", pos[row], ": ",
+        return Status::Corruption("data file '", plan.file.path, "' position ", pos[row], ": ",
                                   kRowIdInternalName, " is NULL and the file has no row_id_start");
       }
     }
@@ -471,12 +521,12 @@ Result<std::shared_ptr<Batch>> DataFileReader::Convert(const Batch& batch) {
   for (int64_t row = 0; row < keep_count; ++row) {
     snapshots_out[row] = embedded_snapshot && embedded_snapshot->IsValid(row)
                              ? embedded_snapshot->values_as<int64_t>()[row]
-                             : file_.begin_snapshot;
+                             : plan.file.begin_snapshot;
   }
   out.push_back(std::move(rowid));
   out.push_back(std::move(snapshot));
   out.push_back(std::move(kept_positions));
-  return MakeBatch(internal_schema_, std::move(out));
+  return MakeBatch(plan.internal_schema, std::move(out));
 }
 
 }  // namespace tarn::table_internal

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "parquet/filtered_scan.h"
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
 #include "tarn/expr.h"
@@ -53,6 +54,11 @@ struct FileReadOptions {
   // the Parquet scan evaluates it while decoding and drops most rows it rejects early (see
   // parquet/filtered_scan.h). The caller still applies it to the rows it gets.
   std::shared_ptr<const BoundExpr> filter;
+  // Filters a consumer checks on rows while they decode (a join's key filter), over the
+  // internal schema; each evaluated in the scan when its columns are the file's as they are.
+  std::vector<std::shared_ptr<const parquet::RowFilter>> row_filters;
+  // Their ranges (internal columns): row groups and pages outside them are not read.
+  std::vector<parquet::KeptRange> ranges;
 };
 
 struct FileReadMetrics {
@@ -62,10 +68,55 @@ struct FileReadMetrics {
   int64_t rows_after_snapshot = 0;
 };
 
+// Everything about reading one data file that does not depend on which of its row groups are
+// read: the open Parquet file, where each requested column comes from, the scan's options
+// (columns, row-group pruning, the deleted rows left out, the row filter) and the deleted
+// positions. Immutable once made: readers of different row groups share one, on any threads.
+struct DataFilePlan {
+  // Where a requested column comes from.
+  struct Source {
+    int file_column = -1;          // index into the scan's output; -1 = not in the file
+    const Field* file_field = nullptr;
+    std::optional<Value> constant;  // hive partition value or initial default
+  };
+  DataFileInfo file;
+  FileReadOptions options;
+  std::vector<const ColumnInfo*> columns;
+  std::shared_ptr<const Schema> internal_schema;
+  std::unique_ptr<ParquetReader> reader;
+  ScanOptions scan;
+  // options.filter and options.row_filters over the scan's columns, or null.
+  std::shared_ptr<const parquet::RowFilter> scan_filter;
+  std::vector<Source> sources;
+  // A name-mapped file: the source names of nested fields, by column id.
+  bool name_mapped = false;
+  std::map<int64_t, std::string> mapped_names;
+  int row_id_column = -1;    // in the scan's output
+  int snapshot_column = -1;  // in the scan's output
+  int position_column = -1;  // in the scan's output
+  std::vector<uint8_t> deleted;  // bitmap over the file's positions; empty = none
+  int64_t positions_deleted = 0;  // options.positions that are deleted (never decoded)
+
+  int num_row_groups() const { return reader->num_row_groups(); }
+};
+
 class DataFileReader {
  public:
   // `target` holds the table's columns at the snapshot; `columns` (pointers into it) are the
-  // ones to produce; `mappings` the name mappings by mapping_id.
+  // ones to produce; `mappings` the name mappings by mapping_id. Reads the file's footer and
+  // its delete files.
+  static Result<std::shared_ptr<const DataFilePlan>> Prepare(
+      std::shared_ptr<FileSystem> fs, const DataFileInfo& file, const TableInfo& target,
+      const std::map<int64_t, NameMapping>& mappings, std::vector<const ColumnInfo*> columns,
+      std::shared_ptr<const Schema> internal_schema, const FileReadOptions& options);
+
+  // A reader of the whole file (decoding ahead on options.pool), or, when `row_groups` is not
+  // empty, of only those row groups, decoded on the calling thread (one part of a split scan;
+  // its metrics count only those row groups).
+  static Result<std::unique_ptr<DataFileReader>> Open(std::shared_ptr<const DataFilePlan> plan,
+                                                      std::vector<int> row_groups = {});
+
+  // Prepare, then Open of the whole file.
   static Result<std::unique_ptr<DataFileReader>> Open(
       std::shared_ptr<FileSystem> fs, const DataFileInfo& file, const TableInfo& target,
       const std::map<int64_t, NameMapping>& mappings, std::vector<const ColumnInfo*> columns,
@@ -76,31 +127,12 @@ class DataFileReader {
   FileReadMetrics metrics() const;
 
  private:
-  // Where a requested column comes from.
-  struct Source {
-    int file_column = -1;          // index into the scan's output; -1 = not in the file
-    const Field* file_field = nullptr;
-    std::optional<Value> constant;  // hive partition value or initial default
-  };
   DataFileReader() = default;
   Result<std::shared_ptr<Batch>> Convert(const Batch& batch);
-  // options.filter over the scan's columns, when it can be evaluated there; else null.
-  std::shared_ptr<const BoundExpr> ScanFilter(const BoundExpr& filter) const;
 
-  DataFileInfo file_;
-  FileReadOptions options_;
-  std::vector<const ColumnInfo*> columns_;
-  std::shared_ptr<const Schema> internal_schema_;
-  std::unique_ptr<ParquetReader> reader_;
+  std::shared_ptr<const DataFilePlan> plan_;
   std::unique_ptr<ScanReader> scan_;
-  std::vector<Source> sources_;
-  // A name-mapped file: the source names of nested fields, by column id.
-  bool name_mapped_ = false;
-  std::map<int64_t, std::string> mapped_names_;
-  int row_id_column_ = -1;    // in the scan's output
-  int snapshot_column_ = -1;  // in the scan's output
-  int position_column_ = -1;  // in the scan's output
-  std::vector<uint8_t> deleted_;  // bitmap over the file's positions; empty = none
+  int64_t part_row_groups_ = -1;  // a part: how many row groups it reads; -1 = the whole file
   FileReadMetrics metrics_;
 };
 

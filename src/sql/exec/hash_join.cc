@@ -215,6 +215,8 @@ class JoinKeyFilter : public parquet::RowFilter {
   std::vector<int> columns() const override { return {column_}; }
   Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const override;
   std::string label() const override { return "join keys"; }
+  // The build side's least and greatest key (builds it first); none once spilled.
+  Result<std::optional<parquet::KeptRange>> Range() const override;
 
  private:
   const HashJoinOperator* join_;  // owns the probe side, and so the scan holding this filter
@@ -290,6 +292,19 @@ class HashJoinOperator : public Operator {
     if (filter_key_ < 0) return;
     const expr::BoundNode& key = spec_->probe_keys[static_cast<size_t>(filter_key_)]->root();
     probe_->AddRowFilter(std::make_shared<JoinKeyFilter>(this, key.column_index));
+  }
+
+  // The least and greatest filter key of the build rows (low > high when there are none), or
+  // nullopt when the build side went to partition files or the query is over. Builds the
+  // build side first if need be.
+  Result<std::optional<std::pair<int64_t, int64_t>>> BuildKeyRange() const {
+    const State& state = *state_;
+    if (state.closing.load(std::memory_order_relaxed)) {
+      return std::optional<std::pair<int64_t, int64_t>>();
+    }
+    TARN_RETURN_NOT_OK(EnsureBuilt().status());
+    if (state.spilled) return std::optional<std::pair<int64_t, int64_t>>();
+    return std::optional<std::pair<int64_t, int64_t>>(std::make_pair(state.key_min, state.key_max));
   }
 
   // Of `keys` (a probe key column), the rows whose key the build side holds: their bits in
@@ -763,6 +778,12 @@ Result<std::vector<uint8_t>> JoinKeyFilter::Select(const Batch& probe, int64_t* 
   std::vector<uint8_t> keep(static_cast<size_t>((keys.length + 7) / 8), 0);
   TARN_ASSIGN_OR_RETURN(*selected, join_->SelectKnownKeys(keys, keep.data()));
   return keep;
+}
+
+Result<std::optional<parquet::KeptRange>> JoinKeyFilter::Range() const {
+  TARN_ASSIGN_OR_RETURN(auto range, join_->BuildKeyRange());
+  if (!range) return std::optional<parquet::KeptRange>();
+  return std::optional<parquet::KeptRange>(parquet::KeptRange{column_, range->first, range->second});
 }
 
 Result<std::unique_ptr<Operator>> MakeHashJoinAt(std::unique_ptr<Operator> probe,

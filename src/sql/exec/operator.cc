@@ -12,36 +12,6 @@
 namespace tarn::sql {
 namespace {
 
-// A row filter over an operator's output columns, handed to its input: output column
-// `columns[i].first` is input column `columns[i].second`.
-class RemappedRowFilter : public parquet::RowFilter {
- public:
-  RemappedRowFilter(std::shared_ptr<const parquet::RowFilter> inner,
-                    std::vector<std::pair<int, int>> columns)
-      : inner_(std::move(inner)), columns_(std::move(columns)) {}
-  std::vector<int> columns() const override {
-    std::vector<int> input;
-    for (const auto& [output, column] : columns_) input.push_back(column);
-    return input;
-  }
-  Result<std::vector<uint8_t>> Select(const Batch& probe, int64_t* selected) const override {
-    Batch view;
-    view.num_rows = probe.num_rows;
-    for (const auto& [output, column] : columns_) {
-      if (view.columns.size() <= static_cast<size_t>(output)) {
-        view.columns.resize(static_cast<size_t>(output) + 1);
-      }
-      view.columns[static_cast<size_t>(output)] = probe.columns[static_cast<size_t>(column)];
-    }
-    return inner_->Select(view, selected);
-  }
-  std::string label() const override { return inner_->label(); }
-
- private:
-  std::shared_ptr<const parquet::RowFilter> inner_;
-  std::vector<std::pair<int, int>> columns_;
-};
-
 class FilterOperator : public Operator {
  public:
   FilterOperator(std::unique_ptr<Operator> input, std::unique_ptr<BoundExpr> predicate)
@@ -98,15 +68,15 @@ class ProjectionOperator : public Operator {
   Operator* per_batch_input() override { return input_.get(); }
   // A filter on output columns that are input columns as they are goes to the input.
   bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
-    std::vector<std::pair<int, int>> columns;
+    std::vector<int> to_input(expressions_.size(), -1);
     for (int output : filter->columns()) {
       if (output < 0 || static_cast<size_t>(output) >= expressions_.size()) return false;
       const expr::BoundNode& node = expressions_[static_cast<size_t>(output)]->root();
       if (node.kind != expr::BoundKind::kColumn) return false;
-      columns.emplace_back(output, node.column_index);
+      to_input[static_cast<size_t>(output)] = node.column_index;
     }
-    return input_->AddRowFilter(
-        std::make_shared<RemappedRowFilter>(std::move(filter), std::move(columns)));
+    auto on_input = parquet::RemappedRowFilter(std::move(filter), std::move(to_input));
+    return on_input && input_->AddRowFilter(std::move(on_input));
   }
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
     if (expressions_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);

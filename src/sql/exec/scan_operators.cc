@@ -4,7 +4,9 @@
 #include "parquet/metadata.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <mutex>
 #include <utility>
 
 #include "expr/functions/datetime.h"
@@ -188,8 +190,9 @@ class ParquetScanOperator : public Operator {
     while (true) {
       if (!current_) {
         if (next_file_ == readers_->size()) return std::shared_ptr<Batch>();
+        TARN_ASSIGN_OR_RETURN(ScanOptions options, OptionsWithRanges());
         TARN_ASSIGN_OR_RETURN(current_, parquet::ScanWithRowFilter(*(*readers_)[next_file_],
-                                                                   options_, row_filter_));
+                                                                   options, row_filter_));
         current_file_ = next_file_++;
       }
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, current_->Next());
@@ -210,6 +213,7 @@ class ParquetScanOperator : public Operator {
       read += (read.empty() ? "" : ", ") + schema_->field(column).name;
     }
     added_filters_.push_back(filter->label() + " on " + read);
+    added_.push_back(filter);
     row_filter_ = parquet::AllRowFilters({row_filter_, std::move(filter)});
     return true;
   }
@@ -221,7 +225,7 @@ class ParquetScanOperator : public Operator {
   Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
     if (part < 0 || part >= num_parts()) return Status::Internal("no scan part ", part);
     const auto [file, row_group] = parts_[static_cast<size_t>(part)];
-    ScanOptions options = options_;
+    TARN_ASSIGN_OR_RETURN(ScanOptions options, OptionsWithRanges());
     options.row_groups = {row_group};
     options.max_parallel_row_groups = 1;  // decode on the calling thread
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<ScanReader> scan,
@@ -243,8 +247,11 @@ class ParquetScanOperator : public Operator {
     lines.push_back("columns: " + JoinNames(*schema_));
     // What the reader decides for each file: row groups considered and pruned on statistics.
     ScanMetrics total;
+    // After a run, with the ranges of the filters added (what the scans pruned).
+    const ScanOptions& options =
+        ranged_done_.load() && ranged_.ok() ? *ranged_ : options_;
     for (const auto& reader : *readers_) {
-      auto scan = reader->Scan(options_);
+      auto scan = reader->Scan(options);
       if (!scan.ok()) continue;
       total.row_groups_total += (*scan)->metrics().row_groups_total;
       total.row_groups_pruned += (*scan)->metrics().row_groups_pruned;
@@ -271,6 +278,40 @@ class ParquetScanOperator : public Operator {
   // they reject may be dropped early, the operators above still decide. Null: none.
   std::shared_ptr<const parquet::RowFilter> row_filter_;
   std::vector<std::string> added_filters_;  // AddRowFilter's, for EXPLAIN
+  std::vector<std::shared_ptr<const parquet::RowFilter>> added_;  // AddRowFilter's
+  // options_ with the added filters' ranges as row-group and page pruning, made once (the
+  // first scan asks; a join's filter builds the join's side then).
+  mutable std::once_flag ranged_once_;
+  mutable Result<ScanOptions> ranged_ = Status::Internal("scan options not made");
+  mutable std::atomic<bool> ranged_done_ = false;
+
+  Result<ScanOptions> OptionsWithRanges() const {
+    std::call_once(ranged_once_, [this] {
+      ScanOptions options = options_;
+      for (const auto& filter : added_) {
+        Result<std::optional<parquet::KeptRange>> range = filter->Range();
+        if (!range.ok()) {
+          ranged_ = range.status();
+          return;
+        }
+        if (!*range || (*range)->column < 0 || (*range)->column >= schema_->num_fields()) continue;
+        const int column = (*range)->column;
+        if (!parquet::KeptRangeApplies(schema_->field(column).type)) continue;
+        if (!options_.columns.empty() &&
+            static_cast<size_t>(column) >= options_.columns.size()) {
+          continue;  // the position column
+        }
+        const std::string& name = options_.columns.empty()
+                                      ? schema_->field(column).name
+                                      : options_.columns[static_cast<size_t>(column)];
+        options.predicate = parquet::BothPredicates(
+            options.predicate, parquet::IntegerRangePredicate(name, (*range)->low, (*range)->high));
+      }
+      ranged_ = std::move(options);
+      ranged_done_.store(true);
+    });
+    return ranged_;
+  }
   std::vector<ScanSlot> slots_;
   std::shared_ptr<const FileValues> file_values_;
   size_t next_file_ = 0;

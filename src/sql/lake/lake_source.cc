@@ -1,6 +1,7 @@
 #include "sql/lake/lake_source.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <utility>
@@ -112,13 +113,32 @@ class LakeScanOperator : public Operator {
       finished_ = true;
       return batch;
     }
-    if (order_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
-    std::vector<std::shared_ptr<Column>> columns;
-    columns.reserve(order_.size());
-    for (int index : order_) columns.push_back(batch->columns[static_cast<size_t>(index)]);
-    auto out = MakeBatch(schema_, std::move(columns));
-    out->num_rows = batch->num_rows;
-    return out;
+    return Reorder(*batch);
+  }
+
+  // A join's key filter (over this operator's columns) goes to the table scan, which checks it
+  // while its files decode and prunes files, row groups and pages with its range.
+  bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
+    if (ran_) return false;
+    std::string read;
+    for (int column : filter->columns()) {
+      if (column < 0 || column >= schema_->num_fields()) return false;
+      read += (read.empty() ? "" : ", ") + schema_->field(column).name;
+    }
+    const std::string label = filter->label() + " on " + read;
+    auto on_scan = parquet::RemappedRowFilter(std::move(filter), order_);
+    if (!on_scan || !reader_->AddRowFilter(std::move(on_scan))) return false;
+    description_.push_back("while decoding: " + label);
+    return true;
+  }
+
+  // The table scan's parts (files, runs of a large file's row groups, inlined rows).
+  int64_t num_parts() const override { return reader_->num_parts(); }
+
+  Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
+    ran_ = true;
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<BatchReader> reader, reader_->OpenPart(part));
+    return std::unique_ptr<BatchReader>(std::make_unique<PartReader>(this, std::move(reader)));
   }
 
   // DuckDB's name for the scan: TABLE_SCAN of a DuckLake table, SEQ_SCAN of one of its own.
@@ -154,6 +174,34 @@ class LakeScanOperator : public Operator {
   }
 
  private:
+  // One part's batches in the operator's column order.
+  class PartReader : public BatchReader {
+   public:
+    PartReader(const LakeScanOperator* scan, std::unique_ptr<BatchReader> input)
+        : scan_(scan), input_(std::move(input)) {}
+    std::shared_ptr<const Schema> schema() const override { return scan_->schema_; }
+    Result<std::shared_ptr<Batch>> Next() override {
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+      if (!batch) return batch;
+      return scan_->Reorder(*batch);
+    }
+
+   private:
+    const LakeScanOperator* scan_;
+    std::unique_ptr<BatchReader> input_;
+  };
+
+  // A batch of the table scan with this operator's columns.
+  std::shared_ptr<Batch> Reorder(const Batch& batch) const {
+    if (order_.empty()) return MakeEmptyColumnsBatch(schema_, batch.num_rows);
+    std::vector<std::shared_ptr<Column>> columns;
+    columns.reserve(order_.size());
+    for (int index : order_) columns.push_back(batch.columns[static_cast<size_t>(index)]);
+    auto out = MakeBatch(schema_, std::move(columns));
+    out->num_rows = batch.num_rows;
+    return out;
+  }
+
   std::unique_ptr<TableScanReader> reader_;
   std::shared_ptr<const Schema> schema_;
   std::vector<int> order_;
@@ -161,7 +209,7 @@ class LakeScanOperator : public Operator {
   std::vector<std::string> estimate_;  // before the scan ran: catalog-level file pruning
   std::string label_;
   bool finished_ = false;
-  bool ran_ = false;
+  mutable std::atomic<bool> ran_ = false;
 };
 
 class LakeTableSource : public Source {
