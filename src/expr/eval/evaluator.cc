@@ -130,6 +130,32 @@ bool CannotFail(const BoundNode& node) {
   return true;
 }
 
+// Whether `node` is cheap enough to evaluate over every row of a batch although it may fail
+// on some (integer and DECIMAL overflow): columns, constants, comparisons, logic, IN,
+// CASE/COALESCE, arithmetic, negation and casts between numbers only.
+bool CheapToTry(const BoundNode& node) {
+  auto numeric = [](const DataType& type) {
+    return type.IsInteger() || type.IsFloating() || type.id == TypeId::kDecimal;
+  };
+  switch (node.kind) {
+    case BoundKind::kConstant: case BoundKind::kColumn:
+      return true;
+    case BoundKind::kCompare: case BoundKind::kAnd: case BoundKind::kOr: case BoundKind::kNot:
+    case BoundKind::kIsNull: case BoundKind::kIn: case BoundKind::kCase: case BoundKind::kCoalesce:
+    case BoundKind::kArith: case BoundKind::kNegate:
+      break;
+    case BoundKind::kCast:
+      if (!numeric(node.type) || !numeric(node.children[0]->type)) return false;
+      break;
+    default:
+      return false;
+  }
+  for (const auto& child : node.children) {
+    if (!CheapToTry(*child)) return false;
+  }
+  return true;
+}
+
 class Evaluator {
  public:
   explicit Evaluator(const Batch& batch, std::vector<std::shared_ptr<Column>> params = {})
@@ -498,6 +524,12 @@ class Evaluator {
     if (CannotFail(node)) {
       TARN_ASSIGN_OR_RETURN(Vec whole, BranchesOverBatch(node));
       if (whole.column) return whole;
+    } else if (CheapToTry(node)) {
+      // Tried over the whole batch; an error there may come from a row its branch does not
+      // decide (an overflow where another branch applies), so then the rows are given to
+      // each branch as below, and only a real error remains.
+      Result<Vec> whole = BranchesOverBatch(node);
+      if (whole.ok() && whole->column) return std::move(whole).value();
     }
     std::vector<int64_t> remaining(static_cast<size_t>(rows_));
     for (int64_t i = 0; i < rows_; ++i) remaining[static_cast<size_t>(i)] = i;

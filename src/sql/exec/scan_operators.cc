@@ -588,61 +588,105 @@ class CsvSource : public Source {
   std::shared_ptr<FileSystem> fs_;
 };
 
+// range(start, end, step): batches of 122,880 values, each computed from its index, so the
+// batches are parts that several threads generate at once.
 class RangeOperator : public Operator {
  public:
-  RangeOperator(int64_t start, int64_t end, int64_t step, std::shared_ptr<const Schema> schema)
-      : start_(start), next_(start), end_(end), step_(step), schema_(std::move(schema)) {}
+  static constexpr int64_t kBatchRows = 122880;
+
+  RangeOperator(int64_t start, int64_t end, int64_t step, bool inclusive,
+                std::shared_ptr<const Schema> schema)
+      : start_(start), end_(end), step_(step), inclusive_(inclusive), schema_(std::move(schema)) {
+    total_ = Count(start, end, step, inclusive);
+  }
+
+  // How many values: start + k * step for k = 0, 1, ... while short of end (or up to end when
+  // inclusive). None lies past the int64 range, so none overflows.
+  static uint64_t Count(int64_t start, int64_t end, int64_t step, bool inclusive) {
+    const __int128 span = static_cast<__int128>(end) - start;
+    if (step == 0) return 0;
+    if (inclusive) {
+      if (step > 0 ? span < 0 : span > 0) return 0;
+      return static_cast<uint64_t>(span / step + 1);
+    }
+    if (step > 0 ? span <= 0 : span >= 0) return 0;
+    return static_cast<uint64_t>((span + step + (step > 0 ? -1 : 1)) / step);  // ceil
+  }
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
   Result<std::shared_ptr<Batch>> Next() override {
-    constexpr int64_t kBatchRows = 122880;
-    int64_t rows = 0;
-    ColumnBuilder builder{DataType(TypeId::kInt64)};
-    while (rows < kBatchRows && !done_ && (step_ > 0 ? next_ < end_ : next_ > end_)) {
-      if (!schema_->fields.empty()) builder.AppendNumber<int64_t>(next_);
-      ++rows;
-      if (__builtin_add_overflow(next_, step_, &next_)) done_ = true;
-    }
-    if (rows == 0) return std::shared_ptr<Batch>();
-    if (schema_->fields.empty()) return MakeEmptyColumnsBatch(schema_, rows);
-    return MakeBatch(schema_, {builder.Finish()});
+    if (next_part_ >= NumParts()) return std::shared_ptr<Batch>();
+    return PartBatch(next_part_++);
   }
+
+  int64_t num_parts() const override { return static_cast<int64_t>(NumParts()); }
+  Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
+    if (part < 0 || static_cast<uint64_t>(part) >= NumParts()) {
+      return Status::Internal("no range part ", part);
+    }
+    std::vector<std::shared_ptr<Batch>> batches = {PartBatch(static_cast<uint64_t>(part))};
+    return MakeVectorReader(schema_, std::move(batches));
+  }
+
   std::string label() const override { return "RANGE"; }
   std::vector<std::string> details() const override {
-    return {"range(" + std::to_string(start_) + ", " + std::to_string(end_) + ", " +
-            std::to_string(step_) + ")"};
+    return {std::string(inclusive_ ? "generate_series(" : "range(") + std::to_string(start_) +
+            ", " + std::to_string(end_) + ", " + std::to_string(step_) + ")"};
   }
 
  private:
+  uint64_t NumParts() const { return (total_ + kBatchRows - 1) / kBatchRows; }
+
+  // Values part * kBatchRows ... of the range.
+  std::shared_ptr<Batch> PartBatch(uint64_t part) const {
+    const uint64_t first = part * kBatchRows;
+    const int64_t rows = static_cast<int64_t>(std::min<uint64_t>(kBatchRows, total_ - first));
+    if (schema_->fields.empty()) return MakeEmptyColumnsBatch(schema_, rows);
+    auto values = Buffer::AllocateUninitialized(rows * static_cast<int64_t>(sizeof(int64_t)));
+    int64_t* out = values->mutable_data_as<int64_t>();
+    // In unsigned arithmetic, which wraps as two's complement: every value fits in int64.
+    const uint64_t base = static_cast<uint64_t>(start_) + first * static_cast<uint64_t>(step_);
+    for (int64_t i = 0; i < rows; ++i) {
+      out[i] = static_cast<int64_t>(base + static_cast<uint64_t>(i) * static_cast<uint64_t>(step_));
+    }
+    auto column = std::make_shared<Column>();
+    column->type = DataType(TypeId::kInt64);
+    column->length = rows;
+    column->values = std::move(values);
+    return MakeBatch(schema_, {std::move(column)});
+  }
+
   int64_t start_;
-  int64_t next_;
   int64_t end_;
   int64_t step_;
-  bool done_ = false;
+  bool inclusive_;
+  uint64_t total_ = 0;
+  uint64_t next_part_ = 0;
   std::shared_ptr<const Schema> schema_;
 };
 
 class RangeSource : public Source {
  public:
-  RangeSource(int64_t start, int64_t end, int64_t step, std::string column)
-      : start_(start), end_(end), step_(step) {
+  RangeSource(int64_t start, int64_t end, int64_t step, std::string column, bool inclusive)
+      : start_(start), end_(end), step_(step), inclusive_(inclusive) {
     schema_.fields.emplace_back(std::move(column), DataType(TypeId::kInt64), false);
   }
   const Schema& schema() const override { return schema_; }
   int64_t EstimatedRows() const override {
-    const double steps =
-        (static_cast<double>(end_) - static_cast<double>(start_)) / static_cast<double>(step_);
-    return steps > 0 ? static_cast<int64_t>(std::min(steps, 9e18)) : 0;
+    const uint64_t count = RangeOperator::Count(start_, end_, step_, inclusive_);
+    return static_cast<int64_t>(std::min<uint64_t>(count, INT64_MAX));
   }
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
                                          std::shared_ptr<const StatisticsPredicate>) override {
     auto out = std::make_shared<Schema>();
     if (!columns.empty()) out->fields = schema_.fields;
-    return std::unique_ptr<Operator>(std::make_unique<RangeOperator>(start_, end_, step_, out));
+    return std::unique_ptr<Operator>(
+        std::make_unique<RangeOperator>(start_, end_, step_, inclusive_, out));
   }
 
  private:
   int64_t start_, end_, step_;
+  bool inclusive_;
   Schema schema_;
 };
 
@@ -781,8 +825,8 @@ Result<std::unique_ptr<Source>> OpenCsvSource(std::vector<std::string> files,
 }
 
 std::unique_ptr<Source> MakeRangeSource(int64_t start, int64_t end, int64_t step,
-                                        std::string column) {
-  return std::make_unique<RangeSource>(start, end, step, std::move(column));
+                                        std::string column, bool inclusive) {
+  return std::make_unique<RangeSource>(start, end, step, std::move(column), inclusive);
 }
 
 std::unique_ptr<Source> MakeCatalogSource(std::string name, const SqlTable* table,

@@ -38,9 +38,9 @@ Result<std::unique_ptr<Source>> OpenParquetSource(ParquetSourceOptions options,
 Result<std::unique_ptr<Source>> OpenCsvSource(std::vector<std::string> files,
                                               CsvReadOptions options, const ExecContext& context);
 // One BIGINT column (`column`, "range" by default): start, start + step, ... up to but
-// excluding end.
+// excluding end, or up to end itself when `inclusive` (generate_series).
 std::unique_ptr<Source> MakeRangeSource(int64_t start, int64_t end, int64_t step,
-                                        std::string column = "range");
+                                        std::string column = "range", bool inclusive = false);
 // REQUIRES: table outlives the source.
 std::unique_ptr<Source> MakeCatalogSource(std::string name, const SqlTable* table,
                                           const ExecContext& context);

@@ -208,12 +208,7 @@ Result<std::unique_ptr<Source>> BindRange(const TableRef& ref, bool inclusive) {
   int64_t end = values.size() == 1 ? values[0] : values[1];
   int64_t step = values.size() == 3 ? values[2] : 1;
   if (step == 0) return Status::InvalidArgument("Binder Error: ", function, " step cannot be 0");
-  if (inclusive) {
-    // One past end in the step's direction (saturating: the last value is end at most).
-    if (step > 0 && end < INT64_MAX) ++end;
-    if (step < 0 && end > INT64_MIN) --end;
-  }
-  return MakeRangeSource(start, end, step, function);
+  return MakeRangeSource(start, end, step, function, inclusive);
 }
 
 // glob(pattern): the files the pattern matches, one row each (column `file`), sorted; none when
