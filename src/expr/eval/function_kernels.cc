@@ -6,6 +6,7 @@
 #include "expr/eval/cast.h"
 #include "expr/eval/kernels.h"
 #include "expr/functions/case_mapping.h"
+#include "expr/functions/conversion_functions.h"
 #include "expr/functions/date_functions.h"
 #include "expr/functions/datetime.h"
 #include "expr/functions/functions.h"
@@ -373,6 +374,47 @@ Result<Vec> DateKernel(const BoundNode& node, const std::vector<Vec>& inputs, in
   }
 }
 
+// to_seconds(x), to_days(x), ...: an INTERVAL column (16 bytes a row: months, days, nanos).
+// Empty when a row is out of range (the row-wise path names it).
+Vec UnitsToIntervals(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows) {
+  if (inputs.size() != 1 || node.type.id != TypeId::kInterval) return Vec{};
+  const Column& amounts = *inputs[0].column;
+  const Phys phys = PhysOf(amounts.type);
+  if (phys != Phys::kF64 && phys != Phys::kI64 && phys != Phys::kI32) return Vec{};
+  auto values = Buffer::AllocateUninitialized(rows * 16);
+  uint8_t* out = values->mutable_data();
+  const uint8_t* valid = amounts.validity ? amounts.validity->data() : nullptr;
+  bool in_range = true;
+  WithTypedValues(amounts, phys, [&](const auto* x) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(x)>>;
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, int64_t> ||
+                  std::is_same_v<T, int32_t>) {
+      using Amount = std::conditional_t<std::is_same_v<T, double>, double, int64_t>;
+      for (int64_t i = 0; i < rows && in_range; ++i) {
+        Interval interval{0, 0, 0};
+        if (valid == nullptr || GetBit(valid, i)) {
+          std::optional<Interval> converted =
+              IntervalOfUnits(node.function, static_cast<Amount>(x[i]));
+          if (!converted) {
+            in_range = false;
+            break;
+          }
+          interval = *converted;
+        }
+        std::memcpy(out + 16 * i, &interval.months, 4);
+        std::memcpy(out + 16 * i + 4, &interval.days, 4);
+        std::memcpy(out + 16 * i + 8, &interval.nanos, 8);
+      }
+    } else {
+      in_range = false;
+    }
+  });
+  if (!in_range) return Vec{};
+  return Vec{MakeColumn(node.type, rows, std::move(values), amounts.validity,
+                        amounts.validity ? amounts.null_count : 0),
+             false};
+}
+
 }  // namespace
 
 Result<Vec> FunctionKernel(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows) {
@@ -429,6 +471,7 @@ Result<Vec> FunctionKernel(const BoundNode& node, const std::vector<Vec>& inputs
       return ListValue(node, inputs, rows);
     default:
       if (IsDateFunction(node.function)) return DateKernel(node, inputs, rows);
+      if (IsIntervalUnitFunction(node.function)) return UnitsToIntervals(node, inputs, rows);
       return Vec{};
   }
 }

@@ -494,14 +494,19 @@ Vec CalendarArithmetic(const BoundNode& node, const Vec& left, const Vec& right,
     ZeroNullRows(column.get());
     return Vec{column, constant};
   }
-  if (lt == TypeId::kTimestamp && rt == TypeId::kInterval && node.type.id == TypeId::kTimestamp &&
-      right.constant && right.column->IsValid(0)) {
-    Interval interval = right.column->GetValue(0).GetInterval();
-    if (subtract) interval = Interval{-interval.months, -interval.days, -interval.nanos};
+  if (lt == TypeId::kTimestamp && rt == TypeId::kInterval && node.type.id == TypeId::kTimestamp) {
     const int64_t* a = left.column->values_as<int64_t>();
     auto values = Buffer::AllocateUninitialized(n * 8);
     int64_t* out = values->mutable_data_as<int64_t>();
-    for (int64_t i = 0; i < n; ++i) out[i] = AddInterval(a[i * sa], interval);
+    const uint8_t* b = right.column->values->data();  // 16 bytes a row: months, days, nanos
+    for (int64_t i = 0; i < n; ++i) {
+      Interval interval;
+      std::memcpy(&interval.months, b + 16 * i * sb, 4);
+      std::memcpy(&interval.days, b + 16 * i * sb + 4, 4);
+      std::memcpy(&interval.nanos, b + 16 * i * sb + 8, 8);
+      if (subtract) interval = Interval{-interval.months, -interval.days, -interval.nanos};
+      out[i] = AddInterval(a[i * sa], interval);
+    }
     auto column = MakeColumn(node.type, n, values, validity, null_count);
     ZeroNullRows(column.get());
     return Vec{column, constant};

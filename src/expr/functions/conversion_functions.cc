@@ -49,37 +49,45 @@ Status IntervalOutOfRange(const std::string& amount, const UnitInfo& unit) {
                                  unit.plural, " out of range");
 }
 
-Result<Value> ToInterval(const UnitInfo& unit, const Value& amount) {
+// `amount` units as an interval; nullopt when out of range.
+std::optional<Interval> UnitsToInterval(const UnitInfo& unit, double amount) {
+  const double micros = std::nearbyint(amount * static_cast<double>(unit.micros));
+  // 2^63 as a double: anything at or beyond it (or NaN) does not fit an int64.
+  if (!(micros > -9223372036854775808.0 && micros < 9223372036854775808.0)) return std::nullopt;
   Interval out{0, 0, 0};
-  if (unit.argument == TypeId::kFloat64) {
-    double x = amount.GetDouble();
-    double micros = std::nearbyint(x * static_cast<double>(unit.micros));
-    // 2^63 as a double: anything at or beyond it (or NaN) does not fit an int64.
-    if (!(micros > -9223372036854775808.0 && micros < 9223372036854775808.0)) {
-      return IntervalOutOfRange(std::to_string(x), unit);
-    }
-    out.nanos = static_cast<int64_t>(micros) * 1000;
-    if (out.nanos / 1000 != static_cast<int64_t>(micros)) {
-      return IntervalOutOfRange(std::to_string(x), unit);
-    }
-    return Value::MakeInterval(out);
-  }
-  int64_t x = amount.GetInt64();
+  out.nanos = static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(micros)) * 1000);
+  if (out.nanos / 1000 != static_cast<int64_t>(micros)) return std::nullopt;
+  return out;
+}
+
+std::optional<Interval> UnitsToInterval(const UnitInfo& unit, int64_t amount) {
+  Interval out{0, 0, 0};
   if (unit.micros != 0) {
-    int64_t micros = 0, nanos = 0;
-    if (__builtin_mul_overflow(x, unit.micros, &micros) ||
-        __builtin_mul_overflow(micros, int64_t{1000}, &nanos)) {
-      return IntervalOutOfRange(std::to_string(x), unit);
+    int64_t micros = 0;
+    if (__builtin_mul_overflow(amount, unit.micros, &micros) ||
+        __builtin_mul_overflow(micros, int64_t{1000}, &out.nanos)) {
+      return std::nullopt;
     }
-    out.nanos = nanos;
   } else if (unit.days != 0) {
-    if (__builtin_mul_overflow(static_cast<int32_t>(x), unit.days, &out.days)) {
-      return IntervalOutOfRange(std::to_string(x), unit);
+    if (__builtin_mul_overflow(static_cast<int32_t>(amount), unit.days, &out.days)) {
+      return std::nullopt;
     }
-  } else if (__builtin_mul_overflow(static_cast<int32_t>(x), unit.months, &out.months)) {
-    return IntervalOutOfRange(std::to_string(x), unit);
+  } else if (__builtin_mul_overflow(static_cast<int32_t>(amount), unit.months, &out.months)) {
+    return std::nullopt;
   }
-  return Value::MakeInterval(out);
+  return out;
+}
+
+Result<Value> ToInterval(const UnitInfo& unit, const Value& amount) {
+  const bool floating = unit.argument == TypeId::kFloat64;
+  std::optional<Interval> out = floating ? UnitsToInterval(unit, amount.GetDouble())
+                                         : UnitsToInterval(unit, amount.GetInt64());
+  if (!out) {
+    return IntervalOutOfRange(floating ? std::to_string(amount.GetDouble())
+                                       : std::to_string(amount.GetInt64()),
+                              unit);
+  }
+  return Value::MakeInterval(*out);
 }
 
 Result<Value> ToTimestamp(const Value& seconds, const DataType& result_type) {
@@ -133,6 +141,20 @@ Status ResolveConversionFunctionTypes(FunctionId id, const std::vector<DataType>
     default:
       return mismatch();
   }
+}
+
+bool IsIntervalUnitFunction(FunctionId id) { return FindUnit(id) != nullptr; }
+
+std::optional<Interval> IntervalOfUnits(FunctionId id, double amount) {
+  const UnitInfo* unit = FindUnit(id);
+  if (unit == nullptr || unit->argument != TypeId::kFloat64) return std::nullopt;
+  return UnitsToInterval(*unit, amount);
+}
+
+std::optional<Interval> IntervalOfUnits(FunctionId id, int64_t amount) {
+  const UnitInfo* unit = FindUnit(id);
+  if (unit == nullptr || unit->argument == TypeId::kFloat64) return std::nullopt;
+  return UnitsToInterval(*unit, amount);
 }
 
 Result<Value> InvokeConversionFunction(FunctionId id, std::span<const Value> args,

@@ -28,6 +28,14 @@ Status ResolveConversionFunctionTypes(FunctionId id, const std::vector<DataType>
 Result<Value> InvokeConversionFunction(FunctionId id, std::span<const Value> args,
                                        const DataType& result_type);
 
+// The to_* interval functions (to_seconds, to_days, ...): the interval of `amount` units,
+// nullopt when it is out of range or when `id` is not one taking that kind of amount (DOUBLE
+// for to_milliseconds and to_seconds, integers for the others). The kernels' row-wise core;
+// the error message comes from InvokeConversionFunction.
+bool IsIntervalUnitFunction(FunctionId id);
+std::optional<Interval> IntervalOfUnits(FunctionId id, double amount);
+std::optional<Interval> IntervalOfUnits(FunctionId id, int64_t amount);
+
 // DuckLake's murmur3_32 of a value (Iceberg's bucket hash on DuckDB's physical values):
 // booleans, integers up to 64 bits, decimals up to 18 digits (unscaled), dates, times and
 // timestamps in their own units, as 8-byte little-endian integers; floats as the bits of the
