@@ -101,7 +101,7 @@ int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
   return era * 146097 + doe - 719468;
 }
 
-void CivilFromDays(int64_t z, int64_t* year, int64_t* month, int64_t* day) {
+void CivilFromDaysWide(int64_t z, int64_t* year, int64_t* month, int64_t* day) {
   z += 719468;
   const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
   const int64_t doe = z - era * 146097;
