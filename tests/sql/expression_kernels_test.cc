@@ -114,6 +114,11 @@ const std::vector<std::string> kExpressions = {
     "CASE WHEN n > 0 THEN -n WHEN n < -50000 THEN n * 3 ELSE n // 2 END",
     "CASE WHEN i < 1000 THEN i * 9223372036854775 WHEN i % 3 = 1 THEN -i END",
     "CASE WHEN i < 1000 THEN 9223372036854775807 - i * 9223372036854775 ELSE m * 2 END",
+    // One branch and no ELSE (FILTER (WHERE ...)): masked over the whole batch.
+    "CASE WHEN n > 0 THEN d END", "CASE WHEN s IS NULL THEN m END", "CASE WHEN d < 0 THEN 1 END",
+    "CASE WHEN dt < DATE '2000-01-01' THEN ts END", "CASE WHEN n % 3 = 0 THEN NULL::INTEGER END",
+    "CASE WHEN i % 2 = 0 THEN 9223372036854775807 * (i % 2 + 1) END",
+    "CASE WHEN i % 2 = 0 THEN n END", "CASE WHEN NULL THEN n END",
 };
 
 // Expressions that fail in DuckDB must fail in tarn with a conversion error or DuckDB's class
