@@ -119,6 +119,10 @@ const std::vector<std::string> kExpressions = {
     "CASE WHEN dt < DATE '2000-01-01' THEN ts END", "CASE WHEN n % 3 = 0 THEN NULL::INTEGER END",
     "CASE WHEN i % 2 = 0 THEN 9223372036854775807 * (i % 2 + 1) END",
     "CASE WHEN i % 2 = 0 THEN n END", "CASE WHEN NULL THEN n END",
+    // No NULL among the arguments; COALESCE whose later arguments may overflow.
+    "greatest(i % 7, i % 11, i // 450)", "least(i, 2500 - i, 17)", "least(i::INTEGER, 40)",
+    "coalesce(nullif(i % 13, 0), 5)", "coalesce(NULL::BIGINT, NULL::BIGINT)",
+    "coalesce(n, 9223372036854775807 * CASE WHEN n IS NULL THEN 1 ELSE 2 END)", "coalesce(n, ts::DATE - dt, -1)",
 };
 
 // Expressions that fail in DuckDB must fail in tarn with a conversion error or DuckDB's class

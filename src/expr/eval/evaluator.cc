@@ -565,6 +565,51 @@ class Evaluator {
     return result;
   }
 
+  // COALESCE of fixed-width values: each argument over the whole batch, its valid values
+  // copied into the rows no earlier argument decided, a byte of rows at a time. Empty when
+  // the shape does not suit; an error when an argument fails on some row.
+  Result<Vec> CoalesceOverBatch(const BoundNode& node) {
+    if (node.kind != BoundKind::kCoalesce) return Vec{};
+    const Phys phys = PhysOf(node.type);
+    if (phys == Phys::kBool || phys == Phys::kBytes || phys == Phys::kOther) return Vec{};
+    const int64_t bytes = (rows_ + 7) / 8;
+    auto validity = Buffer::Allocate(bytes);
+    uint8_t* decided = validity->mutable_data();
+    int64_t undecided = rows_;
+    Vec result;
+    std::shared_ptr<Buffer> values;
+    for (const auto& child : node.children) {
+      if (undecided == 0) break;
+      TARN_ASSIGN_OR_RETURN(Vec v, Eval(*child));
+      const Column& x = *v.column;
+      if (x.type != node.type) return Vec{};
+      if (v.constant && !x.IsValid(0)) continue;
+      const uint8_t* x_valid = v.constant || x.validity == nullptr ? nullptr : x.validity->data();
+      WithTypedValues(x, phys, [&](const auto* in) {
+        using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+        if (!values) values = Buffer::Allocate(rows_ * static_cast<int64_t>(sizeof(T)));
+        T* out = values->mutable_data_as<T>();
+        const int64_t step = v.constant ? 0 : 1;
+        for (int64_t b = 0; b < bytes; ++b) {
+          uint8_t take = static_cast<uint8_t>(~decided[b]);
+          if (x_valid != nullptr) take &= x_valid[b];
+          if (b == bytes - 1 && rows_ % 8 != 0) take &= static_cast<uint8_t>((1u << (rows_ % 8)) - 1);
+          if (take == 0) continue;
+          decided[b] |= take;
+          undecided -= __builtin_popcount(take);
+          for (; take != 0; take &= static_cast<uint8_t>(take - 1)) {
+            const int64_t i = b * 8 + __builtin_ctz(take);
+            out[i] = in[i * step];
+          }
+        }
+      });
+    }
+    if (!values) return Vec{};  // every argument NULL: the general path makes the NULLs
+    return Vec{MakeColumn(node.type, rows_, std::move(values),
+                          undecided == 0 ? nullptr : validity, undecided),
+               false};
+  }
+
   // CASE and COALESCE: each branch sees only the rows still undecided. Each row's result is
   // then taken from the branch value that decided it (a NULL for rows none decided), all
   // branch values laid end to end.
@@ -574,6 +619,8 @@ class Evaluator {
       // the branch as below, and only a real error remains.
       Result<Vec> single = SingleBranch(node);
       if (single.ok() && single->column) return std::move(single).value();
+      Result<Vec> coalesced = CoalesceOverBatch(node);
+      if (coalesced.ok() && coalesced->column) return std::move(coalesced).value();
     }
     if (CannotFail(node)) {
       TARN_ASSIGN_OR_RETURN(Vec whole, BranchesOverBatch(node));
