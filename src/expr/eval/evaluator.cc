@@ -451,70 +451,93 @@ class Evaluator {
     return inner.Eval(node);
   }
 
-  // CASE and COALESCE of a fixed-width type whose branches cannot fail: every condition and
-  // value over the whole batch, then each row takes the value of the branch that decides it.
-  // Empty when the type or a branch's type does not suit.
+  // CASE and COALESCE of a fixed-width type: every condition and value over the whole batch,
+  // a byte of rows at a time: the rows a branch decides (its condition TRUE, or for COALESCE
+  // its value not NULL, among the rows no earlier branch decided) take its valid values.
+  // Empty when the type or a branch's type does not suit; an error when a branch fails on
+  // some row (the caller then gives each branch only its rows).
   Result<Vec> BranchesOverBatch(const BoundNode& node) {
     const Phys phys = PhysOf(node.type);
     if (phys == Phys::kBool || phys == Phys::kBytes || phys == Phys::kOther) return Vec{};
     const bool is_case = node.kind == BoundKind::kCase;
     const size_t steps = is_case ? node.children.size() / 2 : node.children.size();
-    if (steps + 1 >= 255) return Vec{};
-    constexpr uint8_t kUndecided = 255;
-    std::vector<uint8_t> choice(static_cast<size_t>(rows_), kUndecided);
-    std::vector<Vec> values;
+    const int64_t bytes = (rows_ + 7) / 8;
+    const uint8_t last_mask =
+        rows_ % 8 == 0 ? uint8_t{0xFF} : static_cast<uint8_t>((1u << (rows_ % 8)) - 1);
+    std::vector<uint8_t> decided(static_cast<size_t>(bytes), 0);
+    auto validity = Buffer::Allocate(bytes);
+    uint8_t* valid = validity->mutable_data();
     int64_t undecided = rows_;
-    auto take_where = [&](uint8_t piece, auto&& decides) {
-      for (int64_t i = 0; i < rows_; ++i) {
-        if (choice[static_cast<size_t>(i)] == kUndecided && decides(i)) {
-          choice[static_cast<size_t>(i)] = piece;
-          --undecided;
+    int64_t valid_rows = 0;
+    std::shared_ptr<Buffer> values;
+    bool suits = true;
+    // Rows whose bit is set in `decides(b)` (byte b) and not decided yet take `value`.
+    auto take = [&](const Vec& value, auto&& decides) {
+      const Column& x = *value.column;
+      const bool x_null = value.constant && !x.IsValid(0);
+      const uint8_t* x_valid = value.constant || x.validity == nullptr ? nullptr : x.validity->data();
+      WithTypedValues(x, phys, [&](const auto* in) {
+        using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+        if (!values) values = Buffer::Allocate(rows_ * static_cast<int64_t>(sizeof(T)));
+        T* out = values->mutable_data_as<T>();
+        const int64_t step = value.constant ? 0 : 1;
+        for (int64_t b = 0; b < bytes; ++b) {
+          uint8_t mine = static_cast<uint8_t>(decides(b) & ~decided[static_cast<size_t>(b)]);
+          if (b == bytes - 1) mine &= last_mask;
+          if (mine == 0) continue;
+          decided[static_cast<size_t>(b)] |= mine;
+          undecided -= __builtin_popcount(mine);
+          uint8_t kept = x_null ? 0 : (x_valid != nullptr ? mine & x_valid[b] : mine);
+          valid[b] |= kept;
+          valid_rows += __builtin_popcount(kept);
+          if (kept == 0xFF) {  // the whole byte: a straight copy
+            for (int64_t i = b * 8; i < b * 8 + 8; ++i) out[i] = in[i * step];
+            continue;
+          }
+          for (; kept != 0; kept &= static_cast<uint8_t>(kept - 1)) {
+            const int64_t i = b * 8 + __builtin_ctz(kept);
+            out[i] = in[i * step];
+          }
         }
-      }
+      });
     };
-    for (size_t step = 0; step < steps && undecided > 0; ++step) {
+    for (size_t step = 0; step < steps && undecided > 0 && suits; ++step) {
       TARN_ASSIGN_OR_RETURN(Vec value, Eval(*node.children[is_case ? 2 * step + 1 : step]));
       if (value.column->type != node.type) return Vec{};
-      const uint8_t piece = static_cast<uint8_t>(values.size());
-      values.push_back(value);
-      const Column& v = *value.column;
-      if (is_case) {
-        TARN_ASSIGN_OR_RETURN(Vec condition, Eval(*node.children[2 * step]));
-        const Column& c = *condition.column;
-        if (condition.constant) {
-          if (c.IsValid(0) && c.GetBool(0)) take_where(piece, [](int64_t) { return true; });
+      if (!is_case) {
+        const Column& x = *value.column;
+        if (value.constant) {
+          if (x.IsValid(0)) take(value, [](int64_t) { return uint8_t{0xFF}; });
+        } else if (x.validity == nullptr) {
+          take(value, [](int64_t) { return uint8_t{0xFF}; });
         } else {
-          take_where(piece, [&](int64_t i) { return c.IsValid(i) && c.GetBool(i); });
+          const uint8_t* bits = x.validity->data();
+          take(value, [bits](int64_t b) { return bits[b]; });
         }
-      } else if (value.constant) {
-        if (v.IsValid(0)) take_where(piece, [](int64_t) { return true; });
-      } else {
-        take_where(piece, [&](int64_t i) { return v.IsValid(i); });
+        continue;
       }
+      TARN_ASSIGN_OR_RETURN(Vec condition, Eval(*node.children[2 * step]));
+      const Column& c = *condition.column;
+      if (c.type.id != TypeId::kBoolean) return Vec{};
+      if (condition.constant) {
+        if (c.IsValid(0) && c.GetBool(0)) take(value, [](int64_t) { return uint8_t{0xFF}; });
+        continue;
+      }
+      const uint8_t* c_bits = c.values->data();
+      const uint8_t* c_valid = c.validity ? c.validity->data() : nullptr;
+      take(value, [c_bits, c_valid](int64_t b) {
+        return static_cast<uint8_t>(c_valid != nullptr ? c_bits[b] & c_valid[b] : c_bits[b]);
+      });
     }
     if (is_case && undecided > 0 && node.children.size() % 2 == 1) {
       TARN_ASSIGN_OR_RETURN(Vec otherwise, Eval(*node.children.back()));
       if (otherwise.column->type != node.type) return Vec{};
-      const uint8_t piece = static_cast<uint8_t>(values.size());
-      values.push_back(otherwise);
-      take_where(piece, [](int64_t) { return true; });
+      take(otherwise, [](int64_t) { return uint8_t{0xFF}; });
     }
-    if (values.empty()) return Vec{};
-    Vec result;
-    WithTypedValues(*values[0].column, phys, [&](const auto* unused) {
-      using T = std::remove_cv_t<std::remove_pointer_t<decltype(unused)>>;
-      auto column = NullableFixedColumn<T>(node.type, rows_, [&](int64_t i, T* out) {
-        const uint8_t piece = choice[static_cast<size_t>(i)];
-        if (piece == kUndecided) return false;
-        const Vec& from = values[piece];
-        const int64_t row = from.constant ? 0 : i;
-        if (!from.column->IsValid(row)) return false;
-        *out = from.column->values_as<T>()[row];
-        return true;
-      });
-      result = Vec{std::move(column), false};
-    });
-    return result;
+    if (!values) return Vec{};  // no branch gave a value: the general path makes the NULLs
+    return Vec{MakeColumn(node.type, rows_, std::move(values),
+                          valid_rows == rows_ ? nullptr : validity, rows_ - valid_rows),
+               false};
   }
 
   // CASE WHEN c THEN x END (what FILTER (WHERE c) becomes) of a fixed-width x: x over the
@@ -565,70 +588,16 @@ class Evaluator {
     return result;
   }
 
-  // COALESCE of fixed-width values: each argument over the whole batch, its valid values
-  // copied into the rows no earlier argument decided, a byte of rows at a time. Empty when
-  // the shape does not suit; an error when an argument fails on some row.
-  Result<Vec> CoalesceOverBatch(const BoundNode& node) {
-    if (node.kind != BoundKind::kCoalesce) return Vec{};
-    const Phys phys = PhysOf(node.type);
-    if (phys == Phys::kBool || phys == Phys::kBytes || phys == Phys::kOther) return Vec{};
-    const int64_t bytes = (rows_ + 7) / 8;
-    auto validity = Buffer::Allocate(bytes);
-    uint8_t* decided = validity->mutable_data();
-    int64_t undecided = rows_;
-    Vec result;
-    std::shared_ptr<Buffer> values;
-    for (const auto& child : node.children) {
-      if (undecided == 0) break;
-      TARN_ASSIGN_OR_RETURN(Vec v, Eval(*child));
-      const Column& x = *v.column;
-      if (x.type != node.type) return Vec{};
-      if (v.constant && !x.IsValid(0)) continue;
-      const uint8_t* x_valid = v.constant || x.validity == nullptr ? nullptr : x.validity->data();
-      WithTypedValues(x, phys, [&](const auto* in) {
-        using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
-        if (!values) values = Buffer::Allocate(rows_ * static_cast<int64_t>(sizeof(T)));
-        T* out = values->mutable_data_as<T>();
-        const int64_t step = v.constant ? 0 : 1;
-        for (int64_t b = 0; b < bytes; ++b) {
-          uint8_t take = static_cast<uint8_t>(~decided[b]);
-          if (x_valid != nullptr) take &= x_valid[b];
-          if (b == bytes - 1 && rows_ % 8 != 0) take &= static_cast<uint8_t>((1u << (rows_ % 8)) - 1);
-          if (take == 0) continue;
-          decided[b] |= take;
-          undecided -= __builtin_popcount(take);
-          for (; take != 0; take &= static_cast<uint8_t>(take - 1)) {
-            const int64_t i = b * 8 + __builtin_ctz(take);
-            out[i] = in[i * step];
-          }
-        }
-      });
-    }
-    if (!values) return Vec{};  // every argument NULL: the general path makes the NULLs
-    return Vec{MakeColumn(node.type, rows_, std::move(values),
-                          undecided == 0 ? nullptr : validity, undecided),
-               false};
-  }
-
   // CASE and COALESCE: each branch sees only the rows still undecided. Each row's result is
   // then taken from the branch value that decided it (a NULL for rows none decided), all
   // branch values laid end to end.
   [[gnu::noinline]] Result<Vec> EvalBranches(const BoundNode& node) {
     if (CannotFail(node) || CheapToTry(node)) {
-      // An error may come from a row the condition does not keep: then the rows are given to
-      // the branch as below, and only a real error remains.
+      // Over the whole batch first. An error there may come from a row its branch does not
+      // decide (an overflow where another branch applies): then the rows are given to each
+      // branch as below, and only a real error remains.
       Result<Vec> single = SingleBranch(node);
       if (single.ok() && single->column) return std::move(single).value();
-      Result<Vec> coalesced = CoalesceOverBatch(node);
-      if (coalesced.ok() && coalesced->column) return std::move(coalesced).value();
-    }
-    if (CannotFail(node)) {
-      TARN_ASSIGN_OR_RETURN(Vec whole, BranchesOverBatch(node));
-      if (whole.column) return whole;
-    } else if (CheapToTry(node)) {
-      // Tried over the whole batch; an error there may come from a row its branch does not
-      // decide (an overflow where another branch applies), so then the rows are given to
-      // each branch as below, and only a real error remains.
       Result<Vec> whole = BranchesOverBatch(node);
       if (whole.ok() && whole->column) return std::move(whole).value();
     }
