@@ -531,6 +531,13 @@ class WatchedOperator : public Operator {
   bool AddRowFilter(std::shared_ptr<const parquet::RowFilter> filter) override {
     return input_->AddRowFilter(std::move(filter));
   }
+  // Per-batch, so a parallel consumer reads through it: the join tree it may wrap runs its
+  // probe on every thread, and a source's parts are read below it and counted here.
+  Operator* per_batch_input() override { return input_.get(); }
+  Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
+    TARN_RETURN_NOT_OK(watch_.Check());
+    return watch_.Count(std::move(batch));
+  }
   int64_t num_parts() const override { return input_->num_parts(); }
   Result<std::unique_ptr<BatchReader>> OpenPart(int64_t part) const override {
     TARN_RETURN_NOT_OK(watch_.Check());

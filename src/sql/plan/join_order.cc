@@ -20,6 +20,7 @@
 #include "sql/exec/nested_loop_join.h"
 #include "sql/plan/join_tree.h"
 #include "sql/plan/names.h"
+#include "sql/plan/selectivity.h"
 
 namespace tarn::sql {
 namespace {
@@ -259,11 +260,11 @@ class JoinPlanner {
 
   Result<Relation> Filtered(Relation relation, std::vector<ExprPtr> conjuncts) {
     if (conjuncts.empty()) return relation;
-    const size_t count = conjuncts.size();
+    const double selectivity = ConjunctsSelectivity(conjuncts);
     ExprPtr all = AndAll(std::move(conjuncts));
     TARN_ASSIGN_OR_RETURN(auto predicate, BindCondition(*all, *relation.op->schema(), "WHERE clause"));
     relation.op = MakeFilter(std::move(relation.op), std::move(predicate));
-    for (size_t i = 0; i < count; ++i) relation.estimate = std::max(1.0, relation.estimate * 0.3);
+    relation.estimate = std::max(1.0, relation.estimate * selectivity);
     return relation;
   }
 
@@ -276,11 +277,7 @@ class JoinPlanner {
     std::vector<std::unique_ptr<BoundExpr>> renames;
     std::vector<std::string> names;
     std::unique_ptr<Operator> op;
-    double selectivity = 1;
-    for (const auto& filter : filters) {
-      const bool equality = filter->kind == ExprKind::kBinary && filter->op == ast::Op::kEqual;
-      selectivity *= equality ? 0.1 : 0.3;
-    }
+    const double selectivity = ConjunctsSelectivity(filters);
     ExprPtr filter = AndAll(std::move(filters));
     if (leaf.source) {
       Schema scan_schema;

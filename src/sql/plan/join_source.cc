@@ -8,6 +8,7 @@
 #include "sql/plan/common_table.h"
 #include "sql/plan/join_tree.h"
 #include "sql/plan/names.h"
+#include "sql/plan/selectivity.h"
 #include "sql/plan/planner.h"
 
 namespace tarn::sql {
@@ -282,7 +283,7 @@ class JoinBinder {
 
   // About how many rows `select` returns, from its shape (for ordering joins): one row for an
   // aggregate without GROUP BY; else a single table's or file's rows times fixed selectivities
-  // of its WHERE conjuncts (0.1 an equality, 0.3 any other), a tenth of them when grouped,
+  // of its WHERE condition (sql/plan/selectivity.h), a tenth of them when grouped,
   // at most the LIMIT; -1 when the shape says nothing (joins, set operations, VALUES).
   double EstimateSelectRows(const SelectStmt& select) const {
     if (select.set_op != SetOp::kNone || !select.values.empty() || !select.ctes.empty()) {
@@ -306,11 +307,7 @@ class JoinBinder {
     if (select.where) {
       std::vector<std::unique_ptr<ast::Expr>> conjuncts;
       SplitConjuncts(select.where->Clone(), &conjuncts);
-      for (const auto& conjunct : conjuncts) {
-        const bool equality =
-            conjunct->kind == ast::ExprKind::kBinary && conjunct->op == ast::Op::kEqual;
-        rows *= equality ? 0.1 : 0.3;
-      }
+      rows *= ConjunctsSelectivity(conjuncts);
     }
     if (grouped || select.distinct) rows *= 0.1;
     if (select.limit && select.limit->kind == ast::ExprKind::kLiteral &&

@@ -715,14 +715,16 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
     projections.push_back(std::move(bound));
     names.push_back("#order" + std::to_string(h));
   }
-  // A top-N whose first key is a column of a Parquet scan right below (through filters only)
-  // hands the scan a bound on that column (see TopNBound).
+  // A top-N whose first key is a column of a Parquet scan right below (through filters, and
+  // the unlabelled operators that only watch for progress and interrupts) hands the scan a
+  // bound on that column (see TopNBound).
   std::shared_ptr<TopNBound> top_n_bound;
   if (!aggregate && !select.distinct && !sort_keys.empty() && select.limit) {
     const SortKey& first = sort_keys[0];
     const expr::BoundNode& key = projections[static_cast<size_t>(first.column)]->root();
     Operator* scan = input.get();
-    while (scan->per_batch_input() != nullptr && scan->filter_predicate() != nullptr) {
+    while (scan->per_batch_input() != nullptr &&
+           (scan->filter_predicate() != nullptr || scan->label().empty())) {
       scan = scan->per_batch_input();
     }
     if (key.kind == expr::BoundKind::kColumn && scan->per_batch_input() == nullptr &&
