@@ -353,13 +353,7 @@ __int128 BigEndianToInt128(const uint8_t* bytes, int size) {
   const int kept = size < 16 ? size : 16;  // past 16 bytes, the low 16 (as a shift would)
   std::memset(buffer, (bytes[0] & 0x80) ? 0xFF : 0, static_cast<size_t>(16 - kept));
   std::memcpy(buffer + 16 - kept, bytes + (size - kept), static_cast<size_t>(kept));
-  uint64_t high;
-  uint64_t low;
-  std::memcpy(&high, buffer, 8);
-  std::memcpy(&low, buffer + 8, 8);
-  const unsigned __int128 value =
-      (static_cast<unsigned __int128>(__builtin_bswap64(high)) << 64) | __builtin_bswap64(low);
-  return static_cast<__int128>(value);
+  return Int128FromBigEndian16(buffer);
 }
 
 int64_t Int96ToMicros(const uint8_t* bytes) {

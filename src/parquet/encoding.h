@@ -229,12 +229,8 @@ __int128 BigEndianToInt128(const uint8_t* bytes, int size);
 // The same for a width known when compiling (the decoders' loops, one per FIXED_LEN width):
 // the bytes land at the end of a 16-byte big-endian buffer whose head holds the sign, then
 // two byte swaps.
-template <int kSize>
-inline __int128 BigEndianToInt128Fixed(const uint8_t* bytes) {
-  static_assert(kSize >= 1 && kSize <= 16);
-  uint8_t buffer[16];
-  std::memset(buffer, (bytes[0] & 0x80) ? 0xFF : 0, 16 - kSize);
-  std::memcpy(buffer + 16 - kSize, bytes, kSize);
+// 16 big-endian bytes as a two's complement value.
+inline __int128 Int128FromBigEndian16(const uint8_t* buffer) {
   uint64_t high;
   uint64_t low;
   std::memcpy(&high, buffer, 8);
@@ -242,6 +238,14 @@ inline __int128 BigEndianToInt128Fixed(const uint8_t* bytes) {
   const unsigned __int128 value =
       (static_cast<unsigned __int128>(__builtin_bswap64(high)) << 64) | __builtin_bswap64(low);
   return static_cast<__int128>(value);
+}
+template <int kSize>
+inline __int128 BigEndianToInt128Fixed(const uint8_t* bytes) {
+  static_assert(kSize >= 1 && kSize <= 16);
+  uint8_t buffer[16];
+  std::memset(buffer, (bytes[0] & 0x80) ? 0xFF : 0, 16 - kSize);
+  std::memcpy(buffer + 16 - kSize, bytes, kSize);
+  return Int128FromBigEndian16(buffer);
 }
 // INT96 timestamp (8 bytes LE nanos of day, 4 bytes LE Julian day) to micros since epoch.
 int64_t Int96ToMicros(const uint8_t* bytes);

@@ -298,21 +298,7 @@ class TableScanReaderImpl : public TableScanReader {
     const int64_t batch_rows = std::max<int64_t>(1, read_options_.batch_rows);
     for (size_t f = 0; f < table_->data_files.size(); ++f) {
       const DataFileInfo& file = table_->data_files[f];
-      switch (pruner_->Check(file)) {
-        case FilePruner::Decision::kPrunedByStats:
-          ++counted.files_pruned_by_stats;
-          continue;
-        case FilePruner::Decision::kPrunedByPartition:
-          ++counted.files_pruned_by_partition;
-          continue;
-        case FilePruner::Decision::kRead:
-          break;
-      }
-      if (RangesExclude(file)) {
-        ++counted.files_pruned_by_stats;
-        continue;
-      }
-      ++counted.files_read;
+      if (!KeepFile(file, &counted)) continue;
       if (file.record_count <= 2 * batch_rows) {
         parts.push_back(Part{f, nullptr, {}, -1});
         continue;
@@ -356,6 +342,27 @@ class TableScanReaderImpl : public TableScanReader {
       }
     }
     return Status::OK();
+  }
+
+  // Whether `file` is read: not pruned by the catalog's statistics or partition values, nor
+  // by the row filters' ranges. Counts the decision in `counted`. REQUIRES: EnsureRanges ran.
+  bool KeepFile(const DataFileInfo& file, TableScanMetrics* counted) const {
+    switch (pruner_->Check(file)) {
+      case FilePruner::Decision::kPrunedByStats:
+        ++counted->files_pruned_by_stats;
+        return false;
+      case FilePruner::Decision::kPrunedByPartition:
+        ++counted->files_pruned_by_partition;
+        return false;
+      case FilePruner::Decision::kRead:
+        break;
+    }
+    if (RangesExclude(file)) {
+      ++counted->files_pruned_by_stats;
+      return false;
+    }
+    ++counted->files_read;
+    return true;
   }
 
   // Whether the catalog's statistics of `file` put every value of a ranged column outside its
@@ -402,22 +409,8 @@ class TableScanReaderImpl : public TableScanReader {
           }
           file_options.positions = placed->second;
         }
-        switch (pruner_->Check(file)) {
-          case FilePruner::Decision::kPrunedByStats:
-            ++metrics_.files_pruned_by_stats;
-            continue;
-          case FilePruner::Decision::kPrunedByPartition:
-            ++metrics_.files_pruned_by_partition;
-            continue;
-          case FilePruner::Decision::kRead:
-            break;
-        }
         TARN_RETURN_NOT_OK(EnsureRanges());
-        if (RangesExclude(file)) {
-          ++metrics_.files_pruned_by_stats;
-          continue;
-        }
-        ++metrics_.files_read;
+        if (!KeepFile(file, &metrics_)) continue;
         source_name_ = file.path;
         file_is_local_ = file.data_file_id < 0;  // a write transaction's own file
         TARN_ASSIGN_OR_RETURN(file_, DataFileReader::Open(fs_, file, *table_->table,

@@ -5,19 +5,15 @@
 
 #include <string>
 
+#include "support/sql_test_util.h"
 #include "support/test_util.h"
-#include "tarn/format.h"
 #include "tarn/sql.h"
 
 namespace tarn {
 namespace {
 
 Result<std::string> Csv(Session* session, const std::string& sql) {
-  TARN_ASSIGN_OR_RETURN(QueryResult result, session->Execute(sql));
-  std::string out;
-  StringSink sink(&out);
-  TARN_RETURN_NOT_OK(WriteCsv(result.reader.get(), &sink));
-  return out;
+  return testing::TarnCsv(session, sql);
 }
 
 void RunScript(Session* session, const std::string& script) {
