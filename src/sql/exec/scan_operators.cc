@@ -635,7 +635,7 @@ class RangeOperator : public Operator {
   }
 
  private:
-  uint64_t NumParts() const { return (total_ + kBatchRows - 1) / kBatchRows; }
+  uint64_t NumParts() const { return total_ / kBatchRows + (total_ % kBatchRows != 0 ? 1 : 0); }
 
   // Values part * kBatchRows ... of the range.
   std::shared_ptr<Batch> PartBatch(uint64_t part) const {
