@@ -139,14 +139,6 @@ bool ParseOffset(std::string_view text, size_t* pos, int64_t* offset_seconds) {
 
 }  // namespace
 
-int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t yoe = year - era * 400;
-  const int64_t doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
 
 bool ParseInt128Text(std::string_view text, __int128* out) {
   size_t pos = 0;

@@ -14,6 +14,7 @@
 #include "tarn/columnar.h"
 #include "tarn/status.h"
 #include "tarn/type.h"
+#include "util/calendar.h"
 
 namespace tarn::catalog_internal {
 
@@ -43,7 +44,7 @@ bool ParseHexText(std::string_view text, std::string* bytes);
 bool ParseEscapedBlobText(std::string_view text, std::string* bytes);
 
 // Days since 1970-01-01 of a proleptic Gregorian date.
-int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day);
+using tarn::DaysFromCivil;
 
 // A literal as DuckDB prints a value of `type` (CAST(v AS VARCHAR)): for column defaults and
 // partition values. Nested, interval, variant and geometry types are InvalidArgument.

@@ -7,6 +7,7 @@
 
 #include "columnar/geometry.h"
 #include "tarn/columnar.h"
+#include "util/calendar.h"
 
 namespace tarn {
 namespace {
@@ -58,16 +59,11 @@ std::string DoubleToString(double v, bool is_float) {
 
 // Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
 void CivilFromDays(int64_t days, int64_t* year, int* month, int* day) {
-  days += 719468;
-  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const int64_t day_of_era = days - era * 146097;
-  const int64_t year_of_era =
-      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  const int64_t mp = (5 * day_of_year + 2) / 153;
-  *day = static_cast<int>(day_of_year - (153 * mp + 2) / 5 + 1);
-  *month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  *year = year_of_era + era * 400 + (*month <= 2 ? 1 : 0);
+  int64_t m;
+  int64_t d;
+  tarn::CivilFromDays(days, year, &m, &d);
+  *month = static_cast<int>(m);
+  *day = static_cast<int>(d);
 }
 
 std::string DateToString(int64_t days) {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "util/calendar.h"
 #include "util/integer_math.h"
 
 namespace tarn::format {
@@ -47,16 +48,11 @@ int DigitsOf(int64_t units_per_second) {
 
 // Days since 1970-01-01 to a proleptic Gregorian date (days may be far outside int32).
 void CivilFromDays(int64_t days, int64_t* year, int* month, int* day) {
-  days += 719468;
-  const int64_t era = FloorDiv(days, 146097);
-  const int64_t day_of_era = days - era * 146097;
-  const int64_t year_of_era =
-      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  const int64_t shifted_month = (5 * day_of_year + 2) / 153;
-  *day = static_cast<int>(day_of_year - (153 * shifted_month + 2) / 5 + 1);
-  *month = static_cast<int>(shifted_month < 10 ? shifted_month + 3 : shifted_month - 9);
-  *year = year_of_era + era * 400 + (*month <= 2 ? 1 : 0);
+  int64_t m;
+  int64_t d;
+  tarn::CivilFromDays(days, year, &m, &d);
+  *month = static_cast<int>(m);
+  *day = static_cast<int>(d);
 }
 
 void AppendCivilDate(int64_t days, std::string* out, bool* bc) {

@@ -8,6 +8,8 @@
 #include <limits>
 #include <string>
 
+#include "util/calendar.h"
+
 namespace tarn::format {
 namespace {
 
@@ -93,12 +95,7 @@ bool DaysFromCivil(int64_t year, int month, int day, int64_t* days) {
   static constexpr int kDaysInMonth[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   if (day > kDaysInMonth[month - 1] + (month == 2 && leap ? 1 : 0)) return false;
-  const int64_t y = month <= 2 ? year - 1 : year;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t year_of_era = y - era * 400;
-  const int64_t day_of_year = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  *days = era * 146097 + day_of_era - 719468;
+  *days = tarn::DaysFromCivil(year, month, day);
   return true;
 }
 
