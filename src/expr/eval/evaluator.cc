@@ -540,54 +540,6 @@ class Evaluator {
                false};
   }
 
-  // CASE WHEN c THEN x END (what FILTER (WHERE c) becomes) of a fixed-width x: x over the
-  // whole batch, kept where c is TRUE and NULL elsewhere, with no per-row choice. Empty when
-  // the shape does not suit; an error when x fails on some row.
-  Result<Vec> SingleBranch(const BoundNode& node) {
-    if (node.kind != BoundKind::kCase || node.children.size() != 3) return Vec{};
-    const BoundNode& otherwise = *node.children[2];
-    if (otherwise.kind != BoundKind::kConstant || !otherwise.constant.is_null()) return Vec{};
-    const Phys phys = PhysOf(node.type);
-    if (phys == Phys::kBool || phys == Phys::kBytes || phys == Phys::kOther) return Vec{};
-    TARN_ASSIGN_OR_RETURN(Vec condition, Eval(*node.children[0]));
-    if (condition.constant || condition.column->type.id != TypeId::kBoolean) return Vec{};
-    TARN_ASSIGN_OR_RETURN(Vec value, Eval(*node.children[1]));
-    if (value.column->type != node.type) return Vec{};
-    // Valid where c is TRUE and x is not NULL: a byte of bits at a time.
-    const int64_t bytes = (rows_ + 7) / 8;
-    auto validity = Buffer::Allocate(bytes);
-    uint8_t* valid = validity->mutable_data();
-    const Column& c = *condition.column;
-    const uint8_t* c_bits = c.values->data();
-    const uint8_t* c_valid = c.validity ? c.validity->data() : nullptr;
-    const Column& x = *value.column;
-    const uint8_t* x_valid = value.constant ? nullptr : (x.validity ? x.validity->data() : nullptr);
-    const bool x_null = value.constant && !x.IsValid(0);
-    for (int64_t i = 0; i < bytes; ++i) {
-      uint8_t bits = x_null ? 0 : c_bits[i];
-      if (c_valid != nullptr) bits &= c_valid[i];
-      if (x_valid != nullptr) bits &= x_valid[i];
-      valid[i] = bits;
-    }
-    if (rows_ % 8 != 0) valid[bytes - 1] &= static_cast<uint8_t>((1u << (rows_ % 8)) - 1);
-    int64_t kept = 0;
-    for (int64_t i = 0; i < bytes; ++i) kept += __builtin_popcount(valid[i]);
-    Vec result;
-    WithTypedValues(x, phys, [&](const auto* values) {
-      using T = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
-      auto out_values = Buffer::AllocateUninitialized(rows_ * static_cast<int64_t>(sizeof(T)));
-      T* out = out_values->mutable_data_as<T>();
-      const int64_t step = value.constant ? 0 : 1;
-      for (int64_t i = 0; i < rows_; ++i) {
-        out[i] = (valid[i >> 3] >> (i & 7)) & 1 ? values[i * step] : T{};
-      }
-      result = Vec{MakeColumn(node.type, rows_, std::move(out_values),
-                              kept == rows_ ? nullptr : validity, rows_ - kept),
-                   false};
-    });
-    return result;
-  }
-
   // CASE and COALESCE: each branch sees only the rows still undecided. Each row's result is
   // then taken from the branch value that decided it (a NULL for rows none decided), all
   // branch values laid end to end.
@@ -596,8 +548,6 @@ class Evaluator {
       // Over the whole batch first. An error there may come from a row its branch does not
       // decide (an overflow where another branch applies): then the rows are given to each
       // branch as below, and only a real error remains.
-      Result<Vec> single = SingleBranch(node);
-      if (single.ok() && single->column) return std::move(single).value();
       Result<Vec> whole = BranchesOverBatch(node);
       if (whole.ok() && whole->column) return std::move(whole).value();
     }
