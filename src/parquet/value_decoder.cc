@@ -251,8 +251,9 @@ Status Dictionary::Decode(const ValueLayout& layout, const uint8_t* data, int64_
     for (int64_t i = 0; i < num_values; ++i) {
       max_length_ = std::max(max_length_, offsets[i + 1] - offsets[i]);
     }
-    // Short entries are copied as whole 16-byte words, which may read past the last entry.
-    data_->Reserve(data_->size() + 16);
+    // Short entries are copied as whole 16- or 32-byte words, which may read past the last
+    // entry.
+    data_->Reserve(data_->size() + 32);
   }
   return Status::OK();
 }
@@ -397,19 +398,27 @@ Status ValueDecoder::DecodeDictionary(int64_t count, ValueSink* sink, int64_t po
         const int64_t average = dictionary_->bytes_size() / std::max<int64_t>(dict_size, 1) + 1;
         sink->data->Reserve(base + needed + 16 + (count - n) * average);
       };
-      if (dictionary_->max_length() <= 16) {
-        // One pass of fixed 16-byte copies into room for the longest entries: each lands
-        // before the next value's start overwrites its tail; the last one's tail is cleared
-        // below (bytes past a buffer's size stay zero).
-        make_room(n * dictionary_->max_length());
+      if (dictionary_->max_length() <= 32) {
+        // One pass of fixed 16- or 32-byte copies into room for the longest entries: each
+        // lands before the next value's start overwrites its tail; the last one's tail is
+        // cleared below (bytes past a buffer's size stay zero). The dictionary's bytes have
+        // that much room past its last entry.
+        make_room(n * dictionary_->max_length() + 16);
         uint8_t* out = sink->data->mutable_data();
-        for (int64_t i = 0; i < n; ++i) {
-          const int64_t begin = dict_offsets[indices[i]];
-          std::memcpy(out + base, dict_bytes + begin, 16);
-          base += dict_offsets[indices[i] + 1] - begin;
-          offsets[i + 1] = base;
+        auto copy_all = [&](auto width) {
+          for (int64_t i = 0; i < n; ++i) {
+            const int64_t begin = dict_offsets[indices[i]];
+            std::memcpy(out + base, dict_bytes + begin, decltype(width)::value);
+            base += dict_offsets[indices[i] + 1] - begin;
+            offsets[i + 1] = base;
+          }
+        };
+        if (dictionary_->max_length() <= 16) {
+          copy_all(std::integral_constant<size_t, 16>{});
+        } else {
+          copy_all(std::integral_constant<size_t, 32>{});
         }
-        std::memset(out + base, 0, 16);
+        std::memset(out + base, 0, 32);
         sink->data->Resize(base);
       } else {
         int64_t total = 0;

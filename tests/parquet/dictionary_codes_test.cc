@@ -171,5 +171,51 @@ TEST(DictionaryCodesTest, CodesOfAnotherColumnAreIgnored) {
   EXPECT_TRUE(corrupt.Validate().IsCorruption());
 }
 
+// Entries are copied as fixed 16- or 32-byte words when the longest fits, else one by one:
+// columns whose longest entry is 16, 32 and 33 bytes, every length up to it, read back
+// exactly (each value's bytes and nothing past them).
+TEST(DictionaryCodesTest, EntriesOfEveryLengthUpToEachCopyWidth) {
+  std::vector<Field> fields;
+  const int longest[] = {16, 17, 32, 33};
+  for (int width : longest) {
+    fields.emplace_back("up_to_" + std::to_string(width), DataType(TypeId::kVarchar), true);
+  }
+  auto schema = std::make_shared<const Schema>(Schema(std::move(fields)));
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  for (size_t c = 0; c < std::size(longest); ++c) {
+    builders.push_back(std::make_unique<ColumnBuilder>(DataType(TypeId::kVarchar)));
+  }
+  std::mt19937_64 rng(6);
+  const int64_t rows = 4000;  // one row group: one dictionary per column
+  for (int64_t row = 0; row < rows; ++row) {
+    for (size_t c = 0; c < std::size(longest); ++c) {
+      const int length = static_cast<int>(rng() % static_cast<uint64_t>(longest[c] + 1));
+      if (rng() % 13 == 0) {
+        builders[c]->AppendNull();
+      } else {
+        builders[c]->AppendBytes(std::string(static_cast<size_t>(length), static_cast<char>('a' + length % 26)));
+      }
+    }
+  }
+  std::vector<std::shared_ptr<Column>> columns;
+  for (auto& builder : builders) columns.push_back(builder->Finish());
+  auto batch = MakeBatch(schema, std::move(columns));
+  testing::TempDir dir;
+  const std::string path = WriteFile(dir, *batch, 1 << 20);
+  auto reader = ParquetReader::Open(LocalFileSystem(), path);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto all = (*reader)->ReadAll();
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  ASSERT_EQ((*all)->num_rows, rows);
+  for (size_t c = 0; c < std::size(longest); ++c) {
+    const Column& read = *(*all)->columns[c];
+    ASSERT_TRUE(read.Validate().ok()) << read.Validate().ToString();
+    EXPECT_NE(read.codes(), nullptr) << longest[c];
+    for (int64_t row = 0; row < rows; ++row) {
+      ASSERT_EQ(read.GetValue(row), batch->columns[c]->GetValue(row)) << longest[c] << " row " << row;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tarn

@@ -41,15 +41,6 @@ bool Subset(const std::set<int>& a, const std::set<int>& b) {
   return std::includes(b.begin(), b.end(), a.begin(), a.end());
 }
 
-ExprPtr AndAll(std::vector<ExprPtr> conjuncts) {
-  ExprPtr all;
-  for (auto& conjunct : conjuncts) {
-    all = all ? ast::MakeBinary(ast::Op::kAnd, std::move(all), std::move(conjunct))
-              : std::move(conjunct);
-  }
-  return all;
-}
-
 void ShiftColumns(expr::BoundNode* node, int offset) {
   if (node->kind == expr::BoundKind::kColumn) node->column_index -= offset;
   for (auto& child : node->children) ShiftColumns(child.get(), offset);

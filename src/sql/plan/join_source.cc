@@ -151,7 +151,7 @@ class JoinBinder {
         for (const Visible& v : right) both.push_back(CloneVisible(v));
         TARN_RETURN_NOT_OK(Rewrite(&on, both));
       }
-      SplitConjuncts(std::move(on), &node->conditions);
+      SplitConjuncts(FactorCommonConjuncts(std::move(on)), &node->conditions);
     }
     const bool keeps_right = ref.join_type != JoinType::kSemi && ref.join_type != JoinType::kAnti;
     if (!keeps_right) {
@@ -491,15 +491,6 @@ std::unique_ptr<Source> JoinBinder::MakeSource() {
 }
 
 }  // namespace
-
-void SplitConjuncts(std::unique_ptr<ast::Expr> expr, std::vector<std::unique_ptr<ast::Expr>>* out) {
-  if (expr->kind == ExprKind::kBinary && expr->op == ast::Op::kAnd) {
-    SplitConjuncts(std::move(expr->children[0]), out);
-    SplitConjuncts(std::move(expr->children[1]), out);
-    return;
-  }
-  out->push_back(std::move(expr));
-}
 
 Result<BoundJoins> BindJoins(const SelectStmt& select, std::string_view sql_text,
                              const ExecContext& context) {

@@ -13,6 +13,7 @@
 
 #include "sql/exec/operator.h"
 #include "sql/parse/statement.h"
+#include "sql/plan/conjuncts.h"
 #include "sql/plan/source.h"
 
 namespace tarn::sql {
@@ -45,9 +46,6 @@ struct JoinQuery {
   // Lower-cased internal name → (leaf, column).
   std::map<std::string, std::pair<int, int>> columns;
 };
-
-// Splits an AND tree into its conjuncts (moved into *out).
-void SplitConjuncts(std::unique_ptr<ast::Expr> expr, std::vector<std::unique_ptr<ast::Expr>>* out);
 
 // Plans the operators of `query` producing the columns `outputs` (internal names, in order)
 // of the joined rows that satisfy every one of `where` (conjuncts over internal names).

@@ -14,6 +14,7 @@
 #include "sql/parse/statement_clone.h"
 #include "sql/plan/aggregate_rewrite.h"
 #include "sql/plan/common_table.h"
+#include "sql/plan/conjuncts.h"
 #include "sql/plan/grouping_sets.h"
 #include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
@@ -399,6 +400,7 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
   std::vector<ExprPtr> order;
   for (const OrderItem& item : select.order_by) order.push_back(Prepared(*item.expr, qualifier));
   if (where) SubstituteAliases(&where, items, source_schema);
+  if (where) where = FactorCommonConjuncts(std::move(where));
   if (having) SubstituteAliases(&having, items, source_schema);
   if (qualify) SubstituteAliases(&qualify, items, source_schema);
   if (where && ContainsAggregate(*where)) {
