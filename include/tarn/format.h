@@ -137,6 +137,8 @@ Status WriteJsonLines(BatchReader* reader, TextSink* sink);
 
 enum class TableMode {
   kBox,       // DuckDB shell's default: box-drawing borders, names and types in the header
+  kPlainBox,  // DuckDB's `.mode box`: box-drawing borders and names only, every row and
+              // column in full, no footer
   kMarkdown,  // | a | b |, a |---| rule, numbers right-aligned (---:)
   kLine,      // one "name = value" line per column, a blank line between rows
 };
@@ -147,7 +149,7 @@ struct TableRenderOptions {
   // column when it does not fit. Default: 120.
   int max_width = 120;
   // Rows shown; beyond it the first and last max_rows / 2 are shown with a "·" gap between
-  // them. Default: 40. (kMarkdown and kLine show every row.)
+  // them. Default: 40. (kPlainBox, kMarkdown and kLine show every row.)
   int64_t max_rows = 40;
   // Longest text of a single cell before it is cut with "…". Default: 50.
   int max_cell_width = 50;

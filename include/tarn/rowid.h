@@ -53,6 +53,7 @@
 #include "tarn/io.h"
 #include "tarn/status.h"
 #include "tarn/thread_pool.h"
+#include "tarn/work_watch.h"
 
 namespace tarn {
 
@@ -396,6 +397,9 @@ struct PublishOptions {
   std::vector<int64_t> table_ids;  // empty = every table
   int max_concurrency = 4;         // files published at once
   const CancellationToken* cancel = nullptr;
+  // Told the rows of the files to publish and of those done; its interrupt cancels as
+  // `cancel` does (Cancelled("Interrupted")).
+  WorkWatch watch;
 };
 
 struct PublishReport {
@@ -457,6 +461,9 @@ struct SweepReport {
 
 // Lists the data path once and deletes every `X.rowsum` whose X the listing did not find and
 // that does not exist when re-checked (so a sidecar published during the sweep survives).
-Result<SweepReport> SweepRowSummaries(FileSystem& fs, const std::string& data_path);
+// `watch` is told the files listed and checked, and its interrupt stops the sweep
+// (Cancelled("Interrupted")) between files.
+Result<SweepReport> SweepRowSummaries(FileSystem& fs, const std::string& data_path,
+                                      const WorkWatch& watch = {});
 
 }  // namespace tarn

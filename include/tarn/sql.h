@@ -127,12 +127,15 @@ struct AttachOptions {
 
 enum class QueryKind : uint8_t { kRows, kCommand };
 
-// How far the running statement has come: rows its scans (files, lake tables, ranges) have
-// read, and the rows they were planned to read (from footers, catalog counts and lengths; 0
-// when unknown). A statement may read more or fewer rows than planned (filters prune).
+// How far the running statement has come: rows its scans (files, lake tables, ranges, the
+// table layer's DELETE, UPDATE and compaction scans, row-summary publishing) have read, and
+// the rows they were planned to read (from footers, catalog counts and lengths; 0 when
+// unknown). A statement may read more or fewer rows than planned (filters prune). Work that
+// counts files instead (sweeping row summaries) says so in `unit`.
 struct StatementProgress {
   int64_t rows_read = 0;
   int64_t rows_planned = 0;
+  std::string_view unit = "rows";  // "rows" or "files"
 };
 
 // The answer of one statement. kRows results (SELECT, EXPLAIN, DESCRIBE, SHOW) are shown to a

@@ -41,6 +41,7 @@
 #include "tarn/io.h"
 #include "tarn/lake_write.h"
 #include "tarn/status.h"
+#include "tarn/work_watch.h"
 #include "tarn/table.h"
 
 namespace tarn {
@@ -128,6 +129,9 @@ struct MaintenanceOptions {
   // The session's target_file_size and inlining default (its retry settings go in `commit`).
   LakeSessionSettings session;
   CommitOptions commit;
+  // Where compactions and rewrites report the rows they read and look for an interrupt (inside
+  // a transaction, its WorkWatch is used instead). Default: nowhere.
+  WorkWatch watch;
 };
 
 struct MaintenanceTableResult {
@@ -161,6 +165,10 @@ class WriteTransaction {
   void SetSortMemoryLimit(int64_t bytes);
   // The session settings later writes and the commit use. Default: LakeSessionSettings{}.
   void SetSessionSettings(const LakeSessionSettings& settings);
+  // Where the scans of later DELETE, UPDATE, compaction and rewrites report the rows they read
+  // and look for an interrupt (they stop between batches with Cancelled("Interrupted"); the
+  // transaction then rolls back as after any failed statement). Default: nowhere.
+  void SetWorkWatch(const WorkWatch& watch);
 
   // --- reads at the transaction's view (start snapshot + own changes) ---
   Result<std::shared_ptr<const LakeSnapshot>> Snapshot();

@@ -113,6 +113,8 @@ struct TableRenderer::Impl {
         cells.push_back(options.null_text);
       } else if (options.mode == TableMode::kBox) {
         cells.push_back(Truncate(Printable(ValueText(column, row)), options.max_cell_width));
+      } else if (options.mode == TableMode::kPlainBox) {
+        cells.push_back(Printable(ValueText(column, row)));
       } else {
         cells.push_back(ValueText(column, row));
       }
@@ -146,6 +148,9 @@ struct TableRenderer::Impl {
 
 std::string TableRenderer::Impl::RenderBox() {
   const int num_columns = schema->num_fields();
+  // kPlainBox: names only, every column, no footer.
+  const bool plain = options.mode == TableMode::kPlainBox;
+  const bool show_types = options.show_types && !plain;
   std::vector<std::vector<std::string>> rows(head.begin(), head.end());
   const bool rows_elided = total_rows > static_cast<int64_t>(head.size() + tail.size());
   const size_t gap_at = rows.size();
@@ -156,7 +161,7 @@ std::string TableRenderer::Impl::RenderBox() {
   for (int c = 0; c < num_columns; ++c) {
     types[c] = ShellTypeName(schema->field(c).type);
     widths[c] = std::max(DisplayWidth(schema->field(c).name),
-                         options.show_types ? DisplayWidth(types[c]) : 0);
+                         show_types ? DisplayWidth(types[c]) : 0);
     for (const auto& row : rows) widths[c] = std::max(widths[c], DisplayWidth(row[c]));
     widths[c] = std::max(widths[c], 1);
   }
@@ -170,7 +175,7 @@ std::string TableRenderer::Impl::RenderBox() {
     return width + (elided ? 4 : 0);
   };
   bool columns_elided = false;
-  while (shown.size() > 1 && total_width(shown, columns_elided) > options.max_width) {
+  while (!plain && shown.size() > 1 && total_width(shown, columns_elided) > options.max_width) {
     shown.erase(shown.begin() + static_cast<long>(shown.size() / 2));
     columns_elided = true;
   }
@@ -182,7 +187,9 @@ std::string TableRenderer::Impl::RenderBox() {
   if (columns_elided) footer += StrCat("  ", num_columns, " columns (", shown.size(), " shown)");
   const int inner = total_width(shown, columns_elided) - 2;
   // Widen the last column when the footer is wider than the columns.
-  if (!shown.empty() && DisplayWidth(footer) + 2 > inner) widths[shown.back()] += DisplayWidth(footer) + 2 - inner;
+  if (!plain && !shown.empty() && DisplayWidth(footer) + 2 > inner) {
+    widths[shown.back()] += DisplayWidth(footer) + 2 - inner;
+  }
   const int footer_width = total_width(shown, columns_elided) - 2;
 
   // The cells of one line, with the "…" column inserted.
@@ -232,7 +239,7 @@ std::string TableRenderer::Impl::RenderBox() {
   std::string out = rule("┌", "┬", "┐");
   out += line(cells_of([&](int c) { return schema->field(c).name; }, [](int) { return 2; }), "│",
               "│", "│");
-  if (options.show_types) {
+  if (show_types) {
     out += line(cells_of([&](int c) { return types[c]; }, [](int) { return 2; }), "│", "│", "│");
   }
   out += rule("├", "┼", "┤");
@@ -247,6 +254,7 @@ std::string TableRenderer::Impl::RenderBox() {
     out += line(cells_of([&](int c) { return rows[r][c]; }, align), "│", "│", "│");
   }
 
+  if (plain) return out + rule("└", "┴", "┘");
   out += rule("├", "┴", "┤");
   out += "│" + Center(footer, footer_width) + "│\n";
   out += "└" + Repeat("─", footer_width) + "┘\n";
@@ -317,7 +325,7 @@ void TableRenderer::Add(const Batch& batch) { impl_->Add(batch); }
 
 std::string TableRenderer::Finish() {
   switch (impl_->options.mode) {
-    case TableMode::kBox: return impl_->RenderBox();
+    case TableMode::kBox: case TableMode::kPlainBox: return impl_->RenderBox();
     case TableMode::kMarkdown: return impl_->RenderMarkdown();
     case TableMode::kLine: return impl_->RenderLine();
   }

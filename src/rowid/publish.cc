@@ -61,14 +61,21 @@ Result<PublishReport> PublishRowSummaries(Lake& lake, const RowSummaryContext& c
   }
   PublishReport report;
   report.files_considered = static_cast<int64_t>(work.size());
+  for (const Work& item : work) options.watch.Plan(item.file.record_count);
+  // An interrupt through the watch stops the workers as `cancel` does.
+  std::atomic<bool> interrupted{false};
+  auto stopped = [&] {
+    return (options.cancel && options.cancel->IsCancelled()) || interrupted.load();
+  };
   std::mutex mu;  // guards report
   std::atomic<size_t> next{0};
   auto worker = [&] {
     while (true) {
-      if (options.cancel && options.cancel->IsCancelled()) return;
+      if (stopped()) return;
       const size_t i = next.fetch_add(1);
       if (i >= work.size()) return;
       Result<PublishOutcome> outcome = PublishRowSummary(ctx, work[i].table_id, work[i].file);
+      if (!options.watch.Done(work[i].file.record_count).ok()) interrupted.store(true);
       std::lock_guard<std::mutex> lock(mu);
       if (!outcome.ok()) {
         report.failed++;
@@ -90,13 +97,16 @@ Result<PublishReport> PublishRowSummaries(Lake& lake, const RowSummaryContext& c
   for (int t = 1; t < threads && static_cast<size_t>(t) < work.size(); ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& t : pool) t.join();
+  if (interrupted.load()) return Status::Cancelled("Interrupted");
   if (options.cancel && options.cancel->IsCancelled() && next.load() < work.size()) {
     return Status::Cancelled("publishing row summaries cancelled");
   }
   return report;
 }
 
-Result<SweepReport> SweepRowSummaries(FileSystem& fs, const std::string& data_path) {
+Result<SweepReport> SweepRowSummaries(FileSystem& fs, const std::string& data_path,
+                                      const WorkWatch& watch) {
+  watch.CountFiles();
   TARN_ASSIGN_OR_RETURN(std::vector<FileInfo> listing, fs.List(data_path, /*recursive=*/true));
   SweepReport report;
   std::set<std::string> present;
@@ -104,7 +114,9 @@ Result<SweepReport> SweepRowSummaries(FileSystem& fs, const std::string& data_pa
     if (!f.is_directory) present.insert(f.path);
   }
   report.listed = static_cast<int64_t>(present.size());
+  watch.Plan(report.listed);
   for (const std::string& path : present) {
+    TARN_RETURN_NOT_OK(watch.Done(1));
     if (!path.ends_with(kRowSummarySuffix)) continue;
     report.sidecars++;
     const std::string data_file = path.substr(0, path.size() - kRowSummarySuffix.size());

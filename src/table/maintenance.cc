@@ -61,6 +61,7 @@ Result<std::unique_ptr<Run>> StartRun(Lake& lake, std::shared_ptr<FileSystem> fs
   run->fs = fs;
   TARN_ASSIGN_OR_RETURN(run->snapshot, lake.LoadSnapshot(SnapshotSelector::Latest()));
   run->state.session = options.session;
+  run->state.watch = options.watch;
   run->state.lake = &lake;
   run->state.fs = fs;
   run->state.start_snapshot_id = run->snapshot->snapshot_id();
@@ -460,6 +461,7 @@ Result<CompactedRows> ReadFiles(Run& run, const TableMetadata& md,
   info->inlined_tables.clear();
   if (columns != nullptr) info->columns = *columns;
   std::vector<std::shared_ptr<Batch>> batches;
+  for (const DataFileInfo* file : files) run.state.watch.Plan(file->record_count);
   for (const DataFileInfo* file : files) {
     auto one = std::make_shared<TableMetadata>(md);
     one->table = info;
@@ -469,6 +471,7 @@ Result<CompactedRows> ReadFiles(Run& run, const TableMetadata& md,
     options.with_rowid = true;
     options.with_snapshot_id = true;
     TARN_ASSIGN_OR_RETURN(auto batch, ScanTableToBatch(*run.lake, run.fs, one, options));
+    TARN_RETURN_NOT_OK(run.state.watch.Done(file->record_count));
     if (batch->num_rows > 0) batches.push_back(batch);
   }
   CompactedRows out;
@@ -736,6 +739,7 @@ Result<MaintenanceResult> RunMaintenanceInTransaction(WriteState& txn,
   run->state.start = txn.start;
   run->state.pending_options = txn.pending_options;
   run->state.session = txn.session;
+  run->state.watch = txn.watch;
   run->excluded_files = &txn.maintained_files;
   run->excluded_tables = &txn.flushed_tables;
   // Provisional ids continue the transaction's, so the two change sets never share one.

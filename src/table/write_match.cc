@@ -143,6 +143,7 @@ Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableIn
     }
   }
 
+  for (const DataFileInfo& file : view->data_files) state.watch.Plan(file.record_count);
   for (const DataFileInfo& file : view->data_files) {
     const bool pending = file.data_file_id < 0;
     FileReadOptions read;
@@ -191,6 +192,7 @@ Result<MatchedRows> FindMatches(WriteState& state, std::shared_ptr<const TableIn
     while (true) {
       TARN_ASSIGN_OR_RETURN(auto batch, reader->Next());
       if (!batch) break;
+      TARN_RETURN_NOT_OK(state.watch.Done(batch->num_rows));
       TARN_ASSIGN_OR_RETURN(auto rows, Select(plan, *batch));
       const int64_t* pos = batch->column(position_index).values_as<int64_t>();
       for (int64_t row : rows) {

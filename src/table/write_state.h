@@ -130,6 +130,7 @@ struct WriteState {
   int64_t sort_memory_limit = INT64_MAX;
   bool finished = false;
   LakeChanges built;  // BuildChanges output, for changes()
+  WorkWatch watch;    // WriteTransaction::SetWorkWatch: the rows scans read
 
   // --- lookups at the view ---
   const SchemaInfo* FindSchema(std::string_view name) const;

@@ -57,6 +57,8 @@ int64_t WriteTransaction::start_snapshot_id() const { return state_->start_snaps
 
 void WriteTransaction::SetSortMemoryLimit(int64_t bytes) { state_->sort_memory_limit = bytes; }
 
+void WriteTransaction::SetWorkWatch(const WorkWatch& watch) { state_->watch = watch; }
+
 void WriteTransaction::SetSessionSettings(const LakeSessionSettings& settings) {
   state_->session = settings;
   state_->commit_options.max_retries = settings.max_retries;

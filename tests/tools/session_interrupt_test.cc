@@ -58,7 +58,7 @@ std::set<std::string> FilesUnder(const std::string& directory) {
 TEST(SessionInterruptTest, QueryFailsWithInterrupted) {
   Session session;
   const auto start = std::chrono::steady_clock::now();
-  Status status = RunInterrupted(&session, "SELECT count(*) FROM range(10000000000)",
+  Status status = RunInterrupted(&session, "SELECT sum(range % 7) FROM range(10000000000)",
                                  std::chrono::milliseconds(300));
   ASSERT_TRUE(status.IsCancelled()) << status.ToString();
   EXPECT_EQ(status.message(), "Interrupted");
@@ -141,6 +141,79 @@ TEST(SessionInterruptTest, InterruptedDeleteAndUpdateCommitNothing) {
   EXPECT_EQ(OneValue(&session, "SELECT count(*) FROM t"), "100000");
   EXPECT_EQ(OneValue(&session, "SELECT sum(x) FROM t"), "4999950000");
   EXPECT_EQ(FilesUnder(dir.Join("data")), files);
+}
+
+// The table layer's scans (DELETE, UPDATE, compaction and rewrites) report their rows to
+// Session::Progress, planned from the catalog's counts, and stop between batches at an
+// interrupt rather than reading on to the end.
+TEST(SessionInterruptTest, TableLayerWorkReportsProgressAndStopsEarly) {
+  TempDir dir;
+  Session session;
+  AttachOptions options;
+  options.data_path = dir.Join("data");
+  options.create_if_missing = true;
+  ASSERT_TRUE(session.Attach(dir.Join("lake.sqlite"), options).ok());
+  // Four files of 500,000 rows.
+  Status created = session.ExecuteScript(
+      "CREATE TABLE t(x BIGINT, s VARCHAR);"
+      "INSERT INTO t SELECT range, 's' || range FROM range(500000);"
+      "INSERT INTO t SELECT range, 's' || range FROM range(500000, 1000000);"
+      "INSERT INTO t SELECT range, 's' || range FROM range(1000000, 1500000);"
+      "INSERT INTO t SELECT range, 's' || range FROM range(1500000, 2000000)",
+      [](QueryResult&) { return Status::OK(); });
+  ASSERT_TRUE(created.ok()) << created.ToString();
+  auto run = [&](const std::string& sql) {
+    return session.ExecuteScript(sql, [](QueryResult& result) -> Status {
+      while (true) {
+        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
+        if (!batch) return Status::OK();
+      }
+    });
+  };
+  ASSERT_TRUE(run("DELETE FROM t WHERE x % 1000 = 0").ok());
+  EXPECT_EQ(session.Progress().rows_planned, 2000000);
+  EXPECT_EQ(session.Progress().rows_read, 2000000);
+  ASSERT_TRUE(run("UPDATE t SET s = 'u' WHERE x % 1000 = 1").ok());
+  // Planned from the files' row counts; the rows the DELETE removed are not read.
+  EXPECT_EQ(session.Progress().rows_planned, 2000000);
+  EXPECT_EQ(session.Progress().rows_read, 1998000);
+  // The rewrite reads the four files whose rows were deleted (and not the update's own file).
+  ASSERT_TRUE(run("CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 0)").ok());
+  EXPECT_EQ(session.Progress().rows_planned, 2000000);
+  EXPECT_EQ(session.Progress().rows_read, 2000000);  // each file's rows as it is read
+  EXPECT_EQ(OneValue(&session, "SELECT count(*) FROM t"), "1998000");
+  // Publishing row summaries counts the rows of the files it publishes; sweeping counts files.
+  ASSERT_TRUE(run("CALL tarn_publish_row_summaries()").ok());
+  EXPECT_EQ(session.Progress().rows_planned, 1998000);
+  EXPECT_EQ(session.Progress().rows_read, 1998000);
+  EXPECT_EQ(session.Progress().unit, "rows");
+  ASSERT_TRUE(run("CALL tarn_sweep_row_summaries()").ok());
+  EXPECT_EQ(session.Progress().unit, "files");
+  EXPECT_GT(session.Progress().rows_planned, 0);
+  EXPECT_EQ(session.Progress().rows_read, session.Progress().rows_planned);
+  ASSERT_TRUE(run("SELECT count(*) FROM t").ok());
+  EXPECT_EQ(session.Progress().unit, "rows");
+
+  // Interrupted once it has read some rows: it stops within a batch of them.
+  const std::string snapshot =
+      OneValue(&session, "SELECT max(snapshot_id) FROM ducklake_snapshots('lake')");
+  std::atomic<bool> done{false};
+  // (The earlier statements' counts stay until the UPDATE starts: wait for its plan.)
+  std::thread interrupter([&] {
+    while (!done.load() && (session.Progress().rows_planned < 1000000 ||
+                            session.Progress().rows_read == 0)) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    session.Interrupt();
+  });
+  Status status = run("UPDATE t SET s = s || '!' WHERE x % 7 = 0");
+  done.store(true);
+  interrupter.join();
+  ASSERT_TRUE(status.IsCancelled()) << status.ToString();
+  EXPECT_LT(session.Progress().rows_read, session.Progress().rows_planned);
+  EXPECT_EQ(OneValue(&session, "SELECT max(snapshot_id) FROM ducklake_snapshots('lake')"),
+            snapshot);
+  EXPECT_EQ(OneValue(&session, "SELECT count(*) FROM t WHERE s LIKE '%!'"), "0");
 }
 
 }  // namespace

@@ -31,8 +31,10 @@ using testing::TempDir;
 // A `tarn` process on the slave side of a pseudo-terminal; the test holds the master side.
 class PtyShell {
  public:
-  // Starts BinaryDir()/tarn `args` with HOME=`home`, on a 120x40 terminal.
-  PtyShell(const std::string& home, const std::vector<std::string>& args = {}) {
+  // Starts BinaryDir()/tarn `args` with HOME=`home` and `env` (NAME=value), on a 120x40
+  // terminal.
+  PtyShell(const std::string& home, const std::vector<std::string>& args = {},
+           const std::vector<std::string>& env = {}) {
     struct winsize size {};
     size.ws_row = 40;
     size.ws_col = 120;
@@ -41,6 +43,10 @@ class PtyShell {
       setenv("HOME", home.c_str(), 1);
       setenv("TERM", "xterm", 1);
       unsetenv("NO_COLOR");
+      for (const std::string& entry : env) {
+        const size_t equals = entry.find('=');
+        setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
+      }
       std::string program = BinaryDir() + "/tarn";
       std::vector<char*> argv;
       argv.push_back(program.data());
@@ -221,6 +227,48 @@ TEST(ShellTest, ModeCsv) {
   ASSERT_TRUE(shell.WaitFor("Usage: .mode")) << shell.output();
 }
 
+// `.mode box` is DuckDB's: borders and names, every row, no types and no row count; the
+// default (table) keeps both.
+TEST(ShellTest, ModeBoxDrawsNamesOnly) {
+  TempDir home;
+  PtyShell shell(home.path());
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT 1 AS a, 'x' AS b;\r");
+  ASSERT_TRUE(shell.WaitFor("│ int32 │ varchar │")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor("1 row")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".mode box\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT range AS a, 'x' AS b FROM range(60);\r");
+  ASSERT_TRUE(shell.WaitFor("┌────┬───┐\r\n│ a  │ b │\r\n├────┼───┤\r\n│  0 │ x │")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor("│ 59 │ x │\r\n└────┴───┘\r\n")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  const std::string shown = shell.output();
+  EXPECT_EQ(shown.find("60 rows"), std::string::npos);
+  EXPECT_EQ(shown.find("·"), std::string::npos);  // no row elided
+}
+
+// `.pager on`: a result taller than the terminal goes through $PAGER, a short one does not.
+TEST(ShellTest, PagerShowsTallResults) {
+  TempDir home;
+  PtyShell shell(home.path(), {}, {"PAGER=sed s/^/paged:/"});
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".pager on\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT 'short' AS s;\r");
+  ASSERT_TRUE(shell.WaitFor("short")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  EXPECT_EQ(shell.output().find("paged:"), std::string::npos) << shell.output();
+  shell.Type(".maxrows 100\r");
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type("SELECT range AS tall FROM range(80);\r");
+  ASSERT_TRUE(shell.WaitFor("paged:│      79 │")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor("paged:│ 80 rows │")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  shell.Type(".pager maybe\r");
+  ASSERT_TRUE(shell.WaitFor("Usage: .pager on|off")) << shell.output();
+}
+
 TEST(ShellTest, TabCompletesTableAndColumnNames) {
   TempDir home;
   PtyShell shell(home.path(), {home.Join("lake.sqlite"), "--data-path", home.Join("data")});
@@ -275,7 +323,7 @@ TEST(ShellTest, CtrlCInterruptsLongQuery) {
   TempDir home;
   PtyShell shell(home.path());
   ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
-  shell.Type("SELECT count(*) FROM range(10000000000);\r");
+  shell.Type("SELECT sum(range % 7) FROM range(10000000000);\r");
   ASSERT_TRUE(shell.WaitFor("range(10000000000);")) << shell.output();
   ASSERT_FALSE(shell.WaitFor(kPrompt, 1.0)) << "finished before Ctrl-C: " << shell.output();
   const auto start = std::chrono::steady_clock::now();

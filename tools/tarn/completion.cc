@@ -89,6 +89,7 @@ const std::vector<DotCommandHelp>& DotCommands() {
       {".maxrows", "N", "Rows a table shows before eliding the middle (default 40)"},
       {".mode", "MODE", "Result format: table, box, csv, json, markdown or line"},
       {".open", "LAKE [DATA_PATH]", "Close this session and open LAKE in a new one"},
+      {".pager", "on|off", "Show results taller than the terminal through $PAGER (less)"},
       {".output", "[FILE]", "Write results to FILE (no FILE: back to standard output)"},
       {".quit", "", "Exit the shell"},
       {".read", "FILE", "Run the SQL statements in FILE"},

@@ -87,6 +87,39 @@ int TerminalWidth(std::FILE* file) {
   return 120;
 }
 
+// Lines of the terminal `file` is, or 0 when it is none.
+int TerminalRows(std::FILE* file) {
+  struct winsize size {};
+  if (isatty(fileno(file)) && ioctl(fileno(file), TIOCGWINSZ, &size) == 0) return size.ws_row;
+  return 0;
+}
+
+// `text` on standard output, through $PAGER (default `less -SRFX`) when it has more lines
+// than the terminal. A pager that quits before reading everything ends the output there.
+void ShowPaged(const std::string& text) {
+  const int rows = TerminalRows(stdout);
+  const auto lines = std::count(text.begin(), text.end(), '\n');
+  const char* pager = std::getenv("PAGER");
+  const std::string command = pager != nullptr && *pager != '\0' ? pager : "less -SRFX";
+  if (rows <= 0 || lines < rows - 1) {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  std::fflush(stdout);
+  struct sigaction ignore {};
+  struct sigaction previous {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &previous);
+  std::FILE* pipe = popen(command.c_str(), "w");
+  if (pipe == nullptr) {
+    std::fputs(text.c_str(), stdout);
+  } else {
+    std::fwrite(text.data(), 1, text.size(), pipe);
+    pclose(pipe);
+  }
+  sigaction(SIGPIPE, &previous, nullptr);
+}
+
 double Seconds(const struct timeval& time) {
   return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
 }
@@ -126,6 +159,7 @@ class Shell {
   InteractiveOptions options_;
   bool color_ = false;
   bool timer_ = false;
+  bool pager_ = false;  // .pager on: results taller than the terminal go through $PAGER
   std::FILE* out_ = stdout;  // .output
   std::string out_path_;
 
@@ -170,12 +204,17 @@ void Shell::RunSql(const std::string& sql) {
   PrintOptions print = options_.print;
   print.max_width = TerminalWidth(out_);
   FileSink file_sink(out_);
+  // With .pager on, each result is rendered whole, then shown through the pager if it is
+  // taller than the terminal.
+  const bool paging = pager_ && out_ == stdout && isatty(fileno(stdout));
+  std::string paged;
+  StringSink paged_sink(&paged);
   // The bar goes to standard error, and only to a terminal.
   std::unique_ptr<ProgressBar> bar;
   if (isatty(STDERR_FILENO)) {
     bar = std::make_unique<ProgressBar>(session_.get(), stderr, TerminalWidth(stderr));
   }
-  StopBarSink sink(bar.get(), &file_sink);
+  StopBarSink sink(bar.get(), paging ? static_cast<TextSink*>(&paged_sink) : &file_sink);
   auto wall_start = std::chrono::steady_clock::now();
   struct rusage usage_start {};
   getrusage(RUSAGE_SELF, &usage_start);
@@ -183,6 +222,10 @@ void Shell::RunSql(const std::string& sql) {
   g_session.store(session_.get());
   Status status = session_->ExecuteScript(sql, [&](QueryResult& result) {
     TARN_RETURN_NOT_OK(PrintResult(result, print, &sink));
+    if (paging && !paged.empty()) {
+      ShowPaged(paged);
+      paged.clear();
+    }
     if (timer_) {
       const auto wall_end = std::chrono::steady_clock::now();
       struct rusage usage_end {};
@@ -343,6 +386,12 @@ bool Shell::RunDotCommand(const std::string& line) {
       ShowError("Usage: .timer on|off");
     } else {
       timer_ = argument == "on";
+    }
+  } else if (command == ".pager") {
+    if (argument != "on" && argument != "off") {
+      ShowError("Usage: .pager on|off");
+    } else {
+      pager_ = argument == "on";
     }
   } else if (command == ".maxrows") {
     char* end = nullptr;

@@ -6,8 +6,8 @@
 namespace tarn::cli {
 
 bool IsKnownFormat(std::string_view format) {
-  return format == "table" || format == "box" || format == "csv" || format == "json" ||
-         format == "markdown" || format == "line";
+  return format == "table" || format == "duckbox" || format == "box" || format == "csv" ||
+         format == "json" || format == "markdown" || format == "line";
 }
 
 Status PrintResult(QueryResult& result, const PrintOptions& options, TextSink* sink) {
@@ -19,7 +19,8 @@ Status PrintResult(QueryResult& result, const PrintOptions& options, TextSink* s
       if (!batch) return Status::OK();
     }
   }
-  if ((format == "table" || format == "box") && result.schema->num_fields() == 2 &&
+  if ((format == "table" || format == "duckbox" || format == "box") &&
+      result.schema->num_fields() == 2 &&
       result.schema->field(0).name == "explain_key" &&
       result.schema->field(1).name == "explain_value") {
     // A plan reads best as plain indented lines.
@@ -36,6 +37,7 @@ Status PrintResult(QueryResult& result, const PrintOptions& options, TextSink* s
   TableRenderOptions render;
   render.max_rows = options.max_rows;
   render.max_width = options.max_width;
+  if (format == "box") render.mode = TableMode::kPlainBox;
   if (format == "markdown") render.mode = TableMode::kMarkdown;
   if (format == "line") render.mode = TableMode::kLine;
   TableRenderer renderer(result.schema, render);

@@ -37,7 +37,8 @@ std::string Duration(double seconds) {
 std::string ProgressLine(const StatementProgress& progress, double seconds, int width) {
   const double rows = static_cast<double>(progress.rows_read);
   const double rate = seconds > 0 ? rows / seconds : 0;
-  std::string tail = Count(rows) + " rows, " + Count(rate) + " rows/s";
+  const std::string unit(progress.unit);
+  std::string tail = Count(rows) + " " + unit + ", " + Count(rate) + " " + unit + "/s";
   std::string line;
   if (progress.rows_planned > 0) {
     const double share =

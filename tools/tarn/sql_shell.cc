@@ -1,7 +1,7 @@
 // The program's SQL mode:
 //
 //   tarn [LAKE] [--data-path DIR [--override-data-path]] [--read-only] [-c SQL]...
-//        [-f FILE.sql] [--format table|csv|json|markdown|line]
+//        [-f FILE.sql] [--format table|box|csv|json|markdown|line]
 //
 // Runs each -c statement list in order, then the -f file; with neither, reads SQL from
 // standard input, or, when standard input is a terminal, runs the interactive shell
@@ -32,7 +32,7 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: tarn [LAKE] [--data-path DIR [--override-data-path]] [--read-only] [-c SQL]...\n"
-    "            [-f FILE.sql] [--format table|csv|json|markdown|line]\n"
+    "            [-f FILE.sql] [--format table|box|csv|json|markdown|line]\n"
     "       tarn parquet meta|cat|write ...   (see tarn parquet --help)\n"
     "\n"
     "Runs SQL (DuckDB's dialect) over a DuckLake lake and over files: read_parquet('x/*.parquet'),\n"
@@ -86,8 +86,8 @@ int ParseArgs(int argc, char** argv, SqlArgs* args) {
       any_sql = true;
     } else if (arg == "--format") {
       if (!value(&args->format)) return ReportError("--format needs a value");
-      if (!IsKnownFormat(args->format) || args->format == "box") {
-        return ReportError("--format must be one of table, csv, json, markdown, line; not \"" +
+      if (!IsKnownFormat(args->format)) {
+        return ReportError("--format must be one of table, box, csv, json, markdown, line; not \"" +
                            args->format + "\"");
       }
     } else if (arg == "--data-path") {

@@ -30,6 +30,7 @@
 #include "tarn/layout.h"
 #include "tarn/sql.h"
 #include "tarn/thread_pool.h"
+#include "tarn/work_watch.h"
 
 namespace tarn::sql {
 
@@ -65,6 +66,11 @@ struct ExecContext {
   // (MakeWatchedSource adds to both). Null: not counted.
   std::atomic<int64_t>* rows_read = nullptr;
   std::atomic<int64_t>* rows_planned = nullptr;
+  // What Session::Progress() counts: "rows" unless work below the statement counts files.
+  std::atomic<const char*>* progress_unit = nullptr;
+
+  // The same counters and flag for the layers below (table writes, row summaries).
+  WorkWatch Watch() const { return WorkWatch{interrupted, rows_read, rows_planned, progress_unit}; }
 };
 
 class Operator : public BatchReader {

@@ -236,13 +236,15 @@ bool IsMaintenanceCall(const Statement& statement) {
   return IsMaintenanceCallName(CallName(statement));
 }
 
-Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, LakeState* lake) {
+Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, LakeState* lake,
+                                                  const WorkWatch& watch) {
   return RunMaintenanceCall(statement.select->from, statement.what,
-                            lake != nullptr ? &lake->binding : nullptr);
+                            lake != nullptr ? &lake->binding : nullptr, watch);
 }
 
 Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::string_view what,
-                                                  const LakeBinding* lake) {
+                                                  const LakeBinding* lake,
+                                                  const WorkWatch& watch) {
   const std::string function = Lower(call.names.back());
   if (lake != nullptr && !lake->is_ducklake()) return NotADuckLake(lake->name);
   if (lake == nullptr || lake->lake == nullptr) {
@@ -316,9 +318,11 @@ Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::str
   }
   if (positional.size() == 2 && !positional[1].is_null()) options.table = Text(positional[1]);
 
+  options.watch = watch;
   Lake& target = *lake->lake;
   // Inside BEGIN ... COMMIT the procedure's changes become part of the transaction's commit.
   WriteTransaction* txn = lake->transaction;
+  if (txn != nullptr) txn->SetWorkWatch(watch);
   Result<MaintenanceResult> result =
       txn != nullptr
           ? (flush ? txn->FlushInlinedData(options)

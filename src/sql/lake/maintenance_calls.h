@@ -25,8 +25,11 @@ bool IsMaintenanceCall(const Statement& statement);
 // messages. The result rows are the procedure's (schema_name, table_name, rows_flushed) or
 // (schema_name, table_name, files_processed, files_created). Called from FROM
 // (SELECT ... FROM ducklake_merge_adjacent_files('lake')) it runs while the query is planned.
+// Compactions and rewrites report the rows they read to `watch` and stop at its interrupt.
 Result<std::shared_ptr<Batch>> RunMaintenanceCall(const TableRef& call, std::string_view what,
-                                                  const LakeBinding* lake);
-Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, LakeState* lake);
+                                                  const LakeBinding* lake,
+                                                  const WorkWatch& watch = {});
+Result<std::shared_ptr<Batch>> RunMaintenanceCall(const Statement& statement, LakeState* lake,
+                                                  const WorkWatch& watch = {});
 
 }  // namespace tarn::sql

@@ -1155,6 +1155,7 @@ Result<std::optional<int64_t>> ExecuteWriteStatement(const Statement& statement,
     txn = own.get();
   }
   if (lake->binding.settings != nullptr) txn->SetSessionSettings(*lake->binding.settings);
+  txn->SetWorkWatch(context.Watch());
   // The statement's query reads the target through `txn` (INSERT INTO t SELECT ... FROM t);
   // names resolve as in any query: in the default database, not in the target.
   ExecContext inner = context;
@@ -1171,8 +1172,8 @@ Result<std::optional<int64_t>> ExecuteWriteStatement(const Statement& statement,
   } else {
     result = Writer(statement, lake, inner).Run(txn);
   }
-  // A statement whose work does not pass through an interruptible scan (DELETE and UPDATE
-  // scan through the table layer) still honours Session::Interrupt: it commits nothing.
+  // Work that reads no batch after an interrupt (a metadata change, the tail of a write)
+  // still honours Session::Interrupt: it commits nothing.
   if (result.ok() && context.interrupted != nullptr &&
       context.interrupted->load(std::memory_order_relaxed)) {
     result = Status::Cancelled("Interrupted");

@@ -286,7 +286,7 @@ class JoinPlanner {
       relation.estimate = rows >= 0 ? static_cast<double>(rows) : kUnknownRows;
       leaf_rows_[static_cast<size_t>(index)] = std::max(1.0, relation.estimate);
       TARN_ASSIGN_OR_RETURN(op, leaf.source->Open(columns, std::move(pruning)));
-      op = MakeWatchedSource(std::move(op), context_, rows);
+      op = WatchSource(std::move(op), *leaf.source, context_);
       if (bound) op = MakeFilter(std::move(op), std::move(bound));
       for (size_t i = 0; i < columns.size(); ++i) {
         renames.push_back(ColumnExpr(static_cast<int>(i), scan_schema.field(static_cast<int>(i))));

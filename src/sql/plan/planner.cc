@@ -523,7 +523,7 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
       input = MakeEmptyResult(std::make_shared<Schema>(scan_schema));
     } else {
       TARN_ASSIGN_OR_RETURN(input, source->Open(columns, std::move(pruning)));
-      input = MakeWatchedSource(std::move(input), context, source->EstimatedRows());
+      input = WatchSource(std::move(input), *source, context);
     }
   }
   // A join's probe runs on every thread, as a filter does.

@@ -295,7 +295,8 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (IsMaintenanceCallName(name)) {
       Status is_lake = CheckFirstArgumentIsLake(ref, context);
       Result<std::shared_ptr<Batch>> rows =
-          is_lake.ok() ? RunMaintenanceCall(ref, name, LakeOfFirstArgument(ref, context))
+          is_lake.ok() ? RunMaintenanceCall(ref, name, LakeOfFirstArgument(ref, context),
+                                            context.Watch())
                        : Result<std::shared_ptr<Batch>>(is_lake);
       if (!rows.ok()) {
         return Status(rows.status().code(),
@@ -388,6 +389,12 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
         sql_text, "Binder Error: Catalog type does not support time travel", ref.offset));
   }
   return MakeCatalogSource(name, table, context);
+}
+
+std::unique_ptr<Operator> WatchSource(std::unique_ptr<Operator> op, const Source& source,
+                                      const ExecContext& context) {
+  if (source.ReportsProgress()) return MakeInterruptible(std::move(op), context.interrupted);
+  return MakeWatchedSource(std::move(op), context, source.EstimatedRows());
 }
 
 }  // namespace tarn::sql

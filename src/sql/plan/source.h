@@ -46,6 +46,9 @@ class Source {
   // About how many rows a scan without filter returns (Parquet footers, catalog row counts),
   // for choosing join sides; -1 when unknown.
   virtual int64_t EstimatedRows() const { return -1; }
+  // True when the work behind the source reports to Session::Progress itself (publishing row
+  // summaries): its result rows are not counted again.
+  virtual bool ReportsProgress() const { return false; }
   // At most how many distinct values schema column `column` holds, from what the source knows
   // without reading its data (for an integer or date column, the span of its statistics'
   // bounds), for estimating join sizes; nullopt when unknown. Never above EstimatedRows().
@@ -78,5 +81,11 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
 // The files a glob pattern names (sorted); a pattern without wildcards names itself.
 // NotFound when nothing matches.
 Result<std::vector<std::string>> ExpandGlob(FileSystem* fs, const std::string& pattern);
+
+// `op`, just opened from `source`, watched for the statement's interrupt and counted for its
+// progress (MakeWatchedSource, planned at the source's estimate) unless the source reports
+// its own.
+std::unique_ptr<Operator> WatchSource(std::unique_ptr<Operator> op, const Source& source,
+                                      const ExecContext& context);
 
 }  // namespace tarn::sql

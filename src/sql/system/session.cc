@@ -233,11 +233,13 @@ struct Session::Impl {
   // each statement starts.
   std::atomic<int64_t> rows_read{0};
   std::atomic<int64_t> rows_planned{0};
+  std::atomic<const char*> progress_unit{"rows"};
 
   void StartStatement() {
     interrupted.store(false, std::memory_order_relaxed);
     rows_read.store(0, std::memory_order_relaxed);
     rows_planned.store(0, std::memory_order_relaxed);
+    progress_unit.store("rows", std::memory_order_relaxed);
   }
 
   sql::ExecContext Context() {
@@ -260,6 +262,7 @@ struct Session::Impl {
     context.interrupted = &interrupted;
     context.rows_read = &rows_read;
     context.rows_planned = &rows_planned;
+    context.progress_unit = &progress_unit;
     return context;
   }
 
@@ -562,7 +565,7 @@ struct Session::Impl {
         if (sql::IsMaintenanceCall(statement)) {
           TARN_ASSIGN_OR_RETURN(sql::LakeState * target, lakes.TargetOf(statement, Context()));
           TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
-                                sql::RunMaintenanceCall(statement, target));
+                                sql::RunMaintenanceCall(statement, target, Context().Watch()));
           return RowsResult(std::move(result), std::move(rows));
         }
         if (sql::IsDucklakeFunction(statement.select->from.names[0]) &&
@@ -717,6 +720,7 @@ StatementProgress Session::Progress() const {
   StatementProgress progress;
   progress.rows_read = impl_->rows_read.load(std::memory_order_relaxed);
   progress.rows_planned = impl_->rows_planned.load(std::memory_order_relaxed);
+  progress.unit = impl_->progress_unit.load(std::memory_order_relaxed);
   return progress;
 }
 

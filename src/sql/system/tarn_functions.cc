@@ -44,11 +44,15 @@ std::shared_ptr<Batch> OneRow(std::vector<Field> fields, const std::vector<Value
 // A function whose one-row result is computed when the source is opened.
 class DeferredRowSource : public Source {
  public:
+  // `reports_progress`: `compute` tells Session::Progress how far it is (Source::ReportsProgress).
   DeferredRowSource(std::string label, std::vector<Field> fields,
-                    std::function<Result<std::vector<Value>>()> compute)
-      : label_(std::move(label)), schema_(std::move(fields)), compute_(std::move(compute)) {}
+                    std::function<Result<std::vector<Value>>()> compute,
+                    bool reports_progress = false)
+      : label_(std::move(label)), schema_(std::move(fields)), compute_(std::move(compute)),
+        reports_progress_(reports_progress) {}
 
   const Schema& schema() const override { return schema_; }
+  bool ReportsProgress() const override { return reports_progress_; }
 
   Result<std::unique_ptr<Operator>> Open(const std::vector<int>& columns,
                                          std::shared_ptr<const StatisticsPredicate>) override {
@@ -69,6 +73,7 @@ class DeferredRowSource : public Source {
   std::string label_;
   Schema schema_;
   std::function<Result<std::vector<Value>>()> compute_;
+  bool reports_progress_;
 };
 
 Result<Value> Constant(const ast::Expr& expr, std::string_view function) {
@@ -119,7 +124,8 @@ Result<std::map<std::string, Value>> CheckArguments(const TableRef& ref, std::st
   return named;
 }
 
-Result<std::unique_ptr<Source>> BindPublish(const TableRef& ref, const LakeBinding& lake) {
+Result<std::unique_ptr<Source>> BindPublish(const TableRef& ref, const LakeBinding& lake,
+                                            const WorkWatch& watch) {
   TARN_ASSIGN_OR_RETURN(auto named, CheckArguments(ref, kPublish, {"since"}, &lake));
   PublishOptions options;
   auto since = named.find("since");
@@ -139,6 +145,7 @@ Result<std::unique_ptr<Source>> BindPublish(const TableRef& ref, const LakeBindi
                                BigIntField("already_published"), BigIntField("dense"),
                                BigIntField("failed"),
                                Field("first_error", DataType(TypeId::kVarchar))};
+  options.watch = watch;
   auto compute = [target, fs, options]() -> Result<std::vector<Value>> {
     RowSummaryContext ctx = table_internal::ProcessRowSummaryContext(*target, fs);
     ctx.cache.reset();  // publishing never reads or fills a cache
@@ -161,22 +168,24 @@ Result<std::unique_ptr<Source>> BindPublish(const TableRef& ref, const LakeBindi
                               : Value::Varchar(report.errors.front())};
   };
   return std::unique_ptr<Source>(std::make_unique<DeferredRowSource>(
-      StrCat("TABLE_FUNCTION ", kPublish), std::move(fields), std::move(compute)));
+      StrCat("TABLE_FUNCTION ", kPublish), std::move(fields), std::move(compute),
+      /*reports_progress=*/true));
 }
 
-Result<std::unique_ptr<Source>> BindSweep(const TableRef& ref, const LakeBinding& lake) {
+Result<std::unique_ptr<Source>> BindSweep(const TableRef& ref, const LakeBinding& lake,
+                                          const WorkWatch& watch) {
   TARN_RETURN_NOT_OK(CheckArguments(ref, kSweep, {}, &lake).status());
   std::shared_ptr<FileSystem> fs = lake.fs;
   std::string data_path = lake.lake->data_path();
-  auto compute = [fs, data_path]() -> Result<std::vector<Value>> {
-    TARN_ASSIGN_OR_RETURN(SweepReport report, SweepRowSummaries(*fs, data_path));
+  auto compute = [fs, data_path, watch]() -> Result<std::vector<Value>> {
+    TARN_ASSIGN_OR_RETURN(SweepReport report, SweepRowSummaries(*fs, data_path, watch));
     return std::vector<Value>{Value::Int64(report.listed), Value::Int64(report.sidecars),
                               Value::Int64(report.deleted)};
   };
   return std::unique_ptr<Source>(std::make_unique<DeferredRowSource>(
       StrCat("TABLE_FUNCTION ", kSweep),
       std::vector<Field>{BigIntField("listed"), BigIntField("sidecars"), BigIntField("deleted")},
-      std::move(compute)));
+      std::move(compute), /*reports_progress=*/true));
 }
 
 Result<std::unique_ptr<Source>> BindStats(const TableRef& ref) {
@@ -464,9 +473,9 @@ Result<std::unique_ptr<Source>> BindTarnFunction(const TableRef& ref, std::strin
     return located(
         Status::InvalidArgument("Catalog Error: ", name, " needs an attached DuckLake lake"));
   } else if (name == kPublish) {
-    bound = BindPublish(ref, *context.lake);
+    bound = BindPublish(ref, *context.lake, context.Watch());
   } else if (name == kSweep) {
-    bound = BindSweep(ref, *context.lake);
+    bound = BindSweep(ref, *context.lake, context.Watch());
   } else if (name == kTableStats) {
     bound = BindTableStats(ref, sql_text, *context.lake);
   } else if (name == kLayoutExplain) {
