@@ -152,6 +152,17 @@ TEST(ShellTest, TypedQueryShowsItsResult) {
   EXPECT_EQ(shell.WaitExit(), 0) << shell.output();
 }
 
+// Editing keys as typed: Left, Ctrl-E (end), Backspace, Ctrl-A (start of line).
+TEST(ShellTest, EditingKeysFixTheLine) {
+  TempDir home;
+  PtyShell shell(home.path());
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+  // "ELECT 'ac" <Left> "b" <Ctrl-E> "' AS w, 40 + 3" <Backspace> "2 AS answer;" <Ctrl-A> "S"
+  shell.Type("ELECT 'ac" "\x1b[D" "b" "\x05" "' AS w, 40 + 3" "\x7f" "2 AS answer;" "\x01" "S\r");
+  ASSERT_TRUE(shell.WaitFor("│ abc     │     42 │")) << shell.output();
+  ASSERT_TRUE(shell.WaitFor(kPrompt)) << shell.output();
+}
+
 TEST(ShellTest, MultiLineStatementWaitsForSemicolon) {
   TempDir home;
   PtyShell shell(home.path());

@@ -104,6 +104,19 @@ TEST(SqlCliTest, SyntaxErrorShowsCaretAndFails) {
   EXPECT_EQ(run.err, "Error: syntax error at or near \"3\" (line 2, column 5)\n  2 3\n    ^\n");
 }
 
+// An unknown column is shown as DuckDB shows it: the line with a caret under the name (its
+// first spelling, not a string that holds it), then the closest names.
+TEST(SqlCliTest, UnknownColumnShowsCaretAndCandidates) {
+  TempDir dir;
+  RunResult run = RunTarn(
+      {"-c", "CREATE TABLE flights(origin INT); SELECT 'orign' AS s,\n  \"Orign\" + 1 FROM flights"},
+      dir);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err,
+            "Error: Binder Error: Referenced column \"Orign\" not found in FROM clause! (line 2, "
+            "column 3)\n  \"Orign\" + 1 FROM flights\n  ^\nCandidate bindings: \"origin\"\n");
+}
+
 TEST(SqlCliTest, StopsAtTheFirstError) {
   TempDir dir;
   RunResult run = RunTarn({"--format", "csv", "-c", "SELECT 1 AS a", "-c",

@@ -129,6 +129,33 @@ Result<std::shared_ptr<Batch>> ReadAllBatches(BatchReader* reader) {
 
 namespace {
 
+// A binder error naming an unknown column, as DuckDB shows it: the statement's line with a
+// caret under the name (its first spelling in `text`), the candidates after it.
+Status PlaceColumnError(const Status& status, std::string_view text) {
+  constexpr std::string_view kLead = "Binder Error: Referenced column \"";
+  const std::string& message = status.message();
+  if (!status.IsNotFound() || message.rfind(kLead, 0) != 0 ||
+      message.find(" (line ") != std::string::npos) {
+    return status;
+  }
+  const size_t end = message.find('"', kLead.size());
+  if (end == std::string::npos) return status;
+  const std::string name = sql::LowerAscii(message.substr(kLead.size(), end - kLead.size()));
+  Result<std::vector<sql::Token>> tokens = sql::Tokenize(text);
+  if (!tokens.ok()) return status;
+  for (const sql::Token& token : *tokens) {
+    const bool spelled = (token.kind == sql::TokenKind::kIdentifier ||
+                          token.kind == sql::TokenKind::kQuotedIdentifier) &&
+                         sql::LowerAscii(token.text) == name;
+    if (!spelled) continue;
+    const size_t line_end = message.find('\n');
+    const std::string head = message.substr(0, line_end);
+    const std::string rest = line_end == std::string::npos ? "" : message.substr(line_end);
+    return Status(status.code(), sql::FormatErrorAt(text, head, token.offset) + rest);
+  }
+  return status;
+}
+
 int64_t DefaultMemoryLimit() {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page_size = sysconf(_SC_PAGE_SIZE);
@@ -711,7 +738,9 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
     return Status::InvalidArgument("Execute takes exactly one statement, got ", statements.size());
   }
   impl_->StartStatement();
-  return impl_->Run(*statements[0]);
+  Result<QueryResult> result = impl_->Run(*statements[0]);
+  if (!result.ok()) return PlaceColumnError(result.status(), statements[0]->text);
+  return result;
 }
 
 void Session::Interrupt() { impl_->interrupted.store(true, std::memory_order_relaxed); }
@@ -729,8 +758,9 @@ Status Session::ExecuteScript(std::string_view script,
   TARN_ASSIGN_OR_RETURN(auto statements, sql::ParseStatements(script));
   for (const auto& statement : statements) {
     impl_->StartStatement();
-    TARN_ASSIGN_OR_RETURN(QueryResult result, impl_->Run(*statement));
-    TARN_RETURN_NOT_OK(on_result(result));
+    Result<QueryResult> result = impl_->Run(*statement);
+    if (!result.ok()) return PlaceColumnError(result.status(), statement->text);
+    TARN_RETURN_NOT_OK(on_result(*result));
   }
   return Status::OK();
 }
