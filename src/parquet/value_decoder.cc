@@ -157,14 +157,12 @@ Status DecodePlainValues(const ValueLayout& layout, const uint8_t* data, int64_t
           return Status::Corruption("PLAIN byte array: length ", length, " at offset ", p - 4,
                                     " runs past the ", size, "-byte page");
         }
-        if (layout.utf8 && !IsValidUtf8(data + p, length)) {
-          return Status::Corruption("PLAIN string at offset ", p - 4, " is not valid UTF-8");
-        }
         p += length;
         total += length;
       }
       int64_t* offsets = sink->values->mutable_data_as<int64_t>() + out_pos;
-      int64_t base = offsets[0];
+      const int64_t start = offsets[0];
+      int64_t base = start;
       sink->data->Resize(base + total);
       uint8_t* out = sink->data->mutable_data();
       p = *pos;
@@ -174,6 +172,17 @@ Status DecodePlainValues(const ValueLayout& layout, const uint8_t* data, int64_t
         p += 4 + length;
         base += length;
         offsets[i + 1] = base;
+      }
+      // Strings: all ASCII in one pass over the copies (the usual case), else each checked.
+      if (layout.utf8 && !IsAscii(out + start, total)) {
+        int64_t at = *pos;
+        for (int64_t i = 0; i < count; ++i) {
+          const int64_t length = offsets[i + 1] - offsets[i];
+          if (!IsValidUtf8(out + offsets[i], length)) {
+            return Status::Corruption("PLAIN string at offset ", at, " is not valid UTF-8");
+          }
+          at += 4 + length;
+        }
       }
       *pos = p;
       return Status::OK();

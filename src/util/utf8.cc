@@ -50,4 +50,16 @@ bool IsValidUtf8(const uint8_t* bytes, int64_t size) {
   return true;
 }
 
+bool IsAscii(const uint8_t* bytes, int64_t size) {
+  uint64_t seen = 0;
+  int64_t pos = 0;
+  for (; pos + 32 <= size; pos += 32) {
+    uint64_t words[4];
+    std::memcpy(words, bytes + pos, 32);
+    seen |= words[0] | words[1] | words[2] | words[3];
+  }
+  for (; pos < size; ++pos) seen |= bytes[pos];
+  return (seen & 0x8080808080808080ULL) == 0;
+}
+
 }  // namespace tarn

@@ -310,6 +310,55 @@ TEST(DifferentialTest, RandomExpressionsMatchDuckDB) {
   std::cout << "compared " << compared << " expressions; both failed on " << both_failed << "\n";
 }
 
+// LIKE patterns of literals between '%' over strings of a two-letter alphabet (so the
+// literals occur often, overlapping, at every offset of a 16-byte block and at both ends), of
+// every length from 0 to 70, some with a multibyte letter: each answer equals DuckDB's.
+TEST(DifferentialTest, LikeSearchesMatchDuckDB) {
+  std::mt19937_64 rng(77);
+  std::vector<std::string> texts;
+  for (int length = 0; length <= 70; ++length) {
+    for (int copy = 0; copy < 6; ++copy) {
+      std::string text;
+      for (int i = 0; i < length; ++i) {
+        const uint64_t pick = rng() % 20;
+        text += pick == 0 ? "é" : pick < 11 ? "a" : "b";
+      }
+      texts.push_back(text);
+    }
+  }
+  const std::vector<std::string> patterns = {
+      "%b%", "%ab%", "%ba%", "%aab%", "%abba%", "%bbbb%", "%aaaaaaaaaaaaaaaaab%",
+      "%ab%ba%", "%aa%bb%aa%", "%é%", "%aé%", "%ab%é%b", "a%ab%", "%ab%b", "%abababababababab%",
+      "%bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb%"};
+  std::string values;
+  for (const std::string& text : texts) values += (values.empty() ? "(" : ", (") + ("'" + text + "')");
+  std::vector<std::string> queries;
+  for (const std::string& pattern : patterns) {
+    queries.push_back("SELECT CAST(s LIKE '" + pattern + "' AS VARCHAR) FROM (VALUES " + values +
+                      ") t(s)");
+  }
+  auto answers = testing::DuckDBQueryCsvBatch(queries);
+  ASSERT_EQ(answers.size(), patterns.size());
+  ColumnBuilder column(DataType(TypeId::kVarchar));
+  for (const std::string& text : texts) column.AppendBytes(text);
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{Field("s", DataType(TypeId::kVarchar))});
+  auto batch = MakeBatch(schema, {column.Finish()});
+  for (size_t p = 0; p < patterns.size(); ++p) {
+    ASSERT_TRUE(answers[p].ok()) << answers[p].status().ToString();
+    auto rows = ParseCsv(*answers[p]);
+    ASSERT_EQ(rows.size(), texts.size() + 1);
+    auto bound = ParseAndBind("s LIKE '" + patterns[p] + "'", *schema);
+    ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+    auto result = (*bound)->Evaluate(*batch);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    for (size_t r = 0; r < texts.size(); ++r) {
+      const std::string mine = (*result)->GetBool(static_cast<int64_t>(r)) ? "true" : "false";
+      ASSERT_EQ(mine, rows[r + 1][0].value_or("NULL"))
+          << "'" << texts[r] << "' LIKE '" << patterns[p] << "'";
+    }
+  }
+}
+
 // DuckDB's typing rules, one case each: literal types, implicit casts it makes and the ones it
 // refuses (an expression of VARCHAR converts to another type only in an equality; string
 // literals convert anywhere), typed literals, infinite dates and timestamps, blob escapes and

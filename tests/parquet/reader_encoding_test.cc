@@ -255,6 +255,28 @@ TEST(ReaderEncodingTest, StringsMustBeUtf8) {
                                       static_cast<int64_t>(page.size()), &pos, 1, &sink, 0);
     EXPECT_EQ(status.ok(), !utf8) << status.ToString();
   }
+  // Checked string by string when the page is not all ASCII: two halves of one character are
+  // two invalid strings, though their bytes side by side are valid; the message names the
+  // first bad one's offset.
+  const std::string halves = std::string("\x05\x00\x00\x00", 4) + "plain" +
+                             std::string("\x01\x00\x00\x00", 4) + "\xc3" +
+                             std::string("\x01\x00\x00\x00", 4) + "\xa9";
+  ValueLayout layout{ValueKind::kBytes, 0, 0, 1, true};
+  auto offsets = Buffer::Allocate(32);
+  auto data = Buffer::Allocate(0);
+  ValueSink sink{offsets.get(), data.get()};
+  int64_t pos = 0;
+  Status status = DecodePlainValues(layout, reinterpret_cast<const uint8_t*>(halves.data()),
+                                    static_cast<int64_t>(halves.size()), &pos, 3, &sink, 0);
+  EXPECT_TRUE(status.IsCorruption()) << status.ToString();
+  EXPECT_NE(status.message().find("PLAIN string at offset 9 is not valid UTF-8"), std::string::npos)
+      << status.ToString();
+  EXPECT_TRUE(IsAscii(reinterpret_cast<const uint8_t*>("plain ascii text, longer than 32 bytes"), 38));
+  for (int at = 0; at < 40; ++at) {
+    std::string text(40, 'a');
+    text[static_cast<size_t>(at)] = '\x80';
+    EXPECT_FALSE(IsAscii(reinterpret_cast<const uint8_t*>(text.data()), 40)) << at;
+  }
 }
 
 // FIXED_LEN_BYTE_ARRAY decimals of every width 1..16 (and past it, where the low 16 bytes

@@ -2,10 +2,48 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "expr/functions/case_mapping.h"
 
 namespace tarn::expr {
 namespace {
+
+// Where `needle` (not empty) first occurs in `text` at or after `from`, or npos. Sixteen
+// candidate starts at a time: those whose first and last bytes match, then the rest compared
+// (W. Muła's SIMD substring search); short texts cost no call setup as memmem's does.
+size_t FindLiteral(std::string_view text, std::string_view needle, size_t from) {
+  const size_t k = needle.size();
+  if (from > text.size() || text.size() - from < k) return std::string_view::npos;
+  if (k == 0) return from;
+  const char* data = text.data();
+  const size_t last_start = text.size() - k;  // the last position a match may start at
+  size_t i = from;
+#if defined(__SSE2__)
+  if (k >= 2) {
+    const __m128i first = _mm_set1_epi8(needle[0]);
+    const __m128i last = _mm_set1_epi8(needle[k - 1]);
+    for (; i + 16 <= last_start + 1; i += 16) {
+      const __m128i block_first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+      const __m128i block_last =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + k - 1));
+      unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(
+          _mm_and_si128(_mm_cmpeq_epi8(block_first, first), _mm_cmpeq_epi8(block_last, last))));
+      while (mask != 0) {
+        const size_t at = i + static_cast<size_t>(__builtin_ctz(mask));
+        if (memcmp(data + at + 1, needle.data() + 1, k - 2) == 0) return at;
+        mask &= mask - 1;
+      }
+    }
+  }
+#endif
+  for (; i <= last_start; ++i) {
+    if (data[i] == needle[0] && memcmp(data + i + 1, needle.data() + 1, k - 1) == 0) return i;
+  }
+  return std::string_view::npos;
+}
 
 // ILIKE compares both sides lowercased, code point by code point (DuckDB's rule).
 std::string Fold(std::string_view s) { return LowerUtf8(s); }
@@ -85,11 +123,8 @@ bool LikeMatcher::MatchFrom(size_t piece, std::string_view text) const {
         if (next.kind == Piece::kLiteral) {
           size_t from = 0;
           while (true) {
-            if (from > text.size()) return false;
-            const void* at = memmem(text.data() + from, text.size() - from, next.literal.data(),
-                                    next.literal.size());
-            if (at == nullptr) return false;
-            const size_t found = static_cast<size_t>(static_cast<const char*>(at) - text.data());
+            const size_t found = FindLiteral(text, next.literal, from);
+            if (found == std::string_view::npos) return false;
             if (MatchFrom(piece + 1, text.substr(found))) return true;
             from = found + 1;
           }
