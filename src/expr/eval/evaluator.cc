@@ -404,10 +404,28 @@ class Evaluator {
                               LikeMatcher::Compile(inputs[1].column->GetView(0), escape, insensitive));
         const Column& text = *inputs[0].column;
         uint8_t* out = values->mutable_data();
-        for (int64_t i = 0; i < rows_; ++i) {
-          if ((validity == nullptr || GetBit(validity->data(), i)) &&
-              matcher.Matches(text.GetView(i)) != node.negated) {
-            SetBit(out, i);
+        const DictionaryCodes* coded = text.codes();
+        if (coded != nullptr && coded->entries->length * 2 <= rows_) {
+          // A dictionary-coded column: each entry matched once, each row takes its entry's.
+          const Column& entries = *coded->entries;
+          std::vector<uint8_t> entry_matches(static_cast<size_t>(entries.length));
+          for (int64_t j = 0; j < entries.length; ++j) {
+            entry_matches[static_cast<size_t>(j)] = matcher.Matches(entries.GetView(j)) != node.negated;
+          }
+          const uint32_t* codes = coded->codes->data_as<uint32_t>();
+          for (int64_t i = 0; i < rows_; ++i) {
+            out[i >> 3] |= static_cast<uint8_t>(entry_matches[codes[i]] << (i & 7));
+          }
+          if (validity != nullptr) {
+            const uint8_t* valid = validity->data();
+            for (int64_t b = 0; b < (rows_ + 7) / 8; ++b) out[b] &= valid[b];
+          }
+        } else {
+          for (int64_t i = 0; i < rows_; ++i) {
+            if ((validity == nullptr || GetBit(validity->data(), i)) &&
+                matcher.Matches(text.GetView(i)) != node.negated) {
+              SetBit(out, i);
+            }
           }
         }
       }
