@@ -33,6 +33,7 @@ namespace tarn {
 
 namespace expr {
 struct BoundNode;
+struct SharedNodes;
 }  // namespace expr
 
 // Parses one expression. A syntax error is InvalidArgument with line, column and a caret
@@ -64,6 +65,28 @@ class BoundExpr {
 
  private:
   std::unique_ptr<expr::BoundNode> root_;
+};
+
+// Several bound expressions evaluated over the same batches, each deterministic computation
+// they share (the same operation on the same inputs, as TPC-H Q01's l_extendedprice * (1 -
+// l_discount) under two sums) once per batch. The expressions must outlive it. Thread-safe:
+// Evaluate keeps its values on the stack.
+class SharedEvaluation {
+ public:
+  // Null entries give null results.
+  explicit SharedEvaluation(std::vector<const BoundExpr*> exprs);
+  ~SharedEvaluation();
+  SharedEvaluation(const SharedEvaluation&) = delete;
+  SharedEvaluation& operator=(const SharedEvaluation&) = delete;
+
+  // One column of batch.num_rows rows per expression, in order.
+  Result<std::vector<std::shared_ptr<Column>>> Evaluate(const Batch& batch) const;
+  // Whether any computation is shared (else each expression is evaluated on its own).
+  bool shares_any() const;
+
+ private:
+  std::vector<const BoundExpr*> exprs_;
+  std::unique_ptr<expr::SharedNodes> shared_;
 };
 
 // Resolves names (case-insensitive; an unknown name fails with NotFound naming the closest

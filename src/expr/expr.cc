@@ -27,6 +27,35 @@ Result<std::shared_ptr<Column>> BoundExpr::Evaluate(const Batch& batch) const {
 
 std::string BoundExpr::ToString() const { return root_->ToString(); }
 
+SharedEvaluation::SharedEvaluation(std::vector<const BoundExpr*> exprs)
+    : exprs_(std::move(exprs)) {
+  std::vector<const expr::BoundNode*> roots;
+  for (const BoundExpr* e : exprs_) roots.push_back(e != nullptr ? &e->root() : nullptr);
+  shared_ = std::make_unique<expr::SharedNodes>(expr::FindSharedNodes(roots));
+}
+
+SharedEvaluation::~SharedEvaluation() = default;
+
+bool SharedEvaluation::shares_any() const { return shared_->slots > 0; }
+
+Result<std::vector<std::shared_ptr<Column>>> SharedEvaluation::Evaluate(const Batch& batch) const {
+  std::vector<std::shared_ptr<Column>> out(exprs_.size());
+  if (!shares_any()) {
+    for (size_t i = 0; i < exprs_.size(); ++i) {
+      if (exprs_[i] == nullptr) continue;
+      TARN_ASSIGN_OR_RETURN(out[i], exprs_[i]->Evaluate(batch));
+    }
+    return out;
+  }
+  std::vector<const expr::BoundNode*> roots;
+  for (const BoundExpr* e : exprs_) roots.push_back(e != nullptr ? &e->root() : nullptr);
+  TARN_ASSIGN_OR_RETURN(std::vector<expr::Vec> values, expr::EvaluateShared(roots, *shared_, batch));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].column) out[i] = expr::Broadcast(values[i], batch.num_rows);
+  }
+  return out;
+}
+
 namespace {
 void Collect(const expr::BoundNode& node, std::set<int>* out) {
   if (node.kind == expr::BoundKind::kColumn) out->insert(node.column_index);

@@ -160,11 +160,33 @@ class Evaluator {
  public:
   explicit Evaluator(const Batch& batch, std::vector<std::shared_ptr<Column>> params = {})
       : batch_(batch), rows_(batch.num_rows), params_(std::move(params)) {}
+  // Values of `shared`'s nodes are kept and reused (EvaluateShared).
+  Evaluator(const Batch& batch, const SharedNodes* shared)
+      : batch_(batch), rows_(batch.num_rows), shared_(shared),
+        memo_(static_cast<size_t>(shared->slots)) {}
 
   // Eval is on the stack once per level of the tree, so it only recurses; what each kind does
   // with its children's values is in functions of its own, kept out of line so that this
   // frame stays small in every build.
   Result<Vec> Eval(const BoundNode& node) {
+    if (shared_ != nullptr) return EvalRemembered(node);
+    return EvalNode(node);
+  }
+
+ private:
+  // A shared node's value from its slot, computed the first time.
+  [[gnu::noinline]] Result<Vec> EvalRemembered(const BoundNode& node) {
+    auto it = shared_->slot_of.find(&node);
+    if (it == shared_->slot_of.end()) return EvalNode(node);
+    std::optional<Vec>& kept = memo_[static_cast<size_t>(it->second)];
+    if (!kept) {
+      TARN_ASSIGN_OR_RETURN(Vec value, EvalNode(node));
+      kept = std::move(value);
+    }
+    return *kept;
+  }
+
+  Result<Vec> EvalNode(const BoundNode& node) {
     switch (node.kind) {
       case BoundKind::kConstant: return ConstantVec(node.constant, node.type);
       case BoundKind::kColumn: return ColumnVec(node);
@@ -179,7 +201,6 @@ class Evaluator {
     return Apply(node, inputs);
   }
 
- private:
   [[gnu::noinline]] Result<Vec> ColumnVec(const BoundNode& node) {
     if (node.column_index >= batch_.num_columns() || !batch_.columns[node.column_index]) {
       return Status::InvalidArgument("expression reads column ", node.column_index,
@@ -658,6 +679,8 @@ class Evaluator {
   const Batch& batch_;
   int64_t rows_;
   std::vector<std::shared_ptr<Column>> params_;  // lambda parameters by slot, rows_ rows each
+  const SharedNodes* shared_ = nullptr;     // EvaluateShared's
+  std::vector<std::optional<Vec>> memo_;    // a value per slot of shared_
 };
 
 }  // namespace
@@ -669,6 +692,74 @@ Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch) {
 Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch,
                         std::vector<std::shared_ptr<Column>> params) {
   return Evaluator(batch, std::move(params)).Eval(node);
+}
+
+namespace {
+
+// A text naming what `node` computes, equal for equal subtrees; empty when the node is not
+// worth sharing or must not be (it reads a lambda parameter or calls a volatile function).
+std::string ShareKey(const BoundNode& node, std::unordered_map<const BoundNode*, std::string>* keys,
+                     bool* cacheable) {
+  bool children_cacheable = true;
+  std::string key = std::to_string(static_cast<int>(node.kind)) + ":" +
+                    std::to_string(static_cast<int>(node.op)) + ":" +
+                    std::to_string(static_cast<int>(node.function)) + ":" +
+                    (node.negated ? "n" : "") + (node.try_cast ? "t" : "") + ":" +
+                    node.type.ToString() + ":" + std::to_string(node.column_index) + ":" +
+                    std::to_string(node.field_index);
+  if (node.kind == BoundKind::kConstant) key += ":" + node.constant.ToString();
+  key += "(";
+  for (const auto& child : node.children) {
+    bool child_cacheable = true;
+    key += ShareKey(*child, keys, &child_cacheable) + ",";
+    children_cacheable = children_cacheable && child_cacheable;
+  }
+  key += ")";
+  const bool deterministic = !(node.kind == BoundKind::kFunction && IsVolatile(node.function)) &&
+                             node.kind != BoundKind::kLambdaParam &&
+                             node.kind != BoundKind::kListLambda;
+  *cacheable = children_cacheable && deterministic;
+  if (*cacheable && node.kind != BoundKind::kConstant && node.kind != BoundKind::kColumn) {
+    (*keys)[&node] = key;
+  }
+  return key;
+}
+
+}  // namespace
+
+SharedNodes FindSharedNodes(const std::vector<const BoundNode*>& roots) {
+  std::unordered_map<const BoundNode*, std::string> keys;
+  for (const BoundNode* root : roots) {
+    bool cacheable = true;
+    if (root != nullptr) ShareKey(*root, &keys, &cacheable);
+  }
+  std::unordered_map<std::string, int> count;
+  for (const auto& [node, key] : keys) ++count[key];
+  SharedNodes shared;
+  std::unordered_map<std::string, int> slot_of_key;
+  for (const auto& [node, key] : keys) {
+    if (count[key] < 2) continue;
+    auto [it, added] = slot_of_key.emplace(key, shared.slots);
+    if (added) ++shared.slots;
+    shared.slot_of[node] = it->second;
+  }
+  return shared;
+}
+
+Result<std::vector<Vec>> EvaluateShared(const std::vector<const BoundNode*>& roots,
+                                        const SharedNodes& shared, const Batch& batch) {
+  Evaluator evaluator(batch, &shared);
+  std::vector<Vec> values;
+  values.reserve(roots.size());
+  for (const BoundNode* root : roots) {
+    if (root == nullptr) {
+      values.emplace_back();
+      continue;
+    }
+    TARN_ASSIGN_OR_RETURN(Vec value, evaluator.Eval(*root));
+    values.push_back(std::move(value));
+  }
+  return values;
 }
 
 std::shared_ptr<Column> Broadcast(const Vec& vec, int64_t rows) {

@@ -13,6 +13,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "expr/bind/bound.h"
@@ -34,5 +37,18 @@ Result<Vec> EvaluateVec(const BoundNode& node, const Batch& batch,
                         std::vector<std::shared_ptr<Column>> params);
 // Expands a constant to `rows` rows (a column is returned as is).
 std::shared_ptr<Column> Broadcast(const Vec& vec, int64_t rows);
+
+// The subexpressions several trees share: nodes that compute something (not a column, a
+// constant or a lambda's parameter), call nothing volatile and are structurally equal to
+// another node of the trees; equal nodes share a slot.
+struct SharedNodes {
+  std::unordered_map<const BoundNode*, int> slot_of;
+  int slots = 0;
+};
+SharedNodes FindSharedNodes(const std::vector<const BoundNode*>& roots);
+// Evaluates each root over `batch` (a null root gives an empty Vec), the nodes of `shared`
+// once per slot.
+Result<std::vector<Vec>> EvaluateShared(const std::vector<const BoundNode*>& roots,
+                                        const SharedNodes& shared, const Batch& batch);
 
 }  // namespace tarn::expr

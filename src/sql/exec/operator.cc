@@ -57,6 +57,9 @@ class ProjectionOperator : public Operator {
       schema->fields.emplace_back(names[i], expressions_[i]->type());
     }
     schema_ = std::move(schema);
+    std::vector<const BoundExpr*> all;
+    for (const auto& expression : expressions_) all.push_back(expression.get());
+    shared_ = std::make_unique<SharedEvaluation>(std::move(all));
   }
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
@@ -80,12 +83,9 @@ class ProjectionOperator : public Operator {
   }
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
     if (expressions_.empty()) return MakeEmptyColumnsBatch(schema_, batch->num_rows);
-    std::vector<std::shared_ptr<Column>> columns;
-    columns.reserve(expressions_.size());
-    for (const auto& expression : expressions_) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Column> column, expression->Evaluate(*batch));
-      columns.push_back(std::move(column));
-    }
+    // What the expressions share is computed once (SELECT a * b AS x, a * b + 1 AS y).
+    TARN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<Column>> columns,
+                          shared_->Evaluate(*batch));
     return MakeBatch(schema_, std::move(columns));
   }
   std::string label() const override { return "PROJECTION"; }
@@ -104,6 +104,7 @@ class ProjectionOperator : public Operator {
  private:
   std::unique_ptr<Operator> input_;
   std::vector<std::unique_ptr<BoundExpr>> expressions_;
+  std::unique_ptr<SharedEvaluation> shared_;  // evaluates expressions_
   std::shared_ptr<const Schema> schema_;
 };
 
