@@ -51,6 +51,25 @@ TEST(TableRendererTest, BoxSnapshot) {
             "└────────────────────────────────┘\n");
 }
 
+// DuckDB's `.mode box`: names only, no footer; every row (past max_rows) and every column
+// (past max_width), values uncut.
+TEST(TableRendererTest, PlainBoxSnapshot) {
+  auto batch = SmallBatch();
+  TableRenderOptions options;
+  options.mode = TableMode::kPlainBox;
+  options.max_rows = 2;
+  options.max_width = 10;
+  options.max_cell_width = 3;
+  EXPECT_EQ(RenderTable(*batch->schema, {batch}, options),
+            "┌────┬───────┬───────┐\n"
+            "│ id │ name  │ price │\n"
+            "├────┼───────┼───────┤\n"
+            "│  1 │ apple │ 12.50 │\n"
+            "│  2 │ kiwi  │  NULL │\n"
+            "│  3 │ a|b   │ 37.50 │\n"
+            "└────┴───────┴───────┘\n");
+}
+
 TEST(TableRendererTest, MarkdownSnapshot) {
   auto batch = SmallBatch();
   TableRenderOptions options;

@@ -20,18 +20,29 @@ namespace {
 
 using testing::TempDir;
 
+// Reads a result to its end.
+Status Drain(QueryResult& result) {
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
+    if (!batch) return Status::OK();
+  }
+}
+
+// Attaches a new lake in `dir` (catalog lake.sqlite, data under data/) as "lake".
+Status AttachNewLake(Session* session, const TempDir& dir) {
+  AttachOptions options;
+  options.data_path = dir.Join("data");
+  options.create_if_missing = true;
+  return session->Attach(dir.Join("lake.sqlite"), options);
+}
+
 // Runs `sql` to the end, interrupting it from another thread after `delay`.
 Status RunInterrupted(Session* session, const std::string& sql, std::chrono::milliseconds delay) {
   std::thread interrupter([&] {
     std::this_thread::sleep_for(delay);
     session->Interrupt();
   });
-  Status status = session->ExecuteScript(sql, [](QueryResult& result) -> Status {
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
-      if (!batch) return Status::OK();
-    }
-  });
+  Status status = session->ExecuteScript(sql, Drain);
   interrupter.join();
   return status;
 }
@@ -70,10 +81,7 @@ TEST(SessionInterruptTest, QueryFailsWithInterrupted) {
 TEST(SessionInterruptTest, InterruptedInsertRollsBack) {
   TempDir dir;
   Session session;
-  AttachOptions options;
-  options.data_path = dir.Join("data");
-  options.create_if_missing = true;
-  ASSERT_TRUE(session.Attach(dir.Join("lake.sqlite"), options).ok());
+  ASSERT_TRUE(AttachNewLake(&session, dir).ok());
   Status created = session.ExecuteScript(
       "SET threads = 2; CREATE TABLE t(x BIGINT, s VARCHAR);"
       "INSERT INTO t SELECT range, 'v' || range FROM range(100000)",
@@ -97,15 +105,12 @@ TEST(SessionInterruptTest, InterruptedInsertRollsBack) {
   EXPECT_EQ(FilesUnder(dir.Join("data")), files);
 }
 
-// DELETE and UPDATE scan through the table layer, not through the statement's scans: an
-// interrupt that arrives while they run still leaves the lake as it was.
+// DELETE and UPDATE, interrupted at any moment (their scans or after them), leave the lake as
+// it was.
 TEST(SessionInterruptTest, InterruptedDeleteAndUpdateCommitNothing) {
   TempDir dir;
   Session session;
-  AttachOptions options;
-  options.data_path = dir.Join("data");
-  options.create_if_missing = true;
-  ASSERT_TRUE(session.Attach(dir.Join("lake.sqlite"), options).ok());
+  ASSERT_TRUE(AttachNewLake(&session, dir).ok());
   Status created = session.ExecuteScript(
       "CREATE TABLE t(x BIGINT); INSERT INTO t SELECT range FROM range(100000)",
       [](QueryResult&) { return Status::OK(); });
@@ -125,12 +130,7 @@ TEST(SessionInterruptTest, InterruptedDeleteAndUpdateCommitNothing) {
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       }
     });
-    Status status = session.ExecuteScript(sql, [](QueryResult& result) -> Status {
-      while (true) {
-        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
-        if (!batch) return Status::OK();
-      }
-    });
+    Status status = session.ExecuteScript(sql, Drain);
     done.store(true);
     interrupter.join();
     ASSERT_TRUE(status.IsCancelled()) << sql << ": " << status.ToString();
@@ -149,10 +149,7 @@ TEST(SessionInterruptTest, InterruptedDeleteAndUpdateCommitNothing) {
 TEST(SessionInterruptTest, TableLayerWorkReportsProgressAndStopsEarly) {
   TempDir dir;
   Session session;
-  AttachOptions options;
-  options.data_path = dir.Join("data");
-  options.create_if_missing = true;
-  ASSERT_TRUE(session.Attach(dir.Join("lake.sqlite"), options).ok());
+  ASSERT_TRUE(AttachNewLake(&session, dir).ok());
   // Four files of 500,000 rows.
   Status created = session.ExecuteScript(
       "CREATE TABLE t(x BIGINT, s VARCHAR);"
@@ -163,12 +160,7 @@ TEST(SessionInterruptTest, TableLayerWorkReportsProgressAndStopsEarly) {
       [](QueryResult&) { return Status::OK(); });
   ASSERT_TRUE(created.ok()) << created.ToString();
   auto run = [&](const std::string& sql) {
-    return session.ExecuteScript(sql, [](QueryResult& result) -> Status {
-      while (true) {
-        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, result.reader->Next());
-        if (!batch) return Status::OK();
-      }
-    });
+    return session.ExecuteScript(sql, Drain);
   };
   ASSERT_TRUE(run("DELETE FROM t WHERE x % 1000 = 0").ok());
   EXPECT_EQ(session.Progress().rows_planned, 2000000);
