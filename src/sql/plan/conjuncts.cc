@@ -33,10 +33,11 @@ bool Movable(const Expr& expr) {
   return true;
 }
 
-void SplitDisjuncts(ExprPtr expr, std::vector<ExprPtr>* out) {
-  if (IsBinary(*expr, ast::Op::kOr)) {
-    SplitDisjuncts(std::move(expr->children[0]), out);
-    SplitDisjuncts(std::move(expr->children[1]), out);
+// The operands of a tree of `op` (AND or OR), moved into *out in order.
+void SplitBy(ast::Op op, ExprPtr expr, std::vector<ExprPtr>* out) {
+  if (IsBinary(*expr, op)) {
+    SplitBy(op, std::move(expr->children[0]), out);
+    SplitBy(op, std::move(expr->children[1]), out);
     return;
   }
   out->push_back(std::move(expr));
@@ -44,7 +45,7 @@ void SplitDisjuncts(ExprPtr expr, std::vector<ExprPtr>* out) {
 
 ExprPtr FactorOr(ExprPtr expr) {
   std::vector<ExprPtr> branches;
-  SplitDisjuncts(std::move(expr), &branches);
+  SplitBy(ast::Op::kOr, std::move(expr), &branches);
   std::vector<std::vector<ExprPtr>> conjuncts(branches.size());
   for (size_t b = 0; b < branches.size(); ++b) {
     SplitConjuncts(FactorCommonConjuncts(std::move(branches[b])), &conjuncts[b]);
@@ -90,12 +91,7 @@ ExprPtr FactorOr(ExprPtr expr) {
 }  // namespace
 
 void SplitConjuncts(ExprPtr expr, std::vector<ExprPtr>* out) {
-  if (IsBinary(*expr, ast::Op::kAnd)) {
-    SplitConjuncts(std::move(expr->children[0]), out);
-    SplitConjuncts(std::move(expr->children[1]), out);
-    return;
-  }
-  out->push_back(std::move(expr));
+  SplitBy(ast::Op::kAnd, std::move(expr), out);
 }
 
 ExprPtr AndAll(std::vector<ExprPtr> conjuncts) {
