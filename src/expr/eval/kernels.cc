@@ -390,25 +390,14 @@ bool DecimalFits64(const Vec& v, int64_t n) {
   return differs == 0;
 }
 
-// DECIMAL + - * of operands that fit in 64 bits, in 64-bit registers: sums and differences
-// that overflow 64 bits or leave the result's precision, and products outside it, report
-// overflow (NULL rows excepted) and the caller takes the 128-bit path.
+// DECIMAL + and - of operands that fit in 64 bits, in 64-bit registers: results that overflow
+// 64 bits or leave the result's precision report overflow (NULL rows excepted), and the
+// caller takes the 128-bit path.
 template <typename GetA, typename GetB>
 bool Decimal64Loop(Op op, int64_t n, GetA a, GetB b, int precision, const uint8_t* valid,
                    __int128* out) {
   bool overflow = false;
   auto row_ok = [valid](int64_t i) { return valid == nullptr || GetBit(valid, i); };
-  if (op == Op::kMultiply) {
-    // Two 64-bit values multiply exactly into 128 bits; beyond 37 digits nothing overflows.
-    const __int128 limit = PowerOfTen(precision);
-    const bool check = precision < 38;
-    for (int64_t i = 0; i < n; ++i) {
-      const __int128 r = static_cast<__int128>(a(i)) * b(i);
-      overflow |= check & ((r >= limit) | (r <= -limit)) & row_ok(i);
-      out[i] = r;
-    }
-    return overflow;
-  }
   // A 64-bit result is below 10^19: only results of up to 18 digits need the bound.
   const int64_t limit = precision <= 18 ? static_cast<int64_t>(PowerOfTen(precision)) : INT64_MAX;
   for (int64_t i = 0; i < n; ++i) {
@@ -435,12 +424,12 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
   int64_t sa = left.constant ? 0 : 1, sb = right.constant ? 0 : 1;
   const __int128 limit = PowerOfTen(node.type.precision);
   const uint8_t* valid = validity ? validity->data() : nullptr;
-  if (DecimalFits64(left, n) && DecimalFits64(right, n)) {
-    // The common shape (TPC-H's l_extendedprice * (1 - l_discount)): 64-bit operands, a
-    // column against a constant or another column, each loop free of strides.
+  if (node.op != Op::kMultiply && DecimalFits64(left, n) && DecimalFits64(right, n)) {
+    // The common shape (TPC-H's 1 - l_discount): 64-bit operands, a column against a constant
+    // or another column, each loop free of strides. (A product checks each row as it goes.)
     const int64_t* a64 = left.column->values_as<int64_t>();  // the low words: stride 2
     const int64_t* b64 = right.column->values_as<int64_t>();
-    const int64_t ca = a64[0], cb = b64[0];
+    const int64_t ca = sa == 0 ? a64[0] : 0, cb = sb == 0 ? b64[0] : 0;  // constants: row 0
     bool wide = false;
     if (sa == 1 && sb == 1) {
       wide = Decimal64Loop(node.op, n, [a64](int64_t i) { return a64[2 * i]; },
@@ -463,21 +452,38 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
     // Some row needs 128 bits (or overflows): the general loop below decides.
   }
   bool overflow = false;
-  // Results outside the precision overflow (NULL rows excepted); no branch per row.
+  // Results outside the precision overflow (NULL rows excepted); no branch per row, and a loop
+  // per shape of operands (column or constant) so none multiplies by a stride.
+  const __int128 ca = sa == 0 ? a[0] : 0, cb = sb == 0 ? b[0] : 0;  // constants: row 0
   auto loop = [&](auto op) {
-    if (valid == nullptr) {
+    auto run = [&](auto get_a, auto get_b) {
+      if (valid == nullptr) {
+        for (int64_t i = 0; i < n; ++i) {
+          __int128 r = 0;
+          overflow |= op(get_a(i), get_b(i), &r) | (r >= limit) | (r <= -limit);
+          out[i] = r;
+        }
+        return;
+      }
       for (int64_t i = 0; i < n; ++i) {
         __int128 r = 0;
-        overflow |= op(a[i * sa], b[i * sb], &r) | (r >= limit) | (r <= -limit);
+        const bool o = op(get_a(i), get_b(i), &r) | (r >= limit) | (r <= -limit);
+        overflow |= o & GetBit(valid, i);
         out[i] = r;
       }
-      return;
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      __int128 r = 0;
-      const bool o = op(a[i * sa], b[i * sb], &r) | (r >= limit) | (r <= -limit);
-      overflow |= o & GetBit(valid, i);
-      out[i] = r;
+    };
+    auto column_a = [a](int64_t i) { return a[i]; };
+    auto column_b = [b](int64_t i) { return b[i]; };
+    auto constant_a = [ca](int64_t) { return ca; };
+    auto constant_b = [cb](int64_t) { return cb; };
+    if (sa == 1 && sb == 1) {
+      run(column_a, column_b);
+    } else if (sa == 1) {
+      run(column_a, constant_b);
+    } else if (sb == 1) {
+      run(constant_a, column_b);
+    } else {
+      run(constant_a, constant_b);
     }
   };
   switch (node.op) {
