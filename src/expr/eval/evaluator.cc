@@ -429,14 +429,11 @@ class Evaluator {
         if (coded != nullptr && coded->entries->length * 2 <= rows_) {
           // A dictionary-coded column: each entry matched once, each row takes its entry's.
           const Column& entries = *coded->entries;
-          std::vector<uint8_t> entry_matches(static_cast<size_t>(entries.length));
+          std::vector<uint8_t> entry_bits(static_cast<size_t>((entries.length + 7) / 8), 0);
           for (int64_t j = 0; j < entries.length; ++j) {
-            entry_matches[static_cast<size_t>(j)] = matcher.Matches(entries.GetView(j)) != node.negated;
+            if (matcher.Matches(entries.GetView(j)) != node.negated) SetBit(entry_bits.data(), j);
           }
-          const uint32_t* codes = coded->codes->data_as<uint32_t>();
-          for (int64_t i = 0; i < rows_; ++i) {
-            out[i >> 3] |= static_cast<uint8_t>(entry_matches[codes[i]] << (i & 7));
-          }
+          GatherEntryBits(*coded, entry_bits.data(), rows_, out);
           if (validity != nullptr) {
             const uint8_t* valid = validity->data();
             for (int64_t b = 0; b < (rows_ + 7) / 8; ++b) out[b] &= valid[b];

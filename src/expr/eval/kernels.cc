@@ -87,6 +87,8 @@ void CompareOp(Op op, int64_t rows, uint8_t* out, GetA a, GetB b) {
   }
 }
 
+}  // namespace
+
 // Rows of a dictionary-coded column `coded` (n of them) take the bit of their entry:
 // bit i of `out` = entry_bits[codes[i]]. NULL rows (code 0) are masked by the caller.
 void GatherEntryBits(const DictionaryCodes& coded, const uint8_t* entry_bits, int64_t n,
@@ -97,8 +99,6 @@ void GatherEntryBits(const DictionaryCodes& coded, const uint8_t* entry_bits, in
     out[i >> 3] |= static_cast<uint8_t>(GetBit(entry_bits, codes[i]) << (i & 7));
   }
 }
-
-}  // namespace
 
 Phys PhysOf(const DataType& type) {
   switch (type.id) {

@@ -118,6 +118,10 @@ Result<Vec> CastKernel(const BoundNode& node, const Vec& operand, int64_t rows);
 // decimals and floats, between dates and timestamps. A row the typed loop cannot convert
 // plainly goes through CastValue alone, so errors and TRY_CAST's NULLs are exactly its.
 Result<Vec> ConversionCastKernel(const BoundNode& node, const Vec& operand, int64_t rows);
+// Rows of a dictionary-coded column `coded` (n of them) take the bit of their entry:
+// bit i of `out` = entry_bits[codes[i]]. NULL rows (code 0) are masked by the caller.
+void GatherEntryBits(const DictionaryCodes& coded, const uint8_t* entry_bits, int64_t n,
+                     uint8_t* out);
 Vec LogicKernel(bool is_and, const std::vector<Vec>& inputs, int64_t rows);
 Vec NotKernel(const Vec& input, int64_t rows);
 Vec IsNullKernel(const Vec& input, bool negated, int64_t rows);
