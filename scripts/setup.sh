@@ -2,9 +2,10 @@
 # Installs everything tarn's build, tests and benchmarks need. Idempotent.
 #   Debian packages: compiler toolchain, compression libraries, SQLite, utf8proc (Unicode case
 #   mapping), RE2 (regular expressions, the engine DuckDB embeds), GoogleTest/Benchmark,
-#   libpq (the PostgreSQL catalog) and the PostgreSQL 15 server the tests run against.
+#   libpq (the PostgreSQL catalog) and the PostgreSQL 15 server the tests run against, libcurl,
+#   OpenSSL and TinyXML-2 (object storage).
 #   npm (pinned in tools/oracle/package-lock.json): DuckDB as test oracle and benchmark peer,
-#   vega-datasets for flights-3m.parquet.
+#   vega-datasets for flights-3m.parquet, s3rver (the S3-compatible server of the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,8 @@ packages=(g++ cmake make ccache pkg-config nodejs npm
           libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libsqlite3-dev libxxhash-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
           postgresql libpq-dev
-          libutf8proc-dev libre2-dev libedit-dev)
+          libutf8proc-dev libre2-dev libedit-dev
+          libcurl4-openssl-dev libssl-dev libtinyxml2-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -37,6 +39,7 @@ fi
 
 if [ ! -d tools/oracle/node_modules/@duckdb/node-api ] || \
    [ ! -f tools/oracle/node_modules/vega-datasets/data/flights-3m.parquet ] || \
+   [ ! -d tools/oracle/node_modules/s3rver ] || \
    [ tools/oracle/package-lock.json -nt tools/oracle/node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages"
   (cd tools/oracle && npm ci --no-audit --no-fund --loglevel=error)

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,13 @@
 #include "tarn/status.h"
 
 namespace tarn {
+
+// One range for RandomAccessFile::ReadRanges: `length` bytes at `offset` into `out`.
+struct ReadRange {
+  int64_t offset = 0;
+  int64_t length = 0;
+  uint8_t* out = nullptr;
+};
 
 class RandomAccessFile {
  public:
@@ -30,6 +38,9 @@ class RandomAccessFile {
   // Reads exactly `length` bytes at `offset` into `out`, or fails: a range past the end is an
   // IOError naming the path, the range and the file size.
   virtual Status ReadAt(int64_t offset, int64_t length, uint8_t* out) const = 0;
+  // Reads every range as ReadAt would. Files far from their bytes (object storage) fetch the
+  // ranges together, joining near ones; local files read them one by one.
+  virtual Status ReadRanges(std::span<const ReadRange> ranges) const;
   // Convenience: ReadAt into a string.
   Result<std::string> Read(int64_t offset, int64_t length) const;
 };
@@ -75,6 +86,9 @@ class FileSystem {
   virtual Result<std::string> RealPath(const std::string& path) { return path; }
   virtual Status CreateDirectories(const std::string& dir) = 0;
   virtual Status Delete(const std::string& path) = 0;
+  // Deletes every path that exists, as Delete does each (a missing one is no error; the first
+  // failure is returned after trying the rest); object stores delete them in batches.
+  virtual Status DeleteFiles(const std::vector<std::string>& paths);
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
 
   // Whole-file helpers.

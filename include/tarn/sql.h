@@ -149,7 +149,9 @@ struct QueryResult {
 
 class Session {
  public:
-  // Files are read and written through `fs` (default: the local file system).
+  // Files are read and written through `fs`; by default the local disk and, for s3:// paths,
+  // object storage with the options of CREATE SECRET, the s3_* settings and the environment
+  // (tarn/s3.h StorageRouter).
   explicit Session(std::shared_ptr<FileSystem> fs = nullptr);
   ~Session();
   Session(const Session&) = delete;

@@ -6,6 +6,7 @@
 #include "catalog/commit_internal.h"
 #include "catalog/row_reader.h"
 #include "tarn/lake_maintenance.h"
+#include "tarn/s3.h"
 
 namespace tarn {
 
@@ -294,7 +295,7 @@ Result<std::vector<SnapshotInfo>> ExpireSnapshots(Lake& lake,
 
 Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                                  const CleanupOptions& options) {
-  if (fs == nullptr) fs = LocalFileSystem();
+  if (fs == nullptr) fs = DefaultFileSystem();
   CatalogStore* store = lake.store();
   const int64_t cutoff = options.older_than_micros.value_or(NowMicros() - kTwoDaysMicros);
   TARN_ASSIGN_OR_RETURN(
@@ -335,13 +336,14 @@ Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<Fil
   for (const auto& c : chosen) paths.push_back(c.second);
   if (options.dry_run || chosen.empty()) return paths;
   TARN_RETURN_NOT_OK(Writable(lake));
+  // Each file and its sidecar, if one was published (gone meanwhile is fine), in batches
+  // on object storage.
+  std::vector<std::string> doomed;
   for (const auto& [id, path] : chosen) {
-    TARN_ASSIGN_OR_RETURN(bool exists, fs->Exists(path));
-    if (exists) TARN_RETURN_NOT_OK(fs->Delete(path));
-    // Its sidecar, if one was published (gone meanwhile is fine).
-    Status sidecar = fs->Delete(path + std::string(kSidecarSuffix));
-    if (!sidecar.ok() && !sidecar.IsNotFound()) return sidecar;
+    doomed.push_back(path);
+    doomed.push_back(path + std::string(kSidecarSuffix));
   }
+  TARN_RETURN_NOT_OK(fs->DeleteFiles(doomed));
   TARN_RETURN_NOT_OK(store->Begin(CatalogTransactionMode::kWrite));
   ci::RollbackGuard guard(store);
   for (const auto& [id, path] : chosen) {
@@ -356,7 +358,7 @@ Result<std::vector<std::string>> CleanupOldFiles(Lake& lake, std::shared_ptr<Fil
 
 Result<std::vector<std::string>> DeleteOrphanedFiles(Lake& lake, std::shared_ptr<FileSystem> fs,
                                                      const CleanupOptions& options) {
-  if (fs == nullptr) fs = LocalFileSystem();
+  if (fs == nullptr) fs = DefaultFileSystem();
   const int64_t cutoff = options.older_than_micros.value_or(NowMicros() - kTwoDaysMicros);
   CatalogStore* store = lake.store();
   TARN_ASSIGN_OR_RETURN(auto table_paths, TablePaths(lake));
@@ -408,10 +410,7 @@ Result<std::vector<std::string>> DeleteOrphanedFiles(Lake& lake, std::shared_ptr
   }
   if (options.dry_run) return orphans;
   TARN_RETURN_NOT_OK(Writable(lake));
-  for (const std::string& p : orphans) {
-    Status deleted = fs->Delete(p);
-    if (!deleted.ok() && !deleted.IsNotFound()) return deleted;  // gone meanwhile is fine
-  }
+  TARN_RETURN_NOT_OK(fs->DeleteFiles(orphans));  // gone meanwhile is fine
   return orphans;
 }
 

@@ -15,6 +15,22 @@ Result<std::string> RandomAccessFile::Read(int64_t offset, int64_t length) const
   return out;
 }
 
+Status RandomAccessFile::ReadRanges(std::span<const ReadRange> ranges) const {
+  for (const ReadRange& range : ranges) {
+    TARN_RETURN_NOT_OK(ReadAt(range.offset, range.length, range.out));
+  }
+  return Status::OK();
+}
+
+Status FileSystem::DeleteFiles(const std::vector<std::string>& paths) {
+  Status first;
+  for (const std::string& path : paths) {
+    Status deleted = Delete(path);
+    if (!deleted.ok() && !deleted.IsNotFound() && first.ok()) first = std::move(deleted);
+  }
+  return first;
+}
+
 Result<std::string> FileSystem::ReadFile(const std::string& path) {
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenForRead(path));
   return file->Read(0, file->size());

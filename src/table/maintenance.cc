@@ -17,6 +17,7 @@
 #include "table/sort_rows.h"
 #include "table/write_files.h"
 #include "table/write_state.h"
+#include "tarn/s3.h"
 #include "tarn/table_write.h"
 
 namespace tarn {
@@ -55,7 +56,7 @@ struct Run {
 
 Result<std::unique_ptr<Run>> StartRun(Lake& lake, std::shared_ptr<FileSystem> fs,
                                       const MaintenanceOptions& options) {
-  if (fs == nullptr) fs = LocalFileSystem();
+  if (fs == nullptr) fs = DefaultFileSystem();
   auto run = std::make_unique<Run>();
   run->lake = &lake;
   run->fs = fs;

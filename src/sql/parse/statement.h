@@ -160,6 +160,10 @@ enum class StatementKind : uint8_t {
   kDetach,
   kUse,
   kCheckpoint,   // CHECKPOINT [lake]: `setting` names the lake (empty: the default one)
+  // CREATE [OR REPLACE] [TEMPORARY] SECRET [IF NOT EXISTS] [name] (TYPE s3, option value, …),
+  // DROP [TEMPORARY] SECRET [IF EXISTS] name: `session` holds the name and options.
+  kCreateSecret,
+  kDropSecret,
   // PREPARE name AS statement (`setting`, `inner` with its text), EXECUTE name[(arguments)],
   // DEALLOCATE [PREPARE] name.
   kPrepare,
@@ -285,7 +289,8 @@ struct WriteStmt {
 };
 
 // ATTACH [OR REPLACE] [DATABASE] [IF NOT EXISTS] 'locator' [AS name] [(option [value], ...)],
-// DETACH [DATABASE] [IF EXISTS] name, USE name[.schema].
+// DETACH [DATABASE] [IF EXISTS] name, USE name[.schema]; CREATE / DROP SECRET (name, options,
+// or_replace, if_exists, if_not_exists; `persistent` when PERSISTENT was written).
 struct SessionStmt {
   std::string locator;  // ATTACH: the path or locator as written
   std::string name;     // ATTACH AS name (empty: derived from the locator), DETACH, USE
@@ -293,6 +298,7 @@ struct SessionStmt {
   bool if_exists = false;
   bool if_not_exists = false;
   bool or_replace = false;
+  bool persistent = false;
   // ATTACH options by upper-case name; a bare option (READ_ONLY) has a null value.
   std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> options;
 };

@@ -439,6 +439,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
     TARN_ASSIGN_OR_RETURN(statement->setting, ParseName());
     return statement;
   }
+  if (AtSecretStatement()) return ParseSecret();
   if (first.IsKeyword("CREATE")) return ParseCreate();
   if (first.IsKeyword("DROP")) return ParseDrop();
   if (first.IsKeyword("INSERT")) return ParseInsert();

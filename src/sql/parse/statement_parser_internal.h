@@ -176,6 +176,11 @@ class StatementParser {
   // --- session statements (statement_parser_session.cc) ---
   Result<std::unique_ptr<Statement>> ParseAttach();
   Result<std::unique_ptr<Statement>> ParseDetach();
+  // CREATE … SECRET / DROP … SECRET, when the tokens from the current one spell it.
+  bool AtSecretStatement() const;
+  Result<std::unique_ptr<Statement>> ParseSecret();
+  // "(NAME value, …)" after ATTACH or CREATE SECRET, into `options`.
+  Status ParseSessionOptions(std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>>* options);
   Result<std::unique_ptr<Statement>> ParseUse();
 
   std::string_view text_;

@@ -32,25 +32,79 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseAttach() {
   if (AcceptKeyword("AS")) {
     TARN_ASSIGN_OR_RETURN(attach.name, ParseName());
   }
-  if (AcceptOperator("(")) {
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::string option, ParseName());
-      option = Upper(std::move(option));
-      std::unique_ptr<ast::Expr> value;
-      if (!Peek().IsOperator(",") && !Peek().IsOperator(")")) {
-        // TYPE ducklake: a bare word is the value's text.
-        if (Peek().kind == TokenKind::kIdentifier && (Peek(1).IsOperator(",") ||
-                                                      Peek(1).IsOperator(")")) &&
-            !Peek().IsKeyword("TRUE") && !Peek().IsKeyword("FALSE") &&
-            !Peek().IsKeyword("NULL")) {
-          value = ast::MakeLiteral(ast::LiteralKind::kString, Advance().text);
-        } else {
-          TARN_ASSIGN_OR_RETURN(value, ParseExpr());
-        }
+  if (Peek().IsOperator("(")) TARN_RETURN_NOT_OK(ParseSessionOptions(&attach.options));
+  return statement;
+}
+
+Status StatementParser::ParseSessionOptions(
+    std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>>* options) {
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(std::string option, ParseName());
+    option = Upper(std::move(option));
+    std::unique_ptr<ast::Expr> value;
+    if (!Peek().IsOperator(",") && !Peek().IsOperator(")")) {
+      // TYPE ducklake: a bare word is the value's text.
+      if (Peek().kind == TokenKind::kIdentifier && (Peek(1).IsOperator(",") ||
+                                                    Peek(1).IsOperator(")")) &&
+          !Peek().IsKeyword("TRUE") && !Peek().IsKeyword("FALSE") &&
+          !Peek().IsKeyword("NULL")) {
+        value = ast::MakeLiteral(ast::LiteralKind::kString, Advance().text);
+      } else {
+        TARN_ASSIGN_OR_RETURN(value, ParseExpr());
       }
-      attach.options.emplace_back(std::move(option), std::move(value));
-      if (AcceptOperator(")")) break;
-      TARN_RETURN_NOT_OK(ExpectOperator(","));
+    }
+    options->emplace_back(std::move(option), std::move(value));
+    if (AcceptOperator(")")) break;
+    TARN_RETURN_NOT_OK(ExpectOperator(","));
+  }
+  return Status::OK();
+}
+
+bool StatementParser::AtSecretStatement() const {
+  if (!Peek().IsKeyword("CREATE") && !Peek().IsKeyword("DROP")) return false;
+  size_t i = 1;
+  if (Peek().IsKeyword("CREATE") && Peek(1).IsKeyword("OR") && Peek(2).IsKeyword("REPLACE")) i = 3;
+  if (Peek(i).IsKeyword("PERSISTENT") || Peek(i).IsKeyword("TEMPORARY") ||
+      Peek(i).IsKeyword("TEMP")) {
+    ++i;
+  }
+  return Peek(i).IsKeyword("SECRET");
+}
+
+Result<std::unique_ptr<Statement>> StatementParser::ParseSecret() {
+  const bool create = Advance().IsKeyword("CREATE");
+  auto statement = SessionStatement(create ? StatementKind::kCreateSecret
+                                           : StatementKind::kDropSecret,
+                                    create ? "CREATE SECRET" : "DROP SECRET");
+  SessionStmt& secret = *statement->session;
+  if (create && AcceptKeyword("OR")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("REPLACE"));
+    secret.or_replace = true;
+  }
+  if (AcceptKeyword("PERSISTENT")) {
+    secret.persistent = true;
+  } else if (!AcceptKeyword("TEMPORARY")) {
+    AcceptKeyword("TEMP");
+  }
+  TARN_RETURN_NOT_OK(ExpectKeyword("SECRET"));
+  if (create) {
+    secret.if_not_exists = AcceptIfNotExists();
+    if (!Peek().IsOperator("(")) {
+      TARN_ASSIGN_OR_RETURN(secret.name, ParseName());
+    }
+    if (AcceptKeyword("IN")) {
+      TARN_ASSIGN_OR_RETURN(std::string storage, ParseName());
+      // Only secrets in memory are kept; any other storage is a persistent one.
+      secret.persistent = secret.persistent || Upper(storage) != "MEMORY";
+    }
+    TARN_RETURN_NOT_OK(ParseSessionOptions(&secret.options));
+  } else {
+    secret.if_exists = AcceptIfExists();
+    TARN_ASSIGN_OR_RETURN(secret.name, ParseName());
+    if (AcceptKeyword("FROM")) {
+      TARN_ASSIGN_OR_RETURN(std::string storage, ParseName());
+      secret.persistent = secret.persistent || Upper(storage) != "MEMORY";
     }
   }
   return statement;

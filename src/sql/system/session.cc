@@ -25,11 +25,13 @@
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
 #include "sql/system/attached_lakes.h"
+#include "sql/system/secrets.h"
 #include "sql/system/settings.h"
 #include "sql/system/show.h"
 #include "tarn/catalog.h"
 #include "tarn/format.h"
 #include "tarn/lake_write.h"
+#include "tarn/s3.h"
 #include "tarn/sql.h"
 
 namespace tarn {
@@ -242,6 +244,9 @@ class TransactionGuardedReader final : public BatchReader {
 
 struct Session::Impl {
   std::shared_ptr<FileSystem> fs;
+  // CREATE SECRET and the s3_* settings; they route s3:// paths when `fs` is the session's
+  // own router (a caller's file system is used as given).
+  std::unique_ptr<sql::StorageSecrets> secrets;
   SqlCatalog catalog;
   SqlSettings settings;  // threads and memory_limit of `values`, for Session::settings()
   sql::SessionSettings values{DefaultThreads(), DefaultMemoryLimit()};
@@ -431,6 +436,9 @@ struct Session::Impl {
       }
       TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
       TARN_RETURN_NOT_OK(values.Set(statement.setting, value));
+    }
+    if (sql::LowerAscii(statement.setting).starts_with("s3_")) {
+      secrets->ApplySettings(values.s3());
     }
     settings.threads = values.threads();
     settings.memory_limit = values.memory_limit();
@@ -635,6 +643,28 @@ struct Session::Impl {
       case sql::StatementKind::kCheckpoint:
         TARN_RETURN_NOT_OK(Checkpoint(statement));
         return EmptyResult(std::move(result));
+      case sql::StatementKind::kCreateSecret: {
+        std::vector<Value> option_values;
+        for (const auto& [name, expression] : statement.session->options) {
+          if (expression == nullptr) {
+            option_values.push_back(Value::Boolean(true));
+            continue;
+          }
+          Schema empty;
+          TARN_ASSIGN_OR_RETURN(auto bound, Bind(*expression, empty));
+          if (!bound->IsConstant()) {
+            return Status::InvalidArgument("Binder Error: secret option ", name,
+                                           " needs a constant value");
+          }
+          TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
+          option_values.push_back(std::move(value));
+        }
+        TARN_RETURN_NOT_OK(secrets->Create(*statement.session, option_values));
+        return EmptyResult(std::move(result));
+      }
+      case sql::StatementKind::kDropSecret:
+        TARN_RETURN_NOT_OK(secrets->Drop(*statement.session));
+        return EmptyResult(std::move(result));
       case sql::StatementKind::kAttach:
       case sql::StatementKind::kDetach:
       case sql::StatementKind::kUse:
@@ -709,7 +739,10 @@ struct Session::Impl {
 };
 
 Session::Session(std::shared_ptr<FileSystem> fs) : impl_(std::make_unique<Impl>()) {
-  impl_->fs = fs ? std::move(fs) : LocalFileSystem();
+  std::shared_ptr<StorageRouter> router;
+  if (fs == nullptr) router = std::make_shared<StorageRouter>(LocalFileSystem());
+  impl_->fs = fs ? std::move(fs) : router;
+  impl_->secrets = std::make_unique<sql::StorageSecrets>(std::move(router));
   impl_->settings.threads = impl_->values.threads();
   impl_->settings.memory_limit = impl_->values.memory_limit();
   impl_->lakes.set_settings(&impl_->values.lake());

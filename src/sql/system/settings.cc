@@ -81,6 +81,13 @@ enum class SessionSettings::Id : uint8_t {
   kLayoutPicker,
   kLayoutSampleRows,
   kTempDirectory,
+  kS3Region,
+  kS3Endpoint,
+  kS3AccessKeyId,
+  kS3SecretAccessKey,
+  kS3SessionToken,
+  kS3UrlStyle,
+  kS3UseSsl,
 };
 
 struct SessionSettings::Definition {
@@ -112,6 +119,13 @@ const std::vector<SessionSettings::Definition>& SessionSettings::Definitions() {
       {Id::kLayoutPicker, "layout_picker", nullptr, DataType(TypeId::kVarchar)},
       {Id::kLayoutSampleRows, "layout_sample_rows", nullptr, DataType(TypeId::kUInt64)},
       {Id::kTempDirectory, "temp_directory", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kS3Region, "s3_region", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kS3Endpoint, "s3_endpoint", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kS3AccessKeyId, "s3_access_key_id", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kS3SecretAccessKey, "s3_secret_access_key", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kS3SessionToken, "s3_session_token", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kS3UrlStyle, "s3_url_style", nullptr, DataType(TypeId::kVarchar)},
+      {Id::kS3UseSsl, "s3_use_ssl", nullptr, DataType(TypeId::kBoolean)},
   };
   return kDefinitions;
 }
@@ -186,6 +200,18 @@ Status SessionSettings::Reset(std::string_view name) {
       return Apply(*definition, Value::UInt(DataType(TypeId::kUInt64), 1 << 20));
     case Id::kTempDirectory:
       return Apply(*definition, Value::Varchar(DefaultTempDirectory()));
+    case Id::kS3Region:
+    case Id::kS3Endpoint:
+    case Id::kS3AccessKeyId:
+    case Id::kS3SecretAccessKey:
+    case Id::kS3SessionToken:
+    case Id::kS3UrlStyle:
+      TARN_RETURN_NOT_OK(Apply(*definition, Value::Varchar("")));
+      return Status::OK();
+    case Id::kS3UseSsl:
+      s3_.use_ssl.reset();
+      Publish(*definition, Value::Boolean(true));
+      return Status::OK();
   }
   return Status::Internal("unknown setting");
 }
@@ -260,6 +286,34 @@ Status SessionSettings::Apply(const Definition& definition, const Value& value) 
       // NULL or '' turns spilling off, as DuckDB's empty temp_directory does.
       temp_directory_ = typed.is_null() ? std::string() : typed.GetBytes();
       typed = Value::Varchar(temp_directory_);
+      break;
+    case Id::kS3Region:
+      s3_.region = typed.GetBytes();
+      break;
+    case Id::kS3Endpoint:
+      s3_.endpoint = typed.GetBytes();
+      break;
+    case Id::kS3AccessKeyId:
+      s3_.access_key_id = typed.GetBytes();
+      break;
+    case Id::kS3SecretAccessKey:
+      s3_.secret_access_key = typed.GetBytes();
+      break;
+    case Id::kS3SessionToken:
+      s3_.session_token = typed.GetBytes();
+      break;
+    case Id::kS3UrlStyle: {
+      const std::string style = LowerAscii(typed.GetBytes());
+      if (!style.empty() && style != "path" && style != "vhost") {
+        return Status::InvalidArgument("Invalid Input Error: s3_url_style must be 'path' or "
+                                       "'vhost', not '", typed.GetBytes(), "'");
+      }
+      s3_.url_style = style;
+      typed = Value::Varchar(style);
+      break;
+    }
+    case Id::kS3UseSsl:
+      s3_.use_ssl = typed.GetBool();
       break;
     case Id::kMemoryLimit:
     case Id::kPreserveInsertionOrder:

@@ -10,12 +10,15 @@
 // DuckDB's scripts without changing anything: preserve_insertion_order (tarn always keeps
 // insertion order), parquet_metadata_cache, immediate_transaction_mode (BEGIN starts the lake
 // transactions at once anyway). TimeZone takes only UTC and its aliases: tarn shows TIMESTAMP
-// WITH TIME ZONE values in UTC.
+// WITH TIME ZONE values in UTC. The s3_* settings (region, endpoint, access_key_id,
+// secret_access_key, session_token, url_style, use_ssl) give the options of s3:// paths that
+// no secret covers, over what the environment gives (tarn/s3.h).
 //
 // Thread-safety: one thread at a time (the session's).
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +29,17 @@
 #include "tarn/table_write.h"
 
 namespace tarn::sql {
+
+// The s3_* settings a user set ("" and no value: not set).
+struct S3SettingValues {
+  std::string region;
+  std::string endpoint;
+  std::string access_key_id;
+  std::string secret_access_key;
+  std::string session_token;
+  std::string url_style;
+  std::optional<bool> use_ssl;
+};
 
 class SessionSettings {
  public:
@@ -51,6 +65,7 @@ class SessionSettings {
   // SORTED BY AUTO's picker: its mode and sample size.
   PickerMode layout_picker() const { return layout_picker_; }
   int64_t layout_sample_rows() const { return layout_sample_rows_; }
+  const S3SettingValues& s3() const { return s3_; }
 
  private:
   enum class Id : uint8_t;
@@ -68,6 +83,7 @@ class SessionSettings {
   LakeSessionSettings lake_;
   PickerMode layout_picker_ = PickerMode::kMeasured;
   int64_t layout_sample_rows_ = 1 << 20;
+  S3SettingValues s3_;
   std::map<std::string, Value> values_;
 };
 
