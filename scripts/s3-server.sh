@@ -16,7 +16,9 @@ case "$action" in
   start)
     [ -d tools/oracle/node_modules/s3rver ] || { echo "s3-server: s3rver missing (scripts/setup.sh installs it)" >&2; exit 1; }
     mkdir -p "$dir/objects"
-    node tools/s3server/serve.mjs --dir "$dir/objects" --bucket tarn-test \
+    # s3rver's ListObjectsV2 continuation tokens use DES, which Node's OpenSSL 3 keeps in its
+    # legacy provider.
+    node --openssl-legacy-provider tools/s3server/serve.mjs --dir "$dir/objects" --bucket tarn-test \
       >"$dir/server.out" 2>"$dir/server.log" &
     echo $! >"$dir/pid"
     for _ in $(seq 1 100); do

@@ -15,13 +15,18 @@ manifests="$(mktemp -d)"
 # it fail without it. Its folder must be reachable by the server's unprivileged user.
 pg_dir="$(mktemp -d)"
 chmod 755 "$pg_dir"
+# And a throwaway S3-compatible server (scripts/s3-server.sh) for object storage (TARN_TEST_S3).
+s3_dir="$(mktemp -d)"
 cleanup() {
   scripts/pg-server.sh stop "$pg_dir/server" || true
-  rm -rf "$manifests" "$pg_dir"
+  scripts/s3-server.sh stop "$s3_dir" || true
+  rm -rf "$manifests" "$pg_dir" "$s3_dir"
 }
 trap cleanup EXIT
 TARN_TEST_PG="$(scripts/pg-server.sh start "$pg_dir/server")"
 export TARN_TEST_PG
+TARN_TEST_S3="$(scripts/s3-server.sh start "$s3_dir")"
+export TARN_TEST_S3
 shared_folders=(fixtures data ducklake-suite)
 check_shared() {
   for folder in "${shared_folders[@]}"; do

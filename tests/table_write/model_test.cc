@@ -171,11 +171,12 @@ struct Predicate {
 class ModelRun {
  public:
   ModelRun(uint64_t seed, int steps,
-           write_testing::CatalogBackend backend = write_testing::CatalogBackend::kSqlite)
-      : rng_(seed), seed_(seed), steps_(steps), backend_(backend) {}
+           write_testing::CatalogBackend backend = write_testing::CatalogBackend::kSqlite,
+           write_testing::DataStorage storage = write_testing::DataStorage::kLocal)
+      : rng_(seed), seed_(seed), steps_(steps), backend_(backend), storage_(storage) {}
 
   void Run() {
-    auto lake = EmptyLake(std::nullopt, backend_);
+    auto lake = EmptyLake(std::nullopt, backend_, storage_);
     ASSERT_TRUE(lake.ok()) << lake.status().ToString();
     lake_ = std::move(lake).value();
     // A small target file size so inserts also split into several files.
@@ -233,7 +234,7 @@ class ModelRun {
 
  private:
   std::unique_ptr<WriteTransaction> Begin() {
-    auto txn = WriteTransaction::Begin(*lake_.lake, LocalFileSystem());
+    auto txn = WriteTransaction::Begin(*lake_.lake, lake_.fs);
     EXPECT_TRUE(txn.ok()) << txn.status().ToString();
     return txn.ok() ? std::move(txn).value() : nullptr;
   }
@@ -636,7 +637,7 @@ class ModelRun {
       alone->pending_inlined_row_deletes.clear();
       TableScanOptions options;
       options.with_rowid = true;
-      auto batch = ScanTableToBatch(*lake_.lake, LocalFileSystem(), alone, options);
+      auto batch = ScanTableToBatch(*lake_.lake, lake_.fs, alone, options);
       ASSERT_TRUE(batch.ok()) << what << ": " << batch.status().ToString();
       ASSERT_EQ((*batch)->num_rows, file.record_count) << what << ": " << file.path;
       for (int64_t row = 1; row < (*batch)->num_rows; ++row) {
@@ -712,22 +713,22 @@ class ModelRun {
     const std::map<int64_t, DataFileInfo> files =
         roll < 85 ? LiveFiles() : std::map<int64_t, DataFileInfo>();
     if (roll < 30) {
-      AfterMaintenance(FlushInlinedData(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
+      AfterMaintenance(FlushInlinedData(*lake_.lake, lake_.fs, RandomMaintenanceOptions()),
                        "flush", files);
     } else if (roll < 60) {
       AfterMaintenance(
-          MergeAdjacentFiles(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
+          MergeAdjacentFiles(*lake_.lake, lake_.fs, RandomMaintenanceOptions()),
           "merge", files);
     } else if (roll < 85) {
-      AfterMaintenance(RewriteDataFiles(*lake_.lake, LocalFileSystem(), RandomMaintenanceOptions()),
+      AfterMaintenance(RewriteDataFiles(*lake_.lake, lake_.fs, RandomMaintenanceOptions()),
                        "rewrite", files);
     } else if (roll < 93) {
       Expire();
     } else {
       CleanupOptions options;
       options.cleanup_all = true;
-      auto cleaned = rng_() % 2 == 0 ? CleanupOldFiles(*lake_.lake, LocalFileSystem(), options)
-                                     : DeleteOrphanedFiles(*lake_.lake, LocalFileSystem(), options);
+      auto cleaned = rng_() % 2 == 0 ? CleanupOldFiles(*lake_.lake, lake_.fs, options)
+                                     : DeleteOrphanedFiles(*lake_.lake, lake_.fs, options);
       ASSERT_TRUE(cleaned.ok()) << cleaned.status().ToString();
       log_ += StrCat("step ", step_, ": cleanup removed ", cleaned->size(), " files\n");
       metadata_.clear();
@@ -836,7 +837,7 @@ class ModelRun {
     if (!metadata) return nullptr;
     TableScanOptions options;
     options.with_rowid = true;
-    auto batch = ScanTableToBatch(*lake_.lake, LocalFileSystem(), metadata, options);
+    auto batch = ScanTableToBatch(*lake_.lake, lake_.fs, metadata, options);
     EXPECT_TRUE(batch.ok()) << batch.status().ToString();
     return batch.ok() ? *batch : nullptr;
   }
@@ -943,6 +944,7 @@ class ModelRun {
   int64_t next_k_ = 0;
   int rename_counter_ = 0;
   write_testing::CatalogBackend backend_;
+  write_testing::DataStorage storage_;
   std::vector<ModelSortField> sort_key_;  // the table's current sort key
   std::vector<int> partition_columns_;     // keys of the columns the table is partitioned by
   std::string log_;  // the maintenance steps run, for a failure's message
@@ -962,6 +964,18 @@ TEST(WriteModelTest, Seed1OnPostgres) {
 }
 TEST(WriteModelTest, Seed2OnPostgres) {
   ModelRun(0x5eed0002, Steps(), write_testing::CatalogBackend::kPostgres).Run();
+}
+// And with the data files on the S3 test server (TARN_TEST_S3), the catalog on either; half
+// the steps, as every file costs the test server's round trips.
+TEST(WriteModelTest, Seed3OnS3) {
+  ModelRun(0x5eed0003, Steps() / 2, write_testing::CatalogBackend::kSqlite,
+           write_testing::DataStorage::kS3)
+      .Run();
+}
+TEST(WriteModelTest, Seed1OnPostgresAndS3) {
+  ModelRun(0x5eed0001, Steps() / 2, write_testing::CatalogBackend::kPostgres,
+           write_testing::DataStorage::kS3)
+      .Run();
 }
 
 // TARN_MODEL_SEEDS=A-B (or one number) runs the seeds 0x5eed0000 + A .. B as well.

@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "support/postgres_test_util.h"
+#include "support/s3_test_util.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
 #include "tarn/columnar.h"
 #include "tarn/lake_write.h"
+#include "tarn/s3.h"
 #include "tarn/table.h"
 #include "tarn/table_write.h"
 
@@ -34,6 +36,8 @@ struct TestLake {
   std::string locator;       // "ducklake:sqlite:<catalog_path>" or "ducklake:postgres:..."
   std::string data_path;     // ends in '/'
   std::unique_ptr<Lake> lake;
+  // Where the data files are: the local disk, or the S3 test server for an s3:// data path.
+  std::shared_ptr<FileSystem> fs = LocalFileSystem();
 
   Status Reopen() {
     lake.reset();
@@ -48,6 +52,7 @@ struct TestLake {
 };
 
 enum class CatalogBackend { kSqlite, kPostgres };
+enum class DataStorage { kLocal, kS3 };
 
 // A copy of fixtures/ducklake/<name> (catalog and data files) opened for writing, its data
 // path overridden to the copy.
@@ -74,9 +79,11 @@ inline Result<TestLake> FixtureLake(const std::string& name) {
 }
 
 // A new empty lake (CreateLake) with the given inlining limit; on PostgreSQL in a new schema
-// of the test server (TARN_TEST_PG: an error when it is unset).
+// of the test server (TARN_TEST_PG: an error when it is unset); its data on local disk or in
+// a new folder of the S3 test server (TARN_TEST_S3).
 inline Result<TestLake> EmptyLake(std::optional<int64_t> inlining_limit = std::nullopt,
-                                  CatalogBackend backend = CatalogBackend::kSqlite) {
+                                  CatalogBackend backend = CatalogBackend::kSqlite,
+                                  DataStorage storage = DataStorage::kLocal) {
   TestLake out;
   out.dir = std::make_unique<testing::TempDir>();
   if (backend == CatalogBackend::kPostgres) {
@@ -87,6 +94,11 @@ inline Result<TestLake> EmptyLake(std::optional<int64_t> inlining_limit = std::n
     out.locator = "ducklake:sqlite:" + out.catalog_path;
   }
   out.data_path = out.dir->Join("data") + "/";
+  if (storage == DataStorage::kS3) {
+    TARN_ASSIGN_OR_RETURN(S3Options s3, testing::TestS3Options());
+    out.fs = NewS3FileSystem(std::move(s3));
+    out.data_path = testing::UniqueS3Prefix("lake");
+  }
   CreateLakeOptions options;
   options.data_path = out.data_path;
   options.data_inlining_row_limit = inlining_limit;

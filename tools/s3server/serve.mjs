@@ -2,7 +2,7 @@
 // every request's AWS Signature Version 4 and payload hash (s3rver itself checks neither),
 // counts requests and bytes, and injects faults on request.
 //
-//   node tools/s3server/serve.mjs --dir DIR [--port P] [--bucket NAME]...
+//   node tools/s3server/serve.mjs --dir DIR [--port P] [--bucket NAME]... [--log]
 //
 // Prints "ready <port>" once it listens on 127.0.0.1:<port>. Credentials: access key S3RVER,
 // secret S3RVER (s3rver's account). Control requests (unsigned) on the same port:
@@ -24,12 +24,14 @@ const S3rver = require('s3rver');
 
 const args = process.argv.slice(2);
 let dir = null;
+let logRequests = false;  // --log: one stderr line per S3 request
 let port = 0;
 const buckets = [];
 for (let i = 0; i < args.length; ++i) {
   if (args[i] === '--dir') dir = args[++i];
   else if (args[i] === '--port') port = Number(args[++i]);
   else if (args[i] === '--bucket') buckets.push(args[++i]);
+  else if (args[i] === '--log') logRequests = true;
   else throw new Error(`unknown argument ${args[i]}`);
 }
 if (!dir) throw new Error('usage: serve.mjs --dir DIR [--port P] [--bucket NAME]...');
@@ -159,19 +161,43 @@ const server = http.createServer((req, res) => {
       process.stderr.write(`s3server: rejected ${req.method} ${req.url}: ${problem}\n`);
       return s3Error(res, 403, 'SignatureDoesNotMatch', problem);
     }
-    const forward = http.request({
-      host: '127.0.0.1', port: backendPort, method: req.method, path: req.url,
-      headers: { ...req.headers, 'content-length': body.length },
-    }, answer => {
-      res.writeHead(answer.statusCode, answer.headers);
-      answer.on('data', chunk => { stats.bytes_out += chunk.length; });
-      answer.pipe(res);
-    });
-    forward.on('error', error => s3Error(res, 500, 'InternalError', String(error)));
-    forward.end(body);
+    if (req.method === 'GET' && req.headers.range) {
+      // s3rver answers a ranged GET of an empty object with a broken 206; S3 answers 416.
+      const headers = { ...req.headers };
+      delete headers.range;
+      const head = http.request({
+        host: '127.0.0.1', port: backendPort, method: 'HEAD', path: req.url, headers,
+      }, answer => {
+        answer.resume();
+        if (answer.statusCode === 200 && answer.headers['content-length'] === '0') {
+          return s3Error(res, 416, 'InvalidRange', 'The requested range is not satisfiable');
+        }
+        return forward(req, res, body);
+      });
+      head.on('error', error => s3Error(res, 500, 'InternalError', String(error)));
+      head.end();
+      return undefined;
+    }
+    return forward(req, res, body);
   });
   return undefined;
 });
+
+function forward(req, res, body) {
+  const request = http.request({
+    host: '127.0.0.1', port: backendPort, method: req.method, path: req.url,
+    headers: { ...req.headers, 'content-length': body.length },
+  }, answer => {
+    if (logRequests) {
+      process.stderr.write(`s3server: ${req.method} ${req.url} ${req.headers.range ?? ''} -> ${answer.statusCode}\n`);
+    }
+    res.writeHead(answer.statusCode, answer.headers);
+    answer.on('data', chunk => { stats.bytes_out += chunk.length; });
+    answer.pipe(res);
+  });
+  request.on('error', error => s3Error(res, 500, 'InternalError', String(error)));
+  request.end(body);
+}
 server.on('connection', socket => {
   sockets.add(socket);
   socket.on('close', () => sockets.delete(socket));

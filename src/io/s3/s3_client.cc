@@ -156,6 +156,7 @@ Result<HttpResponse> S3Client::Send(const Call& call) {
   std::mt19937_64 jitter(std::random_device{}());
   Status last;
   HttpResponse response;
+  int retried = 0;
   for (int attempt = 0;; ++attempt) {
     HttpRequest request;
     request.method = call.method;
@@ -197,15 +198,16 @@ Result<HttpResponse> S3Client::Send(const Call& call) {
       retry = RetryableStatus(response.status, ParseError(response.body).code);
     }
     if (!retry || attempt >= options_.max_retries) break;
+    ++retried;
     retries_.fetch_add(1, std::memory_order_relaxed);
     double wait = static_cast<double>(options_.retry_wait_ms);
     for (int i = 0; i < attempt; ++i) wait *= options_.retry_backoff;
     wait *= 0.5 + std::uniform_real_distribution<double>(0, 1)(jitter);  // spread retries out
     std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(wait * 1000)));
   }
-  if (options_.max_retries > 0 && (last.code() == StatusCode::kIOError)) {
-    return Status(last.code(), last.message() + " (after " + std::to_string(options_.max_retries) +
-                                   " retries)");
+  if (retried > 0) {
+    return Status(last.code(), last.message() + " (after " + std::to_string(retried) +
+                                   (retried == 1 ? " retry)" : " retries)"));
   }
   return last;
 }

@@ -35,6 +35,7 @@
 namespace tarn::sql {
 
 struct LakeBinding;  // sql/lake/lake_source.h
+class StorageSecrets;  // sql/system/secrets.h
 struct CteScope;     // sql/plan/common_table.h
 
 // What operators need from the session.
@@ -51,6 +52,8 @@ struct ExecContext {
   const LakeBinding* lake = nullptr;
   // Every attached lake, in attach order (the default one among them).
   std::vector<const LakeBinding*> lakes;
+  // CREATE SECRET's secrets, for duckdb_secrets(); null outside a session.
+  const StorageSecrets* secrets = nullptr;
   // The WITH queries in scope while planning, innermost first, or null.
   const CteScope* ctes = nullptr;
   // How many queries are being planned around this one (PlanSelect in PlanSelect: derived

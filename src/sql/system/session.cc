@@ -291,6 +291,7 @@ struct Session::Impl {
     sql::LakeState* database = lakes.default_database();
     context.lake = database->lake != nullptr ? &database->binding : nullptr;
     context.lakes = lakes.Bindings();
+    context.secrets = secrets.get();
     context.interrupted = &interrupted;
     context.rows_read = &rows_read;
     context.rows_planned = &rows_planned;

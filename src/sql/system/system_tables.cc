@@ -15,6 +15,7 @@
 #include "sql/parse/select_text.h"
 #include "sql/parse/statement_parser.h"
 #include "sql/plan/names.h"
+#include "sql/system/secrets.h"
 #include "sql/system/show.h"
 #include "tarn/catalog.h"
 
@@ -611,7 +612,7 @@ Result<std::unique_ptr<Source>> InformationColumns(const Catalogs& catalogs) {
 }
 
 constexpr const char* kFunctions[] = {"duckdb_databases", "duckdb_schemas", "duckdb_tables",
-                                      "duckdb_views", "duckdb_columns"};
+                                      "duckdb_views", "duckdb_columns", "duckdb_secrets"};
 
 }  // namespace
 
@@ -629,6 +630,10 @@ Result<std::unique_ptr<Source>> BindSystemTableFunction(const TableRef& ref,
   if (!ref.args.empty()) {
     return Status::InvalidArgument(FormatErrorAt(
         sql_text, StrCat("Binder Error: ", name, "() takes no arguments"), ref.offset));
+  }
+  if (name == "duckdb_secrets") {
+    if (context.secrets == nullptr) return Status::Internal("duckdb_secrets() outside a session");
+    return Rows("duckdb_secrets()", context.secrets->Rows());
   }
   Result<Catalogs> catalogs = Collect(context);
   if (!catalogs.ok()) {

@@ -466,18 +466,33 @@ Result<std::unique_ptr<Source>> BindTarnFunction(const TableRef& ref, std::strin
     return Status(status.code(), FormatErrorAt(sql_text, status.message(), ref.offset));
   };
   Result<std::unique_ptr<Source>> bound = Status::Internal("unhandled ", name);
+  // The lake a positional string argument names (any attached one), else the default lake.
+  const LakeBinding* lake = context.lake;
+  if (name != kStats && name != kLayoutExplain) {
+    for (const TableArg& arg : ref.args) {
+      if (!arg.name.empty() || arg.is_list) continue;
+      Result<Value> catalog = Constant(*arg.expr, name);
+      if (!catalog.ok() || catalog->is_null() || catalog->type().id != TypeId::kVarchar) break;
+      const LakeBinding* named = FindLake(context, catalog->GetBytes());
+      if (named == nullptr) {
+        return located(Status::NotFound("Catalog Error: catalog \"", catalog->GetBytes(),
+                                        "\" does not exist"));
+      }
+      lake = named;
+      break;
+    }
+  }
   if (name == kStats) {
     bound = BindStats(ref);
-  } else if (context.lake == nullptr || context.lake->lake == nullptr ||
-             !context.lake->is_ducklake()) {
+  } else if (lake == nullptr || lake->lake == nullptr || !lake->is_ducklake()) {
     return located(
         Status::InvalidArgument("Catalog Error: ", name, " needs an attached DuckLake lake"));
   } else if (name == kPublish) {
-    bound = BindPublish(ref, *context.lake, context.Watch());
+    bound = BindPublish(ref, *lake, context.Watch());
   } else if (name == kSweep) {
-    bound = BindSweep(ref, *context.lake, context.Watch());
+    bound = BindSweep(ref, *lake, context.Watch());
   } else if (name == kTableStats) {
-    bound = BindTableStats(ref, sql_text, *context.lake);
+    bound = BindTableStats(ref, sql_text, *lake);
   } else if (name == kLayoutExplain) {
     bound = BindLayoutExplain(ref, sql_text, context);
   }

@@ -1,0 +1,72 @@
+#include "support/s3_test_util.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+
+#include "io/s3/http.h"
+
+namespace tarn::testing {
+
+Result<std::string> TestS3Endpoint() {
+  const char* endpoint = std::getenv("TARN_TEST_S3");
+  if (endpoint == nullptr || *endpoint == '\0') {
+    return Status::InvalidArgument(
+        "TARN_TEST_S3 is not set: run the tests through scripts/test.sh, or start a server with "
+        "scripts/s3-server.sh start DIR and export TARN_TEST_S3=<the endpoint it prints>");
+  }
+  return std::string(endpoint);
+}
+
+Result<S3Options> TestS3Options() {
+  TARN_ASSIGN_OR_RETURN(std::string endpoint, TestS3Endpoint());
+  S3Options options;
+  options.endpoint = endpoint;
+  options.use_ssl = false;
+  options.url_style = "path";
+  options.region = "us-east-1";
+  options.access_key_id = "S3RVER";
+  options.secret_access_key = "S3RVER";
+  options.retry_wait_ms = 20;
+  options.request_timeout_ms = 20000;
+  return options;
+}
+
+std::string UniqueS3Prefix(std::string_view name) {
+  static std::atomic<int64_t> counter{0};
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  return StrCat("s3://tarn-test/", name, "-", ::getpid(), "-", now % 1000000000, "-",
+                counter++, "/");
+}
+
+Result<std::string> TestS3SecretSql() {
+  TARN_ASSIGN_OR_RETURN(std::string endpoint, TestS3Endpoint());
+  return StrCat("CREATE SECRET tarn_test (TYPE s3, KEY_ID 'S3RVER', SECRET 'S3RVER', ENDPOINT '",
+                endpoint, "', URL_STYLE 'path', USE_SSL false, REGION 'us-east-1')");
+}
+
+Result<std::string> S3ServerControl(std::string_view request, bool post) {
+  TARN_ASSIGN_OR_RETURN(std::string endpoint, TestS3Endpoint());
+  s3::HttpClient http(5000, 30000);
+  s3::HttpRequest call;
+  call.method = post ? "POST" : "GET";
+  call.url = StrCat("http://", endpoint, "/__tarn/", request);
+  s3::HttpResponse response;
+  TARN_RETURN_NOT_OK(http.Perform(call, &response));
+  if (response.status != 200) {
+    return Status::IOError("S3 test server: ", call.url, " answered ", response.status);
+  }
+  return response.body;
+}
+
+Result<int64_t> S3ServerCounter(std::string_view name) {
+  TARN_ASSIGN_OR_RETURN(std::string json, S3ServerControl("stats", /*post=*/false));
+  const std::string key = StrCat("\"", name, "\":");
+  const size_t at = json.find(key);
+  if (at == std::string::npos) return Status::NotFound("no counter '", name, "' in ", json);
+  return static_cast<int64_t>(std::strtoll(json.c_str() + at + key.size(), nullptr, 10));
+}
+
+}  // namespace tarn::testing
