@@ -3,6 +3,7 @@
 #   scripts/pg-server.sh start DIR   initdb in DIR, start on a free loopback port, print the
 #                                    libpq connection string of its database `tarn_test`
 #   scripts/pg-server.sh stop DIR    stop the server of DIR (by the PID it recorded)
+#   scripts/pg-server.sh restart DIR stop and start it again on the same port (fault tests)
 # The server runs as an unprivileged user: as root, the `postgres` system user the package
 # creates; otherwise the calling user. Authentication is `trust` on loopback only.
 set -euo pipefail
@@ -10,7 +11,7 @@ bin=/usr/lib/postgresql/15/bin
 action="${1:-}"
 dir="${2:-}"
 if [ -z "$action" ] || [ -z "$dir" ]; then
-  echo "usage: scripts/pg-server.sh start|stop DIR" >&2
+  echo "usage: scripts/pg-server.sh start|stop|restart DIR" >&2
   exit 2
 fi
 as_server_user() {
@@ -42,6 +43,10 @@ case "$action" in
     as_server_user "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres tarn_test
     echo "$port" >"$dir/port"
     echo "host=127.0.0.1 port=$port user=postgres dbname=tarn_test"
+    ;;
+  restart)
+    as_server_user "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart \
+      >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     ;;
   stop)
     [ -f "$dir/data/postmaster.pid" ] || exit 0

@@ -24,7 +24,8 @@ cleanup() {
 }
 trap cleanup EXIT
 TARN_TEST_PG="$(scripts/pg-server.sh start "$pg_dir/server")"
-export TARN_TEST_PG
+TARN_TEST_PG_DIR="$pg_dir/server"  # fault tests restart the server
+export TARN_TEST_PG TARN_TEST_PG_DIR
 TARN_TEST_S3="$(scripts/s3-server.sh start "$s3_dir")"
 export TARN_TEST_S3
 shared_folders=(fixtures data ducklake-suite)

@@ -171,6 +171,13 @@ Status PostgresCatalogStore::EnsureConnected() {
 Result<ResultPtr> PostgresCatalogStore::RunSimple(const char* sql, std::string_view what) {
   TARN_RETURN_NOT_OK(EnsureConnected());
   ResultPtr result(PQexec(conn_, sql));
+  // A server restarted since the last statement shows only now, as a dead connection: outside
+  // a transaction (BEGIN, session setup) nothing ran, so reconnect and send it once more.
+  if (PQresultStatus(result.get()) != PGRES_COMMAND_OK && PQstatus(conn_) == CONNECTION_BAD &&
+      !in_transaction_) {
+    TARN_RETURN_NOT_OK(EnsureConnected());
+    result.reset(PQexec(conn_, sql));
+  }
   if (PQresultStatus(result.get()) != PGRES_COMMAND_OK) return Error(result.get(), what);
   return result;
 }
