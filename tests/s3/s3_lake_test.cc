@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "support/postgres_test_util.h"
+#include "support/run_tarn.h"
 #include "support/s3_test_util.h"
 #include "support/sql_test_util.h"
 #include "support/test_util.h"
@@ -197,6 +198,27 @@ TEST(S3LakeTest, SecretsScopesAndSettingsChooseTheCredentials) {
   EXPECT_FALSE(session.Execute("CREATE PERSISTENT SECRET x (TYPE s3)").ok());
   EXPECT_FALSE(session.Execute("CREATE SECRET x (TYPE s3, COLOUR 'red')").ok());
   EXPECT_FALSE(session.Execute("SET s3_url_style = 'sideways'").ok());
+}
+
+TEST(S3LakeTest, TheProgramTakesAnS3DataPathAsWritten) {
+  auto secret = testing::TestS3SecretSql();
+  ASSERT_TRUE(secret.ok()) << secret.status().ToString();
+  TempDir dir;
+  const std::string data_path = testing::UniqueS3Prefix("cli");
+  const testing::RunResult run = testing::RunTarnIn(
+      dir.path(), {"ducklake:sqlite:lake.sqlite", "--data-path", data_path, "--format", "csv",
+                   "-c", *secret, "-c", "CREATE TABLE t AS SELECT range AS k FROM range(1000)",
+                   "-c", "SELECT count(*) AS n, sum(k) AS s FROM t"},
+      dir);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "n,s\n1000,499500\n");
+  // The files went to the bucket, not to a local folder named "s3:".
+  EXPECT_FALSE(std::filesystem::exists(dir.Join("s3:")));
+  auto options = testing::TestS3Options();
+  ASSERT_TRUE(options.ok());
+  auto listed = NewS3FileSystem(*options)->List(data_path, true);
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  EXPECT_EQ(listed->size(), 1u);
 }
 
 }  // namespace

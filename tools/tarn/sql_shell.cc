@@ -129,7 +129,9 @@ int RunSqlShell(int argc, char** argv) {
   auto session = std::make_unique<Session>();
   if (!args.lake.empty()) {
     AttachOptions options;
-    if (!args.data_path.empty()) {
+    if (args.data_path.find("://") != std::string::npos) {
+      options.data_path = args.data_path;  // object storage (s3://…): taken as written
+    } else if (!args.data_path.empty()) {
       std::error_code error;
       std::filesystem::path absolute = std::filesystem::absolute(args.data_path, error);
       options.data_path = error ? args.data_path : absolute.lexically_normal().string();
