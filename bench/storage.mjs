@@ -2,6 +2,7 @@
 // the PostgreSQL catalog against SQLite.
 //
 //   node bench/storage.mjs [--build build] [--rows 10000000] [--commits 100]
+//                          [--parts s3,commits,scale]
 //
 // Object storage: the S3-compatible test server (scripts/s3-server.sh: s3rver behind a
 // signature-checking proxy, on loopback) holds one lake's data, local disk the other's; both
@@ -15,8 +16,13 @@
 // (data on local disk) whose catalog is a SQLite file or a PostgreSQL database
 // (scripts/pg-server.sh): latency is a process's wall time per commit (mean over processes),
 // throughput all commits over the wall time until the last process ends.
+//
+// Catalog scale: a lake of 1,000 snapshots and 10,000 data files (10 tables, each commit adding
+// one file to each) on SQLite and on PostgreSQL; a fresh process loads the latest snapshot and
+// lists every file to count all rows (best of 5 after a warm-up).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { buildDir, option, printTable, root } from './harness.mjs';
@@ -24,6 +30,7 @@ import { buildDir, option, printTable, root } from './harness.mjs';
 const tarnPath = path.join(buildDir(), 'tarn');
 const rows = Number(option('--rows', '10000000'));
 const commits = Number(option('--commits', '100'));
+const parts = option('--parts', 's3,commits,scale').split(',');
 const work = mkdtempSync(path.join(os.tmpdir(), 'tarn-storage-bench-'));
 chmodSync(work, 0o755);  // the PostgreSQL server runs as another user
 const script = (name) => path.join(root, 'scripts', name);
@@ -39,8 +46,17 @@ process.on('exit', () => {
 
 const secret = `CREATE SECRET (TYPE s3, KEY_ID 'S3RVER', SECRET 'S3RVER', ENDPOINT '${endpoint}', ` +
                `URL_STYLE 'path', USE_SSL false)`;
-const control = async (what, method = 'POST') =>
-  (await fetch(`http://${endpoint}/__tarn/${what}`, { method })).json();
+// A control request to the test server, on a connection of its own.
+const control = (what, method = 'POST') => new Promise((resolve, reject) => {
+  const [host, port] = endpoint.split(':');
+  const request = http.request({ host, port, method, path: `/__tarn/${what}`, agent: false }, (answer) => {
+    let body = '';
+    answer.on('data', (chunk) => { body += chunk; });
+    answer.on('end', () => resolve(JSON.parse(body)));
+  });
+  request.on('error', reject);
+  request.end();
+});
 
 // One tarn process running `statements` on `lake`; returns its output and wall and CPU ms.
 function runTarn(lake, statements) {
@@ -76,6 +92,11 @@ const generate = [
   `FROM range(${rows})`,
   `UPDATE t SET v = -v WHERE k % 100 = 7`,
 ];
+if (parts.includes('s3')) await objectStorage();
+if (parts.includes('commits')) await commitLatency();
+if (parts.includes('scale')) await catalogScale();
+
+async function objectStorage() {
 console.error(`storage benchmark: ${rows} rows, S3 server ${endpoint}`);
 const loads = {};
 for (const [name, lake] of [['local', local], ['s3', s3]]) {
@@ -114,6 +135,7 @@ console.log(`Generation: local ${(loads.local.wall / 1000).toFixed(1)} s, S3 ${(
             `(${loads.s3.stats.requests} requests, ${(loads.s3.stats.bytes_in / 1e6).toFixed(1)} MB up)\n`);
 printTable(['query', 'local ms', 'S3 ms', 'S3/local', 'local CPU ms', 'S3 CPU ms', 'S3 requests',
             'S3 MB down'], table);
+}
 
 // ---- catalogs: commit latency and throughput with 1, 2 and 4 writers ------------------------
 async function writers(catalog, count, tag) {
@@ -136,6 +158,7 @@ async function writers(catalog, count, tag) {
   const latency = walls.reduce((a, b) => a + b, 0) / walls.length / commits;
   return [latency.toFixed(2), ((count * commits) / (total / 1000)).toFixed(0)];
 }
+async function commitLatency() {
 const commitRows = [];
 for (const count of [1, 2, 4]) {
   const sqlite = await writers(`ducklake:sqlite:${work}/commits-${count}.sqlite`, count, `sqlite-${count}`);
@@ -147,3 +170,38 @@ for (const count of [1, 2, 4]) {
 console.log(`\n${commits} one-row INSERT commits per writer process (data on local disk).\n`);
 printTable(['writers', 'SQLite ms/commit', 'PostgreSQL ms/commit', 'SQLite commits/s',
             'PostgreSQL commits/s'], commitRows);
+}
+
+async function catalogScale() {
+  const tables = 10;
+  const snapshots = 1000;
+  const lines = [`CALL ducklake_set_option('lake', 'data_inlining_row_limit', 0)`];
+  for (let t = 0; t < tables; t++) lines.push(`CREATE TABLE t${t} (k BIGINT)`);
+  for (let i = 0; i < snapshots; i++) {
+    lines.push('BEGIN');
+    for (let t = 0; t < tables; t++) lines.push(`INSERT INTO t${t} VALUES (${i})`);
+    lines.push('COMMIT');
+  }
+  const scriptPath = path.join(work, 'scale.sql');
+  writeFileSync(scriptPath, lines.map((l) => `${l};`).join('\n'));
+  const count = Array.from({ length: tables }, (_, t) => `SELECT count(*) AS n FROM t${t}`).join(' UNION ALL ');
+  const query = `SELECT sum(n) AS n FROM (${count})`;
+  const out = [];
+  for (const [name, catalog] of [['SQLite', `ducklake:sqlite:${work}/scale.sqlite`],
+                                 ['PostgreSQL', `ducklake:postgres:${conninfo} options='-csearch_path=scale'`]]) {
+    if (name === 'PostgreSQL') execFileSync('psql', [conninfo, '-q', '-c', 'CREATE SCHEMA scale']);
+    const lake = { catalog, data: `${work}/scale-data-${name}/` };
+    const started = process.hrtime.bigint();
+    const build = spawnSync(tarnPath, [lake.catalog, '--data-path', lake.data, '-f', scriptPath], { encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`building the ${name} lake: ${build.stderr}`);
+    const buildSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const timing = best(lake, [query]);
+    if (timing.out.trim().split('\n').pop() !== String(tables * snapshots)) {
+      throw new Error(`${name}: counted ${timing.out}`);
+    }
+    out.push([name, buildSeconds.toFixed(1), timing.wall.toFixed(0), timing.cpu.toFixed(0)]);
+  }
+  console.log(`\nA lake of ${snapshots} snapshots and ${tables * snapshots} data files (${tables} tables): ` +
+              'a fresh process loads the snapshot, lists every file and counts the rows.\n');
+  printTable(['catalog', 'build s', 'load + count ms', 'CPU ms'], out);
+}

@@ -346,6 +346,26 @@ Status RowGroupDecoder::ReadChunks(ScanMetrics* metrics) {
   chunk_bytes_.resize(descriptors.size());
   readers_.resize(descriptors.size());
   leaf_cursors_.assign(descriptors.size(), 0);
+  // Every row of the row group selected: its chunks are read whole, and together — object
+  // storage then joins near ones and keeps several requests in flight
+  // (RandomAccessFile::ReadRanges); a local file reads them one after the other as before.
+  std::vector<std::shared_ptr<Buffer>> whole(descriptors.size());
+  const bool every_row =
+      task_.ranges.empty() || [&] {
+        int64_t selected = 0;
+        for (const auto& range : task_.ranges) selected += range.second - range.first;
+        return selected >= row_group.num_rows;
+      }();
+  if (every_row) {
+    std::vector<ReadRange> ranges;
+    for (int leaf : plan_->leaves) {
+      const ColumnMetaData& meta = *row_group.columns[leaf].meta_data;
+      whole[leaf] = Buffer::Allocate(meta.total_compressed_size);
+      ranges.push_back(ReadRange{ChunkStart(meta), meta.total_compressed_size,
+                                 whole[leaf]->mutable_data()});
+    }
+    TARN_RETURN_NOT_OK(file.file->ReadRanges(ranges));
+  }
   for (int leaf : plan_->leaves) {
     const LeafDescriptor& descriptor = descriptors[leaf];
     const ColumnMetaData& meta = *row_group.columns[leaf].meta_data;
@@ -361,13 +381,19 @@ Status RowGroupDecoder::ReadChunks(ScanMetrics* metrics) {
     request.context = ChunkContext(file, task_.row_group, descriptor);
     std::optional<parquet::ChunkPageIndex> index;
     request.index = nullptr;
-    if (parquet::SelectsPartOfRowGroup(request)) {
-      TARN_ASSIGN_OR_RETURN(index, LoadPageIndex(file, task_.row_group, leaf,
-                                                 /*with_column_index=*/false,
-                                                 &metrics->bytes_read));
-      if (index) request.index = &*index;
+    parquet::FetchedChunk fetched;
+    if (whole[leaf] != nullptr) {
+      fetched.bytes = std::move(whole[leaf]);
+      fetched.bytes_read = request.chunk_length;
+    } else {
+      if (parquet::SelectsPartOfRowGroup(request)) {
+        TARN_ASSIGN_OR_RETURN(index, LoadPageIndex(file, task_.row_group, leaf,
+                                                   /*with_column_index=*/false,
+                                                   &metrics->bytes_read));
+        if (index) request.index = &*index;
+      }
+      TARN_ASSIGN_OR_RETURN(fetched, parquet::FetchChunk(request));
     }
-    TARN_ASSIGN_OR_RETURN(parquet::FetchedChunk fetched, parquet::FetchChunk(request));
     metrics->bytes_read += fetched.bytes_read;
     chunk_bytes_[leaf] = std::move(fetched.bytes);
     const std::string_view chunk(reinterpret_cast<const char*>(chunk_bytes_[leaf]->data()),
