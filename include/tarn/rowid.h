@@ -7,8 +7,8 @@
 // position(s). This header has four layers:
 //
 //   RowIdSet / RowOrder / PositionedRowSet
-//                 — the summary itself. A set is a Range, a Roaring-style 64-bit bitmap or a
-//                   sorted run; an order is Ascending (position = rank), Permuted (one
+//                 — the summary itself. A set is a Range, a Roaring-style 64-bit bitmap, an
+//                   Elias-Fano sequence or a sorted run; an order is Ascending (position = rank), Permuted (one
 //                   position per id) or Repeated (an id at several positions, as a flushed
 //                   inlined file keeps several versions of a row).
 //   .rowsum sidecars
@@ -64,6 +64,7 @@ inline constexpr std::string_view kRowSummarySuffix = ".rowsum";
 class Buffer;
 
 namespace rowid_internal {
+class EliasFanoSet;
 class RoaringSet;
 struct OrderLocator;
 }  // namespace rowid_internal
@@ -75,12 +76,13 @@ struct OrderLocator;
 // An immutable set of row ids that answers contains and rank.
 class RowIdSet {
  public:
-  enum class Kind : uint8_t { kRange = 1, kRoaring = 2, kSorted = 3 };
+  enum class Kind : uint8_t { kRange = 1, kRoaring = 2, kSorted = 3, kEliasFano = 4 };
 
   RowIdSet();  // empty
   // [begin, end). REQUIRES: begin <= end.
   static RowIdSet Range(uint64_t begin, uint64_t end);
-  // REQUIRES: ids strictly ascending. Picks the smallest encoding (Range when contiguous).
+  // REQUIRES: ids strictly ascending. Picks the smallest encoding: Range when contiguous, else
+  // the smallest encoded of Roaring, Elias-Fano and Sorted, a tie going to the earlier.
   static RowIdSet FromSorted(std::span<const uint64_t> ids);
   // As above with the encoding forced (kRange requires contiguous ids).
   static RowIdSet FromSorted(std::span<const uint64_t> ids, Kind kind);
@@ -112,6 +114,7 @@ class RowIdSet {
   uint64_t min_ = 0;
   uint64_t max_ = 0;
   std::shared_ptr<const rowid_internal::RoaringSet> roaring_;
+  std::shared_ptr<const rowid_internal::EliasFanoSet> elias_fano_;
   std::shared_ptr<const std::vector<uint64_t>> sorted_;
 };
 

@@ -41,7 +41,7 @@ Encoded Encode(const std::vector<int64_t>& ids_in_file_order) {
 std::string Reorder(const RowsumHeader& h, const std::vector<uint32_t>& offsets,
                     const std::vector<uint32_t>& positions) {
   std::string body;
-  if (h.order_kind == RowOrder::Kind::kRepeated) {
+  if (h.order_form == rowid_internal::OrderForm::kRepeated) {
     EXPECT_TRUE(rowid_internal::PackBits(offsets, h.offset_width, &body).ok());
   }
   EXPECT_TRUE(rowid_internal::PackBits(positions, h.position_width, &body).ok());
@@ -64,7 +64,7 @@ TEST(RowsumDecodeChecksTest, PositionPastTheFileAnywhereInALargeOrder) {
   std::mt19937_64 rng(7);
   std::shuffle(ids.begin(), ids.end(), rng);
   const Encoded e = Encode(ids);
-  ASSERT_EQ(e.header.order_kind, RowOrder::Kind::kPermuted);
+  ASSERT_EQ(e.header.order_form, rowid_internal::OrderForm::kPermuted);
   auto good = rowid_internal::DecodeRowsumOrder(e.header, e.Order());
   ASSERT_TRUE(good.ok()) << good.status().ToString();
   const std::vector<uint32_t> positions = ToVector(good->positions());
@@ -83,7 +83,7 @@ TEST(RowsumDecodeChecksTest, PositionPastTheFileAnywhereInALargeOrder) {
 TEST(RowsumDecodeChecksTest, RepeatedOffsetsMustSpanTheRowsAndAscend) {
   // Ids 5, 3, 5, 9, 3 in file order: ranks 3 -> {1, 4}, 5 -> {0, 2}, 9 -> {3}.
   const Encoded e = Encode({5, 3, 5, 9, 3});
-  ASSERT_EQ(e.header.order_kind, RowOrder::Kind::kRepeated);
+  ASSERT_EQ(e.header.order_form, rowid_internal::OrderForm::kRepeated);
   auto good = rowid_internal::DecodeRowsumOrder(e.header, e.Order());
   ASSERT_TRUE(good.ok()) << good.status().ToString();
   EXPECT_EQ(ToVector(good->offsets()), (std::vector<uint32_t>{0, 2, 4, 5}));
