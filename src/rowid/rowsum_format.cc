@@ -255,18 +255,20 @@ Result<RowOrder> DecodeRowsumOrder(const RowsumHeader& header, std::string_view 
   }
   const uint64_t rows = header.physical_rows;
   const uint64_t count = header.order_form == OrderForm::kRepeated ? rows : header.distinct;
-  std::shared_ptr<Buffer> positions_buffer = Buffer::AllocateUninitialized(4 * static_cast<int64_t>(count));
-  uint32_t* positions = positions_buffer->mutable_data_as<uint32_t>();
   if (header.order_form == OrderForm::kRuns) {
     // Decoded to the resident Permuted form; the decode checks every bit against the tree, so
-    // the positions are a permutation of the file's rows.
+    // the positions are a permutation of the file's rows. The tree is parsed before anything
+    // is allocated for the rows: it proves the body holds at least a bit per row.
     const std::string_view body_bytes = order.substr(0, body);
     TARN_ASSIGN_OR_RETURN(uint64_t table_bytes, RunOrderIndex::TableBytes(body_bytes, rows, body));
     TARN_ASSIGN_OR_RETURN(RunOrderIndex index,
                           RunOrderIndex::Parse(body_bytes.substr(0, table_bytes), rows, body));
-    TARN_RETURN_NOT_OK(index.DecodeAll(body_bytes, positions));
+    std::shared_ptr<Buffer> positions_buffer = Buffer::AllocateUninitialized(4 * static_cast<int64_t>(rows));
+    TARN_RETURN_NOT_OK(index.DecodeAll(body_bytes, positions_buffer->mutable_data_as<uint32_t>()));
     return RowOrder::Permuted(std::move(positions_buffer));
   }
+  std::shared_ptr<Buffer> positions_buffer = Buffer::AllocateUninitialized(4 * static_cast<int64_t>(count));
+  uint32_t* positions = positions_buffer->mutable_data_as<uint32_t>();
   UnpackAll(order.substr(header.positions_start()), count, header.position_width, positions);
   // Every position must lie in the file: one branch-free pass, the offender found only on failure.
   uint32_t largest = 0;
