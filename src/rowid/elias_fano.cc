@@ -30,6 +30,30 @@ int SelectInWord(uint64_t word, int r) {
 // Whole 64-bit words holding `bits` bits, plus the padding word.
 size_t PaddedWords(uint64_t bits) { return static_cast<size_t>((bits + 63) / 64 + 1); }
 
+struct AscentCheck {
+  uint64_t descents = 0;  // ids not above their predecessor
+  uint64_t last = 0;      // the last id's value
+};
+
+// One branch-free pass over every id of an encoding, reading the low bits sequentially: a free
+// function over raw words so the loop state stays in registers (it is most of a load's cost).
+AscentCheck CheckAscent(const uint64_t* high, uint64_t high_bits, const uint64_t* lows, int l) {
+  const uint64_t mask = LowMask(l);
+  uint64_t index = 0, low_bit = 0, previous = 0, descents = 0;
+  for (uint64_t w = 0; w * 64 < high_bits; ++w) {
+    for (uint64_t word = high[w]; word != 0; word &= word - 1, ++index, low_bit += l) {
+      const uint64_t bucket = w * 64 + std::countr_zero(word) - index;
+      const uint64_t shift = low_bit % 64, at = low_bit / 64;
+      // The next word's share, shifted in two steps so that a shift of 0 stays defined.
+      const uint64_t low = ((lows[at] >> shift) | ((lows[at + 1] << 1) << (63 - shift))) & mask;
+      const uint64_t value = (bucket << l) | low;
+      descents += static_cast<uint64_t>(value <= previous) & static_cast<uint64_t>(index != 0);
+      previous = value;
+    }
+  }
+  return {descents, previous};
+}
+
 }  // namespace
 
 int EliasFanoSet::LowWidthFor(uint64_t count, uint64_t universe) {
@@ -204,19 +228,21 @@ Result<std::shared_ptr<const EliasFanoSet>> EliasFanoSet::Decode(std::string_vie
     return Status::Corruption("elias-fano set: ", ones, " ids in the high bits, ", count, " declared");
   }
   // The ids must start at min, ascend strictly and end at max: a rank is only an index when
-  // no id repeats.
-  uint64_t index = 0;
-  uint64_t previous = 0;
-  for (uint64_t w = 0; w * 64 < set->high_bits_; ++w) {
-    for (uint64_t word = set->high_[w]; word != 0; word &= word - 1) {
-      const uint64_t bucket = w * 64 + std::countr_zero(word) - index;
-      const uint64_t value = (bucket << l) | set->Low(index);
-      if ((index == 0 && value != 0) || (index > 0 && value <= previous)) {
-        return Status::Corruption("elias-fano set: id ", index, " (", set->min_ + value,
-                                  ") does not ascend from ", set->min_ + previous);
+  // no id repeats. One branch-free pass over every id (a load's main cost), reading the low
+  // bits sequentially; the offender is looked for only when there is one.
+  if ((set->high_[0] & 1) == 0 || set->Low(0) != 0) {
+    return Status::Corruption("elias-fano set: the first id is not min ", set->min_);
+  }
+  const AscentCheck check = CheckAscent(set->high_.data(), set->high_bits_, set->low_.data(), l);
+  const uint64_t descents = check.descents, previous = check.last;
+  if (descents != 0) {
+    std::vector<uint64_t> ids;
+    set->AppendTo(&ids);
+    for (size_t i = 1; i < ids.size(); ++i) {
+      if (ids[i] <= ids[i - 1]) {
+        return Status::Corruption("elias-fano set: id ", i, " (", ids[i], ") does not ascend from ",
+                                  ids[i - 1]);
       }
-      previous = value;
-      ++index;
     }
   }
   if (previous != universe) {

@@ -42,7 +42,7 @@ class EliasFanoSet {
   void EncodeTo(std::string* out) const;
 
  private:
-  static constexpr uint64_t kZeroSample = 256;
+  static constexpr uint64_t kZeroSample = 128;
 
   uint64_t Low(uint64_t index) const;
   bool HighBit(uint64_t bit) const { return (high_[bit / 64] >> (bit % 64)) & 1; }

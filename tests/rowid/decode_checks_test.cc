@@ -164,7 +164,22 @@ TEST(RowsumDecodeChecksTest, EliasFanoIdsMustAscendAndFillTheirBits) {
   // The first id's low bits raised: it no longer equals min.
   changed = bytes;
   changed[low_start] = static_cast<char>(changed[low_start] | 0x01);
-  expect(changed, "does not ascend");
+  expect(changed, "the first id is not min");
+  // Two ids in one bucket that stop ascending: ids 8k and 8k + 1 share bucket 4k (low width
+  // 1, low bits 0 and 1); clearing id 1's low bit repeats id 0.
+  std::vector<uint64_t> pairs;
+  for (uint64_t k = 0; k < 1000; ++k) {
+    pairs.push_back(8 * k);
+    pairs.push_back(8 * k + 1);
+  }
+  std::string pair_bytes;
+  RowIdSet::FromSorted(pairs, RowIdSet::Kind::kEliasFano).EncodeTo(&pair_bytes);
+  ASSERT_EQ(pair_bytes[24], 1);
+  ASSERT_TRUE(RowIdSet::Decode(RowIdSet::Kind::kEliasFano, pair_bytes).ok());
+  pair_bytes[low_start] = static_cast<char>(pair_bytes[low_start] & ~0x02);
+  auto repeated = RowIdSet::Decode(RowIdSet::Kind::kEliasFano, pair_bytes);
+  ASSERT_EQ(repeated.status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(repeated.status().message(), "elias-fano set: id 1 (0) does not ascend from 0");
   changed = bytes;
   changed.pop_back();
   expect(changed, "bytes of bits");
