@@ -44,8 +44,10 @@ AscentCheck CheckAscent(const uint64_t* high, uint64_t high_bits, const uint64_t
     for (uint64_t word = high[w]; word != 0; word &= word - 1, ++index, low_bit += l) {
       const uint64_t bucket = w * 64 + std::countr_zero(word) - index;
       const uint64_t shift = low_bit % 64, at = low_bit / 64;
-      // The next word's share, shifted in two steps so that a shift of 0 stays defined.
-      const uint64_t low = ((lows[at] >> shift) | ((lows[at + 1] << 1) << (63 - shift))) & mask;
+      // The next word's share, shifted in two steps so that a shift of 0 stays defined. With
+      // l = 0 there are no low words to read (the vector holds only its padding word).
+      const uint64_t low =
+          l == 0 ? 0 : ((lows[at] >> shift) | ((lows[at + 1] << 1) << (63 - shift))) & mask;
       const uint64_t value = (bucket << l) | low;
       descents += static_cast<uint64_t>(value <= previous) & static_cast<uint64_t>(index != 0);
       previous = value;

@@ -43,8 +43,14 @@ uint64_t RunOrderPlan::BodyBytes() const { return BodyBytesFor(starts.size(), bi
 std::optional<RunOrderPlan> PlanRunOrder(std::span<const uint32_t> positions, uint64_t max_body_bytes) {
   const size_t n = positions.size();
   if (n < 2) return std::nullopt;
-  std::vector<uint32_t> rank_at(n);
-  for (size_t rank = 0; rank < n; ++rank) rank_at[positions[rank]] = static_cast<uint32_t>(rank);
+  // Only a permutation of 0..n−1 has runs; anything else is left to the packed form, whose
+  // writer refuses what its width cannot hold.
+  constexpr uint32_t kUnset = ~uint32_t{0};
+  std::vector<uint32_t> rank_at(n, kUnset);
+  for (size_t rank = 0; rank < n; ++rank) {
+    if (positions[rank] >= n || rank_at[positions[rank]] != kUnset) return std::nullopt;
+    rank_at[positions[rank]] = static_cast<uint32_t>(rank);
+  }
   RunOrderPlan plan;
   plan.starts.push_back(0);
   for (size_t p = 1; p < n; ++p) {

@@ -34,8 +34,8 @@ struct RunOrderPlan {
   uint64_t BodyBytes() const;
 };
 
-// The Runs form of `positions` (positions[rank], a permutation of 0..n−1), or nullopt when it
-// has a single run or its run table alone would outweigh `max_body_bytes`.
+// The Runs form of `positions` (positions[rank]), or nullopt when they are not a permutation
+// of 0..n−1, have a single run, or need more than `max_body_bytes`.
 std::optional<RunOrderPlan> PlanRunOrder(std::span<const uint32_t> positions,
                                          uint64_t max_body_bytes);
 // Appends the body of `plan` for `positions` (the ones it was planned for).
