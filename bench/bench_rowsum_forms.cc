@@ -193,9 +193,11 @@ void Orders(size_t queries, uint64_t* sink) {
     }
     char form_cell[32] = "—";
     if (form_ns > 0) std::snprintf(form_cell, sizeof(form_cell), "%.1f", form_ns);
-    std::printf("| %s | %llu | %s | %llu | %.0f | %s | %zu | %.3f | %s | %.1f | %.1f |\n", layout,
+    char bound_cell[32] = "—";
+    if (runs) std::snprintf(bound_cell, sizeof(bound_cell), "%.0f", bound);
+    std::printf("| %s | %llu | %s | %llu | %s | %s | %zu | %.3f | %s | %.1f | %.1f |\n", layout,
                 static_cast<unsigned long long>(found), h.order_form == OrderForm::kRuns ? "Runs" : "Permuted",
-                static_cast<unsigned long long>(h.body_len()), bound, versus, packed.size(),
+                static_cast<unsigned long long>(h.body_len()), bound_cell, versus, packed.size(),
                 static_cast<double>(h.body_len()) / static_cast<double>(packed.size()), form_cell, packed_ns,
                 resident_ns);
   }

@@ -30,30 +30,38 @@ int SelectInWord(uint64_t word, int r) {
 // Whole 64-bit words holding `bits` bits, plus the padding word.
 size_t PaddedWords(uint64_t bits) { return static_cast<size_t>((bits + 63) / 64 + 1); }
 
-struct AscentCheck {
-  uint64_t descents = 0;  // ids not above their predecessor
-  uint64_t last = 0;      // the last id's value
-};
+// Low bits `l` of value `index`. REQUIRES: `lows` holds a word past the last value's.
+inline uint64_t LowAt(const uint64_t* lows, uint64_t index, int l, uint64_t mask) {
+  const uint64_t bit = index * static_cast<uint64_t>(l);
+  const uint64_t shift = bit % 64;
+  // The next word's share, shifted in two steps so that a shift of 0 stays defined.
+  return ((lows[bit / 64] >> shift) | ((lows[bit / 64 + 1] << 1) << (63 - shift))) & mask;
+}
 
-// One branch-free pass over every id of an encoding, reading the low bits sequentially: a free
-// function over raw words so the loop state stays in registers (it is most of a load's cost).
-AscentCheck CheckAscent(const uint64_t* high, uint64_t high_bits, const uint64_t* lows, int l) {
+// How many ids do not ascend strictly from their predecessor. Ids in different buckets always
+// ascend (a later bucket's values are all larger), so only neighbours within one bucket — two
+// adjacent 1s in the high bits — are compared: a pass over the words plus one comparison per
+// such pair, rather than a decode of every id (most of a load's cost otherwise).
+uint64_t Descents(const uint64_t* high, uint64_t high_bits, const uint64_t* lows, int l) {
   const uint64_t mask = LowMask(l);
-  uint64_t index = 0, low_bit = 0, previous = 0, descents = 0;
-  for (uint64_t w = 0; w * 64 < high_bits; ++w) {
-    for (uint64_t word = high[w]; word != 0; word &= word - 1, ++index, low_bit += l) {
-      const uint64_t bucket = w * 64 + std::countr_zero(word) - index;
-      const uint64_t shift = low_bit % 64, at = low_bit / 64;
-      // The next word's share, shifted in two steps so that a shift of 0 stays defined. With
-      // l = 0 there are no low words to read (the vector holds only its padding word).
-      const uint64_t low =
-          l == 0 ? 0 : ((lows[at] >> shift) | ((lows[at + 1] << 1) << (63 - shift))) & mask;
-      const uint64_t value = (bucket << l) | low;
-      descents += static_cast<uint64_t>(value <= previous) & static_cast<uint64_t>(index != 0);
-      previous = value;
+  const uint64_t words = (high_bits + 63) / 64;
+  uint64_t descents = 0, before = 0;  // ids before word w
+  bool previous_top = false;          // bit 63 of the previous word
+  for (uint64_t w = 0; w < words; ++w) {
+    const uint64_t word = high[w];
+    if (previous_top && (word & 1)) {
+      descents += l == 0 || LowAt(lows, before - 1, l, mask) >= LowAt(lows, before, l, mask);
     }
+    // Bit p of `pairs`: bits p and p + 1 are both ids (p <= 62).
+    for (uint64_t pairs = word & (word >> 1); pairs != 0; pairs &= pairs - 1) {
+      const int p = std::countr_zero(pairs);
+      const uint64_t index = before + static_cast<uint64_t>(std::popcount(word & ((uint64_t{2} << p) - 1))) - 1;
+      descents += l == 0 || LowAt(lows, index, l, mask) >= LowAt(lows, index + 1, l, mask);
+    }
+    before += static_cast<uint64_t>(std::popcount(word));
+    previous_top = word >> 63;
   }
-  return {descents, previous};
+  return descents;
 }
 
 }  // namespace
@@ -230,13 +238,11 @@ Result<std::shared_ptr<const EliasFanoSet>> EliasFanoSet::Decode(std::string_vie
     return Status::Corruption("elias-fano set: ", ones, " ids in the high bits, ", count, " declared");
   }
   // The ids must start at min, ascend strictly and end at max: a rank is only an index when
-  // no id repeats. One branch-free pass over every id (a load's main cost), reading the low
-  // bits sequentially; the offender is looked for only when there is one.
+  // no id repeats. The offender is looked for only when there is one.
   if ((set->high_[0] & 1) == 0 || set->Low(0) != 0) {
     return Status::Corruption("elias-fano set: the first id is not min ", set->min_);
   }
-  const AscentCheck check = CheckAscent(set->high_.data(), set->high_bits_, set->low_.data(), l);
-  const uint64_t descents = check.descents, previous = check.last;
+  const uint64_t descents = Descents(set->high_.data(), set->high_bits_, set->low_.data(), l);
   if (descents != 0) {
     std::vector<uint64_t> ids;
     set->AppendTo(&ids);
@@ -247,9 +253,13 @@ Result<std::shared_ptr<const EliasFanoSet>> EliasFanoSet::Decode(std::string_vie
       }
     }
   }
-  if (previous != universe) {
-    return Status::Corruption("elias-fano set: last id ", set->min_ + previous, ", max says ",
-                              set->max_);
+  // The last id is the last 1 of the high bits (its bucket) with its low bits.
+  uint64_t last_word = (set->high_bits_ - 1) / 64;
+  while (set->high_[last_word] == 0) --last_word;  // the popcount check proved a 1 exists
+  const uint64_t last_bit = last_word * 64 + 63 - std::countl_zero(set->high_[last_word]);
+  const uint64_t last = ((last_bit - (count - 1)) << l) | set->Low(count - 1);
+  if (last != universe) {
+    return Status::Corruption("elias-fano set: last id ", set->min_ + last, ", max says ", set->max_);
   }
   set->BuildSamples();
   return std::shared_ptr<const EliasFanoSet>(std::move(set));
