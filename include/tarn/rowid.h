@@ -15,8 +15,9 @@
 //                 — one immutable `<data file path>.rowsum` per embedded-row-id file, holding
 //                   the summary in the byte format of docs/formats/rowsum.md. A lookup fetches
 //                   header + set only; a position is read by arithmetic on the order's fixed
-//                   width. A sidecar that is missing, corrupt, or names another file is
-//                   "absent": the answer is the same as without it.
+//                   width, or — for a file of a few ascending runs, stored as runs — by one
+//                   descent through the runs' tree. A sidecar that is missing, corrupt, or
+//                   names another file is "absent": the answer is the same as without it.
 //   SummaryCache / LoadFileSummary
 //                 — the read path, each step a strict fallback: dense metadata → cache
 //                   (memory, then local disk) → sidecar → derive from the data file (kept in
