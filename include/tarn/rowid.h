@@ -345,6 +345,19 @@ struct FileDirectoryOptions {
   // ducklake_snapshot_changes.changes_made by snapshot id, used to prove files dense without a
   // read (docs/rowid.md). Empty = every file with row_id_start is classified by its footer.
   std::map<int64_t, std::string> changes_by_snapshot;
+  // A lookup visits every file and asks the set of each whose bounds admit the id. A directory
+  // that serves many lookups builds one index over the ids of its resident summaries — the ids
+  // in Elias-Fano form beside each id's file, bit-packed, about 2 + log2(span / ids) +
+  // log2(files) bits per id — so a lookup costs one search however many files span the id. It
+  // is built once at least index_min_files embedded files' summaries are resident and the
+  // lookups so far have cost about what building it costs: a file visited counts 1, a set
+  // asked 16, against index_work_per_id per id to index (building sorts every id). A directory
+  // used for one lookup never builds one. Defaults: 64 files, 12 per id; 0 files = never;
+  // 0 per id = as soon as the summaries are resident.
+  int64_t index_min_files = 64;
+  int64_t index_work_per_id = 12;
+  // No index over more ids than this. Default: 64M (an index of about 2 bytes per id).
+  int64_t index_max_ids = int64_t{64} << 20;
 };
 
 // The files of one table at one snapshot, and where each row id physically sits.
@@ -363,9 +376,10 @@ class FileDirectory {
   Status Refresh(std::shared_ptr<const TableMetadata> table,
                  std::map<int64_t, std::string> more_changes = {});
 
-  // For tests: how many files are dense / embedded / still unclassified, and summaries held.
+  // For tests: how many files are dense / embedded / still unclassified, summaries held, and
+  // files the index covers.
   struct Counts {
-    int64_t dense = 0, embedded = 0, unclassified = 0, summarized = 0;
+    int64_t dense = 0, embedded = 0, unclassified = 0, summarized = 0, indexed = 0;
   };
   Counts counts() const;
 

@@ -160,6 +160,20 @@ std::optional<uint64_t> EliasFanoSet::Rank(uint64_t id) const {
   return std::nullopt;
 }
 
+std::pair<uint64_t, uint64_t> EliasFanoSet::EqualRange(uint64_t id) const {
+  if (id < min_ || id > max_) return {0, 0};
+  const uint64_t value = id - min_;
+  const uint64_t bucket = value >> low_width_;
+  const uint64_t low = value & LowMask(low_width_);
+  uint64_t bit = bucket == 0 ? 0 : SelectZero(bucket - 1) + 1;
+  uint64_t index = bit - bucket;
+  // Lows ascend (non-strictly) within the bucket: skip the smaller, then take the equal.
+  for (; bit < high_bits_ && HighBit(bit) && Low(index) < low; ++bit) ++index;
+  const uint64_t first = index;
+  for (; bit < high_bits_ && HighBit(bit) && Low(index) == low; ++bit) ++index;
+  return {first, index};
+}
+
 void EliasFanoSet::AppendTo(std::vector<uint64_t>* out) const {
   out->reserve(out->size() + count_);
   uint64_t index = 0;

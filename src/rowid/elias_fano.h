@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tarn/status.h"
@@ -26,7 +27,8 @@ class EliasFanoSet {
   static int LowWidthFor(uint64_t count, uint64_t universe);
   // The encoded size of the set of ids [min, max] with `count` members, without building it.
   static int64_t EncodedSizeFor(uint64_t count, uint64_t min, uint64_t max);
-  // REQUIRES: ids non-empty and strictly ascending.
+  // REQUIRES: ids non-empty and ascending. A set's ids ascend strictly; an index over several
+  // sets (where an id may repeat) builds from non-decreasing ids and asks EqualRange.
   static std::shared_ptr<const EliasFanoSet> Build(std::span<const uint64_t> ids);
   // Every byte must belong to the encoding, slack bits must be zero, and the ids must ascend
   // strictly; anything else is Corruption naming the fault.
@@ -36,6 +38,8 @@ class EliasFanoSet {
   uint64_t min() const { return min_; }
   uint64_t max() const { return max_; }
   std::optional<uint64_t> Rank(uint64_t id) const;
+  // The indices [first, last) of the values equal to `id` (first == last when none).
+  std::pair<uint64_t, uint64_t> EqualRange(uint64_t id) const;
   void AppendTo(std::vector<uint64_t>* out) const;
   int64_t memory_bytes() const;
   int64_t EncodedSize() const { return EncodedSizeFor(count_, min_, max_); }

@@ -1,9 +1,12 @@
 // FileDirectory: dense files by arithmetic, embedded-row-id files by their summaries, excluded
-// early by footer bounds.
+// early by footer bounds — or, once many summaries are resident, by one index over their ids.
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
+#include "rowid/bit_packing.h"
 #include "rowid/derive.h"
+#include "rowid/elias_fano.h"
 #include "tarn/rowid.h"
 
 namespace tarn {
@@ -54,6 +57,15 @@ std::span<const uint64_t> Within(const std::vector<uint64_t>& wanted, uint64_t l
                                    static_cast<size_t>(end - begin));
 }
 
+// Every id of the files whose summaries were resident when it was built, with each id's file:
+// an id in several files (an old version and its rewrite) appears once per file.
+struct MembershipIndex {
+  std::shared_ptr<const rowid_internal::EliasFanoSet> ids;  // non-decreasing
+  std::string files;                                      // per id, its file's slot, packed
+  int file_width = 0;
+  std::vector<size_t> rest;  // slots of the files it does not cover, still asked one by one
+};
+
 }  // namespace
 
 struct FileDirectory::Impl {
@@ -61,6 +73,11 @@ struct FileDirectory::Impl {
   RowSummaryContext ctx;
   FileDirectoryOptions options;
   std::vector<FileState> files;  // by data_file_id
+  // Built by BuildIndexIfWorthIt over `files`; dropped whenever `files` is rebuilt.
+  std::optional<MembershipIndex> index;
+  // What the lookups without an index have cost since `files` was built, in the units of
+  // FileDirectoryOptions::index_work_per_id.
+  uint64_t lookup_work = 0;
 
   int64_t table_id() const { return table->table->table_id; }
   const std::string& ns() const { return ctx.cache_namespace.empty() ? ctx.data_path : ctx.cache_namespace; }
@@ -69,6 +86,8 @@ struct FileDirectory::Impl {
     std::unordered_map<int64_t, FileState*> old;
     for (FileState& s : previous) old[s.info.data_file_id] = &s;
     table = std::move(next);
+    index.reset();
+    lookup_work = 0;
     files.clear();
     for (const DataFileInfo& info : table->data_files) {
       FileState state;
@@ -134,7 +153,9 @@ struct FileDirectory::Impl {
     const RowIdSet& set = *s.summary->set;
     if (set.empty()) return Status::OK();
     std::vector<uint64_t> found;
-    for (uint64_t id : Within(wanted, set.min(), set.max())) {
+    const std::span<const uint64_t> admitted = Within(wanted, set.min(), set.max());
+    lookup_work += 16 * admitted.size();
+    for (uint64_t id : admitted) {
       if (set.Contains(id)) found.push_back(id);
     }
     if (found.empty()) return Status::OK();
@@ -147,6 +168,58 @@ struct FileDirectory::Impl {
     return Status::OK();
   }
 };
+
+namespace {
+
+Status InFile(const Status& st, const FileState& s) {
+  return st.ok() ? st : st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
+}
+
+// Builds the index when enough embedded files' summaries are resident and their ids are few
+// enough (FileDirectoryOptions); a no-op otherwise.
+void BuildIndexIfWorthIt(std::vector<FileState>& files, const FileDirectoryOptions& options,
+                         uint64_t lookup_work, std::optional<MembershipIndex>* index) {
+  if (*index || options.index_min_files <= 0) return;
+  std::vector<size_t> covered;
+  uint64_t total = 0;
+  for (size_t slot = 0; slot < files.size(); ++slot) {
+    const FileState& s = files[slot];
+    if (s.kind == FileKind::kEmbedded && s.summary && s.summary->set) {
+      covered.push_back(slot);
+      total += s.summary->set->size();
+    }
+  }
+  if (static_cast<int64_t>(covered.size()) < options.index_min_files || total == 0 ||
+      total > static_cast<uint64_t>(options.index_max_ids) ||
+      lookup_work < total * static_cast<uint64_t>(std::max<int64_t>(options.index_work_per_id, 0))) {
+    return;
+  }
+  std::vector<std::pair<uint64_t, uint32_t>> entries;
+  entries.reserve(total);
+  for (size_t slot : covered) {
+    for (uint64_t id : files[slot].summary->set->ToVector()) entries.emplace_back(id, static_cast<uint32_t>(slot));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::vector<uint64_t> ids(entries.size());
+  std::vector<uint32_t> slots(entries.size());
+  for (size_t k = 0; k < entries.size(); ++k) std::tie(ids[k], slots[k]) = entries[k];
+  MembershipIndex built;
+  built.ids = rowid_internal::EliasFanoSet::Build(ids);
+  built.file_width = BitsFor(files.size() - 1);
+  // Slots are below files.size(), so the width holds them.
+  if (!rowid_internal::PackBits(slots, built.file_width, &built.files).ok()) return;
+  size_t next = 0;
+  for (size_t slot = 0; slot < files.size(); ++slot) {
+    if (next < covered.size() && covered[next] == slot) {
+      ++next;
+    } else {
+      built.rest.push_back(slot);
+    }
+  }
+  *index = std::move(built);
+}
+
+}  // namespace
 
 FileDirectory::FileDirectory(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileDirectory::~FileDirectory() = default;
@@ -177,11 +250,36 @@ Result<PlaceResult> FileDirectory::Place(std::span<const int64_t> row_ids) {
   }
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  if (!wanted.empty()) {
-    for (FileState& s : impl_->files) {
-      Status st = impl_->PlaceInFile(s, wanted, &result.placements);
-      if (!st.ok()) return st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
+  if (!wanted.empty() && impl_->index) {
+    // The indexed files: one search per id, then positions file by file.
+    const MembershipIndex& index = *impl_->index;
+    std::map<size_t, std::vector<uint64_t>> found;  // by slot; each list ascending
+    for (uint64_t id : wanted) {
+      const auto [first, last] = index.ids->EqualRange(id);
+      for (uint64_t k = first; k < last; ++k) {
+        found[rowid_internal::UnpackAt(index.files, k, index.file_width)].push_back(id);
+      }
     }
+    for (const auto& [slot, ids] : found) {
+      const FileState& s = impl_->files[slot];
+      std::vector<std::vector<int64_t>> positions;
+      TARN_RETURN_NOT_OK(InFile(
+          ResolvePositions(impl_->ctx, impl_->table_id(), s.info, *s.summary, ids, &positions), s));
+      for (size_t i = 0; i < ids.size(); ++i) {
+        result.placements.push_back(
+            RowPlacement{static_cast<int64_t>(ids[i]), s.info.data_file_id, std::move(positions[i])});
+      }
+    }
+    for (size_t slot : index.rest) {
+      FileState& s = impl_->files[slot];
+      TARN_RETURN_NOT_OK(InFile(impl_->PlaceInFile(s, wanted, &result.placements), s));
+    }
+  } else if (!wanted.empty()) {
+    for (FileState& s : impl_->files) {
+      TARN_RETURN_NOT_OK(InFile(impl_->PlaceInFile(s, wanted, &result.placements), s));
+    }
+    impl_->lookup_work += impl_->files.size();
+    BuildIndexIfWorthIt(impl_->files, impl_->options, impl_->lookup_work, &impl_->index);
   }
   std::sort(result.placements.begin(), result.placements.end(),
             [](const RowPlacement& a, const RowPlacement& b) {
@@ -218,6 +316,7 @@ FileDirectory::Counts FileDirectory::counts() const {
     if (s.kind == FileKind::kUnknown) ++c.unclassified;
     if (s.summary) ++c.summarized;
   }
+  if (impl_->index) c.indexed = static_cast<int64_t>(impl_->files.size() - impl_->index->rest.size());
   return c;
 }
 
