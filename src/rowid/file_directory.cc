@@ -89,6 +89,7 @@ struct FileDirectory::Impl {
     index.reset();
     lookup_work = 0;
     files.clear();
+    files.reserve(table->data_files.size());  // FileState moves may copy: never reallocate
     for (const DataFileInfo& info : table->data_files) {
       FileState state;
       auto it = old.find(info.data_file_id);
@@ -175,6 +176,33 @@ Status InFile(const Status& st, const FileState& s) {
   return st.ok() ? st : st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
 }
 
+// Sorts `keys` of `key_bits` bits by a least-significant-digit radix sort, 11 bits a pass;
+// a pass whose digit is the same for every key is skipped.
+void RadixSort(std::vector<uint64_t>* keys, int key_bits) {
+  constexpr int kDigitBits = 11;
+  constexpr uint64_t kDigitMask = (uint64_t{1} << kDigitBits) - 1;
+  const size_t n = keys->size();
+  if (n < 2) return;
+  std::vector<uint64_t> scratch(n);
+  std::vector<size_t> counts(size_t{1} << kDigitBits);
+  uint64_t* from = keys->data();
+  uint64_t* to = scratch.data();
+  for (int shift = 0; shift < key_bits; shift += kDigitBits) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (size_t k = 0; k < n; ++k) counts[(from[k] >> shift) & kDigitMask]++;
+    if (counts[(from[0] >> shift) & kDigitMask] == n) continue;
+    size_t sum = 0;
+    for (size_t& count : counts) {
+      const size_t here = count;
+      count = sum;
+      sum += here;
+    }
+    for (size_t k = 0; k < n; ++k) to[counts[(from[k] >> shift) & kDigitMask]++] = from[k];
+    std::swap(from, to);
+  }
+  if (from != keys->data()) std::copy(from, from + n, keys->data());
+}
+
 // Builds the index when enough embedded files' summaries are resident and their ids are few
 // enough (FileDirectoryOptions); a no-op otherwise.
 void BuildIndexIfWorthIt(std::vector<FileState>& files, const FileDirectoryOptions& options,
@@ -194,18 +222,41 @@ void BuildIndexIfWorthIt(std::vector<FileState>& files, const FileDirectoryOptio
       lookup_work < total * static_cast<uint64_t>(std::max<int64_t>(options.index_work_per_id, 0))) {
     return;
   }
-  std::vector<std::pair<uint64_t, uint32_t>> entries;
-  entries.reserve(total);
-  for (size_t slot : covered) {
-    for (uint64_t id : files[slot].summary->set->ToVector()) entries.emplace_back(id, static_cast<uint32_t>(slot));
-  }
-  std::sort(entries.begin(), entries.end());
-  std::vector<uint64_t> ids(entries.size());
-  std::vector<uint32_t> slots(entries.size());
-  for (size_t k = 0; k < entries.size(); ++k) std::tie(ids[k], slots[k]) = entries[k];
   MembershipIndex built;
-  built.ids = rowid_internal::EliasFanoSet::Build(ids);
   built.file_width = BitsFor(files.size() - 1);
+  uint64_t max_id = 0;
+  for (size_t slot : covered) max_id = std::max(max_id, files[slot].summary->set->max());
+  std::vector<uint64_t> ids;
+  std::vector<uint32_t> slots;
+  slots.reserve(total);
+  if (BitsFor(max_id) + built.file_width <= 64) {
+    // Each entry one key, id << width | slot, radix-sorted: ids ascending, an id's files by slot.
+    std::vector<uint64_t> keys;
+    keys.reserve(total);
+    for (size_t slot : covered) {
+      for (uint64_t id : files[slot].summary->set->ToVector()) keys.push_back(id << built.file_width | slot);
+    }
+    RadixSort(&keys, BitsFor(max_id) + built.file_width);
+    const uint64_t slot_mask = (uint64_t{1} << built.file_width) - 1;
+    for (uint64_t& key : keys) {
+      slots.push_back(static_cast<uint32_t>(key & slot_mask));
+      key >>= built.file_width;  // the keys become the ids, in place
+    }
+    ids = std::move(keys);
+  } else {
+    std::vector<std::pair<uint64_t, uint32_t>> entries;
+    entries.reserve(total);
+    ids.reserve(total);
+    for (size_t slot : covered) {
+      for (uint64_t id : files[slot].summary->set->ToVector()) entries.emplace_back(id, static_cast<uint32_t>(slot));
+    }
+    std::sort(entries.begin(), entries.end());
+    for (const auto& [id, slot] : entries) {
+      ids.push_back(id);
+      slots.push_back(slot);
+    }
+  }
+  built.ids = rowid_internal::EliasFanoSet::Build(ids);
   // Slots are below files.size(), so the width holds them.
   if (!rowid_internal::PackBits(slots, built.file_width, &built.files).ok()) return;
   size_t next = 0;
