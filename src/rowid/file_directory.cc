@@ -172,8 +172,10 @@ struct FileDirectory::Impl {
 
 namespace {
 
+// `st` (not OK) with the file it concerns. Callers test ok() first: copying a Status copies
+// its message, which a lookup visiting every file would pay per file.
 Status InFile(const Status& st, const FileState& s) {
-  return st.ok() ? st : st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
+  return st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
 }
 
 // Sorts `keys` of `key_bits` bits by a least-significant-digit radix sort, 11 bits a pass;
@@ -314,8 +316,8 @@ Result<PlaceResult> FileDirectory::Place(std::span<const int64_t> row_ids) {
     for (const auto& [slot, ids] : found) {
       const FileState& s = impl_->files[slot];
       std::vector<std::vector<int64_t>> positions;
-      TARN_RETURN_NOT_OK(InFile(
-          ResolvePositions(impl_->ctx, impl_->table_id(), s.info, *s.summary, ids, &positions), s));
+      Status st = ResolvePositions(impl_->ctx, impl_->table_id(), s.info, *s.summary, ids, &positions);
+      if (!st.ok()) return InFile(st, s);
       for (size_t i = 0; i < ids.size(); ++i) {
         result.placements.push_back(
             RowPlacement{static_cast<int64_t>(ids[i]), s.info.data_file_id, std::move(positions[i])});
@@ -323,11 +325,13 @@ Result<PlaceResult> FileDirectory::Place(std::span<const int64_t> row_ids) {
     }
     for (size_t slot : index.rest) {
       FileState& s = impl_->files[slot];
-      TARN_RETURN_NOT_OK(InFile(impl_->PlaceInFile(s, wanted, &result.placements), s));
+      Status st = impl_->PlaceInFile(s, wanted, &result.placements);
+      if (!st.ok()) return InFile(st, s);
     }
   } else if (!wanted.empty()) {
     for (FileState& s : impl_->files) {
-      TARN_RETURN_NOT_OK(InFile(impl_->PlaceInFile(s, wanted, &result.placements), s));
+      Status st = impl_->PlaceInFile(s, wanted, &result.placements);
+      if (!st.ok()) return InFile(st, s);
     }
     impl_->lookup_work += impl_->files.size();
     BuildIndexIfWorthIt(impl_->files, impl_->options, impl_->lookup_work, &impl_->index);
