@@ -5,12 +5,14 @@
 #   sql      tests/fuzz/sql_fuzzer.cc, the SQL lexer, parsers and binder, corpus tests/fuzz/corpus_sql
 #   catalog  tests/fuzz/catalog_fuzzer.cc, the catalog loader over damaged copies of the fixture
 #            catalogs, corpus tests/fuzz/corpus_catalog (needs ../shared, or TARN_SHARED_DIR)
+#   rowsum   tests/fuzz/rowsum_fuzzer.cc, .rowsum sidecars and their set and order decoders,
+#            corpus tests/fuzz/corpus_rowsum
 #
 #   scripts/fuzz.sh [SECONDS] [BUILD_DIR] [TARGET]     default: 300 seconds, build-fuzz, parquet
 #
 # Installs clang-14 and libfuzzer-14-dev with apt-get when they are missing. The library sources
 # the target needs (src/{parquet,columnar,io,util,expr,format}, the statement parser for sql,
-# all of src/ for catalog) are compiled with coverage instrumentation into BUILD_DIR; the
+# all of src/ for catalog and rowsum) are compiled with coverage instrumentation into BUILD_DIR; the
 # normal CMake build is not involved. New inputs go to BUILD_DIR/<corpus>, seeded from the
 # target's corpus in tests/fuzz; crashes are written to BUILD_DIR/crash-*. Keep the inputs
 # that once failed in the target's corpus (small files), where corpus_replay_test.cc and
@@ -26,7 +28,8 @@ case "$TARGET" in
   sql) CORPUS=corpus_sql; MAX_LEN=65536 ;;
   # A fixture, a snapshot and at most 16 mutations of 5 bytes (catalog_fuzz_entry.h).
   catalog) CORPUS=corpus_catalog; MAX_LEN=82 ;;
-  *) echo "usage: scripts/fuzz.sh [SECONDS] [BUILD_DIR] [parquet|sql|catalog]" >&2; exit 2 ;;
+  rowsum) CORPUS=corpus_rowsum; MAX_LEN=65536 ;;
+  *) echo "usage: scripts/fuzz.sh [SECONDS] [BUILD_DIR] [parquet|sql|catalog|rowsum]" >&2; exit 2 ;;
 esac
 # The catalog target copies the fixture lakes' catalogs; it runs from BUILD_DIR.
 export TARN_SHARED_DIR="${TARN_SHARED_DIR:-$(cd "$ROOT/.." && pwd)/shared}"
@@ -72,8 +75,9 @@ FLAGS=(-std=gnu++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
 # Compile each library source whose object is older than it (headers: delete BUILD/obj).
 # (expr and format: a scan evaluates pushed-down WHERE clauses while decoding.)
 # (sql: the statement parser too, which needs nothing but expr.)
-if [ "$TARGET" = catalog ]; then
-  # The loader, the table scan and what they reach: the whole library.
+if [ "$TARGET" = catalog ] || [ "$TARGET" = rowsum ]; then
+  # The loader, the table scan and what they reach (the rowid module reaches the catalog and
+  # the Parquet reader too): the whole library.
   mapfile -t SOURCES < <(cd "$ROOT" && find src -name '*.cc' ! -name '*_test.cc' | sort)
 else
   mapfile -t SOURCES < <(cd "$ROOT" && ls src/parquet/*.cc src/columnar/*.cc src/io/*.cc \

@@ -7,16 +7,17 @@
 // position(s). This header has four layers:
 //
 //   RowIdSet / RowOrder / PositionedRowSet
-//                 — the summary itself. A set is a Range, a Roaring-style 64-bit bitmap or a
-//                   sorted run; an order is Ascending (position = rank), Permuted (one
+//                 — the summary itself. A set is a Range, a Roaring-style 64-bit bitmap, an
+//                   Elias-Fano sequence or a sorted run; an order is Ascending (position = rank), Permuted (one
 //                   position per id) or Repeated (an id at several positions, as a flushed
 //                   inlined file keeps several versions of a row).
 //   .rowsum sidecars
 //                 — one immutable `<data file path>.rowsum` per embedded-row-id file, holding
 //                   the summary in the byte format of docs/formats/rowsum.md. A lookup fetches
 //                   header + set only; a position is read by arithmetic on the order's fixed
-//                   width. A sidecar that is missing, corrupt, or names another file is
-//                   "absent": the answer is the same as without it.
+//                   width, or — for a file of a few ascending runs, stored as runs — by one
+//                   descent through the runs' tree. A sidecar that is missing, corrupt, or
+//                   names another file is "absent": the answer is the same as without it.
 //   SummaryCache / LoadFileSummary
 //                 — the read path, each step a strict fallback: dense metadata → cache
 //                   (memory, then local disk) → sidecar → derive from the data file (kept in
@@ -64,6 +65,7 @@ inline constexpr std::string_view kRowSummarySuffix = ".rowsum";
 class Buffer;
 
 namespace rowid_internal {
+class EliasFanoSet;
 class RoaringSet;
 struct OrderLocator;
 }  // namespace rowid_internal
@@ -75,12 +77,13 @@ struct OrderLocator;
 // An immutable set of row ids that answers contains and rank.
 class RowIdSet {
  public:
-  enum class Kind : uint8_t { kRange = 1, kRoaring = 2, kSorted = 3 };
+  enum class Kind : uint8_t { kRange = 1, kRoaring = 2, kSorted = 3, kEliasFano = 4 };
 
   RowIdSet();  // empty
   // [begin, end). REQUIRES: begin <= end.
   static RowIdSet Range(uint64_t begin, uint64_t end);
-  // REQUIRES: ids strictly ascending. Picks the smallest encoding (Range when contiguous).
+  // REQUIRES: ids strictly ascending. Picks the smallest encoding: Range when contiguous, else
+  // the smallest encoded of Roaring, Elias-Fano and Sorted, a tie going to the earlier.
   static RowIdSet FromSorted(std::span<const uint64_t> ids);
   // As above with the encoding forced (kRange requires contiguous ids).
   static RowIdSet FromSorted(std::span<const uint64_t> ids, Kind kind);
@@ -112,6 +115,7 @@ class RowIdSet {
   uint64_t min_ = 0;
   uint64_t max_ = 0;
   std::shared_ptr<const rowid_internal::RoaringSet> roaring_;
+  std::shared_ptr<const rowid_internal::EliasFanoSet> elias_fano_;
   std::shared_ptr<const std::vector<uint64_t>> sorted_;
 };
 
@@ -341,6 +345,19 @@ struct FileDirectoryOptions {
   // ducklake_snapshot_changes.changes_made by snapshot id, used to prove files dense without a
   // read (docs/rowid.md). Empty = every file with row_id_start is classified by its footer.
   std::map<int64_t, std::string> changes_by_snapshot;
+  // A lookup visits every file and asks the set of each whose bounds admit the id. A directory
+  // that serves many lookups builds one index over the ids of its resident summaries — the ids
+  // in Elias-Fano form beside each id's file, bit-packed, about 2 + log2(span / ids) +
+  // log2(files) bits per id — so a lookup costs one search however many files span the id. It
+  // is built once at least index_min_files embedded files' summaries are resident and the
+  // lookups so far have cost about what building it costs: a file visited counts 1, a set
+  // asked 16, against index_work_per_id per id to index (building sorts every id). A directory
+  // used for one lookup never builds one. Defaults: 64 files, 12 per id; 0 files = never;
+  // 0 per id = as soon as the summaries are resident.
+  int64_t index_min_files = 64;
+  int64_t index_work_per_id = 12;
+  // No index over more ids than this. Default: 64M (an index of about 2 bytes per id).
+  int64_t index_max_ids = int64_t{64} << 20;
 };
 
 // The files of one table at one snapshot, and where each row id physically sits.
@@ -359,9 +376,10 @@ class FileDirectory {
   Status Refresh(std::shared_ptr<const TableMetadata> table,
                  std::map<int64_t, std::string> more_changes = {});
 
-  // For tests: how many files are dense / embedded / still unclassified, and summaries held.
+  // For tests: how many files are dense / embedded / still unclassified, summaries held, and
+  // files the index covers.
   struct Counts {
-    int64_t dense = 0, embedded = 0, unclassified = 0, summarized = 0;
+    int64_t dense = 0, embedded = 0, unclassified = 0, summarized = 0, indexed = 0;
   };
   Counts counts() const;
 

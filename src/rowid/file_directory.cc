@@ -1,9 +1,12 @@
 // FileDirectory: dense files by arithmetic, embedded-row-id files by their summaries, excluded
-// early by footer bounds.
+// early by footer bounds — or, once many summaries are resident, by one index over their ids.
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
+#include "rowid/bit_packing.h"
 #include "rowid/derive.h"
+#include "rowid/elias_fano.h"
 #include "tarn/rowid.h"
 
 namespace tarn {
@@ -54,6 +57,15 @@ std::span<const uint64_t> Within(const std::vector<uint64_t>& wanted, uint64_t l
                                    static_cast<size_t>(end - begin));
 }
 
+// Every id of the files whose summaries were resident when it was built, with each id's file:
+// an id in several files (an old version and its rewrite) appears once per file.
+struct MembershipIndex {
+  std::shared_ptr<const rowid_internal::EliasFanoSet> ids;  // non-decreasing
+  std::string files;                                      // per id, its file's slot, packed
+  int file_width = 0;
+  std::vector<size_t> rest;  // slots of the files it does not cover, still asked one by one
+};
+
 }  // namespace
 
 struct FileDirectory::Impl {
@@ -61,6 +73,11 @@ struct FileDirectory::Impl {
   RowSummaryContext ctx;
   FileDirectoryOptions options;
   std::vector<FileState> files;  // by data_file_id
+  // Built by BuildIndexIfWorthIt over `files`; dropped whenever `files` is rebuilt.
+  std::optional<MembershipIndex> index;
+  // What the lookups without an index have cost since `files` was built, in the units of
+  // FileDirectoryOptions::index_work_per_id.
+  uint64_t lookup_work = 0;
 
   int64_t table_id() const { return table->table->table_id; }
   const std::string& ns() const { return ctx.cache_namespace.empty() ? ctx.data_path : ctx.cache_namespace; }
@@ -69,7 +86,10 @@ struct FileDirectory::Impl {
     std::unordered_map<int64_t, FileState*> old;
     for (FileState& s : previous) old[s.info.data_file_id] = &s;
     table = std::move(next);
+    index.reset();
+    lookup_work = 0;
     files.clear();
+    files.reserve(table->data_files.size());  // FileState moves may copy: never reallocate
     for (const DataFileInfo& info : table->data_files) {
       FileState state;
       auto it = old.find(info.data_file_id);
@@ -134,7 +154,9 @@ struct FileDirectory::Impl {
     const RowIdSet& set = *s.summary->set;
     if (set.empty()) return Status::OK();
     std::vector<uint64_t> found;
-    for (uint64_t id : Within(wanted, set.min(), set.max())) {
+    const std::span<const uint64_t> admitted = Within(wanted, set.min(), set.max());
+    lookup_work += 16 * admitted.size();
+    for (uint64_t id : admitted) {
       if (set.Contains(id)) found.push_back(id);
     }
     if (found.empty()) return Status::OK();
@@ -147,6 +169,110 @@ struct FileDirectory::Impl {
     return Status::OK();
   }
 };
+
+namespace {
+
+// `st` (not OK) with the file it concerns. Callers test ok() first: copying a Status copies
+// its message, which a lookup visiting every file would pay per file.
+Status InFile(const Status& st, const FileState& s) {
+  return st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
+}
+
+// Sorts `keys` of `key_bits` bits by a least-significant-digit radix sort, 11 bits a pass;
+// a pass whose digit is the same for every key is skipped.
+void RadixSort(std::vector<uint64_t>* keys, int key_bits) {
+  constexpr int kDigitBits = 11;
+  constexpr uint64_t kDigitMask = (uint64_t{1} << kDigitBits) - 1;
+  const size_t n = keys->size();
+  if (n < 2) return;
+  std::vector<uint64_t> scratch(n);
+  std::vector<size_t> counts(size_t{1} << kDigitBits);
+  uint64_t* from = keys->data();
+  uint64_t* to = scratch.data();
+  for (int shift = 0; shift < key_bits; shift += kDigitBits) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (size_t k = 0; k < n; ++k) counts[(from[k] >> shift) & kDigitMask]++;
+    if (counts[(from[0] >> shift) & kDigitMask] == n) continue;
+    size_t sum = 0;
+    for (size_t& count : counts) {
+      const size_t here = count;
+      count = sum;
+      sum += here;
+    }
+    for (size_t k = 0; k < n; ++k) to[counts[(from[k] >> shift) & kDigitMask]++] = from[k];
+    std::swap(from, to);
+  }
+  if (from != keys->data()) std::copy(from, from + n, keys->data());
+}
+
+// Builds the index when enough embedded files' summaries are resident and their ids are few
+// enough (FileDirectoryOptions); a no-op otherwise.
+void BuildIndexIfWorthIt(std::vector<FileState>& files, const FileDirectoryOptions& options,
+                         uint64_t lookup_work, std::optional<MembershipIndex>* index) {
+  if (*index || options.index_min_files <= 0) return;
+  std::vector<size_t> covered;
+  uint64_t total = 0;
+  for (size_t slot = 0; slot < files.size(); ++slot) {
+    const FileState& s = files[slot];
+    if (s.kind == FileKind::kEmbedded && s.summary && s.summary->set) {
+      covered.push_back(slot);
+      total += s.summary->set->size();
+    }
+  }
+  if (static_cast<int64_t>(covered.size()) < options.index_min_files || total == 0 ||
+      total > static_cast<uint64_t>(options.index_max_ids) ||
+      lookup_work < total * static_cast<uint64_t>(std::max<int64_t>(options.index_work_per_id, 0))) {
+    return;
+  }
+  MembershipIndex built;
+  built.file_width = BitsFor(files.size() - 1);
+  uint64_t max_id = 0;
+  for (size_t slot : covered) max_id = std::max(max_id, files[slot].summary->set->max());
+  std::vector<uint64_t> ids;
+  std::vector<uint32_t> slots;
+  slots.reserve(total);
+  if (BitsFor(max_id) + built.file_width <= 64) {
+    // Each entry one key, id << width | slot, radix-sorted: ids ascending, an id's files by slot.
+    std::vector<uint64_t> keys;
+    keys.reserve(total);
+    for (size_t slot : covered) {
+      for (uint64_t id : files[slot].summary->set->ToVector()) keys.push_back(id << built.file_width | slot);
+    }
+    RadixSort(&keys, BitsFor(max_id) + built.file_width);
+    const uint64_t slot_mask = (uint64_t{1} << built.file_width) - 1;
+    for (uint64_t& key : keys) {
+      slots.push_back(static_cast<uint32_t>(key & slot_mask));
+      key >>= built.file_width;  // the keys become the ids, in place
+    }
+    ids = std::move(keys);
+  } else {
+    std::vector<std::pair<uint64_t, uint32_t>> entries;
+    entries.reserve(total);
+    ids.reserve(total);
+    for (size_t slot : covered) {
+      for (uint64_t id : files[slot].summary->set->ToVector()) entries.emplace_back(id, static_cast<uint32_t>(slot));
+    }
+    std::sort(entries.begin(), entries.end());
+    for (const auto& [id, slot] : entries) {
+      ids.push_back(id);
+      slots.push_back(slot);
+    }
+  }
+  built.ids = rowid_internal::EliasFanoSet::Build(ids);
+  // Slots are below files.size(), so the width holds them.
+  if (!rowid_internal::PackBits(slots, built.file_width, &built.files).ok()) return;
+  size_t next = 0;
+  for (size_t slot = 0; slot < files.size(); ++slot) {
+    if (next < covered.size() && covered[next] == slot) {
+      ++next;
+    } else {
+      built.rest.push_back(slot);
+    }
+  }
+  *index = std::move(built);
+}
+
+}  // namespace
 
 FileDirectory::FileDirectory(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileDirectory::~FileDirectory() = default;
@@ -177,11 +303,38 @@ Result<PlaceResult> FileDirectory::Place(std::span<const int64_t> row_ids) {
   }
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  if (!wanted.empty()) {
+  if (!wanted.empty() && impl_->index) {
+    // The indexed files: one search per id, then positions file by file.
+    const MembershipIndex& index = *impl_->index;
+    std::map<size_t, std::vector<uint64_t>> found;  // by slot; each list ascending
+    for (uint64_t id : wanted) {
+      const auto [first, last] = index.ids->EqualRange(id);
+      for (uint64_t k = first; k < last; ++k) {
+        found[rowid_internal::UnpackAt(index.files, k, index.file_width)].push_back(id);
+      }
+    }
+    for (const auto& [slot, ids] : found) {
+      const FileState& s = impl_->files[slot];
+      std::vector<std::vector<int64_t>> positions;
+      Status st = ResolvePositions(impl_->ctx, impl_->table_id(), s.info, *s.summary, ids, &positions);
+      if (!st.ok()) return InFile(st, s);
+      for (size_t i = 0; i < ids.size(); ++i) {
+        result.placements.push_back(
+            RowPlacement{static_cast<int64_t>(ids[i]), s.info.data_file_id, std::move(positions[i])});
+      }
+    }
+    for (size_t slot : index.rest) {
+      FileState& s = impl_->files[slot];
+      Status st = impl_->PlaceInFile(s, wanted, &result.placements);
+      if (!st.ok()) return InFile(st, s);
+    }
+  } else if (!wanted.empty()) {
     for (FileState& s : impl_->files) {
       Status st = impl_->PlaceInFile(s, wanted, &result.placements);
-      if (!st.ok()) return st.WithContext(StrCat("row id lookup in '", s.info.path, "'"));
+      if (!st.ok()) return InFile(st, s);
     }
+    impl_->lookup_work += impl_->files.size();
+    BuildIndexIfWorthIt(impl_->files, impl_->options, impl_->lookup_work, &impl_->index);
   }
   std::sort(result.placements.begin(), result.placements.end(),
             [](const RowPlacement& a, const RowPlacement& b) {
@@ -218,6 +371,7 @@ FileDirectory::Counts FileDirectory::counts() const {
     if (s.kind == FileKind::kUnknown) ++c.unclassified;
     if (s.summary) ++c.summarized;
   }
+  if (impl_->index) c.indexed = static_cast<int64_t>(impl_->files.size() - impl_->index->rest.size());
   return c;
 }
 

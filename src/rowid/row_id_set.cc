@@ -1,13 +1,15 @@
-// RowIdSet: Range, Roaring or Sorted, whichever is smallest encoded.
+// RowIdSet: Range, Roaring, Elias-Fano or Sorted, whichever is smallest encoded.
 #include <algorithm>
 
 #include "rowid/byte_cursor.h"
+#include "rowid/elias_fano.h"
 #include "rowid/roaring_set.h"
 #include "tarn/rowid.h"
 
 namespace tarn {
 
 using rowid_internal::ByteCursor;
+using rowid_internal::EliasFanoSet;
 using rowid_internal::RoaringSet;
 
 RowIdSet::RowIdSet() = default;
@@ -25,9 +27,14 @@ RowIdSet RowIdSet::FromSorted(std::span<const uint64_t> ids) {
   if (ids.empty() || ids.back() - ids.front() + 1 == ids.size()) {
     return FromSorted(ids, Kind::kRange);
   }
+  // The picking rule of docs/formats/rowsum.md: the smallest encoding, ties to the earlier of
+  // Roaring, Elias-Fano, Sorted. Elias-Fano's size is arithmetic on (count, min, max), so only
+  // the chosen one is built (Roaring, built to be measured, is kept when it wins).
   auto roaring = RoaringSet::Build(ids);
+  const int64_t roaring_bytes = roaring->EncodedSize();
+  const int64_t elias_fano_bytes = EliasFanoSet::EncodedSizeFor(ids.size(), ids.front(), ids.back());
   const int64_t sorted_bytes = 8 + 8 * static_cast<int64_t>(ids.size());
-  if (roaring->EncodedSize() <= sorted_bytes) {
+  if (roaring_bytes <= elias_fano_bytes && roaring_bytes <= sorted_bytes) {
     RowIdSet set;
     set.kind_ = Kind::kRoaring;
     set.size_ = ids.size();
@@ -36,7 +43,7 @@ RowIdSet RowIdSet::FromSorted(std::span<const uint64_t> ids) {
     set.roaring_ = std::move(roaring);
     return set;
   }
-  return FromSorted(ids, Kind::kSorted);
+  return FromSorted(ids, elias_fano_bytes <= sorted_bytes ? Kind::kEliasFano : Kind::kSorted);
 }
 
 RowIdSet RowIdSet::FromSorted(std::span<const uint64_t> ids, Kind kind) {
@@ -47,6 +54,9 @@ RowIdSet RowIdSet::FromSorted(std::span<const uint64_t> ids, Kind kind) {
       return Range(ids.front(), ids.back() + 1);
     case Kind::kRoaring:
       set.roaring_ = RoaringSet::Build(ids);
+      break;
+    case Kind::kEliasFano:
+      set.elias_fano_ = EliasFanoSet::Build(ids);
       break;
     case Kind::kSorted:
       set.sorted_ = std::make_shared<const std::vector<uint64_t>>(ids.begin(), ids.end());
@@ -68,6 +78,8 @@ std::optional<uint64_t> RowIdSet::Rank(uint64_t id) const {
       return id - min_;
     case Kind::kRoaring:
       return roaring_->Rank(id);
+    case Kind::kEliasFano:
+      return elias_fano_->Rank(id);
     case Kind::kSorted: {
       auto it = std::lower_bound(sorted_->begin(), sorted_->end(), id);
       if (it == sorted_->end() || *it != id) return std::nullopt;
@@ -88,6 +100,9 @@ std::vector<uint64_t> RowIdSet::ToVector() const {
     case Kind::kRoaring:
       roaring_->AppendTo(&out);
       break;
+    case Kind::kEliasFano:
+      elias_fano_->AppendTo(&out);
+      break;
     case Kind::kSorted:
       out = *sorted_;
       break;
@@ -98,6 +113,7 @@ std::vector<uint64_t> RowIdSet::ToVector() const {
 int64_t RowIdSet::memory_bytes() const {
   int64_t bytes = sizeof(RowIdSet);
   if (roaring_) bytes += roaring_->memory_bytes();
+  if (elias_fano_) bytes += elias_fano_->memory_bytes();
   if (sorted_) bytes += static_cast<int64_t>(sorted_->capacity() * 8);
   return bytes;
 }
@@ -108,6 +124,7 @@ int64_t RowIdSet::EncodedSize() const {
   switch (kind_) {
     case Kind::kRange: return 16;
     case Kind::kRoaring: return roaring_->EncodedSize();
+    case Kind::kEliasFano: return elias_fano_->EncodedSize();
     case Kind::kSorted: return 8 + 8 * static_cast<int64_t>(size_);
   }
   return 0;
@@ -122,6 +139,9 @@ void RowIdSet::EncodeTo(std::string* out) const {
       break;
     case Kind::kRoaring:
       roaring_->EncodeTo(out);
+      break;
+    case Kind::kEliasFano:
+      elias_fano_->EncodeTo(out);
       break;
     case Kind::kSorted:
       PutU64(out, size_);
@@ -149,6 +169,15 @@ Result<RowIdSet> RowIdSet::Decode(Kind kind, std::string_view bytes) {
       set.min_ = roaring->Min().value_or(0);
       set.max_ = roaring->Max().value_or(0);
       set.roaring_ = std::move(roaring);
+      return set;
+    }
+    case Kind::kEliasFano: {
+      TARN_ASSIGN_OR_RETURN(auto elias_fano, EliasFanoSet::Decode(bytes));
+      set.kind_ = Kind::kEliasFano;
+      set.size_ = elias_fano->size();
+      set.min_ = elias_fano->min();
+      set.max_ = elias_fano->max();
+      set.elias_fano_ = std::move(elias_fano);
       return set;
     }
     case Kind::kSorted: {

@@ -5,6 +5,7 @@
 
 #include "rowid/bit_packing.h"
 #include "rowid/byte_cursor.h"
+#include "rowid/run_order.h"
 #include "tarn/columnar.h"
 
 namespace tarn {
@@ -72,15 +73,23 @@ uint32_t Crc32cForTesting(std::string_view bytes, bool hardware) {
 }
 
 uint64_t RowsumHeader::offsets_bytes() const {
-  return order_kind == RowOrder::Kind::kRepeated ? PackedBytes(distinct + 1, offset_width) : 0;
+  return order_form == OrderForm::kRepeated ? PackedBytes(distinct + 1, offset_width) : 0;
 }
 
 uint64_t RowsumHeader::body_len() const {
-  switch (order_kind) {
-    case RowOrder::Kind::kAscending: return 0;
-    case RowOrder::Kind::kPermuted: return PackedBytes(distinct, position_width);
-    case RowOrder::Kind::kRepeated:
+  switch (order_form) {
+    case OrderForm::kAscending: return 0;
+    case OrderForm::kPermuted: return PackedBytes(distinct, position_width);
+    case OrderForm::kRepeated:
       return offsets_bytes() + PackedBytes(physical_rows, position_width);
+    case OrderForm::kRuns: {
+      // order_len = body + 4·ceil(body / B): the block count is ceil(order_len / (B + 4)).
+      // When no body fits, the header check comparing order_len with body_len() + 4 per block
+      // fails.
+      const uint64_t per_block = uint64_t{order_block} + 4;
+      const uint64_t blocks = order_len / per_block + (order_len % per_block != 0 ? 1 : 0);
+      return 4 * blocks <= order_len ? order_len - 4 * blocks : 0;
+    }
   }
   return 0;
 }
@@ -94,7 +103,7 @@ Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* need
   if (std::memcmp(magic.data(), kRowsumMagic, 8) != 0) return in.Error("bad magic");
   uint32_t version = 0, header_len = 0;
   TARN_RETURN_NOT_OK(in.Read(&version));
-  if (version != kRowsumVersion) {
+  if (version < 1 || version > kRowsumVersion) {
     return Status::Corruption("rowsum header: unknown version ", version, " (reads ",
                               kRowsumVersion, ")");
   }
@@ -109,9 +118,9 @@ Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* need
   TARN_RETURN_NOT_OK(in.Read(&h->max_id));
   TARN_RETURN_NOT_OK(in.Read(&h->set_len));
   TARN_RETURN_NOT_OK(in.Read(&h->order_len));
-  uint8_t set_kind = 0, order_kind = 0, pw = 0, ow = 0;
+  uint8_t set_kind = 0, order_form = 0, pw = 0, ow = 0;
   TARN_RETURN_NOT_OK(in.Read(&set_kind));
-  TARN_RETURN_NOT_OK(in.Read(&order_kind));
+  TARN_RETURN_NOT_OK(in.Read(&order_form));
   TARN_RETURN_NOT_OK(in.Read(&pw));
   TARN_RETURN_NOT_OK(in.Read(&ow));
   TARN_RETURN_NOT_OK(in.Read(&h->order_block));
@@ -134,14 +143,22 @@ Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* need
     return Status::Corruption("rowsum header: checksum mismatch: stored ", stored_crc,
                               ", computed ", crc);
   }
-  if (set_kind < 1 || set_kind > 3) return Status::Corruption("rowsum header: set kind ", int{set_kind});
-  if (order_kind > 2) return Status::Corruption("rowsum header: order kind ", int{order_kind});
+  // Version 1 knows set kinds 1..3 and order forms 0..2; version 2 adds set kind 4 and order
+  // form 3.
+  const uint8_t last_set_kind = version == 1 ? 3 : 4, last_order_form = version == 1 ? 2 : 3;
+  if (set_kind < 1 || set_kind > last_set_kind) {
+    return Status::Corruption("rowsum header: set kind ", int{set_kind}, " in version ", version);
+  }
+  if (order_form > last_order_form) {
+    return Status::Corruption("rowsum header: order form ", int{order_form}, " in version ", version);
+  }
+  h->version = version;
   h->identity.table_id = static_cast<int64_t>(table_id);
   h->identity.data_file_id = static_cast<int64_t>(file_id);
   h->identity.file_size = static_cast<int64_t>(file_size);
   h->identity.relative_path.assign(path);
   h->set_kind = static_cast<RowIdSet::Kind>(set_kind);
-  h->order_kind = static_cast<RowOrder::Kind>(order_kind);
+  h->order_form = static_cast<OrderForm>(order_form);
   h->position_width = pw;
   h->offset_width = ow;
   h->header_len = header_len;
@@ -150,12 +167,12 @@ Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* need
   if (rows > 0xFFFFFFFFULL || h->distinct > rows || (rows > 0 && h->distinct == 0)) {
     return Status::Corruption("rowsum header: ", h->distinct, " ids in ", rows, " rows");
   }
-  if (h->order_kind != RowOrder::Kind::kRepeated && h->distinct != rows) {
+  if (h->order_form != OrderForm::kRepeated && h->distinct != rows) {
     return Status::Corruption("rowsum header: a non-repeated order with ", h->distinct,
                               " ids in ", rows, " rows");
   }
   if (h->position_width != BitsFor(rows == 0 ? 0 : rows - 1) ||
-      h->offset_width != (h->order_kind == RowOrder::Kind::kRepeated ? BitsFor(rows) : 0)) {
+      h->offset_width != (h->order_form == OrderForm::kRepeated ? BitsFor(rows) : 0)) {
     return Status::Corruption("rowsum header: widths ", h->position_width, "/", h->offset_width,
                               " do not fit ", rows, " rows");
   }
@@ -228,7 +245,7 @@ Result<RowOrder> DecodeRowsumOrder(const RowsumHeader& header, std::string_view 
   if (order.size() != header.order_len) {
     return Status::Corruption("rowsum order: ", order.size(), " bytes, header says ", header.order_len);
   }
-  if (header.order_kind == RowOrder::Kind::kAscending) return RowOrder::Ascending();
+  if (header.order_form == OrderForm::kAscending) return RowOrder::Ascending();
   const uint64_t body = header.body_len();
   for (uint64_t b = 0; b < header.block_count(); ++b) {
     const uint64_t start = b * header.order_block;
@@ -237,7 +254,19 @@ Result<RowOrder> DecodeRowsumOrder(const RowsumHeader& header, std::string_view 
                                        LoadLE<uint32_t>(order.data() + body + 4 * b)));
   }
   const uint64_t rows = header.physical_rows;
-  const uint64_t count = header.order_kind == RowOrder::Kind::kPermuted ? header.distinct : rows;
+  const uint64_t count = header.order_form == OrderForm::kRepeated ? rows : header.distinct;
+  if (header.order_form == OrderForm::kRuns) {
+    // Decoded to the resident Permuted form; the decode checks every bit against the tree, so
+    // the positions are a permutation of the file's rows. The tree is parsed before anything
+    // is allocated for the rows: it proves the body holds at least a bit per row.
+    const std::string_view body_bytes = order.substr(0, body);
+    TARN_ASSIGN_OR_RETURN(uint64_t table_bytes, RunOrderIndex::TableBytes(body_bytes, rows, body));
+    TARN_ASSIGN_OR_RETURN(RunOrderIndex index,
+                          RunOrderIndex::Parse(body_bytes.substr(0, table_bytes), rows, body));
+    std::shared_ptr<Buffer> positions_buffer = Buffer::AllocateUninitialized(4 * static_cast<int64_t>(rows));
+    TARN_RETURN_NOT_OK(index.DecodeAll(body_bytes, positions_buffer->mutable_data_as<uint32_t>()));
+    return RowOrder::Permuted(std::move(positions_buffer));
+  }
   std::shared_ptr<Buffer> positions_buffer = Buffer::AllocateUninitialized(4 * static_cast<int64_t>(count));
   uint32_t* positions = positions_buffer->mutable_data_as<uint32_t>();
   UnpackAll(order.substr(header.positions_start()), count, header.position_width, positions);
@@ -248,7 +277,7 @@ Result<RowOrder> DecodeRowsumOrder(const RowsumHeader& header, std::string_view 
     const uint32_t* bad = std::find_if(positions, positions + count, [&](uint32_t p) { return p >= rows; });
     return Status::Corruption("rowsum order: position ", *bad, " of ", rows, " rows");
   }
-  if (header.order_kind == RowOrder::Kind::kPermuted) return RowOrder::Permuted(std::move(positions_buffer));
+  if (header.order_form == OrderForm::kPermuted) return RowOrder::Permuted(std::move(positions_buffer));
   std::shared_ptr<Buffer> offsets_buffer =
       Buffer::AllocateUninitialized(4 * static_cast<int64_t>(header.distinct + 1));
   uint32_t* offsets = offsets_buffer->mutable_data_as<uint32_t>();
@@ -276,7 +305,7 @@ Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const Posi
   h.distinct = set.size();
   h.min_id = set.empty() ? 0 : set.min();
   h.max_id = set.empty() ? 0 : set.max();
-  h.order_kind = order.kind();
+  h.order_form = static_cast<OrderForm>(order.kind());
   h.position_width = BitsFor(physical == 0 ? 0 : physical - 1);
   h.offset_width = order.kind() == RowOrder::Kind::kRepeated ? BitsFor(physical) : 0;
   std::string body;
@@ -292,7 +321,14 @@ Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const Posi
       return Status::Internal("permuted order of ", order.positions().size(), " positions for ",
                               set.size(), " ids");
     }
-    TARN_RETURN_NOT_OK(PackBits(order.positions(), h.position_width, &body));
+    // Runs when its body is smaller than the packed one (docs/formats/rowsum.md, "Picking").
+    const uint64_t packed_bytes = PackedBytes(set.size(), h.position_width);
+    if (auto plan = PlanRunOrder(order.positions(), packed_bytes > 0 ? packed_bytes - 1 : 0)) {
+      h.order_form = OrderForm::kRuns;
+      EncodeRunOrder(*plan, order.positions(), &body);
+    } else {
+      TARN_RETURN_NOT_OK(PackBits(order.positions(), h.position_width, &body));
+    }
   } else if (set.size() != physical) {
     return Status::Internal("ascending order with ", set.size(), " ids in ", physical, " rows");
   }
@@ -307,7 +343,9 @@ Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const Posi
   std::string out;
   out.reserve(kFixedHeaderBytes + identity.relative_path.size() + 4 + set_bytes.size() + body.size());
   out.append(kRowsumMagic, 8);
-  PutU32(&out, kRowsumVersion);
+  // Version 1 when only its forms are used, so such sidecars keep their exact bytes.
+  const bool needs_v2 = set.kind() == RowIdSet::Kind::kEliasFano || h.order_form == OrderForm::kRuns;
+  PutU32(&out, needs_v2 ? kRowsumVersion : 1);
   PutU32(&out, static_cast<uint32_t>(kFixedHeaderBytes + identity.relative_path.size() + 4));
   PutU64(&out, static_cast<uint64_t>(identity.table_id));
   PutU64(&out, static_cast<uint64_t>(identity.data_file_id));
@@ -319,7 +357,7 @@ Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const Posi
   PutU64(&out, set_bytes.size());
   PutU64(&out, body.size());
   PutU8(&out, static_cast<uint8_t>(set.kind()));
-  PutU8(&out, static_cast<uint8_t>(order.kind()));
+  PutU8(&out, static_cast<uint8_t>(h.order_form));
   PutU8(&out, static_cast<uint8_t>(h.position_width));
   PutU8(&out, static_cast<uint8_t>(h.offset_width));
   PutU32(&out, h.order_block);

@@ -1,5 +1,6 @@
 // The .rowsum byte format (docs/formats/rowsum.md): a checksummed header naming the file it
-// describes, the set, then the order bit-packed at a fixed width with one CRC per block.
+// describes, the set, then the order — bit-packed at a fixed width, or as runs — with one CRC
+// per block.
 #pragma once
 
 #include <cstdint>
@@ -11,12 +12,20 @@
 namespace tarn::rowid_internal {
 
 inline constexpr char kRowsumMagic[8] = {'T', 'A', 'R', 'N', 'R', 'S', 'U', 'M'};
-inline constexpr uint32_t kRowsumVersion = 1;
+// Version 2 adds the Elias-Fano set and the Runs order; a writer stamps version 1 when it uses
+// neither, so those sidecars keep version 1's exact bytes and stay readable by version 1
+// readers.
+inline constexpr uint32_t kRowsumVersion = 2;
 inline constexpr size_t kFixedHeaderBytes = 104;
 inline constexpr uint32_t kDefaultOrderBlock = 1024;
 inline constexpr uint32_t kMaxOrderBlock = 1 << 20;
 
+// How the order half is stored. The first three are the resident RowOrder kinds; Runs is a
+// permuted order stored as runs (run_order.h) and decoded to Permuted.
+enum class OrderForm : uint8_t { kAscending = 0, kPermuted = 1, kRepeated = 2, kRuns = 3 };
+
 struct RowsumHeader {
+  uint32_t version = kRowsumVersion;
   SummaryIdentity identity;
   uint64_t physical_rows = 0;
   uint64_t distinct = 0;
@@ -25,7 +34,7 @@ struct RowsumHeader {
   uint64_t set_len = 0;
   uint64_t order_len = 0;
   RowIdSet::Kind set_kind = RowIdSet::Kind::kRange;
-  RowOrder::Kind order_kind = RowOrder::Kind::kAscending;
+  OrderForm order_form = OrderForm::kAscending;
   int position_width = 0;
   int offset_width = 0;
   uint32_t order_block = kDefaultOrderBlock;
@@ -36,7 +45,8 @@ struct RowsumHeader {
   uint64_t order_offset() const { return header_len + set_len; }
   uint64_t total_len() const { return header_len + set_len + order_len; }
   // Within the order's body: where the packed offsets (Repeated) and positions begin, and the
-  // body's length (the checksum table follows it).
+  // body's length (the checksum table follows it). A Runs body's length is not a function of
+  // the counts: it is the one length whose checksum table makes order_len.
   uint64_t offsets_bytes() const;
   uint64_t positions_start() const { return offsets_bytes(); }
   uint64_t body_len() const;

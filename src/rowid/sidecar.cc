@@ -7,6 +7,7 @@
 #include "rowid/bit_packing.h"
 #include "rowid/byte_cursor.h"
 #include "rowid/order_locator.h"
+#include "rowid/run_order.h"
 #include "tarn/columnar.h"
 
 namespace tarn::rowid_internal {
@@ -101,7 +102,7 @@ Status ReadOrderEntries(const OrderLocator& locator, std::span<const uint64_t> r
                         std::vector<std::vector<int64_t>>* positions, int64_t* bytes_read) {
   const RowsumHeader& h = locator.header;
   positions->assign(ranks.size(), {});
-  if (h.order_kind == RowOrder::Kind::kAscending) {
+  if (h.order_form == OrderForm::kAscending) {
     for (size_t i = 0; i < ranks.size(); ++i) (*positions)[i].push_back(static_cast<int64_t>(ranks[i]));
     return Status::OK();
   }
@@ -155,11 +156,36 @@ Status ReadOrderEntries(const OrderLocator& locator, std::span<const uint64_t> r
     *value = static_cast<uint32_t>((acc >> (bit % 8)) & ((1ULL << width) - 1));
     return Status::OK();
   };
+  if (h.order_form == OrderForm::kRuns) {
+    // The run table and tree first (one block for a few hundred runs), then per rank the
+    // directory entries and words its descent touches.
+    std::string table;
+    TARN_RETURN_NOT_OK(body_bytes(0, std::min<uint64_t>(4, body), &table));
+    TARN_ASSIGN_OR_RETURN(uint64_t table_bytes, RunOrderIndex::TableBytes(table, h.physical_rows, body));
+    TARN_RETURN_NOT_OK(body_bytes(0, table_bytes, &table));
+    TARN_ASSIGN_OR_RETURN(RunOrderIndex index, RunOrderIndex::Parse(table, h.physical_rows, body));
+    std::string scratch;
+    auto fetch = [&](uint64_t offset, uint64_t length, std::string_view* out) -> Status {
+      if (offset > body || length > body - offset) {
+        return Status::Corruption("rowsum run order: read past the body of '", locator.path, "'");
+      }
+      TARN_RETURN_NOT_OK(body_bytes(offset, offset + length, &scratch));
+      *out = scratch;
+      return Status::OK();
+    };
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      if (ranks[i] >= h.distinct) return Status::Corruption("rank ", ranks[i], " past ", h.distinct, " ids");
+      uint32_t position = 0;
+      TARN_RETURN_NOT_OK(index.Position(ranks[i], fetch, &position));
+      (*positions)[i].push_back(position);
+    }
+    return Status::OK();
+  }
   for (size_t i = 0; i < ranks.size(); ++i) {
     const uint64_t rank = ranks[i];
     if (rank >= h.distinct) return Status::Corruption("rank ", rank, " past ", h.distinct, " ids");
     uint32_t from = static_cast<uint32_t>(rank), to = from + 1;
-    if (h.order_kind == RowOrder::Kind::kRepeated) {
+    if (h.order_form == OrderForm::kRepeated) {
       TARN_RETURN_NOT_OK(entry(0, rank, h.offset_width, &from));
       TARN_RETURN_NOT_OK(entry(0, rank + 1, h.offset_width, &to));
       if (from >= to || to > h.physical_rows) return Status::Corruption("rowsum offsets out of order");

@@ -1,5 +1,6 @@
 // SummaryCache: two memory LRUs (membership, whole) bounded by bytes, footer facts, and an
 // optional disk tier of files in the sidecar encoding.
+#include <charconv>
 #include <list>
 #include <unordered_map>
 
@@ -15,9 +16,26 @@ using rowid_internal::RowsumRead;
 
 namespace {
 
+// ns, table id, data file id, relative path and file size, NUL-separated (the disk tier's file
+// names hash it). Appended by hand rather than through StrCat's stream: a lookup builds one
+// per file it visits, and the stream cost more than the hash lookup it keys.
 std::string CacheKey(const std::string& ns, const SummaryIdentity& id) {
-  return StrCat(ns, '\0', id.table_id, '\0', id.data_file_id, '\0', id.relative_path, '\0',
-                id.file_size);
+  std::string key;
+  key.reserve(ns.size() + id.relative_path.size() + 64);
+  auto append_number = [&key](int64_t value) {
+    char digits[24];
+    key.append(digits, std::to_chars(digits, digits + sizeof(digits), value).ptr);
+  };
+  key.append(ns);
+  key.push_back('\0');
+  append_number(id.table_id);
+  key.push_back('\0');
+  append_number(id.data_file_id);
+  key.push_back('\0');
+  key.append(id.relative_path);
+  key.push_back('\0');
+  append_number(id.file_size);
+  return key;
 }
 
 uint64_t Fnv1a64(std::string_view bytes) {

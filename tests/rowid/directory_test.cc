@@ -4,6 +4,9 @@
 // files answered without a read, and Refresh.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+
 #include "rowid_test_files.h"
 #include "support/test_util.h"
 #include "tarn/table.h"
@@ -50,12 +53,16 @@ std::map<int64_t, std::string> Changes(Lake& lake) {
   return changes;
 }
 
-// Places every id of every table at every snapshot and compares with the truth.
+// Places every id of every table at every snapshot and compares with the truth, twice: the
+// second lookup goes through the directory's index when `index_min_files` allows one (built
+// as soon as the first lookup made the summaries resident).
 void CheckLake(LakeCopy& copy, const RowSummaryContext& ctx, const std::string& label,
-               bool latest_only = false) {
+               bool latest_only = false, int64_t index_min_files = FileDirectoryOptions{}.index_min_files) {
   Lake& lake = *copy.lake;
   FileDirectoryOptions options;
   options.changes_by_snapshot = Changes(lake);
+  options.index_min_files = index_min_files;
+  options.index_work_per_id = 0;  // indexed as soon as the first lookup made summaries resident
   int tables_checked = 0;
   std::vector<SnapshotInfo> snapshots = *lake.ListSnapshots();
   if (latest_only) snapshots.erase(snapshots.begin(), snapshots.end() - 1);
@@ -70,12 +77,14 @@ void CheckLake(LakeCopy& copy, const RowSummaryContext& ctx, const std::string& 
       for (const auto& [id, where] : truth) ask.push_back(id);
       auto directory = FileDirectory::Build(*meta, ctx, options);
       ASSERT_TRUE(directory.ok());
-      auto placed = (*directory)->Place(ask);
-      ASSERT_TRUE(placed.ok()) << label << ": " << placed.status().ToString();
-      std::map<int64_t, std::vector<std::pair<int64_t, std::vector<int64_t>>>> got;
-      for (const RowPlacement& p : placed->placements) got[p.row_id].emplace_back(p.data_file_id, p.positions);
-      EXPECT_EQ(got, truth) << label << " snapshot " << info.snapshot_id;
-      EXPECT_EQ(placed->not_found, (std::vector<int64_t>{-1, 999999999, INT64_MAX}));
+      for (int round = 0; round < 2; ++round) {
+        auto placed = (*directory)->Place(ask);
+        ASSERT_TRUE(placed.ok()) << label << ": " << placed.status().ToString();
+        std::map<int64_t, std::vector<std::pair<int64_t, std::vector<int64_t>>>> got;
+        for (const RowPlacement& p : placed->placements) got[p.row_id].emplace_back(p.data_file_id, p.positions);
+        EXPECT_EQ(got, truth) << label << " snapshot " << info.snapshot_id << " round " << round;
+        EXPECT_EQ(placed->not_found, (std::vector<int64_t>{-1, 999999999, INT64_MAX}));
+      }
       // Every rowid a scan returns is placed.
       TableScanOptions scan_options;
       scan_options.with_rowid = true;
@@ -125,6 +134,7 @@ TEST_P(FixtureDirectoryTest, EverySourceGivesTheFilesAnswers) {
   ctx.cache = *SummaryCache::Open({});
   CheckLake(*copy, ctx, "cache (cold)");
   CheckLake(*copy, ctx, "cache (warm)");
+  CheckLake(*copy, ctx, "cache (warm, indexed)", /*latest_only=*/false, /*index_min_files=*/1);
   EXPECT_GT(ctx.stats->cache_hits.load(), 0);
 
   // Publish, then a fresh process: sidecars answer, nothing is derived.
@@ -143,6 +153,7 @@ TEST_P(FixtureDirectoryTest, EverySourceGivesTheFilesAnswers) {
   sidecars.use_sidecars = true;
   sidecars.stats = std::make_shared<RowSummaryStats>();
   CheckLake(*copy, sidecars, "sidecars", /*latest_only=*/true);
+  CheckLake(*copy, sidecars, "sidecars, indexed", /*latest_only=*/true, /*index_min_files=*/1);
   EXPECT_EQ(sidecars.stats->derived.load(), 0);
   EXPECT_GT(sidecars.stats->sidecar_hits.load(), 0);
 
@@ -236,6 +247,95 @@ TEST(FileDirectoryTest, RefreshSummarizesOnlyNewFiles) {
     if (!old && !f.row_id_start) ++new_embedded;
   }
   EXPECT_LE(ctx.stats->derived.load() - derived9, new_embedded + 1);
+}
+
+TEST(FileDirectoryTest, TheIndexAnswersAsTheFilesDo) {
+  // 100 embedded files of 300 ids each from [0, 20000): most ids sit in one file, many in
+  // several (an old version and its rewrites), and every file's bounds admit most ids.
+  std::mt19937_64 rng(41);
+  auto info = std::make_shared<TableInfo>();
+  info->table_id = 1;
+  auto table = std::make_shared<TableMetadata>();
+  table->snapshot_id = 1;
+  table->table = info;
+  const std::string data_path = "/lake/";
+  auto cache = *SummaryCache::Open(SummaryCacheOptions{});
+  for (int f = 0; f < 100; ++f) {
+    DataFileInfo file;
+    file.data_file_id = f + 1;
+    file.begin_snapshot = 1;
+    file.relative_path = "main/t/f" + std::to_string(f) + ".parquet";
+    file.path = data_path + file.relative_path;
+    file.record_count = 300;
+    file.file_size_bytes = 1000 + f;
+    table->data_files.push_back(file);
+    std::set<int64_t> ids;
+    while (ids.size() < 300) ids.insert(static_cast<int64_t>(rng() % 20000));
+    std::vector<int64_t> file_order(ids.begin(), ids.end());
+    std::shuffle(file_order.begin(), file_order.end(), rng);
+    PositionedRowSet rows = *PositionedRowSet::FromFileOrder(file_order);
+    FileSummary summary;
+    summary.identity = IdentityOf(1, file, data_path);
+    summary.physical_rows = rows.physical_rows;
+    summary.set = rows.set;
+    summary.order = rows.order;
+    cache->Insert(data_path, summary, /*write_disk=*/false);
+  }
+  RowSummaryContext ctx;
+  ctx.fs = NewMemoryFileSystem();
+  ctx.data_path = data_path;
+  ctx.cache = cache;
+  FileDirectoryOptions indexed_options, plain_options;
+  indexed_options.index_min_files = 1;
+  indexed_options.index_work_per_id = 0;
+  plain_options.index_min_files = 0;
+  auto indexed = std::move(FileDirectory::Build(table, ctx, indexed_options).value());
+  auto plain = std::move(FileDirectory::Build(table, ctx, plain_options).value());
+  auto same = [](const PlaceResult& a, const PlaceResult& b) {
+    if (a.not_found != b.not_found || a.placements.size() != b.placements.size()) return false;
+    for (size_t i = 0; i < a.placements.size(); ++i) {
+      const RowPlacement& x = a.placements[i];
+      const RowPlacement& y = b.placements[i];
+      if (x.row_id != y.row_id || x.data_file_id != y.data_file_id || x.positions != y.positions) return false;
+    }
+    return true;
+  };
+  for (int round = 0; round < 600; ++round) {
+    if (round == 300) {
+      ASSERT_TRUE(indexed->Refresh(table).ok());  // drops the index; the next lookup rebuilds it
+      EXPECT_EQ(indexed->counts().indexed, 0);
+    }
+    std::vector<int64_t> ask;
+    for (int k = 0, n = 1 + static_cast<int>(rng() % 5); k < n; ++k) {
+      ask.push_back(static_cast<int64_t>(rng() % 21000) - (k == 4 ? 20 : 0));
+    }
+    auto a = indexed->Place(ask);
+    auto b = plain->Place(ask);
+    ASSERT_TRUE(a.ok() && b.ok());
+    // Built by the first lookup (and the first after a refresh); never without the option.
+    EXPECT_EQ(indexed->counts().indexed, 100) << round;
+    EXPECT_EQ(plain->counts().indexed, 0);
+    ASSERT_TRUE(same(*a, *b)) << "round " << round;
+    size_t placements = 0;
+    for (const RowPlacement& p : a->placements) placements += p.positions.size();
+    if (round == 0) {
+      EXPECT_GT(placements, 0u);
+    }
+  }
+  // With the default rule, one lookup builds nothing (a directory per statement never pays
+  // for an index); lookups that have cost about as much as building it do.
+  FileDirectoryOptions default_options;
+  default_options.index_min_files = 1;
+  auto amortized = std::move(FileDirectory::Build(table, ctx, default_options).value());
+  ASSERT_TRUE(amortized->Place(std::vector<int64_t>{5}).ok());
+  EXPECT_EQ(amortized->counts().indexed, 0);
+  int lookups = 1;
+  while (amortized->counts().indexed == 0 && lookups < 100000) {
+    ASSERT_TRUE(amortized->Place(std::vector<int64_t>{static_cast<int64_t>(rng() % 20000)}).ok());
+    ++lookups;
+  }
+  EXPECT_EQ(amortized->counts().indexed, 100);
+  EXPECT_GT(lookups, 100);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -68,6 +69,26 @@ inline DataFileInfo WriteRowIdFile(const std::shared_ptr<FileSystem>& fs, const 
   file.footer_size = info->footer_size;
   file.row_id_start = row_id_start;
   return file;
+}
+
+// `sorted_ids` laid out in file order as an update rewrite or a merge leaves them: `runs`
+// contiguous runs of positions (random lengths, at least one row each), each holding a random
+// subset of the ids in ascending order. REQUIRES: 1 <= runs <= sorted_ids.size().
+inline std::vector<int64_t> RunsFileOrder(std::mt19937_64& rng, const std::vector<uint64_t>& sorted_ids,
+                                          size_t runs) {
+  // A run label per id: each run gets one id, the rest are spread at random; runs of unequal
+  // size come from the random spread plus a skew toward low run numbers.
+  std::vector<size_t> label(sorted_ids.size());
+  for (size_t i = 0; i < label.size(); ++i) {
+    label[i] = i < runs ? i : std::min(rng() % runs, rng() % runs + rng() % 2);
+  }
+  std::shuffle(label.begin(), label.end(), rng);
+  std::vector<std::vector<int64_t>> by_run(runs);
+  for (size_t i = 0; i < label.size(); ++i) by_run[label[i]].push_back(static_cast<int64_t>(sorted_ids[i]));
+  std::vector<int64_t> file_order;
+  file_order.reserve(sorted_ids.size());
+  for (const auto& run : by_run) file_order.insert(file_order.end(), run.begin(), run.end());
+  return file_order;
 }
 
 // Asks `summary` about every id of the model and `extra` ids; checks membership and positions.
