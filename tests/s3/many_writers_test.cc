@@ -270,10 +270,14 @@ TEST(ManyWritersTest, FourProcessesOfAHundredCommitsLoseNothingAndAKilledOneNoth
 }
 
 TEST(ManyWritersTest, S3OutagesInTheMiddleOfAScanAndAWriteAreRetried) {
+  // A server of its own: its outages would fail other tests' requests on the shared one.
+  auto server = testing::PrivateS3Server::Start();
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const std::string endpoint = (*server)->endpoint();
   TempDir dir;
   const std::string data_path = testing::UniqueS3Prefix("outage");
   Session session;
-  auto secret = testing::TestS3SecretSql();
+  auto secret = testing::TestS3SecretSql(endpoint);
   ASSERT_TRUE(secret.ok());
   ASSERT_TRUE(Exec(&session, *secret).ok());
   ASSERT_TRUE(Exec(&session, StrCat("ATTACH ", SqlString("ducklake:sqlite:" + dir.Join("l.sqlite")),
@@ -290,12 +294,12 @@ TEST(ManyWritersTest, S3OutagesInTheMiddleOfAScanAndAWriteAreRetried) {
   for (const std::string& statement :
        {count, std::string("INSERT INTO l.t SELECT range + 200000, 'y' FROM range(100000)")}) {
     // The server is back from the last outage before the next one starts.
-    for (int tries = 0; !testing::S3ServerControl("stats", false).ok() && tries < 100; ++tries) {
+    for (int tries = 0; !testing::S3ServerControl(endpoint, "stats", false).ok() && tries < 100; ++tries) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    std::thread outage([] {
+    std::thread outage([&endpoint] {
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
-      auto stopped = testing::S3ServerControl("outage?ms=1500");
+      auto stopped = testing::S3ServerControl(endpoint, "outage?ms=1500");
       EXPECT_TRUE(stopped.ok()) << stopped.status().ToString();
     });
     auto result = TarnCsv(&session, statement);
@@ -305,9 +309,9 @@ TEST(ManyWritersTest, S3OutagesInTheMiddleOfAScanAndAWriteAreRetried) {
   EXPECT_EQ(*TarnCsv(&session, "SELECT count(*) AS n FROM l.t"), "n\n300000\n");
   EXPECT_NE(before, "");
   // Failures that outlast the retries fail the statement and leave the lake as it was.
-  ASSERT_TRUE(testing::S3ServerControl("fail?count=100000&status=503").ok());
+  ASSERT_TRUE(testing::S3ServerControl(endpoint, "fail?count=100000&status=503").ok());
   auto failed = session.Execute("INSERT INTO l.t SELECT range, 'z' FROM range(100000)");
-  ASSERT_TRUE(testing::S3ServerControl("fail?count=0").ok());
+  ASSERT_TRUE(testing::S3ServerControl(endpoint, "fail?count=0").ok());
   ASSERT_FALSE(failed.ok());
   EXPECT_NE(failed.status().message().find("503"), std::string::npos) << failed.status().message();
   EXPECT_EQ(*TarnCsv(&session, "SELECT count(*) AS n FROM l.t"), "n\n300000\n");

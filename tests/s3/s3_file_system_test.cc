@@ -305,8 +305,12 @@ TEST(S3FileSystemTest, ErrorsNameTheBucketTheKeyAndWhatTheServerSaid) {
   EXPECT_FALSE(fs->OpenForRead("/local/path").ok());
 }
 
+// A server of its own: the faults would hit other tests' requests on the shared one.
 TEST(S3FileSystemTest, TransientFailuresAreRetriedAndPersistentOnesReported) {
-  auto options = testing::TestS3Options();
+  auto server = testing::PrivateS3Server::Start();
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const std::string endpoint = (*server)->endpoint();
+  auto options = testing::TestS3Options(endpoint);
   ASSERT_TRUE(options.ok());
   options->retry_wait_ms = 100;
   options->retry_backoff = 2;
@@ -316,19 +320,19 @@ TEST(S3FileSystemTest, TransientFailuresAreRetriedAndPersistentOnesReported) {
   const std::string data = RandomBytes(100000, 4);
   ASSERT_TRUE(fs->WriteFile(path, data).ok());
 
-  ASSERT_OK(S3ServerControl("fail?count=3&status=503"));
+  ASSERT_OK(S3ServerControl(endpoint, "fail?count=3&status=503"));
   const int64_t retries = S3CountersOf(*fs).retries;
   auto read = fs->ReadFile(path);
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   EXPECT_EQ(*read, data);
   EXPECT_EQ(S3CountersOf(*fs).retries - retries, 3);
 
-  ASSERT_OK(S3ServerControl("reset?count=2"));
+  ASSERT_OK(S3ServerControl(endpoint, "reset?count=2"));
   ASSERT_TRUE(fs->WriteFile(path + ".2", data).ok());
   EXPECT_EQ(*fs->ReadFile(path + ".2"), data);
 
   // The server goes away and comes back (as a restart looks to a client).
-  ASSERT_OK(S3ServerControl("outage?ms=1500"));
+  ASSERT_OK(S3ServerControl(endpoint, "outage?ms=1500"));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ASSERT_TRUE(fs->WriteFile(path + ".3", data).ok());
   EXPECT_EQ(*fs->ReadFile(path + ".3"), data);
@@ -336,7 +340,7 @@ TEST(S3FileSystemTest, TransientFailuresAreRetriedAndPersistentOnesReported) {
   options->max_retries = 2;
   options->retry_wait_ms = 10;
   auto impatient = NewS3FileSystem(*options);
-  ASSERT_OK(S3ServerControl("fail?count=3&status=503"));
+  ASSERT_OK(S3ServerControl(endpoint, "fail?count=3&status=503"));
   Status failed = impatient->WriteFile(path + ".4", data);
   ASSERT_FALSE(failed.ok());
   EXPECT_NE(failed.message().find("503"), std::string::npos) << failed.message();
@@ -346,19 +350,23 @@ TEST(S3FileSystemTest, TransientFailuresAreRetriedAndPersistentOnesReported) {
 }
 
 TEST(S3FileSystemTest, EverySignedRequestWasAccepted) {
-  // The proxy rejects a request whose signature or payload hash is wrong; the tests above
-  // sent hundreds, and only the deliberately wrong key may have been refused.
-  auto fs = TestFileSystem();
-  ASSERT_NE(fs, nullptr);
+  // The proxy rejects a request whose signature or payload hash is wrong. A server of its own,
+  // whose counters no other test's requests (some deliberately wrong) reach.
+  auto server = testing::PrivateS3Server::Start();
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const std::string endpoint = (*server)->endpoint();
+  auto options = testing::TestS3Options(endpoint);
+  ASSERT_TRUE(options.ok());
+  auto fs = NewS3FileSystem(*options);
   const std::string path = testing::UniqueS3Prefix("signed") + "odd key =+&%é.bin";
-  ASSERT_OK(S3ServerControl("stats/reset"));
+  ASSERT_OK(S3ServerControl(endpoint, "stats/reset"));
   ASSERT_TRUE(fs->WriteFile(path, "payload").ok());
   EXPECT_EQ(*fs->ReadFile(path), "payload");
   auto listed = fs->List(path.substr(0, path.rfind('/')), false);
   ASSERT_TRUE(listed.ok()) << listed.status().ToString();
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ((*listed)[0].path, path);
-  auto rejected = S3ServerCounter("rejected");
+  auto rejected = S3ServerCounter(endpoint, "rejected");
   ASSERT_TRUE(rejected.ok());
   EXPECT_EQ(*rejected, 0);
 }

@@ -4,9 +4,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 
 #include "io/s3/http.h"
+#include "support/test_util.h"
 
 namespace tarn::testing {
 
@@ -20,8 +23,38 @@ Result<std::string> TestS3Endpoint() {
   return std::string(endpoint);
 }
 
-Result<S3Options> TestS3Options() {
-  TARN_ASSIGN_OR_RETURN(std::string endpoint, TestS3Endpoint());
+Result<std::unique_ptr<PrivateS3Server>> PrivateS3Server::Start() {
+  std::unique_ptr<PrivateS3Server> server(new PrivateS3Server());
+  char folder[] = "/tmp/tarn-s3-XXXXXX";
+  if (::mkdtemp(folder) == nullptr) return Status::IOError("mkdtemp failed");
+  server->dir_ = folder;
+  const std::string command =
+      StrCat(SourceDir(), "/scripts/s3-server.sh start ", server->dir_, "/server");
+  FILE* out = ::popen(command.c_str(), "r");
+  if (out == nullptr) return Status::IOError("cannot run ", command);
+  char line[256] = {0};
+  const bool got = std::fgets(line, sizeof(line), out) != nullptr;
+  const int status = ::pclose(out);
+  if (!got || status != 0) return Status::IOError(command, " failed (status ", status, ")");
+  server->endpoint_ = line;
+  while (!server->endpoint_.empty() && std::isspace(static_cast<unsigned char>(server->endpoint_.back()))) {
+    server->endpoint_.pop_back();
+  }
+  return server;
+}
+
+PrivateS3Server::~PrivateS3Server() {
+  const std::string command =
+      StrCat(SourceDir(), "/scripts/s3-server.sh stop ", dir_, "/server; rm -rf ", dir_);
+  const int status = std::system(command.c_str());
+  (void)status;  // a server that is gone already is fine
+}
+
+Result<S3Options> TestS3Options(const std::string& given) {
+  std::string endpoint = given;
+  if (endpoint.empty()) {
+    TARN_ASSIGN_OR_RETURN(endpoint, TestS3Endpoint());
+  }
   S3Options options;
   options.endpoint = endpoint;
   options.use_ssl = false;
@@ -41,14 +74,17 @@ std::string UniqueS3Prefix(std::string_view name) {
                 counter++, "/");
 }
 
-Result<std::string> TestS3SecretSql() {
-  TARN_ASSIGN_OR_RETURN(std::string endpoint, TestS3Endpoint());
+Result<std::string> TestS3SecretSql(const std::string& given) {
+  std::string endpoint = given;
+  if (endpoint.empty()) {
+    TARN_ASSIGN_OR_RETURN(endpoint, TestS3Endpoint());
+  }
   return StrCat("CREATE SECRET tarn_test (TYPE s3, KEY_ID 'S3RVER', SECRET 'S3RVER', ENDPOINT '",
                 endpoint, "', URL_STYLE 'path', USE_SSL false, REGION 'us-east-1')");
 }
 
-Result<std::string> S3ServerControl(std::string_view request, bool post) {
-  TARN_ASSIGN_OR_RETURN(std::string endpoint, TestS3Endpoint());
+Result<std::string> S3ServerControl(const std::string& endpoint, std::string_view request,
+                                    bool post) {
   s3::HttpClient http(5000, 30000);
   s3::HttpRequest call;
   call.method = post ? "POST" : "GET";
@@ -61,8 +97,8 @@ Result<std::string> S3ServerControl(std::string_view request, bool post) {
   return response.body;
 }
 
-Result<int64_t> S3ServerCounter(std::string_view name) {
-  TARN_ASSIGN_OR_RETURN(std::string json, S3ServerControl("stats", /*post=*/false));
+Result<int64_t> S3ServerCounter(const std::string& endpoint, std::string_view name) {
+  TARN_ASSIGN_OR_RETURN(std::string json, S3ServerControl(endpoint, "stats", /*post=*/false));
   const std::string key = StrCat("\"", name, "\":");
   const size_t at = json.find(key);
   if (at == std::string::npos) return Status::NotFound("no counter '", name, "' in ", json);

@@ -4,6 +4,7 @@
 // fails when the variable is unset or the server does not answer: it never skips.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -15,22 +16,38 @@ namespace tarn::testing {
 // TARN_TEST_S3; an InvalidArgument naming the variable when unset.
 Result<std::string> TestS3Endpoint();
 
-// Options for the test server: its key pair, path-style addressing, plain HTTP, and short
-// retry waits (tests that exercise retries set their own).
-Result<S3Options> TestS3Options();
+// A server of the test's own (scripts/s3-server.sh in a temporary folder), for tests that
+// inject faults, stop the server or read its counters: the shared one serves tests running
+// at the same time. Stopped when destroyed.
+class PrivateS3Server {
+ public:
+  static Result<std::unique_ptr<PrivateS3Server>> Start();
+  ~PrivateS3Server();
+  const std::string& endpoint() const { return endpoint_; }
+
+ private:
+  PrivateS3Server() = default;
+  std::string dir_;
+  std::string endpoint_;
+};
+
+// Options for the test server (`endpoint`, else TARN_TEST_S3): its key pair, path-style
+// addressing, plain HTTP, and short retry waits (tests that exercise retries set their own).
+Result<S3Options> TestS3Options(const std::string& endpoint = "");
 
 // A new, unused folder of the test bucket: "s3://tarn-test/<name>-<pid>-<time>-<n>/".
 std::string UniqueS3Prefix(std::string_view name);
 
-// CREATE SECRET for the test server, for SQL sessions.
-Result<std::string> TestS3SecretSql();
+// CREATE SECRET for the test server (`endpoint`, else TARN_TEST_S3), for SQL sessions.
+Result<std::string> TestS3SecretSql(const std::string& endpoint = "");
 
-// A control request to the test server (tools/s3server/serve.mjs): "fail?count=3&status=503",
+// A control request to a test server (tools/s3server/serve.mjs): "fail?count=3&status=503",
 // "reset?count=2", "outage?ms=1500", "stats/reset"; returns the answer's body ("stats": its
 // JSON counters).
-Result<std::string> S3ServerControl(std::string_view request, bool post = true);
+Result<std::string> S3ServerControl(const std::string& endpoint, std::string_view request,
+                                    bool post = true);
 
-// One number of the server's JSON counters ("requests", "bytes_in", "bytes_out", "rejected").
-Result<int64_t> S3ServerCounter(std::string_view name);
+// One number of a server's JSON counters ("requests", "bytes_in", "bytes_out", "rejected").
+Result<int64_t> S3ServerCounter(const std::string& endpoint, std::string_view name);
 
 }  // namespace tarn::testing

@@ -466,9 +466,10 @@ Result<std::unique_ptr<Source>> BindTarnFunction(const TableRef& ref, std::strin
     return Status(status.code(), FormatErrorAt(sql_text, status.message(), ref.offset));
   };
   Result<std::unique_ptr<Source>> bound = Status::Internal("unhandled ", name);
-  // The lake a positional string argument names (any attached one), else the default lake.
+  // The lake a positional string argument of publish and sweep names (any attached one), else
+  // the default lake.
   const LakeBinding* lake = context.lake;
-  if (name != kStats && name != kLayoutExplain) {
+  if (name == kPublish || name == kSweep) {
     for (const TableArg& arg : ref.args) {
       if (!arg.name.empty() || arg.is_list) continue;
       Result<Value> catalog = Constant(*arg.expr, name);
