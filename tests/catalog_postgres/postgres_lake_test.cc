@@ -28,15 +28,7 @@ std::string MustSchema() {
   return conninfo.ok() ? *conninfo : std::string("host=/nonexistent");
 }
 
-// "'...'" with quotes doubled, for SQL text.
-std::string SqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out.push_back('\'');
-    out.push_back(c);
-  }
-  return out + "'";
-}
+using tarn::testing::SqlString;
 
 std::string MustCsv(Session* session, const std::string& sql) {
   auto csv = TarnCsv(session, sql);

@@ -4,17 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "expr/parse/ast.h"
+#include "support/sql_test_util.h"
 #include "support/oracle.h"
 #include "tarn/expr.h"
 
 namespace tarn {
 namespace {
 
-std::string SqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
+using tarn::testing::SqlString;
 
 TEST(DuckDBTextTest, SpellsExpressionsAsDuckDBDoes) {
   const std::vector<std::string> expressions = {

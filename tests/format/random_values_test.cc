@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "tarn/status.h"
+#include "support/sql_test_util.h"
 
 namespace tarn::testing {
 namespace {
@@ -36,14 +37,7 @@ std::string I128Text(__int128 v) {
   return negative ? "-" + digits : digits;
 }
 
-std::string SqlString(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
+using tarn::testing::SqlString;
 
 std::string Cast(const std::string& text, const std::string& sql_type) {
   return "CAST(" + SqlString(text) + " AS " + sql_type + ")";

@@ -26,6 +26,7 @@
 #include <set>
 
 #include "lake_test_util.h"
+#include "support/sql_test_util.h"
 #include "support/fixture_lake.h"
 #include "support/oracle.h"
 #include "table/table_test_util.h"
@@ -40,11 +41,7 @@ using lake_testing::Rows;
 using lake_testing::RowsText;
 using lake_testing::Unquote;
 
-std::string SqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
+using tarn::testing::SqlString;
 
 // Compares one catalog query between tarn's lake and the fixture, rows sorted.
 void ExpectSameRows(const std::string& ours, const std::string& theirs, const std::string& what,

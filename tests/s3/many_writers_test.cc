@@ -37,14 +37,7 @@ namespace {
 using testing::TarnCsv;
 using testing::TempDir;
 
-std::string SqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out.push_back('\'');
-    out.push_back(c);
-  }
-  return out + "'";
-}
+using tarn::testing::SqlString;
 
 // A session with the test server's secret and the lake attached as `l`.
 Status Attach(Session* session, const std::string& conninfo, const std::string& data_path) {

@@ -21,14 +21,7 @@ namespace {
 using testing::TarnCsv;
 using testing::TempDir;
 
-std::string SqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out.push_back('\'');
-    out.push_back(c);
-  }
-  return out + "'";
-}
+using tarn::testing::SqlString;
 
 // A statement of the script and whether its rows are compared.
 struct Step {

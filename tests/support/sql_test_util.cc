@@ -12,6 +12,15 @@ Result<std::string> TarnCsv(Session* session, const std::string& sql) {
   return out;
 }
 
+std::string SqlString(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') out.push_back('\'');
+    out.push_back(c);
+  }
+  return out + "'";
+}
+
 std::string ReplaceAll(std::string text, const std::string& key, const std::string& value) {
   size_t at = 0;
   while ((at = text.find(key, at)) != std::string::npos) {
