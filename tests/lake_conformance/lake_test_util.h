@@ -16,6 +16,7 @@
 
 #include "support/fixture_lake.h"
 #include "support/postgres_test_util.h"
+#include "support/s3_test_util.h"
 #include "support/test_util.h"
 #include "tarn/catalog.h"
 #include "tarn/catalog_locator.h"
@@ -139,6 +140,7 @@ inline Status RunStatement(Session& session, const std::string& sql) {
 struct SqlLake {
   std::unique_ptr<testing::TempDir> dir = std::make_unique<testing::TempDir>();
   bool postgres = false;
+  bool s3 = false;  // the data files on the S3 test server (TARN_TEST_S3)
   std::string catalog_path;  // the SQLite file; empty on PostgreSQL
   std::string locator;       // "ducklake:sqlite:<catalog_path>" or "ducklake:postgres:..."
   std::string data_path;     // ends in '/'
@@ -152,12 +154,16 @@ struct SqlLake {
       catalog_path = dir->Join("lake.sqlite");
       locator = "ducklake:sqlite:" + catalog_path;
     }
-    data_path = dir->Join("data") + "/";
+    data_path = s3 ? testing::UniqueS3Prefix("matrix") : dir->Join("data") + "/";
     CreateLakeOptions options;
     options.data_path = data_path;
     options.data_inlining_row_limit = inlining_limit;
     TARN_ASSIGN_OR_RETURN(auto lake, CreateLake(locator, options));
     session = std::make_unique<Session>();
+    if (s3) {
+      TARN_ASSIGN_OR_RETURN(std::string secret, testing::TestS3SecretSql());
+      TARN_RETURN_NOT_OK(session->Execute(secret).status());
+    }
     return session->Attach(std::move(lake));
   }
 };

@@ -31,6 +31,7 @@
 #include "support/sql_test_util.h"
 #include "support/type_matrix_values.h"
 #include "tarn/catalog.h"
+#include "tarn/s3.h"
 
 namespace tarn {
 namespace {
@@ -268,10 +269,13 @@ bool ShowKnown() {
 
 class Matrix {
  public:
-  // `postgres`: both lakes' catalogs on the PostgreSQL test server (TARN_TEST_PG).
-  explicit Matrix(bool postgres = false) : postgres_(postgres) {
+  // `postgres`: both lakes' catalogs on the PostgreSQL test server (TARN_TEST_PG); `s3`: their
+  // data files on the S3 test server (TARN_TEST_S3), copied to local disk for DuckDB to read.
+  explicit Matrix(bool postgres = false, bool s3 = false) : postgres_(postgres), s3_(s3) {
     files_.postgres = postgres;
     inlined_.postgres = postgres;
+    files_.s3 = s3;
+    inlined_.s3 = s3;
   }
 
   void SetUp() {
@@ -598,7 +602,32 @@ class Matrix {
     if (++failures_ <= 80) ADD_FAILURE() << check.what << message;
   }
 
+  // The data files of `lake` on the S3 server copied under a local folder; DuckDB's reads of
+  // them are pointed there.
+  void MirrorFromS3(const SqlLake& lake, const std::string& name) {
+    auto options = testing::TestS3Options();
+    ASSERT_TRUE(options.ok()) << options.status().ToString();
+    auto s3 = NewS3FileSystem(*options);
+    auto listed = s3->List(lake.data_path, /*recursive=*/true);
+    ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+    const std::string mirror = dir_.Join(name) + "/";
+    for (const FileInfo& file : *listed) {
+      auto bytes = s3->ReadFile(file.path);
+      ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+      const std::string local = mirror + file.path.substr(lake.data_path.size());
+      std::filesystem::create_directories(std::filesystem::path(local).parent_path());
+      ASSERT_TRUE(LocalFileSystem()->WriteFile(local, *bytes).ok()) << local;
+    }
+    for (Check& check : checks_) {
+      check.duckdb_files = testing::ReplaceAll(check.duckdb_files, lake.data_path, mirror);
+    }
+  }
+
   void Compare() {
+    if (s3_) {
+      MirrorFromS3(files_, "mirror-files");
+      MirrorFromS3(inlined_, "mirror-inlined");
+    }
     std::vector<std::string> queries;
     for (const Check& check : checks_) {
       queries.push_back(check.expected);
@@ -702,11 +731,16 @@ class Matrix {
   // creates them there, and those do not keep the sign of a NaN: a top-level -nan reads nan
   // (with the extension too). Nested values are text and keep it.
   bool postgres_ = false;
+  bool s3_ = false;
 };
 
 TEST(TypeMatrixTest, EveryTypeThroughEveryWritePath) { Matrix().Run(); }
 // The same with both lakes' catalogs on PostgreSQL: inlined values in its storage forms.
 TEST(TypeMatrixTest, EveryTypeThroughEveryWritePathOnPostgres) { Matrix(true).Run(); }
+
+TEST(TypeMatrixTest, EveryTypeThroughEveryWritePathOnS3) {
+  Matrix(/*postgres=*/false, /*s3=*/true).Run();
+}
 
 }  // namespace
 }  // namespace tarn
