@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the S3-compatible test server (tools/s3server/serve.mjs: s3rver behind a proxy that
 # checks SigV4 signatures) on a free loopback port.
-#   scripts/s3-server.sh start DIR   start it with its objects in DIR and the bucket
-#                                    `tarn-test`; print its endpoint "127.0.0.1:PORT"
+#   scripts/s3-server.sh start DIR [--tls]
+#                                    start it with its objects in DIR and the bucket
+#                                    `tarn-test`; print its endpoint "127.0.0.1:PORT" (--tls:
+#                                    HTTPS, the certificate to trust in DIR/tls/cert.pem)
 #   scripts/s3-server.sh stop DIR    stop the server of DIR (by the PID it recorded)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +20,7 @@ case "$action" in
     mkdir -p "$dir/objects"
     # s3rver's ListObjectsV2 continuation tokens use DES, which Node's OpenSSL 3 keeps in its
     # legacy provider.
-    node --openssl-legacy-provider tools/s3server/serve.mjs --dir "$dir/objects" --bucket tarn-test \
+    node --openssl-legacy-provider tools/s3server/serve.mjs --dir "$dir/objects" --bucket tarn-test ${3:-} \
       >"$dir/server.out" 2>"$dir/server.log" &
     echo $! >"$dir/pid"
     for _ in $(seq 1 100); do

@@ -33,6 +33,8 @@ struct S3Options {
   std::string endpoint;
   std::string url_style;  // "vhost" (bucket.host/key) or "path" (host/bucket/key); "" = vhost
   bool use_ssl = true;
+  // A PEM file of the certificate authorities HTTPS trusts; "" means the system's.
+  std::string ca_file;
   std::string access_key_id;
   std::string secret_access_key;
   std::string session_token;
@@ -52,10 +54,11 @@ struct S3Options {
 
 // The options the AWS tools would take from this process's environment: AWS_ACCESS_KEY_ID,
 // AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION (else AWS_DEFAULT_REGION),
-// AWS_ENDPOINT_URL_S3 (else AWS_ENDPOINT_URL); what those leave unset from the profile
+// AWS_ENDPOINT_URL_S3 (else AWS_ENDPOINT_URL), AWS_CA_BUNDLE; what those leave unset from the
+// profile
 // AWS_PROFILE (else "default") of the shared credentials file (AWS_SHARED_CREDENTIALS_FILE,
 // else ~/.aws/credentials) and the config file (AWS_CONFIG_FILE, else ~/.aws/config:
-// region, endpoint_url, s3 addressing_style).
+// region, endpoint_url, ca_bundle, s3 addressing_style).
 S3Options S3OptionsFromEnvironment();
 
 // Requests sent and bytes moved by one S3 file system since it was made.

@@ -371,6 +371,26 @@ TEST(S3FileSystemTest, EverySignedRequestWasAccepted) {
   EXPECT_EQ(*rejected, 0);
 }
 
+TEST(S3FileSystemTest, HttpsTrustsTheGivenAuthorityOnly) {
+  auto server = testing::PrivateS3Server::Start(/*tls=*/true);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto options = testing::TestS3Options((*server)->endpoint());
+  ASSERT_TRUE(options.ok());
+  options->use_ssl = true;
+  options->max_retries = 0;
+  const std::string path = testing::UniqueS3Prefix("https") + "x.bin";
+  // The server's certificate is its own authority's: not trusted by the system's bundle.
+  Status untrusted = NewS3FileSystem(*options)->WriteFile(path, "secret bytes");
+  ASSERT_FALSE(untrusted.ok());
+  EXPECT_NE(untrusted.message().find("certificate"), std::string::npos) << untrusted.message();
+  options->ca_file = (*server)->ca_file();
+  auto fs = NewS3FileSystem(*options);
+  ASSERT_TRUE(fs->WriteFile(path, "secret bytes").ok());
+  auto back = fs->ReadFile(path);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(*back, "secret bytes");
+}
+
 class ScopedEnv {
  public:
   ScopedEnv(const char* name, const std::string& value) : name_(name) {
@@ -400,11 +420,12 @@ TEST(S3OptionsTest, TakenFromTheEnvironmentThenTheProfileFiles) {
                    "aws_session_token = token\n";
     std::ofstream config(dir.Join("config"));
     config << "[default]\nregion = eu-west-1\n[profile work]\nregion = us-west-2\n"
-              "endpoint_url = http://127.0.0.1:9000\ns3 =\n  addressing_style = path\n";
+              "endpoint_url = http://127.0.0.1:9000\nca_bundle = /etc/work-ca.pem\n"
+              "s3 =\n  addressing_style = path\n";
   }
   for (const char* name : {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
                            "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
-                           "AWS_ENDPOINT_URL_S3"}) {
+                           "AWS_ENDPOINT_URL_S3", "AWS_CA_BUNDLE"}) {
     ::unsetenv(name);
   }
   ScopedEnv credentials("AWS_SHARED_CREDENTIALS_FILE", dir.Join("credentials"));
@@ -418,6 +439,7 @@ TEST(S3OptionsTest, TakenFromTheEnvironmentThenTheProfileFiles) {
     EXPECT_EQ(options.region, "us-west-2");
     EXPECT_EQ(options.endpoint, "http://127.0.0.1:9000");
     EXPECT_EQ(options.url_style, "path");
+    EXPECT_EQ(options.ca_file, "/etc/work-ca.pem");
   }
   {
     ScopedEnv profile("AWS_PROFILE", "default");

@@ -23,13 +23,14 @@ Result<std::string> TestS3Endpoint() {
   return std::string(endpoint);
 }
 
-Result<std::unique_ptr<PrivateS3Server>> PrivateS3Server::Start() {
+Result<std::unique_ptr<PrivateS3Server>> PrivateS3Server::Start(bool tls) {
   std::unique_ptr<PrivateS3Server> server(new PrivateS3Server());
   char folder[] = "/tmp/tarn-s3-XXXXXX";
   if (::mkdtemp(folder) == nullptr) return Status::IOError("mkdtemp failed");
   server->dir_ = folder;
   const std::string command =
-      StrCat(SourceDir(), "/scripts/s3-server.sh start ", server->dir_, "/server");
+      StrCat(SourceDir(), "/scripts/s3-server.sh start ", server->dir_, "/server",
+             tls ? " --tls" : "");
   FILE* out = ::popen(command.c_str(), "r");
   if (out == nullptr) return Status::IOError("cannot run ", command);
   char line[256] = {0};

@@ -21,9 +21,11 @@ Result<std::string> TestS3Endpoint();
 // at the same time. Stopped when destroyed.
 class PrivateS3Server {
  public:
-  static Result<std::unique_ptr<PrivateS3Server>> Start();
+  // `tls`: HTTPS, with a certificate of its own authority (ca_file()).
+  static Result<std::unique_ptr<PrivateS3Server>> Start(bool tls = false);
   ~PrivateS3Server();
   const std::string& endpoint() const { return endpoint_; }
+  std::string ca_file() const { return dir_ + "/server/tls/cert.pem"; }
 
  private:
   PrivateS3Server() = default;

@@ -2,7 +2,10 @@
 // every request's AWS Signature Version 4 and payload hash (s3rver itself checks neither),
 // counts requests and bytes, and injects faults on request.
 //
-//   node tools/s3server/serve.mjs --dir DIR [--port P] [--bucket NAME]... [--log]
+//   node tools/s3server/serve.mjs --dir DIR [--port P] [--bucket NAME]... [--log] [--tls]
+//
+// --tls: HTTPS with a certificate for 127.0.0.1 made at start (DIR/../tls/cert.pem, its own
+// authority: clients trust it through that file).
 //
 // Prints "ready <port>" once it listens on 127.0.0.1:<port>. Credentials: access key S3RVER,
 // secret S3RVER (s3rver's account). Control requests (unsigned) on the same port:
@@ -13,7 +16,10 @@
 //   GET  /__tarn/stats                   {"requests", "bytes_in", "bytes_out", "rejected"}
 //   POST /__tarn/stats/reset             counters back to zero
 import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +31,7 @@ const S3rver = require('s3rver');
 const args = process.argv.slice(2);
 let dir = null;
 let logRequests = false;  // --log: one stderr line per S3 request
+let tls = false;
 let port = 0;
 const buckets = [];
 for (let i = 0; i < args.length; ++i) {
@@ -32,6 +39,7 @@ for (let i = 0; i < args.length; ++i) {
   else if (args[i] === '--port') port = Number(args[++i]);
   else if (args[i] === '--bucket') buckets.push(args[++i]);
   else if (args[i] === '--log') logRequests = true;
+  else if (args[i] === '--tls') tls = true;
   else throw new Error(`unknown argument ${args[i]}`);
 }
 if (!dir) throw new Error('usage: serve.mjs --dir DIR [--port P] [--bucket NAME]...');
@@ -140,7 +148,18 @@ function control(req, res, url) {
   return undefined;
 }
 
-const server = http.createServer((req, res) => {
+function tlsOptions() {
+  const folder = path.join(dir, '..', 'tls');
+  fs.mkdirSync(folder, { recursive: true });
+  const key = path.join(folder, 'key.pem');
+  const cert = path.join(folder, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
+                           '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+                           '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  return { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
+}
+
+const handler = (req, res) => {
   const url = new URL(req.url, 'http://localhost');
   if (url.pathname.startsWith('/__tarn/')) return control(req, res, url);
   const chunks = [];
@@ -181,7 +200,8 @@ const server = http.createServer((req, res) => {
     return forward(req, res, body);
   });
   return undefined;
-});
+};
+const server = tls ? https.createServer(tlsOptions(), handler) : http.createServer(handler);
 
 function forward(req, res, body) {
   const request = http.request({

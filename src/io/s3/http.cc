@@ -88,8 +88,11 @@ std::string_view HttpResponse::Header(std::string_view name) const {
   return {};
 }
 
-HttpClient::HttpClient(int64_t connect_timeout_ms, int64_t request_timeout_ms)
-    : connect_timeout_ms_(connect_timeout_ms), request_timeout_ms_(request_timeout_ms) {
+HttpClient::HttpClient(int64_t connect_timeout_ms, int64_t request_timeout_ms,
+                       std::string ca_file)
+    : connect_timeout_ms_(connect_timeout_ms),
+      request_timeout_ms_(request_timeout_ms),
+      ca_file_(std::move(ca_file)) {
   GlobalInit();
 }
 
@@ -141,6 +144,7 @@ Status HttpClient::Perform(const HttpRequest& request, HttpResponse* response, u
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  if (!ca_file_.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, ca_file_.c_str());
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect_timeout_ms_));
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(request_timeout_ms_));
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, OnBody);

@@ -34,7 +34,8 @@ struct HttpResponse {
 
 class HttpClient {
  public:
-  HttpClient(int64_t connect_timeout_ms, int64_t request_timeout_ms);
+  // `ca_file`: the PEM bundle HTTPS trusts ("" = the system's).
+  HttpClient(int64_t connect_timeout_ms, int64_t request_timeout_ms, std::string ca_file = "");
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
@@ -52,6 +53,7 @@ class HttpClient {
 
   int64_t connect_timeout_ms_;
   int64_t request_timeout_ms_;
+  std::string ca_file_;
   std::mutex mu_;  // guards idle_
   std::vector<void*> idle_;
 };

@@ -105,7 +105,7 @@ Result<ObjectPath> ParseS3Path(std::string_view path) {
 
 S3Client::S3Client(S3Options options)
     : options_(std::move(options)),
-      http_(options_.connect_timeout_ms, options_.request_timeout_ms) {
+      http_(options_.connect_timeout_ms, options_.request_timeout_ms, options_.ca_file) {
   if (options_.region.empty()) options_.region = "us-east-1";
   std::string endpoint = options_.endpoint;
   scheme_ = options_.use_ssl ? "https" : "http";

@@ -71,6 +71,7 @@ S3Options S3OptionsFromEnvironment() {
   Fill(options.region, Env("AWS_DEFAULT_REGION"));
   options.endpoint = Env("AWS_ENDPOINT_URL_S3");
   Fill(options.endpoint, Env("AWS_ENDPOINT_URL"));
+  options.ca_file = Env("AWS_CA_BUNDLE");
 
   std::string profile = Env("AWS_PROFILE");
   if (profile.empty()) profile = "default";
@@ -91,6 +92,7 @@ S3Options S3OptionsFromEnvironment() {
     auto config = ReadSection(config_file, profile == "default" ? profile : "profile " + profile);
     Fill(options.region, config["region"]);
     Fill(options.endpoint, config["endpoint_url"]);
+    Fill(options.ca_file, config["ca_bundle"]);
     if (config["s3.addressing_style"] == "path") options.url_style = "path";
     if (config["s3.addressing_style"] == "virtual") options.url_style = "vhost";
   }
