@@ -163,8 +163,9 @@ Result<HttpResponse> S3Client::Send(const Call& call) {
     request.url = url;
     request.body = call.body;
     request.headers = call.headers;
+    const std::string amz_date = AmzDate(std::chrono::system_clock::now());
     request.headers.emplace_back("Host", host);
-    request.headers.emplace_back("x-amz-date", AmzDate(std::chrono::system_clock::now()));
+    request.headers.emplace_back("x-amz-date", amz_date);
     request.headers.emplace_back("x-amz-content-sha256", payload_hash);
     if (!options_.session_token.empty()) {
       request.headers.emplace_back("x-amz-security-token", options_.session_token);
@@ -176,12 +177,10 @@ Result<HttpResponse> S3Client::Send(const Call& call) {
       to_sign.query = call.query;
       to_sign.headers = request.headers;
       to_sign.payload_hash = payload_hash;
-      const std::string& date = request.headers[request.headers.size() -
-                                                (options_.session_token.empty() ? 2 : 3)].second;
       request.headers.emplace_back(
           "Authorization",
           SignV4(to_sign, {options_.access_key_id, options_.secret_access_key}, options_.region,
-                 date));
+                 amz_date));
     }
     requests_.fetch_add(1, std::memory_order_relaxed);
     uploaded_.fetch_add(static_cast<int64_t>(call.body.size()), std::memory_order_relaxed);
