@@ -67,6 +67,14 @@ struct S3Counters {
   int64_t retries = 0;
   int64_t bytes_downloaded = 0;
   int64_t bytes_uploaded = 0;
+
+  S3Counters& operator+=(const S3Counters& other) {
+    requests += other.requests;
+    retries += other.retries;
+    bytes_downloaded += other.bytes_downloaded;
+    bytes_uploaded += other.bytes_uploaded;
+    return *this;
+  }
 };
 
 // A file system for "s3://bucket/key" paths with these options. List and Stat treat a key
@@ -115,7 +123,7 @@ class StorageRouter final : public FileSystem {
   std::shared_ptr<FileSystem> local_;
   mutable std::mutex mu_;  // guards scopes_ and retired_
   std::vector<Scope> scopes_;
-  S3Counters retired_;  // counters of file systems replaced since
+  S3Counters retired_;  // counters of file systems replaced or removed since
 };
 
 }  // namespace tarn

@@ -20,11 +20,7 @@ void StorageRouter::SetS3Scope(const std::string& scope, S3Options options) {
   std::lock_guard<std::mutex> lock(mu_);
   for (Scope& existing : scopes_) {
     if (existing.prefix == scope) {
-      const S3Counters old = S3CountersOf(*existing.fs);
-      retired_.requests += old.requests;
-      retired_.retries += old.retries;
-      retired_.bytes_downloaded += old.bytes_downloaded;
-      retired_.bytes_uploaded += old.bytes_uploaded;
+      retired_ += S3CountersOf(*existing.fs);
       existing.fs = std::move(fs);
       return;
     }
@@ -34,7 +30,11 @@ void StorageRouter::SetS3Scope(const std::string& scope, S3Options options) {
 
 void StorageRouter::RemoveS3Scope(const std::string& scope) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::erase_if(scopes_, [&](const Scope& existing) { return existing.prefix == scope; });
+  std::erase_if(scopes_, [&](const Scope& existing) {
+    if (existing.prefix != scope) return false;
+    retired_ += S3CountersOf(*existing.fs);
+    return true;
+  });
 }
 
 std::shared_ptr<FileSystem> StorageRouter::For(const std::string& path) {
@@ -56,13 +56,7 @@ std::shared_ptr<FileSystem> StorageRouter::For(const std::string& path) {
 S3Counters StorageRouter::Counters() const {
   std::lock_guard<std::mutex> lock(mu_);
   S3Counters out = retired_;
-  for (const Scope& scope : scopes_) {
-    const S3Counters counters = S3CountersOf(*scope.fs);
-    out.requests += counters.requests;
-    out.retries += counters.retries;
-    out.bytes_downloaded += counters.bytes_downloaded;
-    out.bytes_uploaded += counters.bytes_uploaded;
-  }
+  for (const Scope& scope : scopes_) out += S3CountersOf(*scope.fs);
   return out;
 }
 

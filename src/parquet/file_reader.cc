@@ -350,13 +350,9 @@ Status RowGroupDecoder::ReadChunks(ScanMetrics* metrics) {
   // storage then joins near ones and keeps several requests in flight
   // (RandomAccessFile::ReadRanges); a local file reads them one after the other as before.
   std::vector<std::shared_ptr<Buffer>> whole(descriptors.size());
-  const bool every_row =
-      task_.ranges.empty() || [&] {
-        int64_t selected = 0;
-        for (const auto& range : task_.ranges) selected += range.second - range.first;
-        return selected >= row_group.num_rows;
-      }();
-  if (every_row) {
+  int64_t selected = 0;
+  for (const auto& range : task_.ranges) selected += range.second - range.first;
+  if (task_.ranges.empty() || selected >= row_group.num_rows) {
     std::vector<ReadRange> ranges;
     for (int leaf : plan_->leaves) {
       const ColumnMetaData& meta = *row_group.columns[leaf].meta_data;
@@ -404,8 +400,6 @@ Status RowGroupDecoder::ReadChunks(ScanMetrics* metrics) {
     if (!fetched.pieces.empty()) readers_[leaf]->SetPieces(std::move(fetched.pieces));
     readers_[leaf]->set_verify_checksums(plan_->verify_page_checksums);
   }
-  int64_t selected = 0;
-  for (const auto& range : task_.ranges) selected += range.second - range.first;
   metrics->rows_decoded = selected;
   metrics->rows_skipped = row_group.num_rows - selected;
   range_pos_ = task_.ranges.empty() ? 0 : task_.ranges[0].first;

@@ -70,11 +70,6 @@ std::string XmlEscape(std::string_view text) {
   return out;
 }
 
-struct ErrorBody {
-  std::string code;
-  std::string message;
-};
-
 ErrorBody ParseError(const std::string& body) {
   ErrorBody out;
   tinyxml2::XMLDocument document;
@@ -130,8 +125,8 @@ S3Counters S3Client::counters() const {
   return out;
 }
 
-Status S3Client::ErrorOf(const Call& call, const HttpResponse& response) const {
-  const ErrorBody error = ParseError(response.body);
+Status S3Client::ErrorOf(const Call& call, const HttpResponse& response,
+                         const ErrorBody& error) const {
   const std::string where = call.path != nullptr ? call.path->ToString() : "s3://" + call.bucket + "/";
   std::string detail = error.code.empty() ? std::string() : " " + error.code;
   if (!error.message.empty()) detail += ": " + error.message;
@@ -193,8 +188,9 @@ Result<HttpResponse> S3Client::Send(const Call& call) {
     } else if (response.status >= 200 && response.status < 300) {
       return response;
     } else {
-      last = ErrorOf(call, response);
-      retry = RetryableStatus(response.status, ParseError(response.body).code);
+      const ErrorBody error = ParseError(response.body);
+      last = ErrorOf(call, response, error);
+      retry = RetryableStatus(response.status, error.code);
     }
     if (!retry || attempt >= options_.max_retries) break;
     ++retried;

@@ -38,6 +38,12 @@ struct ObjectEntry {
   int64_t modified_micros = 0;
 };
 
+// S3's <Error> answer: its code and message ("" when the body holds none).
+struct ErrorBody {
+  std::string code;
+  std::string message;
+};
+
 struct ListPage {
   std::vector<ObjectEntry> objects;
   std::vector<std::string> prefixes;  // common prefixes (with a delimiter)
@@ -102,7 +108,7 @@ class S3Client {
   // Signs and sends `call`, retrying transient failures; a non-2xx status left after retries
   // is the error described above.
   Result<HttpResponse> Send(const Call& call);
-  Status ErrorOf(const Call& call, const HttpResponse& response) const;
+  Status ErrorOf(const Call& call, const HttpResponse& response, const ErrorBody& error) const;
 
   S3Options options_;
   std::string host_;     // endpoint host[:port]

@@ -36,7 +36,6 @@ Status StorageSecrets::Create(const SessionStmt& statement, const std::vector<Va
   Secret secret;
   secret.name = statement.name.empty() ? "__default_s3" : LowerAscii(statement.name);
   secret.provider = "config";
-  std::string type;
   // The options first, by name; the provider decides what they start from.
   std::map<std::string, Value> given;
   for (size_t i = 0; i < statement.options.size(); ++i) {
@@ -48,14 +47,14 @@ Status StorageSecrets::Create(const SessionStmt& statement, const std::vector<Va
     }
     given.emplace(name, value);
   }
-  auto text = [&](const char* name) -> Result<std::string> {
+  // An option's value as text ("" when absent or NULL).
+  auto text = [&](const std::string& name) -> std::string {
     auto it = given.find(name);
     if (it == given.end() || it->second.is_null()) return std::string();
     if (it->second.type().id == TypeId::kVarchar) return it->second.GetBytes();
     return FormatValue(it->second);
   };
-  TARN_ASSIGN_OR_RETURN(type, text("TYPE"));
-  type = LowerAscii(type);
+  const std::string type = LowerAscii(text("TYPE"));
   if (type.empty()) {
     return Status::InvalidArgument("Invalid Input Error: Can not create a secret without a type");
   }
@@ -63,8 +62,7 @@ Status StorageSecrets::Create(const SessionStmt& statement, const std::vector<Va
     return Status::NotSupported("not yet supported: secrets of type '", type,
                                 "' (tarn's object storage speaks the S3 API: TYPE s3)");
   }
-  TARN_ASSIGN_OR_RETURN(std::string provider, text("PROVIDER"));
-  provider = LowerAscii(provider);
+  const std::string provider = LowerAscii(text("PROVIDER"));
   if (provider.empty() || provider == "config") {
     secret.provider = "config";
   } else if (provider == "credential_chain") {
@@ -75,8 +73,8 @@ Status StorageSecrets::Create(const SessionStmt& statement, const std::vector<Va
                                    "' not found for type 's3' (config or credential_chain)");
   }
   for (const auto& [name, value] : given) {
-    TARN_ASSIGN_OR_RETURN(std::string v, text(name.c_str()));
     if (name == "TYPE" || name == "PROVIDER") continue;
+    std::string v = text(name);
     if (name == "KEY_ID") {
       secret.options.access_key_id = v;
     } else if (name == "SECRET") {
