@@ -14,7 +14,7 @@ packages=(g++ cmake make ccache pkg-config nodejs npm
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
           postgresql libpq-dev
           libutf8proc-dev libre2-dev libedit-dev
-          libcurl4-openssl-dev libssl-dev libtinyxml2-dev)
+          libcurl4-openssl-dev libssl-dev libtinyxml2-dev libdivide-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

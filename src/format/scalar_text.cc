@@ -17,7 +17,19 @@ namespace {
 constexpr char kHexUpper[] = "0123456789ABCDEF";
 constexpr char kHexLower[] = "0123456789abcdef";
 
+// The two decimal digits of 0 <= v < 100 at out[0..1].
+void PutTwoDigits(unsigned v, char* out) {
+  out[0] = static_cast<char>('0' + v / 10);
+  out[1] = static_cast<char>('0' + v % 10);
+}
+
 void AppendPadded(int64_t v, int width, std::string* out) {
+  if (width == 2 && v >= 0 && v < 100) {
+    char two[2];
+    PutTwoDigits(static_cast<unsigned>(v), two);
+    out->append(two, 2);
+    return;
+  }
   char digits[24];
   auto result = std::to_chars(digits, digits + sizeof digits, v);
   int len = static_cast<int>(result.ptr - digits);
@@ -61,6 +73,17 @@ void AppendCivilDate(int64_t days, std::string* out, bool* bc) {
   int day;
   CivilFromDays(days, &year, &month, &day);
   *bc = year <= 0;
+  if (year >= 1 && year <= 9999) {  // "YYYY-MM-DD" written at once
+    char text[10];
+    PutTwoDigits(static_cast<unsigned>(year / 100), text);
+    PutTwoDigits(static_cast<unsigned>(year % 100), text + 2);
+    text[4] = '-';
+    PutTwoDigits(static_cast<unsigned>(month), text + 5);
+    text[7] = '-';
+    PutTwoDigits(static_cast<unsigned>(day), text + 8);
+    out->append(text, sizeof text);
+    return;
+  }
   AppendPadded(*bc ? 1 - year : year, 4, out);
   out->push_back('-');
   AppendPadded(month, 2, out);

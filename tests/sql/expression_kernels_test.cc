@@ -123,6 +123,30 @@ const std::vector<std::string> kExpressions = {
     "greatest(i % 7, i % 11, i // 450)", "least(i, 2500 - i, 17)", "least(i::INTEGER, 40)",
     "coalesce(nullif(i % 13, 0), 5)", "coalesce(NULL::BIGINT, NULL::BIGINT)",
     "coalesce(n, 9223372036854775807 * CASE WHEN n IS NULL THEN 1 ELSE 2 END)", "coalesce(n, ts::DATE - dt, -1)",
+    // Integer // and % by a constant (a multiplication by its reciprocal), of every width.
+    "n % 7", "n // 7", "n % -7", "n // -7", "n % 1", "n // 1", "n % -1", "n // -1", "n % 0",
+    "n // 0", "i % 1000", "i // 3", "n % 9223372036854775807", "(n * 1000003) % 1000000007",
+    "(i % 100)::TINYINT % 3", "(i % 100 - 50)::TINYINT // -6", "(n // 10)::SMALLINT % 99",
+    "n::INTEGER // 13", "n::INTEGER % -1000", "(i % 200)::UTINYINT // 7",
+    "(i % 60000)::USMALLINT % 1000", "(i * 1000)::UINTEGER // 13", "(i * 1000)::UBIGINT % 17",
+    "n::HUGEINT % 7", "-9223372036854775807 - 1 + i % 2 - i % 2 + 0 * n",
+    // Integers to DECIMAL in 64 bits; DECIMAL products that cannot leave their precision.
+    "(i * 1000)::UINTEGER::DECIMAL(12, 2)", "(i * 1000)::UBIGINT::DECIMAL(18, 2)",
+    "(i % 100)::TINYINT::DECIMAL(4, 1)", "TRY_CAST(n AS DECIMAL(6, 2))", "m * m", "m * 1.5",
+    "1.5 * m", "n::DECIMAL(18, 0) * n::DECIMAL(18, 0)", "m * n::DECIMAL(18, 3)", "m * NULL",
+    "(i * 1000)::UBIGINT::DECIMAL(18, 2) * m",
+    // +, - and * over whole batches, an overflow found after the loop.
+    "i * 3 + 7 - i", "i * 1844674407370955 - i", "(i % 60)::TINYINT * 2",
+    // IN lists: a bitmap over a narrow span, a few values far apart, many far apart; NULL in
+    // the operand and in the list; unsigned and narrow types; text and doubles.
+    "n % 1000 IN (1, 7, 42, 99, 999)", "n IN (-89963, 1, 3000000000)", "i IN (0, 5, 17, NULL)",
+    "n NOT IN (1, 2, NULL)", "n NOT IN (-89963, 0)", "i % 1000 NOT IN (3, 4)",
+    "n IN (-90000, -89963, -89926, -80000, -70000, -60000, -50000, 0, 10000, 20000, 30000, "
+    "40000, 50000, 60000, 70000, 80000, 90000, 94963, 100000, 110000)",
+    "(i % 200)::UTINYINT IN (3, 4, 199)", "(i % 60000)::USMALLINT NOT IN (5, 4999)",
+    "(i * 1000)::UINTEGER IN (1000, 4999000)", "(n // 10)::SMALLINT IN (-9000, 5, 9499)",
+    "(i % 100)::TINYINT IN (1, 2, -3)", "d IN (0.5, -999.5833333333334)", "s IN ('12', 'x', NULL)",
+    "s NOT IN ('abc', '')", "dt IN (DATE '1972-08-10', DATE '1999-12-25')",
 };
 
 // Expressions that fail in DuckDB must fail in tarn with a conversion error or DuckDB's class
@@ -132,6 +156,7 @@ const std::vector<std::string> kFailing = {
     "CAST(d * 1e12 AS INTEGER)", "strptime(s, '%Y-%m-%d')", "make_date(2021, 2, 29 + i % 2)",
     "to_minutes(n * 1000000000000)", "to_seconds(d * 1e300)",
     "CASE WHEN i % 2 = 0 THEN i * 9223372036854775807 ELSE 0 END",
+    "(i % 100)::TINYINT * 2", "i * 1844674407370955 * 2", "(i - 2) * -4611686018427387904",
 };
 
 // The first line where `actual` and `expected` differ, both shown; empty when they are equal.

@@ -75,7 +75,18 @@ Result<Vec> FixedCast(const Vec& operand, const DataType& to, bool try_cast, int
   std::shared_ptr<Buffer> validity = in.validity;
   int64_t null_count = in.null_count;
   bool own_validity = false;
-  for (int64_t i = 0; i < n; ++i) {
+  int64_t i = 0;
+  if (in.null_count == 0) {
+    // Blocks of rows without a branch per row; a block where some row does not convert is
+    // done again by the loop below, from its first row.
+    constexpr int64_t kBlock = 256;
+    for (; i + kBlock <= n; i += kBlock) {
+      bool converted = true;
+      for (int64_t j = i; j < i + kBlock; ++j) converted &= fast(j, &out[j]);
+      if (!converted) break;
+    }
+  }
+  for (; i < n; ++i) {
     if (!in.IsValid(i)) {
       out[i] = Out{};
       continue;
@@ -292,6 +303,20 @@ Result<Vec> Numeric(const Vec& operand, const DataType& to, bool try_cast, int64
       const __int128 limit = PowerOfTen(to.precision);
       WithTypedValues(in, pf, [&](const auto* values) {
         using F = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+        // Values that fit 64 bits: the product and its bound in 64 bits.
+        if constexpr (std::is_integral_v<F> && (sizeof(F) <= 4 || std::is_signed_v<F>)) {
+          if (to.precision <= 18) {
+            const int64_t scale64 = static_cast<int64_t>(scale);
+            const int64_t limit64 = static_cast<int64_t>(limit);
+            result = FixedCast<__int128>(operand, to, try_cast, rows, [&](int64_t i, __int128* out) {
+              int64_t v;
+              const bool overflow = __builtin_mul_overflow(static_cast<int64_t>(values[i]), scale64, &v);
+              *out = v;
+              return !overflow && v < limit64 && v > -limit64;
+            });
+            return;
+          }
+        }
         if constexpr (std::is_integral_v<F>) {
           result = FixedCast<__int128>(operand, to, try_cast, rows, [&](int64_t i, __int128* out) {
             const __int128 v = static_cast<__int128>(values[i]) * scale;

@@ -63,9 +63,11 @@ Vec FixedResult(const DataType& type, const std::vector<Vec>& inputs, int64_t ro
   std::shared_ptr<Buffer> validity = CombinedValidity(all, rows, &null_count);
   auto values = Buffer::AllocateUninitialized(rows * static_cast<int64_t>(sizeof(T)));
   T* out = values->mutable_data_as<T>();
-  const uint8_t* valid = validity ? validity->data() : nullptr;
-  for (int64_t i = 0; i < rows; ++i) {
-    out[i] = valid == nullptr || GetBit(valid, i) ? value(i) : T{};
+  if (validity == nullptr) {
+    for (int64_t i = 0; i < rows; ++i) out[i] = value(i);
+  } else {
+    const uint8_t* valid = validity->data();
+    for (int64_t i = 0; i < rows; ++i) out[i] = GetBit(valid, i) ? value(i) : T{};
   }
   return Vec{MakeColumn(type, rows, values, validity, null_count), false};
 }
@@ -329,10 +331,35 @@ std::optional<std::string_view> ConstantText(const std::vector<Vec>& inputs, siz
   return inputs[k].column->GetView(0);
 }
 
+// The calendar fields of DATE rows straight from their day counts, the part chosen once per
+// batch; nullopt for the parts ExtractDatePart computes.
+std::optional<Vec> DayPartResult(DatePart part, const DataType& type, const std::vector<Vec>& inputs,
+                                 size_t k, int64_t rows) {
+  const Vec& dates = inputs[k];
+  if (dates.column->type.id != TypeId::kDate) return std::nullopt;
+  const int32_t* days = dates.column->values_as<int32_t>();
+  const int64_t stride = dates.constant ? 0 : 1;
+  auto field = [&](auto pick) {
+    return FixedResult<int64_t>(type, inputs, rows, [&](int64_t i) {
+      int64_t year, month, day;
+      CivilFromDays(days[i * stride], &year, &month, &day);
+      return pick(year, month, day);
+    });
+  };
+  switch (part) {
+    case DatePart::kYear: return field([](int64_t y, int64_t, int64_t) { return y; });
+    case DatePart::kMonth: return field([](int64_t, int64_t m, int64_t) { return m; });
+    case DatePart::kDay: return field([](int64_t, int64_t, int64_t d) { return d; });
+    case DatePart::kQuarter: return field([](int64_t, int64_t m, int64_t) { return (m + 2) / 3; });
+    default: return std::nullopt;
+  }
+}
+
 // The date functions over DATE and TIMESTAMP columns with constant part names and formats.
 Result<Vec> DateKernel(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows) {
   const FunctionId id = node.function;
   if (std::optional<DatePart> part = PartOfFunction(id)) {
+    if (std::optional<Vec> fields = DayPartResult(*part, node.type, inputs, 0, rows)) return *fields;
     const std::optional<Micros> micros = MicrosOf(inputs[0]);
     if (!micros) return Vec{};
     return FixedResult<int64_t>(node.type, inputs, rows,
@@ -356,6 +383,7 @@ Result<Vec> DateKernel(const BoundNode& node, const std::vector<Vec>& inputs, in
           return static_cast<double>((*micros)(i)) / 1e6;
         });
       }
+      if (std::optional<Vec> fields = DayPartResult(*part, node.type, inputs, 1, rows)) return *fields;
       return FixedResult<int64_t>(node.type, inputs, rows,
                                   [&](int64_t i) { return ExtractDatePart(*part, (*micros)(i)); });
     }

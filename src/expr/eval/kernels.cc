@@ -7,6 +7,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include <libdivide.h>
+
 #include "columnar/bit_util.h"
 #include "expr/eval/arithmetic.h"
 #include "expr/eval/cast.h"
@@ -314,9 +316,11 @@ Result<Vec> CompareKernel(Op op, const Vec& left, const Vec& right, int64_t rows
 
 namespace {
 
+// Row by row with every check: NULL rows skipped, division by zero made NULL, and the first
+// overflow reported with its operands. The fast loops below fall back to it.
 template <typename T>
-Status IntegerLoop(Op op, TypeId type, int64_t n, const T* a, int64_t sa, const T* b, int64_t sb,
-                   T* out, uint8_t* validity, int64_t* extra_nulls) {
+Status IntegerRowLoop(Op op, TypeId type, int64_t n, const T* a, int64_t sa, const T* b,
+                      int64_t sb, T* out, uint8_t* validity, int64_t* extra_nulls) {
   for (int64_t i = 0; i < n; ++i) {
     if (validity != nullptr && !GetBit(validity, i)) continue;
     T x = a[i * sa], y = b[i * sb], r = 0;
@@ -347,6 +351,72 @@ Status IntegerLoop(Op op, TypeId type, int64_t n, const T* a, int64_t sa, const 
     out[i] = r;
   }
   return Status::OK();
+}
+
+// +, - or * over every row with the overflow flags ORed together, so the loop has no branch;
+// false when some row overflowed (then nothing is known of `out`).
+template <typename T, typename GetA, typename GetB>
+bool CheckedLoop(Op op, int64_t n, GetA get_a, GetB get_b, T* out) {
+  bool overflow = false;
+  switch (op) {
+    case Op::kAdd:
+      for (int64_t i = 0; i < n; ++i) overflow |= __builtin_add_overflow(get_a(i), get_b(i), &out[i]);
+      break;
+    case Op::kSubtract:
+      for (int64_t i = 0; i < n; ++i) overflow |= __builtin_sub_overflow(get_a(i), get_b(i), &out[i]);
+      break;
+    default:
+      for (int64_t i = 0; i < n; ++i) overflow |= __builtin_mul_overflow(get_a(i), get_b(i), &out[i]);
+      break;
+  }
+  return !overflow;
+}
+
+// `//` and `%` by a constant divisor other than 0 and -1: a multiplication by the divisor's
+// reciprocal instead of a hardware division per row. NULL rows are computed too (any value
+// divides safely) and zeroed by the caller.
+template <typename T>
+void DivideByConstant(Op op, int64_t n, const T* a, T divisor, T* out) {
+  using Wide = std::conditional_t<(sizeof(T) <= 4), std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>,
+                                  std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>;
+  const Wide d = divisor;
+  const libdivide::divider<Wide> reciprocal(d);
+  if (op == Op::kIntDivide) {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<Wide>(a[i]) / reciprocal);
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      Wide x = a[i];
+      out[i] = static_cast<T>(x - (x / reciprocal) * d);
+    }
+  }
+}
+
+// Integer +, -, *, // and % of two columns (stride 1) or a column and a constant (stride 0).
+template <typename T>
+Status IntegerLoop(Op op, TypeId type, int64_t n, const T* a, int64_t sa, const T* b, int64_t sb,
+                   T* out, uint8_t* validity, int64_t* extra_nulls) {
+  const bool divides = op == Op::kIntDivide || op == Op::kModulo;
+  if (divides && sa == 1 && sb == 0 && b[0] != 0 &&
+      !(std::is_signed_v<T> && b[0] == static_cast<T>(-1))) {
+    DivideByConstant<T>(op, n, a, b[0], out);
+    return Status::OK();
+  }
+  if (!divides && validity == nullptr && (op == Op::kAdd || op == Op::kSubtract || op == Op::kMultiply)) {
+    bool fits;
+    if (sa == 1 && sb == 1) {
+      fits = CheckedLoop<T>(op, n, [a](int64_t i) { return a[i]; }, [b](int64_t i) { return b[i]; }, out);
+    } else if (sa == 1) {
+      const T y = b[0];
+      fits = CheckedLoop<T>(op, n, [a](int64_t i) { return a[i]; }, [y](int64_t) { return y; }, out);
+    } else if (sb == 1) {
+      const T x = a[0];
+      fits = CheckedLoop<T>(op, n, [x](int64_t) { return x; }, [b](int64_t i) { return b[i]; }, out);
+    } else {
+      fits = CheckedLoop<T>(op, n, [a](int64_t) { return a[0]; }, [b](int64_t) { return b[0]; }, out);
+    }
+    if (fits) return Status::OK();
+  }
+  return IntegerRowLoop<T>(op, type, n, a, sa, b, sb, out, validity, extra_nulls);
 }
 
 template <typename T>
@@ -450,6 +520,35 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
       return Vec{column, constant};
     }
     // Some row needs 128 bits (or overflows): the general loop below decides.
+  }
+  const int pa = left.column->type.precision, pb = right.column->type.precision;
+  if (node.op == Op::kMultiply && pa <= 18 && pb <= 18 && pa + pb <= node.type.precision) {
+    // Values of at most 18 digits multiply exactly in one 64x64->128 instruction, and a product
+    // of pa + pb digits cannot leave the result's precision. Each value's high word is checked
+    // to be its low word's sign on the way (a value out of its type's range takes the general
+    // loop below).
+    const int64_t* a64 = left.column->values_as<int64_t>();  // low, high, low, high, ...
+    const int64_t* b64 = right.column->values_as<int64_t>();
+    int64_t stray = 0;
+    auto run = [&](auto get_a, auto get_b) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t x = get_a(i), y = get_b(i);
+        out[i] = static_cast<__int128>(x) * y;
+        stray |= (a64[2 * i * sa + 1] ^ (x >> 63)) | (b64[2 * i * sb + 1] ^ (y >> 63));
+      }
+    };
+    if (sa == 1 && sb == 1) {
+      run([a64](int64_t i) { return a64[2 * i]; }, [b64](int64_t i) { return b64[2 * i]; });
+    } else if (sa == 1) {
+      run([a64](int64_t i) { return a64[2 * i]; }, [b64](int64_t) { return b64[0]; });
+    } else {
+      run([a64, sa](int64_t i) { return a64[2 * i * sa]; }, [b64, sb](int64_t i) { return b64[2 * i * sb]; });
+    }
+    if (stray == 0) {
+      auto column = MakeColumn(node.type, n, values, validity, null_count);
+      ZeroNullRows(column.get());
+      return Vec{column, constant};
+    }
   }
   bool overflow = false;
   // Results outside the precision overflow (NULL rows excepted); no branch per row, and a loop
@@ -614,7 +713,13 @@ Result<Vec> ArithmeticKernel(const BoundNode& node, const Vec& left, const Vec& 
   const Vec* inputs[] = {&left, &right};
   int64_t null_count = 0;
   auto validity = CombinedValidity(inputs, n, &null_count);
-  bool may_null = node.op == Op::kIntDivide || (is_int && node.op == Op::kModulo);
+  // Division by zero is NULL; a constant divisor other than zero never makes one.
+  bool divisor_nonzero = right.constant && right.column->IsValid(0) && [&] {
+    bool nonzero = false;
+    VisitFixed(phys, [&](auto tag) { nonzero = right.column->values_as<decltype(tag)>()[0] != 0; });
+    return nonzero;
+  }();
+  bool may_null = (node.op == Op::kIntDivide || (is_int && node.op == Op::kModulo)) && !divisor_nonzero;
   if (may_null && !validity) {
     validity = Buffer::Allocate(Bytes(n));
     std::memset(validity->mutable_data(), 0xFF, static_cast<size_t>(Bytes(n)));
@@ -631,7 +736,7 @@ Result<Vec> ArithmeticKernel(const BoundNode& node, const Vec& left, const Vec& 
     T* out = values->mutable_data_as<T>();
     if constexpr (std::is_floating_point_v<T>) {
       FloatLoop<T>(node.op, n, a, sa, b, sb, out);
-      if (node.op == Op::kIntDivide) {
+      if (node.op == Op::kIntDivide && may_null) {
         uint8_t* valid = validity->mutable_data();
         for (int64_t i = 0; i < n; ++i) {
           if (b[i * sb] == 0 && GetBit(valid, i)) {
@@ -796,28 +901,34 @@ Result<Vec> InKernel(const Vec& operand, const std::vector<Value>& items, bool n
   bool list_has_null = false;
   for (const Value& item : items) list_has_null = list_has_null || item.is_null();
   int64_t n = operand.constant ? 1 : rows;
-  auto values = Buffer::Allocate(Bytes(n));
-  uint8_t* out = values->mutable_data();
   const Column& c = *operand.column;
+  // `contains(i)` for every row (NULL rows too: their bits are masked below), assembled a byte
+  // of rows at a time; then x IN list is TRUE where contained, NULL where the row is NULL or
+  // (the list holding a NULL) not contained, FALSE elsewhere; NOT IN the reverse.
   auto finish = [&](auto&& contains) {
-    auto validity = Buffer::Allocate(Bytes(n));
-    uint8_t* val = validity->mutable_data();
-    int64_t null_count = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (!c.IsValid(i)) {
-        ++null_count;
-        continue;
-      }
-      if (contains(i)) {
-        SetBit(val, i);
-        if (!negated) SetBit(out, i);
-      } else if (list_has_null) {
-        ++null_count;
+    auto values = Buffer::Allocate(Bytes(n));
+    uint8_t* out = values->mutable_data();
+    CompareBits(n, out, [](int64_t i) { return i; }, [](int64_t) { return 0; },
+                [&](int64_t i, int) { return contains(i); });
+    std::shared_ptr<Buffer> validity;
+    if (c.null_count > 0 || list_has_null) {
+      validity = Buffer::Allocate(Bytes(n));
+      uint8_t* val = validity->mutable_data();
+      if (c.null_count > 0) {
+        internal::CopyBits(c.validity->data(), 0, val, 0, n);
       } else {
-        SetBit(val, i);
-        if (negated) SetBit(out, i);
+        internal::SetBitRange(val, 0, n);
+      }
+      if (list_has_null) {
+        for (int64_t byte = 0; byte < Bytes(n); ++byte) val[byte] &= out[byte];
       }
     }
+    for (int64_t byte = 0; byte < Bytes(n); ++byte) {
+      uint8_t bits = negated ? static_cast<uint8_t>(~out[byte]) : out[byte];
+      out[byte] = validity ? static_cast<uint8_t>(bits & validity->data()[byte]) : bits;
+    }
+    if ((n & 7) != 0) out[n >> 3] &= static_cast<uint8_t>((1u << (n & 7)) - 1);
+    int64_t null_count = validity ? n - internal::CountSetBits(validity->data(), 0, n) : 0;
     return Vec{MakeColumn(DataType(TypeId::kBoolean), n, values, validity, null_count),
                operand.constant};
   };
@@ -837,22 +948,49 @@ Result<Vec> InKernel(const Vec& operand, const std::vector<Value>& items, bool n
       const uint32_t* codes = coded->codes->data_as<uint32_t>();
       return finish([&](int64_t i) { return entry_in[codes[i]] != 0; });
     }
-    return finish([&](int64_t i) { return set.count(c.GetView(i)) > 0; });
+    return finish([&](int64_t i) { return c.IsValid(i) && set.count(c.GetView(i)) > 0; });
   }
-  if (phys == Phys::kI8 || phys == Phys::kI16 || phys == Phys::kI32 || phys == Phys::kI64) {
+  if (phys == Phys::kI8 || phys == Phys::kI16 || phys == Phys::kI32 || phys == Phys::kI64 ||
+      phys == Phys::kU8 || phys == Phys::kU16 || phys == Phys::kU32) {
     std::vector<int64_t> sorted;
     for (const Value& item : items) {
       if (!item.is_null()) sorted.push_back(static_cast<int64_t>(AsInt128(item)));
     }
     std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     Vec result;
     VisitFixed(phys, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) <= 8) {
+      if constexpr (std::is_integral_v<T> && sizeof(T) <= 8 &&
+                    !(std::is_unsigned_v<T> && sizeof(T) == 8)) {
         const T* data = c.values_as<T>();
-        result = finish([&](int64_t i) {
-          return std::binary_search(sorted.begin(), sorted.end(), static_cast<int64_t>(data[i]));
-        });
+        if (sorted.empty()) {
+          result = finish([](int64_t) { return false; });
+          return;
+        }
+        // Values within 64 Ki of each other: one bit per value of their span.
+        const uint64_t low = static_cast<uint64_t>(sorted.front());
+        const uint64_t span = static_cast<uint64_t>(sorted.back()) - low;
+        if (span < (uint64_t{1} << 16)) {
+          std::vector<uint8_t> bitmap(static_cast<size_t>(span / 8 + 1), 0);
+          for (int64_t v : sorted) SetBit(bitmap.data(), static_cast<int64_t>(static_cast<uint64_t>(v) - low));
+          const uint8_t* bits = bitmap.data();
+          result = finish([&](int64_t i) {
+            uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[i])) - low;
+            return offset <= span && GetBit(bits, static_cast<int64_t>(offset));
+          });
+        } else if (sorted.size() <= 16) {
+          result = finish([&](int64_t i) {
+            int64_t x = static_cast<int64_t>(data[i]);
+            bool hit = false;
+            for (int64_t v : sorted) hit |= x == v;
+            return hit;
+          });
+        } else {
+          result = finish([&](int64_t i) {
+            return std::binary_search(sorted.begin(), sorted.end(), static_cast<int64_t>(data[i]));
+          });
+        }
       }
     });
     return result;
