@@ -1321,6 +1321,10 @@ class Binder {
     if (id == FunctionId::kStructPack) {
       return TypeError(expr, "struct_pack needs named arguments: write {'name': value}");
     }
+    if (id == FunctionId::kNone && name == "unnest") {
+      // The planner takes UNNEST out of a select list and FROM; anywhere else it is refused.
+      return Status::InvalidArgument("Binder Error: UNNEST not supported here");
+    }
     if (id == FunctionId::kNone) {
       std::vector<std::string> known = {"abs", "round", "floor", "ceil", "sqrt", "ln", "log",
                                         "exp", "power", "greatest", "least", "length", "lower",

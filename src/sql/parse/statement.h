@@ -48,6 +48,10 @@ struct TableRef {
   std::unique_ptr<SelectStmt> subquery;
   std::string alias;
   std::vector<std::string> column_aliases;
+  // kSubquery: its last `unnest_lists` columns are LISTs whose elements the rows are repeated
+  // for (sql/exec/unnest.h), in place of the lists: how UNNEST in a select list and in FROM
+  // is planned (sql/plan/unnest_rewrite.h).
+  int unnest_lists = 0;
   std::optional<AtClause> at;  // kTable only
   int32_t offset = 0;  // where the reference starts in the source text, for errors
   // kJoin: left JOIN right, with an ON condition, a USING list, NATURAL, or none (CROSS and

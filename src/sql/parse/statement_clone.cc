@@ -27,6 +27,7 @@ TableRef CloneTableRef(const TableRef& ref) {
   if (ref.subquery) out.subquery = CloneSelect(*ref.subquery);
   out.alias = ref.alias;
   out.column_aliases = ref.column_aliases;
+  out.unnest_lists = ref.unnest_lists;
   if (ref.at) {
     AtClause at;
     at.timestamp = ref.at->timestamp;

@@ -986,6 +986,22 @@ Result<TableRef> StatementParser::ParseJoinChain() {
 }
 
 Result<TableRef> StatementParser::ParseJoinOperand() {
+  // LATERAL f(...): a table function whose arguments read the tables before it (unnest); a
+  // table function call is lateral without the word as well.
+  if (Peek().IsKeyword("LATERAL")) {
+    const int32_t offset = Peek().offset;
+    Advance();
+    if (Peek().IsOperator("(")) {
+      return Status::NotSupported(
+          FormatErrorAt(text_, "not yet supported: LATERAL subqueries", offset));
+    }
+    TARN_ASSIGN_OR_RETURN(TableRef ref, ParseTableRef());
+    if (ref.kind != TableRef::Kind::kFunction) {
+      return Status::InvalidArgument(
+          FormatErrorAt(text_, "Parser Error: LATERAL names a table function or a subquery", offset));
+    }
+    return ref;
+  }
   // (SHOW [ALL] TABLES) [AS alias]: its rows, as a table function's.
   const int all = Peek(2).IsKeyword("ALL") ? 1 : 0;
   if (Peek().IsOperator("(") && Peek(1).IsKeyword("SHOW") && Peek(2 + all).IsKeyword("TABLES") &&
@@ -1024,6 +1040,7 @@ Status StatementParser::ParseTableArgs(TableRef* ref) {
         AcceptArrowTail();  // name => value
       }
     }
+    const size_t start = pos_;
     if (AcceptOperator("[")) {
       arg.is_list = true;
       if (!Peek().IsOperator("]")) {
@@ -1033,6 +1050,13 @@ Status StatementParser::ParseTableArgs(TableRef* ref) {
         } while (AcceptOperator(","));
       }
       TARN_RETURN_NOT_OK(ExpectOperator("]"));
+      if (!Peek().IsOperator(",") && !Peek().IsOperator(")")) {
+        // The list begins an expression ([1, 2]::BIGINT[], [1] || [2]): read it as one.
+        pos_ = start;
+        arg.is_list = false;
+        arg.list.clear();
+        TARN_ASSIGN_OR_RETURN(arg.expr, ParseExpr());
+      }
     } else {
       TARN_ASSIGN_OR_RETURN(arg.expr, ParseExpr());
     }

@@ -18,6 +18,7 @@
 #include "expr/bind/bound.h"
 #include "sql/exec/hash_join.h"
 #include "sql/exec/nested_loop_join.h"
+#include "sql/exec/unnest.h"
 #include "sql/plan/join_tree.h"
 #include "sql/plan/names.h"
 #include "sql/plan/selectivity.h"
@@ -87,6 +88,9 @@ class JoinPlanner {
     }
     for (const auto& conjunct : where) NoteColumns(*conjunct);
     NoteTree(*query_->root);
+    for (const JoinLeaf& leaf : query_->leaves) {
+      if (leaf.lateral_list) NoteColumns(*leaf.lateral_list);
+    }
     TARN_ASSIGN_OR_RETURN(Relation root, PlanNode(query_->root.get(), std::move(where)));
     const Schema& schema = *root.op->schema();
     std::vector<std::unique_ptr<BoundExpr>> columns;
@@ -239,6 +243,7 @@ class JoinPlanner {
 
   Result<Relation> PlanNode(JoinTreeNode* node, std::vector<ExprPtr> pushed) {
     if (node->leaf >= 0) return PlanLeaf(node->leaf, std::move(pushed));
+    if (node->lateral) return PlanLateral(node, std::move(pushed));
     if ((node->type == JoinType::kSemi || node->type == JoinType::kAnti) &&
         PushSemiJoinDown(node)) {
       return PlanNode(node, std::move(pushed));
@@ -325,8 +330,49 @@ class JoinPlanner {
     for (auto& child : expr->children) ToLeafNames(child.get(), leaf);
   }
 
+  // A lateral UNNEST (join_tree.h): its left side planned with the conjuncts that read only
+  // it, each of its rows repeated per element of its list, the other conjuncts above.
+  Result<Relation> PlanLateral(JoinTreeNode* node, std::vector<ExprPtr> pushed) {
+    std::set<int> left_leaves;
+    TreeLeaves(*node->left, &left_leaves);
+    const int index = node->right->leaf;
+    const JoinLeaf& leaf = query_->leaves[static_cast<size_t>(index)];
+    std::vector<ExprPtr> to_left;
+    std::vector<ExprPtr> above;
+    for (auto& conjunct : pushed) {
+      const std::set<int> leaves = Leaves(*conjunct);
+      (!leaves.empty() && Subset(leaves, left_leaves) ? to_left : above).push_back(std::move(conjunct));
+    }
+    for (auto& condition : node->conditions) above.push_back(std::move(condition));
+    node->conditions.clear();
+    TARN_ASSIGN_OR_RETURN(Relation left, PlanNode(node->left.get(), std::move(to_left)));
+    const Schema& schema = *left.op->schema();
+    const int width = schema.num_fields();
+    std::vector<std::unique_ptr<BoundExpr>> columns;
+    std::vector<std::string> names;
+    std::vector<int> kept;
+    for (int c = 0; c < width; ++c) {
+      columns.push_back(ColumnExpr(c, schema.field(c)));
+      names.push_back(schema.field(c).name);
+      kept.push_back(c);
+    }
+    TARN_ASSIGN_OR_RETURN(auto list, Bind(*leaf.lateral_list, schema));
+    columns.push_back(std::move(list));
+    names.push_back("#lateral_list");
+    Relation out;
+    out.leaves = left.leaves;
+    out.leaves.insert(index);
+    out.estimate = left.estimate * 4;  // elements per list: unknown
+    leaf_rows_[static_cast<size_t>(index)] = 4;
+    out.op = MakeUnnest(MakeProjection(std::move(left.op), std::move(columns), std::move(names)),
+                        std::move(kept), {width}, {leaf.internal[0]},
+                        /*keep_empty=*/node->type == JoinType::kLeft);
+    return Filtered(std::move(out), std::move(above));
+  }
+
   void Flatten(JoinTreeNode* node, std::vector<JoinTreeNode*>* items, std::vector<ExprPtr>* pool) {
-    if (node->leaf < 0 && (node->type == JoinType::kInner || node->type == JoinType::kCross)) {
+    if (node->leaf < 0 && !node->lateral &&
+        (node->type == JoinType::kInner || node->type == JoinType::kCross)) {
       for (auto& condition : node->conditions) pool->push_back(std::move(condition));
       node->conditions.clear();
       Flatten(node->left.get(), items, pool);

@@ -4,12 +4,15 @@
 #include <set>
 #include <utility>
 
+#include "sql/exec/unnest.h"
 #include "sql/plan/aggregate_rewrite.h"
 #include "sql/plan/common_table.h"
 #include "sql/plan/join_tree.h"
 #include "sql/plan/names.h"
 #include "sql/plan/selectivity.h"
 #include "sql/plan/planner.h"
+#include "sql/plan/unnest_rewrite.h"
+#include "tarn/expr.h"
 
 namespace tarn::sql {
 namespace {
@@ -89,6 +92,9 @@ class JoinBinder {
     const int right_begin = next_leaf_;
     TARN_ASSIGN_OR_RETURN(node->right, BindTree(*ref.right, &right));
     const int right_end = next_leaf_;
+    if (node->right->leaf >= 0 && query_->leaves[static_cast<size_t>(node->right->leaf)].lateral_list) {
+      TARN_RETURN_NOT_OK(BindLateral(ref, node.get(), left));
+    }
 
     // USING / NATURAL columns.
     std::vector<std::string> using_columns = ref.using_columns;
@@ -321,6 +327,36 @@ class JoinBinder {
     return std::max(1.0, rows);
   }
 
+  // `left JOIN unnest(list)`: the list resolved against the left side's columns, and the
+  // leaf's column typed by its elements. A lateral unnest joins as a cross join, or as a LEFT
+  // JOIN ... ON true that keeps rows whose list is empty.
+  Status BindLateral(const TableRef& ref, JoinTreeNode* node, const std::vector<Visible>& left) {
+    JoinLeaf& leaf = query_->leaves[static_cast<size_t>(node->right->leaf)];
+    const bool on_true = !ref.on || (ref.on->kind == ExprKind::kLiteral &&
+                                     ref.on->literal_kind == ast::LiteralKind::kTrue);
+    const bool joins = ref.join_type == JoinType::kInner || ref.join_type == JoinType::kCross ||
+                       ref.join_type == JoinType::kLeft;
+    if (!joins || !on_true || !ref.using_columns.empty() || ref.natural) {
+      return Status::NotSupported(
+          "not yet supported: a lateral UNNEST joined other than by a comma, CROSS JOIN or "
+          "[LEFT] JOIN ... ON true");
+    }
+    TARN_RETURN_NOT_OK(Rewrite(&leaf.lateral_list, left));
+    Schema before;
+    for (const auto& [name, place] : query_->columns) {
+      if (place.first >= node->right->leaf) continue;
+      const JoinLeaf& other = query_->leaves[static_cast<size_t>(place.first)];
+      before.fields.emplace_back(other.internal[static_cast<size_t>(place.second)],
+                                 other.schema.field(place.second).type);
+    }
+    TARN_ASSIGN_OR_RETURN(auto bound, tarn::Bind(*leaf.lateral_list, before));
+    TARN_ASSIGN_OR_RETURN(DataType element, UnnestedType(bound->type()));
+    leaf.schema.fields[0].type = element;
+    node->lateral = true;
+    node->type = ref.join_type == JoinType::kLeft ? JoinType::kLeft : JoinType::kCross;
+    return Status::OK();
+  }
+
   Status CollectLeaves(const TableRef& ref) {
     if (ref.kind == TableRef::Kind::kJoin) {
       TARN_RETURN_NOT_OK(CollectLeaves(*ref.left));
@@ -328,7 +364,25 @@ class JoinBinder {
     }
     JoinLeaf leaf;
     Schema schema;
-    if (ref.kind == TableRef::Kind::kSubquery) {
+    if (IsUnnestFunction(ref) && !query_->leaves.empty()) {
+      // Joined laterally: its list is bound once the leaves before it are (BindTree).
+      TARN_ASSIGN_OR_RETURN(TableRef derived, UnnestFunctionAsDerivedTable(ref));
+      leaf.lateral_list = std::move(derived.subquery->items[0].expr);
+      schema.fields.emplace_back("unnest", DataType(TypeId::kNull));
+      leaf.visible = 1;
+    } else if (IsUnnestFunction(ref)) {
+      TARN_ASSIGN_OR_RETURN(TableRef derived, UnnestFunctionAsDerivedTable(ref));
+      derived.alias.clear();
+      derived.column_aliases.clear();
+      SelectStmt all;
+      SelectItem star;
+      star.star = true;
+      all.items.push_back(std::move(star));
+      all.from = std::move(derived);
+      TARN_ASSIGN_OR_RETURN(leaf.subquery, PlanSelect(all, sql_text_, context_));
+      schema = *leaf.subquery->schema();
+      leaf.visible = schema.num_fields();
+    } else if (ref.kind == TableRef::Kind::kSubquery) {
       TARN_ASSIGN_OR_RETURN(leaf.subquery, PlanSelect(*ref.subquery, sql_text_, context_));
       leaf.subquery_rows = EstimateSelectRows(*ref.subquery);
       schema = *leaf.subquery->schema();

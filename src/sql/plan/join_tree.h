@@ -29,6 +29,10 @@ struct JoinLeaf {
   std::vector<std::string> internal;    // each column's unique name in the joined row
   bool renamed = false;                 // FROM t AS x(a, b): filters are not pushed
   bool accessible = true;               // false under the right side of SEMI / ANTI JOIN
+  // `..., unnest(list)` after other leaves (joined laterally): the list over the internal
+  // names of the leaves before it; the leaf's one column holds its elements, one row per
+  // element for each joined row before it (sql/exec/unnest.h).
+  std::unique_ptr<ast::Expr> lateral_list;
 };
 
 struct JoinTreeNode {
@@ -38,6 +42,9 @@ struct JoinTreeNode {
   std::unique_ptr<JoinTreeNode> right;
   // The ON condition's conjuncts and USING / NATURAL equalities, references resolved.
   std::vector<std::unique_ptr<ast::Expr>> conditions;
+  // `right` is a lateral unnest leaf: each row of `left` repeated per element of its list
+  // (type kInner / kCross; kLeft keeps a row whose list is empty, with a NULL element).
+  bool lateral = false;
 };
 
 struct JoinQuery {

@@ -117,6 +117,23 @@ std::string Name(const ast::Expr& expr) {
       if (expr.names.size() > 1) params = "main.\"row\"(" + params + ")";
       return "(" + params + " -> " + body + ")";
     }
+    case ExprKind::kList: {
+      // DuckDB names a list literal by the call it is: main.list_value(1, 2).
+      std::string out = "main.list_value(";
+      for (size_t i = 0; i < expr.children.size(); ++i) {
+        out += (i > 0 ? ", " : "") + Operand(*expr.children[i]);
+      }
+      return out + ")";
+    }
+    case ExprKind::kStruct: {
+      // ... and a struct literal: main.struct_pack(a := 1).
+      std::string out = "main.struct_pack(";
+      for (size_t i = 0; i < expr.children.size(); ++i) {
+        out += (i > 0 ? ", " : "") + ast::DuckDBIdentifier(expr.names[i]) + " := " +
+               Operand(*expr.children[i]);
+      }
+      return out + ")";
+    }
     default: return expr.ToString();
   }
 }

@@ -10,6 +10,7 @@
 #include "sql/exec/aggregate.h"
 #include "sql/exec/aggregate_library.h"
 #include "sql/exec/sort.h"
+#include "sql/exec/unnest.h"
 #include "sql/lake/macros.h"
 #include "sql/parse/statement_clone.h"
 #include "sql/plan/aggregate_rewrite.h"
@@ -20,6 +21,7 @@
 #include "sql/plan/names.h"
 #include "sql/plan/set_query.h"
 #include "sql/plan/subquery_rewrite.h"
+#include "sql/plan/unnest_rewrite.h"
 #include "sql/plan/source.h"
 #include "sql/plan/window_rewrite.h"
 #include "util/stack_check.h"
@@ -350,6 +352,25 @@ bool FoldAggregates(Source& source, ExprPtr* expr) {
   return true;
 }
 
+// The last `lists` columns of `input` unnested (TableRef::unnest_lists): the element columns
+// take their names and places.
+Result<std::unique_ptr<Operator>> UnnestLastColumns(std::unique_ptr<Operator> input, int lists) {
+  const Schema& schema = *input->schema();
+  const int width = schema.num_fields();
+  std::vector<int> kept;
+  std::vector<int> unnested;
+  std::vector<std::string> names;
+  for (int c = 0; c < width - lists; ++c) kept.push_back(c);
+  for (int c = width - lists; c < width; ++c) {
+    const Field& field = schema.field(c);
+    TARN_RETURN_NOT_OK(UnnestedType(field.type).status());
+    unnested.push_back(c);
+    // "#u_l<k>" lists become "#u_e<k>" elements; the table function's column keeps its name.
+    names.push_back(field.name.rfind("#u_l", 0) == 0 ? "#u_e" + field.name.substr(4) : field.name);
+  }
+  return MakeUnnest(std::move(input), std::move(kept), std::move(unnested), std::move(names));
+}
+
 // `joined`: the Source of a FROM clause with joins, `select` rewritten over it (join_source.h).
 Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
                                                  std::unique_ptr<Source> joined,
@@ -373,6 +394,9 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
     if (qualifier.empty()) qualifier = from.names.back();
   } else if (from.kind == TableRef::Kind::kSubquery) {
     TARN_ASSIGN_OR_RETURN(input, PlanSelect(*from.subquery, sql_text, context));
+    if (from.unnest_lists > 0) {
+      TARN_ASSIGN_OR_RETURN(input, UnnestLastColumns(std::move(input), from.unnest_lists));
+    }
     source_schema = *input->schema();
   } else {
     TARN_ASSIGN_OR_RETURN(source, BindTableRef(from, sql_text, context));
@@ -845,6 +869,15 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   }
   if (IsOrderByAll(select)) return PlanOrderByAll(select, sql_text, context);
   if (!select.values.empty()) return PlanValues(select);
+  if (select.set_op == SetOp::kNone && HasSelectUnnest(select)) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSelectUnnest(select));
+    return PlanSelect(*rewritten, sql_text, context);
+  }
+  if (IsUnnestFunction(select.from)) {
+    std::unique_ptr<SelectStmt> rewritten = CloneSelect(select);
+    TARN_ASSIGN_OR_RETURN(rewritten->from, UnnestFunctionAsDerivedTable(select.from));
+    return PlanSelect(*rewritten, sql_text, context);
+  }
   // Each CTE sees the ones before it; the query sees them all.
   std::vector<CteScope> scopes(select.ctes.size());
   ExecContext inner = context;

@@ -1,0 +1,36 @@
+// UNNEST in a select list and in FROM, rewritten into derived tables the UNNEST operator
+// (sql/exec/unnest.h) expands.
+//
+// `SELECT g, unnest(l) + 1 AS x FROM t WHERE ... GROUP BY ... ORDER BY x LIMIT n` becomes
+//
+//   SELECT g, "#u_e0" + 1 AS x FROM (SELECT g, l AS "#u_l0" FROM t WHERE ... GROUP BY ...)
+//     -- the derived table's last column unnested (TableRef::unnest_lists = 1) into "#u_e0"
+//   ORDER BY x LIMIT n
+//
+// so every clause before the select list (FROM, WHERE, GROUP BY, HAVING, windows, QUALIFY)
+// runs once per input row, and DISTINCT, ORDER BY and LIMIT over the unnested rows, as in
+// DuckDB. The parts of a select item outside its UNNEST calls that read the input are computed
+// by the inner query; several UNNEST calls unnest side by side (the shorter padded with NULL).
+// `FROM unnest(list)` becomes a derived table of the list's one row, unnested.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <memory>
+
+#include "sql/parse/statement.h"
+#include "tarn/status.h"
+
+namespace tarn::sql {
+
+// Whether a select item calls UNNEST outside subqueries and lambdas.
+bool HasSelectUnnest(const SelectStmt& select);
+// REQUIRES: HasSelectUnnest(select), and no set operation or VALUES.
+Result<std::unique_ptr<SelectStmt>> RewriteSelectUnnest(const SelectStmt& select);
+
+// Whether `ref` is a call of the table function unnest.
+bool IsUnnestFunction(const TableRef& ref);
+// `FROM unnest(list) [AS a[(c)]]` as a derived table over `SELECT list AS unnest`, unnested.
+Result<TableRef> UnnestFunctionAsDerivedTable(const TableRef& ref);
+
+}  // namespace tarn::sql
