@@ -40,10 +40,44 @@ Result<DataType> CommonType(const DataType& left, const DataType& right, SetOp o
                                  index + 1);
 }
 
-// `input`'s columns cast to `types`, named `names`; `input` itself when nothing changes.
+bool IsNullLiteral(const ast::Expr& e) {
+  return e.kind == ast::ExprKind::kLiteral && e.literal_kind == ast::LiteralKind::kNull;
+}
+
+// Per output column of `query`, whether it holds only NULL literals (SELECT NULL, VALUES
+// (NULL), ...): such a column takes the other side's type, as DuckDB's NULL type does, where
+// its planned INTEGER would not mix with a LIST or STRUCT.
+std::vector<bool> NullLiteralColumns(const SelectStmt& query) {
+  std::vector<bool> out;
+  if (query.set_op != SetOp::kNone) {
+    if (query.set_by_name || !query.set_left || !query.set_right) return out;
+    std::vector<bool> left = NullLiteralColumns(*query.set_left);
+    std::vector<bool> right = NullLiteralColumns(*query.set_right);
+    if (left.size() != right.size()) return {};
+    for (size_t c = 0; c < left.size(); ++c) out.push_back(left[c] && right[c]);
+    return out;
+  }
+  if (!query.values.empty()) {
+    out.assign(query.values[0].size(), true);
+    for (const auto& row : query.values) {
+      if (row.size() != out.size()) return {};
+      for (size_t c = 0; c < row.size(); ++c) out[c] = out[c] && IsNullLiteral(*row[c]);
+    }
+    return out;
+  }
+  for (const SelectItem& item : query.items) {
+    if (item.star || !item.expr) return {};  // * expands to columns not known here
+    out.push_back(IsNullLiteral(*item.expr));
+  }
+  return out;
+}
+
+// `input`'s columns cast to `types`, named `names`; `input` itself when nothing changes. A
+// column of NULL literals (`nulls`) becomes a NULL of its type.
 Result<std::unique_ptr<Operator>> CastColumns(std::unique_ptr<Operator> input,
                                               const std::vector<DataType>& types,
-                                              const std::vector<std::string>& names) {
+                                              const std::vector<std::string>& names,
+                                              const std::vector<bool>& nulls) {
   const Schema& schema = *input->schema();
   bool same = true;
   for (int c = 0; c < schema.num_fields(); ++c) {
@@ -53,6 +87,14 @@ Result<std::unique_ptr<Operator>> CastColumns(std::unique_ptr<Operator> input,
   if (same) return input;
   std::vector<std::unique_ptr<BoundExpr>> columns;
   for (int c = 0; c < schema.num_fields(); ++c) {
+    if (static_cast<size_t>(c) < nulls.size() && nulls[static_cast<size_t>(c)]) {
+      auto null = std::make_unique<expr::BoundNode>();
+      null->kind = expr::BoundKind::kConstant;
+      null->type = types[static_cast<size_t>(c)];
+      null->constant = Value::Null(null->type);
+      columns.push_back(std::make_unique<BoundExpr>(std::move(null)));
+      continue;
+    }
     auto node = std::make_unique<expr::BoundNode>();
     node->kind = expr::BoundKind::kColumn;
     node->type = schema.field(c).type;
@@ -166,17 +208,30 @@ Result<std::unique_ptr<Operator>> PlanSetQuery(const SelectStmt& select, std::st
         "Binder Error: Set operations can only apply to expressions with the same number of "
         "result columns");
   }
+  std::vector<bool> left_nulls;
+  std::vector<bool> right_nulls;
+  if (!select.set_by_name) {
+    left_nulls = NullLiteralColumns(*select.set_left);
+    right_nulls = NullLiteralColumns(*select.set_right);
+    if (left_nulls.size() != static_cast<size_t>(left_schema.num_fields())) left_nulls.clear();
+    if (right_nulls.size() != static_cast<size_t>(right_schema.num_fields())) right_nulls.clear();
+  }
+  auto type_of = [](const Schema& schema, const std::vector<bool>& nulls, int c) {
+    return !nulls.empty() && nulls[static_cast<size_t>(c)] ? DataType(TypeId::kNull)
+                                                           : schema.field(c).type;
+  };
   std::vector<DataType> types;
   std::vector<std::string> names;
   for (int c = 0; c < left_schema.num_fields(); ++c) {
-    TARN_ASSIGN_OR_RETURN(DataType type, CommonType(left_schema.field(c).type,
-                                                    right_schema.field(c).type, select.set_op, c));
+    TARN_ASSIGN_OR_RETURN(DataType type, CommonType(type_of(left_schema, left_nulls, c),
+                                                    type_of(right_schema, right_nulls, c),
+                                                    select.set_op, c));
     // A column of NULLs only on both sides is INTEGER, as in DuckDB.
     types.push_back(type.id == TypeId::kNull ? DataType(TypeId::kInt32) : type);
     names.push_back(left_schema.field(c).name);
   }
-  TARN_ASSIGN_OR_RETURN(left, CastColumns(std::move(left), types, names));
-  TARN_ASSIGN_OR_RETURN(right, CastColumns(std::move(right), types, names));
+  TARN_ASSIGN_OR_RETURN(left, CastColumns(std::move(left), types, names, left_nulls));
+  TARN_ASSIGN_OR_RETURN(right, CastColumns(std::move(right), types, names, right_nulls));
   // Each side's filters and projections run on every thread.
   left = MakeGather(std::move(left), context);
   right = MakeGather(std::move(right), context);
