@@ -62,7 +62,7 @@ std::optional<std::string> SelectText(const SelectStmt& select) {
   };
   if (!select.ctes.empty() || select.set_op != SetOp::kNone || !select.values.empty() ||
       !select.grouping_sets.empty() || select.group_by_all || !select.windows.empty() ||
-      select.qualify) {
+      select.qualify || !select.distinct_on.empty()) {
     return std::nullopt;
   }
   std::string out = select.distinct ? "SELECT DISTINCT " : "SELECT ";
@@ -70,7 +70,7 @@ std::optional<std::string> SelectText(const SelectStmt& select) {
     const SelectItem& item = select.items[i];
     if (i) out += ", ";
     if (item.star) {
-      if (!item.exclude.empty()) return std::nullopt;
+      if (!item.exclude.empty() || !item.replace.empty()) return std::nullopt;
       out += item.star_qualifier.empty() ? "*" : ast::DuckDBIdentifier(item.star_qualifier) + ".*";
       continue;
     }

@@ -71,6 +71,8 @@ struct SelectItem {
   bool star = false;
   std::string star_qualifier;       // t.*
   std::vector<std::string> exclude; // * EXCLUDE (a, b)
+  // * REPLACE (expr AS a, ...): the column a as expr, in its place.
+  std::vector<std::pair<std::string, std::unique_ptr<ast::Expr>>> replace;
 };
 
 struct OrderItem {
@@ -115,6 +117,8 @@ struct SelectStmt {
   // VALUES (a, b), (c, d): the rows of a query with no other clause (columns col0, col1...).
   std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;
   bool distinct = false;
+  // SELECT DISTINCT ON (a, b): the first row (in ORDER BY's order) of each distinct (a, b).
+  std::vector<std::unique_ptr<ast::Expr>> distinct_on;
   std::vector<SelectItem> items;
   TableRef from;  // kNone: SELECT without FROM
   std::unique_ptr<ast::Expr> where;

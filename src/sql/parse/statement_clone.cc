@@ -59,6 +59,7 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
     out->values.push_back(std::move(copy));
   }
   out->distinct = select.distinct;
+  for (const auto& e : select.distinct_on) out->distinct_on.push_back(e->Clone());
   for (const SelectItem& item : select.items) {
     SelectItem copy;
     copy.expr = CloneOrNull(item.expr);
@@ -66,6 +67,7 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
     copy.star = item.star;
     copy.star_qualifier = item.star_qualifier;
     copy.exclude = item.exclude;
+    for (const auto& [name, expr] : item.replace) copy.replace.emplace_back(name, expr->Clone());
     out->items.push_back(std::move(copy));
   }
   out->from = CloneTableRef(select.from);

@@ -822,7 +822,16 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetOperand() {
 
 Status StatementParser::ParseSelectList(SelectStmt* select) {
   if (AcceptKeyword("DISTINCT")) {
-    select->distinct = true;
+    if (AcceptKeyword("ON")) {
+      TARN_RETURN_NOT_OK(ExpectOperator("("));
+      do {
+        TARN_ASSIGN_OR_RETURN(auto key, ParseExpr());
+        select->distinct_on.push_back(std::move(key));
+      } while (AcceptOperator(","));
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    } else {
+      select->distinct = true;
+    }
   } else {
     AcceptKeyword("ALL");
   }
@@ -843,6 +852,16 @@ Status StatementParser::ParseSelectList(SelectStmt* select) {
         do {
           TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
           item.exclude.push_back(std::move(name));
+        } while (parenthesized && AcceptOperator(","));
+        if (parenthesized) TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      }
+      if (AcceptKeyword("REPLACE")) {
+        bool parenthesized = AcceptOperator("(");
+        do {
+          TARN_ASSIGN_OR_RETURN(auto expr, ParseExpr());
+          TARN_RETURN_NOT_OK(ExpectKeyword("AS"));
+          TARN_ASSIGN_OR_RETURN(std::string name, ParseName());
+          item.replace.emplace_back(std::move(name), std::move(expr));
         } while (parenthesized && AcceptOperator(","));
         if (parenthesized) TARN_RETURN_NOT_OK(ExpectOperator(")"));
       }

@@ -484,12 +484,25 @@ class JoinBinder {
                                 "\" in the EXCLUDE list not found in the FROM clause");
       }
     }
+    for (const auto& [name, expr] : item.replace) {
+      bool found = false;
+      for (const Visible* v : chosen) found = found || SameName(v->name, name);
+      if (!found) {
+        return Status::NotFound("Binder Error: Column \"", name,
+                                "\" in REPLACE list not found in FROM clause");
+      }
+    }
     for (const Visible* v : chosen) {
       bool excluded = false;
       for (const std::string& name : item.exclude) excluded = excluded || SameName(name, v->name);
       if (excluded) continue;
       SelectItem expanded;
       expanded.expr = v->expr->Clone();
+      for (const auto& [name, expr] : item.replace) {
+        if (!SameName(name, v->name)) continue;
+        expanded.expr = expr->Clone();
+        TARN_RETURN_NOT_OK(Rewrite(&expanded.expr, visible));
+      }
       expanded.alias = v->name;
       out->items.push_back(std::move(expanded));
     }

