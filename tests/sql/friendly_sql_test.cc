@@ -1,5 +1,5 @@
 // DuckDB's friendlier SQL against DuckDB: SELECT DISTINCT ON, * REPLACE (with EXCLUDE and over
-// joins), COLUMNS with a regular expression, a list of names or a lambda, UNPIVOT and PIVOT;
+// joins), COLUMNS with a regular expression, a list of names or a lambda, PIVOT and UNPIVOT;
 // each query's CSV (header included) equals DuckDB's at 1 and 2 threads, and what DuckDB
 // refuses tarn refuses with DuckDB's class of error.
 #include <gtest/gtest.h>
@@ -51,6 +51,23 @@ const std::vector<std::string> kQueries = {
     "SELECT COLUMNS(c -> c LIKE '%d%' OR c = 'g') FROM $T t ORDER BY g, d",
     "SELECT COLUMNS(['s', 'g']) FROM $T t ORDER BY g, s",
     "SELECT COLUMNS(*) + 1 FROM (SELECT 1 AS a, 2 AS b)",
+    // PIVOT: values found while planning (NULL left out) or listed; one or several aggregates;
+    // implicit and explicit groups; counts without USING; values of other types.
+    "PIVOT $T ON s USING sum(n) ORDER BY g NULLS FIRST, d",
+    "PIVOT $T ON s USING sum(n) GROUP BY g ORDER BY g NULLS FIRST",
+    "PIVOT $T ON s USING sum(n) AS total, max(d) AS top GROUP BY g ORDER BY g NULLS FIRST",
+    "PIVOT $T ON s IN ('a', 'zz') USING min(n) GROUP BY g ORDER BY g NULLS FIRST",
+    "PIVOT (SELECT g, s FROM $T t) ON s ORDER BY g NULLS FIRST",
+    "PIVOT $T ON g USING count(*) GROUP BY s ORDER BY s NULLS FIRST",
+    "PIVOT (SELECT * FROM (VALUES (DATE '2020-01-01', 1), (DATE '2021-05-02', 2)) t(d, v)) ON d "
+    "USING sum(v)",
+    "SELECT * FROM (PIVOT $T ON s USING sum(n) GROUP BY g) p WHERE g > 1 ORDER BY g",
+    // UNPIVOT: every other column, then one row per named column; NULL values left out.
+    "UNPIVOT $T ON n, d ORDER BY g NULLS FIRST, s NULLS FIRST, name",
+    "UNPIVOT (SELECT g, n, d FROM $T t) ON n, d INTO NAME col VALUE val "
+    "ORDER BY g NULLS FIRST, col, val",
+    "SELECT name, sum(value) AS total FROM (UNPIVOT (SELECT 1 AS id, 2 AS a, 3 AS b) ON a, b) "
+    "GROUP BY name ORDER BY name",
 };
 
 const std::vector<std::string> kFailing = {

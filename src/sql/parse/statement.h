@@ -99,6 +99,21 @@ struct NamedWindow {
   std::unique_ptr<ast::Expr> spec;
 };
 
+// PIVOT source ON col [IN (values)] [USING agg [AS name], ...] [GROUP BY ...] and
+// UNPIVOT [INCLUDE NULLS] source ON col, ... [INTO NAME n VALUE v], DuckDB's statements
+// (sql/plan/pivot.h rewrites them into queries).
+struct PivotSpec {
+  bool unpivot = false;
+  TableRef source;
+  std::vector<std::unique_ptr<ast::Expr>> on;  // PIVOT: one expression; UNPIVOT: columns
+  std::vector<std::unique_ptr<ast::Expr>> in;  // PIVOT ... IN (...): the values; empty: all
+  std::vector<std::pair<std::unique_ptr<ast::Expr>, std::string>> aggregates;  // USING
+  std::vector<std::unique_ptr<ast::Expr>> group_by;
+  std::string name_column = "name";    // UNPIVOT INTO NAME
+  std::string value_column = "value";  // UNPIVOT VALUE
+  bool include_nulls = false;          // UNPIVOT INCLUDE NULLS
+};
+
 // How a set operation query combines its two queries (set_operation.h).
 enum class SetOp : uint8_t { kNone, kUnion, kIntersect, kExcept };
 
@@ -114,6 +129,9 @@ struct SelectStmt {
   bool set_by_name = false;  // UNION [ALL] BY NAME: columns matched by name, not position
   std::unique_ptr<SelectStmt> set_left;
   std::unique_ptr<SelectStmt> set_right;
+  // PIVOT / UNPIVOT: the query is that statement; of the other fields only order_by, limit
+  // and offset are used.
+  std::shared_ptr<const PivotSpec> pivot;
   // VALUES (a, b), (c, d): the rows of a query with no other clause (columns col0, col1...).
   std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;
   bool distinct = false;

@@ -58,6 +58,7 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
     for (const auto& value : row) copy.push_back(value->Clone());
     out->values.push_back(std::move(copy));
   }
+  out->pivot = select.pivot;  // immutable once parsed
   out->distinct = select.distinct;
   for (const auto& e : select.distinct_on) out->distinct_on.push_back(e->Clone());
   for (const SelectItem& item : select.items) {

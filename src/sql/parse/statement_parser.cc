@@ -301,7 +301,8 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   auto statement = std::make_unique<Statement>();
   const Token& first = Peek();
   if (first.IsKeyword("SELECT") || first.IsKeyword("FROM") || first.IsOperator("(") ||
-      first.IsKeyword("WITH") || first.IsKeyword("VALUES")) {
+      first.IsKeyword("WITH") || first.IsKeyword("VALUES") || first.IsKeyword("PIVOT") ||
+      first.IsKeyword("UNPIVOT")) {
     TARN_ASSIGN_OR_RETURN(statement->select, ParseQuery());
     return statement;
   }
@@ -744,7 +745,58 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetExpression(int min_
   }
 }
 
+Result<std::unique_ptr<SelectStmt>> StatementParser::ParsePivot(bool unpivot) {
+  auto spec = std::make_shared<PivotSpec>();
+  spec->unpivot = unpivot;
+  if (unpivot && AcceptKeyword("INCLUDE")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("NULLS"));
+    spec->include_nulls = true;
+  }
+  TARN_ASSIGN_OR_RETURN(spec->source, ParseJoinOperand());
+  if (AcceptKeyword("ON")) {
+    do {
+      TARN_ASSIGN_OR_RETURN(auto on, ParseExpr());
+      spec->on.push_back(std::move(on));
+    } while (AcceptOperator(","));
+  }
+  if (!unpivot) {
+    // ON col IN (v1, v2): parsed as an IN expression, taken apart.
+    if (spec->on.size() == 1 && spec->on[0]->kind == ast::ExprKind::kIn && !spec->on[0]->negated) {
+      std::unique_ptr<ast::Expr> in = std::move(spec->on[0]);
+      spec->on[0] = std::move(in->children[0]);
+      for (size_t i = 1; i < in->children.size(); ++i) spec->in.push_back(std::move(in->children[i]));
+    }
+    if (AcceptKeyword("USING")) {
+      do {
+        TARN_ASSIGN_OR_RETURN(auto aggregate, ParseExpr());
+        TARN_ASSIGN_OR_RETURN(std::string alias, ParseAlias());
+        spec->aggregates.emplace_back(std::move(aggregate), std::move(alias));
+      } while (AcceptOperator(","));
+    }
+    if (AcceptKeyword("GROUP")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+      do {
+        TARN_ASSIGN_OR_RETURN(auto group, ParseExpr());
+        spec->group_by.push_back(std::move(group));
+      } while (AcceptOperator(","));
+    }
+  } else {
+    if (spec->on.empty()) return SyntaxError();  // UNPIVOT needs its columns
+    if (AcceptKeyword("INTO")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("NAME"));
+      TARN_ASSIGN_OR_RETURN(spec->name_column, ParseName());
+      TARN_RETURN_NOT_OK(ExpectKeyword("VALUE"));
+      TARN_ASSIGN_OR_RETURN(spec->value_column, ParseName());
+    }
+  }
+  auto select = std::make_unique<SelectStmt>();
+  select->pivot = std::move(spec);
+  return select;
+}
+
 Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetOperand() {
+  if (AcceptKeyword("PIVOT")) return ParsePivot(false);
+  if (AcceptKeyword("UNPIVOT")) return ParsePivot(true);
   if (AcceptKeyword("VALUES")) {
     auto values = std::make_unique<SelectStmt>();
     do {
@@ -1035,7 +1087,8 @@ Result<TableRef> StatementParser::ParseJoinOperand() {
   }
   // ( a JOIN b ... ) [AS alias]: a parenthesized join; a subquery otherwise.
   if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
-      !Peek(1).IsKeyword("WITH") && !Peek(1).IsKeyword("VALUES") && !Peek(1).IsOperator("(")) {
+      !Peek(1).IsKeyword("WITH") && !Peek(1).IsKeyword("VALUES") && !Peek(1).IsOperator("(") &&
+      !Peek(1).IsKeyword("PIVOT") && !Peek(1).IsKeyword("UNPIVOT")) {
     Advance();
     TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // ( a JOIN ( b JOIN ( ...
     TARN_ASSIGN_OR_RETURN(TableRef inner, ParseFromClause());

@@ -21,6 +21,7 @@
 #include "sql/plan/grouping_sets.h"
 #include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
+#include "sql/plan/pivot.h"
 #include "sql/plan/set_query.h"
 #include "sql/plan/subquery_rewrite.h"
 #include "sql/plan/unnest_rewrite.h"
@@ -981,6 +982,10 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   if (HasMacroDatabases(context) && MayCallMacros(select)) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandMacroCalls(select, context));
     if (expanded) return PlanSelect(*expanded, sql_text, context);
+  }
+  if (select.pivot) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewritePivot(select, sql_text, context));
+    return PlanSelect(*rewritten, sql_text, context);
   }
   if (!select.distinct_on.empty()) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteDistinctOn(select));

@@ -1,0 +1,228 @@
+#include "sql/plan/pivot.h"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sql/parse/statement_clone.h"
+#include "sql/plan/names.h"
+#include "sql/plan/planner.h"
+#include "tarn/sql.h"
+
+namespace tarn::sql {
+namespace {
+
+using ast::Expr;
+using ast::ExprKind;
+using ExprPtr = std::unique_ptr<Expr>;
+
+// The name a plain column reference gives; empty for any other expression.
+std::string ColumnName(const Expr& e) {
+  return e.kind == ExprKind::kColumnRef ? e.names.back() : std::string();
+}
+
+void CollectColumns(const Expr& e, std::vector<std::string>* out) {
+  if (e.kind == ExprKind::kColumnRef) out->push_back(e.names.back());
+  for (const auto& child : e.children) {
+    if (child) CollectColumns(*child, out);
+  }
+}
+
+ExprPtr StringLiteral(const std::string& text) {
+  return ast::MakeLiteral(ast::LiteralKind::kString, text);
+}
+
+TableRef CloneSource(const TableRef& source) { return CloneTableRef(source); }
+
+Result<std::unique_ptr<SelectStmt>> RewriteUnpivot(const PivotSpec& spec) {
+  auto inner = std::make_unique<SelectStmt>();
+  SelectItem rest;
+  rest.star = true;
+  auto names = std::make_unique<Expr>();
+  names->kind = ExprKind::kList;
+  auto values = std::make_unique<Expr>();
+  values->kind = ExprKind::kList;
+  for (const ExprPtr& on : spec.on) {
+    const std::string name = ColumnName(*on);
+    if (name.empty()) {
+      return Status::NotSupported("not yet supported: UNPIVOT ON ", on->ToString(),
+                                  " (UNPIVOT takes column names)");
+    }
+    rest.exclude.push_back(name);
+    names->children.push_back(StringLiteral(name));
+    values->children.push_back(on->Clone());
+  }
+  ast::UpdateHeight(names.get());
+  ast::UpdateHeight(values.get());
+  inner->items.push_back(std::move(rest));
+  for (auto [list, column] : {std::pair{&names, spec.name_column}, {&values, spec.value_column}}) {
+    SelectItem item;
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(*list));
+    item.expr = ast::MakeFunction("unnest", std::move(args));
+    item.alias = column;
+    inner->items.push_back(std::move(item));
+  }
+  inner->from = CloneSource(spec.source);
+  if (spec.include_nulls) return inner;
+  auto outer = std::make_unique<SelectStmt>();
+  SelectItem all;
+  all.star = true;
+  outer->items.push_back(std::move(all));
+  outer->from.kind = TableRef::Kind::kSubquery;
+  outer->from.subquery = std::move(inner);
+  auto is_null = std::make_unique<Expr>();
+  is_null->kind = ExprKind::kIsNull;
+  is_null->negated = true;
+  is_null->children.push_back(ast::MakeColumnRef({spec.value_column}));
+  ast::UpdateHeight(is_null.get());
+  outer->where = std::move(is_null);
+  return outer;
+}
+
+// One pivoted value: its column name and the condition that picks its rows.
+struct PivotValue {
+  std::string name;
+  ExprPtr condition;
+};
+
+// k's distinct non-NULL values in the source, sorted, as conditions on k.
+Result<std::vector<PivotValue>> DistinctValues(const PivotSpec& spec, std::string_view sql_text,
+                                               const ExecContext& context) {
+  SelectStmt query;
+  query.distinct = true;
+  SelectItem key;
+  key.expr = spec.on[0]->Clone();
+  key.alias = "#pivot";
+  query.items.push_back(std::move(key));
+  query.from = CloneSource(spec.source);
+  auto not_null = std::make_unique<Expr>();
+  not_null->kind = ExprKind::kIsNull;
+  not_null->negated = true;
+  not_null->children.push_back(spec.on[0]->Clone());
+  ast::UpdateHeight(not_null.get());
+  query.where = std::move(not_null);
+  OrderItem order;
+  order.expr = ast::MakeLiteral(ast::LiteralKind::kInteger, "1");
+  query.order_by.push_back(std::move(order));
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> plan, PlanSelect(query, sql_text, context));
+  TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows, ReadAllBatches(plan.get()));
+  std::vector<PivotValue> out;
+  const Column& column = rows->column(0);
+  const std::string type = column.type.ToString();
+  for (int64_t r = 0; r < rows->num_rows; ++r) {
+    const Value value = column.GetValue(r);
+    const std::string text = value.ToString();
+    auto cast = std::make_unique<Expr>();
+    cast->kind = ExprKind::kCast;
+    cast->type_name = type;
+    cast->children.push_back(StringLiteral(text));
+    ast::UpdateHeight(cast.get());
+    out.push_back({text, ast::MakeBinary(ast::Op::kEqual, spec.on[0]->Clone(), std::move(cast))});
+  }
+  return out;
+}
+
+Result<std::unique_ptr<SelectStmt>> RewritePivotQuery(const PivotSpec& spec,
+                                                      std::string_view sql_text,
+                                                      const ExecContext& context) {
+  if (spec.on.size() != 1) {
+    return Status::NotSupported("not yet supported: PIVOT ON more than one expression");
+  }
+  std::vector<PivotValue> values;
+  if (spec.in.empty()) {
+    TARN_ASSIGN_OR_RETURN(values, DistinctValues(spec, sql_text, context));
+  } else {
+    for (const ExprPtr& value : spec.in) {
+      std::string name = value->kind == ExprKind::kLiteral ? value->text : value->ToString();
+      if (value->kind == ExprKind::kLiteral && value->literal_kind == ast::LiteralKind::kNull) {
+        name = "NULL";
+      }
+      values.push_back({name, ast::MakeBinary(ast::Op::kEqual, spec.on[0]->Clone(), value->Clone())});
+    }
+  }
+  std::vector<std::pair<ExprPtr, std::string>> aggregates;
+  if (spec.aggregates.empty()) {
+    auto count = ast::MakeFunction("count", {});
+    auto star = std::make_unique<Expr>();
+    star->kind = ExprKind::kStar;
+    count->children.push_back(std::move(star));
+    aggregates.emplace_back(std::move(count), "");
+  } else {
+    for (const auto& [aggregate, alias] : spec.aggregates) aggregates.emplace_back(aggregate->Clone(), alias);
+  }
+  auto out = std::make_unique<SelectStmt>();
+  out->from = CloneSource(spec.source);
+  if (!spec.group_by.empty()) {
+    for (const ExprPtr& group : spec.group_by) {
+      SelectItem item;
+      item.expr = group->Clone();
+      out->items.push_back(std::move(item));
+      out->group_by.push_back(group->Clone());
+    }
+  } else {
+    // Every column neither the pivoted expression nor an aggregate reads is a group.
+    SelectItem rest;
+    rest.star = true;
+    std::vector<std::string> read;
+    CollectColumns(*spec.on[0], &read);
+    for (const auto& [aggregate, alias] : aggregates) CollectColumns(*aggregate, &read);
+    std::set<std::string> seen;
+    for (const std::string& name : read) {
+      if (seen.insert(LowerAscii(name)).second) rest.exclude.push_back(name);
+    }
+    out->items.push_back(std::move(rest));
+    out->group_by_all = true;
+  }
+  const bool suffixed = aggregates.size() > 1 || !aggregates[0].second.empty();
+  for (const PivotValue& value : values) {
+    for (const auto& [aggregate, alias] : aggregates) {
+      if (aggregate->kind != ExprKind::kFunction || aggregate->has_filter) {
+        return Status::NotSupported("not yet supported: PIVOT USING ", aggregate->ToString());
+      }
+      ExprPtr cell = aggregate->Clone();
+      cell->children.push_back(value.condition->Clone());
+      cell->has_filter = true;
+      ast::UpdateHeight(cell.get());
+      SelectItem item;
+      item.expr = std::move(cell);
+      item.alias = value.name;
+      if (suffixed) item.alias += "_" + (alias.empty() ? DefaultColumnName(*aggregate) : alias);
+      out->items.push_back(std::move(item));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SelectStmt>> RewritePivot(const SelectStmt& select, std::string_view sql_text,
+                                                 const ExecContext& context) {
+  const PivotSpec& spec = *select.pivot;
+  std::unique_ptr<SelectStmt> query;
+  if (spec.unpivot) {
+    TARN_ASSIGN_OR_RETURN(query, RewriteUnpivot(spec));
+  } else {
+    TARN_ASSIGN_OR_RETURN(query, RewritePivotQuery(spec, sql_text, context));
+  }
+  if (select.order_by.empty() && !select.limit && !select.offset) return query;
+  auto outer = std::make_unique<SelectStmt>();
+  SelectItem all;
+  all.star = true;
+  outer->items.push_back(std::move(all));
+  outer->from.kind = TableRef::Kind::kSubquery;
+  outer->from.subquery = std::move(query);
+  for (const OrderItem& item : select.order_by) {
+    OrderItem copy;
+    copy.expr = item.expr->Clone();
+    copy.descending = item.descending;
+    copy.nulls_first = item.nulls_first;
+    outer->order_by.push_back(std::move(copy));
+  }
+  if (select.limit) outer->limit = select.limit->Clone();
+  if (select.offset) outer->offset = select.offset->Clone();
+  return outer;
+}
+
+}  // namespace tarn::sql
