@@ -62,7 +62,7 @@ std::optional<std::string> SelectText(const SelectStmt& select) {
   };
   if (!select.ctes.empty() || select.set_op != SetOp::kNone || !select.values.empty() ||
       !select.grouping_sets.empty() || select.group_by_all || !select.windows.empty() ||
-      select.qualify || !select.distinct_on.empty()) {
+      select.qualify || !select.distinct_on.empty() || select.sample || select.pivot) {
     return std::nullopt;
   }
   std::string out = select.distinct ? "SELECT DISTINCT " : "SELECT ";

@@ -99,6 +99,17 @@ struct NamedWindow {
   std::unique_ptr<ast::Expr> spec;
 };
 
+// USING SAMPLE / TABLESAMPLE: `size` rows (reservoir sampling) or percent of the rows, each row
+// (bernoulli) or each batch of rows (system) kept with that probability; `seed` from
+// REPEATABLE (s) or (method, s), else random.
+struct SampleSpec {
+  enum class Method : uint8_t { kSystem, kBernoulli, kReservoir };
+  Method method = Method::kSystem;
+  bool percent = true;
+  double size = 0;
+  std::optional<int64_t> seed;
+};
+
 // PIVOT source ON col [IN (values)] [USING agg [AS name], ...] [GROUP BY ...] and
 // UNPIVOT [INCLUDE NULLS] source ON col, ... [INTO NAME n VALUE v], DuckDB's statements
 // (sql/plan/pivot.h rewrites them into queries).
@@ -140,6 +151,9 @@ struct SelectStmt {
   std::vector<SelectItem> items;
   TableRef from;  // kNone: SELECT without FROM
   std::unique_ptr<ast::Expr> where;
+  // USING SAMPLE: the rows past WHERE sampled, before GROUP BY (FROM t TABLESAMPLE ... becomes
+  // a derived table (SELECT * FROM t) AS t with this set).
+  std::shared_ptr<const SampleSpec> sample;
   std::vector<std::unique_ptr<ast::Expr>> group_by;
   bool group_by_all = false;
   // GROUP BY GROUPING SETS (...) / ROLLUP (...) / CUBE (...), alone or crossed with other

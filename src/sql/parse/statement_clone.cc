@@ -73,6 +73,7 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
   }
   out->from = CloneTableRef(select.from);
   out->where = CloneOrNull(select.where);
+  out->sample = select.sample;  // immutable once parsed
   for (const auto& group : select.group_by) out->group_by.push_back(group->Clone());
   out->group_by_all = select.group_by_all;
   out->grouping_sets = select.grouping_sets;

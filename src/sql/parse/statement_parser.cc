@@ -837,6 +837,11 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetOperand() {
   if (AcceptKeyword("WHERE")) {
     TARN_ASSIGN_OR_RETURN(select->where, ParseExpr());
   }
+  if (Peek().IsKeyword("USING") && Peek(1).IsKeyword("SAMPLE")) {
+    Advance();
+    Advance();
+    TARN_ASSIGN_OR_RETURN(select->sample, ParseSample());
+  }
   if (AcceptKeyword("GROUP")) {
     TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
     if (AcceptKeyword("ALL")) {
@@ -971,7 +976,110 @@ Result<TableRef> StatementParser::ParseTableRef() {
     } while (AcceptOperator(","));
     TARN_RETURN_NOT_OK(ExpectOperator(")"));
   }
+  if (AcceptKeyword("TABLESAMPLE")) {
+    // t TABLESAMPLE s: (SELECT * FROM t USING SAMPLE s) under t's name.
+    auto sampled = std::make_unique<SelectStmt>();
+    TARN_ASSIGN_OR_RETURN(sampled->sample, ParseSample());
+    SelectItem star;
+    star.star = true;
+    sampled->items.push_back(std::move(star));
+    TableRef derived;
+    derived.kind = TableRef::Kind::kSubquery;
+    derived.offset = ref.offset;
+    derived.alias = !ref.alias.empty()               ? ref.alias
+                    : ref.kind == TableRef::Kind::kTable ? ref.names.back()
+                    : ref.kind == TableRef::Kind::kFunction ? ref.names[0]
+                                                            : std::string();
+    derived.column_aliases = std::move(ref.column_aliases);
+    ref.alias.clear();
+    ref.column_aliases.clear();
+    sampled->from = std::move(ref);
+    derived.subquery = std::move(sampled);
+    return derived;
+  }
   return ref;
+}
+
+Result<std::shared_ptr<const SampleSpec>> StatementParser::ParseSample() {
+  // n [ROWS | PERCENT | %], method(n [ROWS | PERCENT | %]), then (method [, seed]) and
+  // REPEATABLE (seed), as DuckDB reads them.
+  auto spec = std::make_shared<SampleSpec>();
+  bool method_given = false;
+  auto parse_method = [&](const Token& word) -> Status {
+    std::string name = Upper(word.text);
+    if (name == "SYSTEM") {
+      spec->method = SampleSpec::Method::kSystem;
+    } else if (name == "BERNOULLI") {
+      spec->method = SampleSpec::Method::kBernoulli;
+    } else if (name == "RESERVOIR") {
+      spec->method = SampleSpec::Method::kReservoir;
+    } else {
+      return Status::InvalidArgument(FormatErrorAt(
+          text_, "Parser Error: Unrecognized sampling method " + word.text +
+                     ", expected system, bernoulli or reservoir", word.offset));
+    }
+    method_given = true;
+    return Status::OK();
+  };
+  auto parse_size = [&]() -> Status {
+    const Token& number = Peek();
+    if (number.kind != TokenKind::kInteger && number.kind != TokenKind::kDecimal &&
+        number.kind != TokenKind::kFloat) {
+      return SyntaxError();
+    }
+    Advance();
+    spec->size = std::strtod(number.text.c_str(), nullptr);
+    spec->percent = false;
+    if (AcceptOperator("%") || AcceptKeyword("PERCENT")) {
+      spec->percent = true;
+    } else {
+      AcceptKeyword("ROWS");
+    }
+    return Status::OK();
+  };
+  if (Peek().kind == TokenKind::kIdentifier && Peek(1).IsOperator("(")) {
+    TARN_RETURN_NOT_OK(parse_method(Advance()));
+    Advance();
+    TARN_RETURN_NOT_OK(parse_size());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  } else {
+    TARN_RETURN_NOT_OK(parse_size());
+  }
+  if (AcceptOperator("(")) {
+    TARN_RETURN_NOT_OK(parse_method(Advance()));
+    if (AcceptOperator(",")) {
+      const Token& seed = Peek();
+      if (seed.kind != TokenKind::kInteger) return SyntaxError();
+      Advance();
+      spec->seed = std::strtoll(seed.text.c_str(), nullptr, 10);
+    }
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  if (AcceptKeyword("REPEATABLE")) {
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    const Token& seed = Peek();
+    if (seed.kind != TokenKind::kInteger) return SyntaxError();
+    Advance();
+    spec->seed = std::strtoll(seed.text.c_str(), nullptr, 10);
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  if (!method_given) {
+    spec->method = spec->percent ? SampleSpec::Method::kSystem : SampleSpec::Method::kReservoir;
+  }
+  if (spec->percent && (spec->size < 0 || spec->size > 100)) {
+    return Status::InvalidArgument("Parser Error: Sample sample_size ", spec->size,
+                                   " out of range, must be between 0 and 100");
+  }
+  if (!spec->percent && (spec->size < 0 || spec->size != static_cast<double>(static_cast<int64_t>(spec->size)))) {
+    return Status::InvalidArgument("Parser Error: Sample rows must be a non-negative integer");
+  }
+  if (!spec->percent && spec->method != SampleSpec::Method::kReservoir) {
+    return Status::InvalidArgument(
+        "Parser Error: Sample method ", spec->method == SampleSpec::Method::kSystem ? "System" : "Bernoulli",
+        " cannot be used with a discrete sample count, either switch to reservoir sampling or "
+        "use a sample_size");
+  }
+  return std::shared_ptr<const SampleSpec>(std::move(spec));
 }
 
 Result<TableRef> StatementParser::ParseFromClause() {

@@ -124,6 +124,8 @@ class StatementParser {
   Result<std::unique_ptr<SelectStmt>> ParseQuery();
   Result<std::unique_ptr<SelectStmt>> ParseSetExpression(int min_precedence);
   Result<std::unique_ptr<SelectStmt>> ParseSetOperand();
+  // After USING SAMPLE or TABLESAMPLE.
+  Result<std::shared_ptr<const SampleSpec>> ParseSample();
   // After PIVOT or UNPIVOT.
   Result<std::unique_ptr<SelectStmt>> ParsePivot(bool unpivot);
   Status ParseSelectList(SelectStmt* select);

@@ -11,6 +11,7 @@
 #include "expr/eval/cast.h"
 #include "sql/exec/aggregate.h"
 #include "sql/exec/aggregate_library.h"
+#include "sql/exec/sample.h"
 #include "sql/exec/sort.h"
 #include "sql/exec/unnest.h"
 #include "sql/lake/macros.h"
@@ -642,6 +643,7 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
   if (where_bound && (!source || !source->FiltersRows())) {
     input = MakeFilter(std::move(input), std::move(where_bound));
   }
+  if (select.sample) input = MakeSample(std::move(input), *select.sample);
 
   // Select expressions over the aggregate's output, when aggregating.
   std::vector<const Expr*> group_pointers;
