@@ -7,28 +7,17 @@
 #include <string>
 #include <vector>
 
-#include "support/oracle.h"
 #include "support/sql_test_util.h"
 #include "tarn/sql.h"
 
 namespace tarn {
 namespace {
 
-using testing::TarnCsv;
-
 // Groups with ties, NULL keys and NULL values.
 const char* const kTable =
     "(SELECT * FROM (VALUES (1, 'a', 10, 1.5), (1, 'b', 30, NULL), (2, 'a', 20, 2.5), "
     "(2, NULL, 20, 0.5), (NULL, 'c', 5, 9.0), (3, 'c', NULL, 3.5), (3, 'a', 7, 1.0)) "
     "v(g, s, n, d))";
-
-std::string With(const std::string& query) {
-  std::string out = query;
-  for (size_t at = out.find("$T"); at != std::string::npos; at = out.find("$T", at)) {
-    out.replace(at, 2, kTable);
-  }
-  return out;
-}
 
 const std::vector<std::string> kQueries = {
     // DISTINCT ON: the first row of each key in ORDER BY's order.
@@ -77,37 +66,14 @@ const std::vector<std::string> kFailing = {
 
 TEST(FriendlySqlTest, EqualsDuckDB) {
   std::vector<std::string> queries;
-  for (const std::string& q : kQueries) queries.push_back(With(q));
-  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
-  ASSERT_EQ(expected.size(), queries.size());
-  for (int threads : {1, 2}) {
-    Session session;
-    ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
-    for (size_t k = 0; k < queries.size(); ++k) {
-      ASSERT_TRUE(expected[k].ok()) << kQueries[k] << "\n" << expected[k].status().ToString();
-      Result<std::string> actual = TarnCsv(&session, queries[k]);
-      ASSERT_TRUE(actual.ok()) << kQueries[k] << "\n" << actual.status().ToString();
-      EXPECT_EQ(*actual, *expected[k]) << kQueries[k] << " (threads " << threads << ")";
-    }
-  }
+  for (const std::string& q : kQueries) queries.push_back(testing::ReplaceAll(q, "$T", kTable));
+  testing::ExpectQueriesMatchDuckDB(queries);
 }
 
 TEST(FriendlySqlTest, RefusedAsDuckDBRefusesIt) {
   std::vector<std::string> queries;
-  for (const std::string& q : kFailing) queries.push_back(With(q));
-  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
-  ASSERT_EQ(expected.size(), queries.size());
-  Session session;
-  for (size_t k = 0; k < queries.size(); ++k) {
-    ASSERT_FALSE(expected[k].ok()) << kFailing[k];
-    Result<std::string> actual = TarnCsv(&session, queries[k]);
-    ASSERT_FALSE(actual.ok()) << kFailing[k];
-    std::string duckdb = expected[k].status().message();
-    if (duckdb.starts_with("DuckDB error: ")) duckdb = duckdb.substr(14);
-    const std::string error_class = duckdb.substr(0, duckdb.find(':'));
-    EXPECT_NE(actual.status().message().find(error_class), std::string::npos)
-        << kFailing[k] << ": " << actual.status().message() << "\nDuckDB: " << duckdb;
-  }
+  for (const std::string& q : kFailing) queries.push_back(testing::ReplaceAll(q, "$T", kTable));
+  testing::ExpectRefusedLikeDuckDB(queries);
 }
 
 }  // namespace

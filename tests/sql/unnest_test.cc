@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "support/oracle.h"
 #include "support/sql_test_util.h"
 #include "tarn/sql.h"
 
@@ -21,14 +20,6 @@ using testing::TarnCsv;
 const char* const kTable =
     "(SELECT * FROM (VALUES (1, [1, 2, 3], 'x'), (2, [], 'y'), (3, NULL, 'z'), "
     "(4, [NULL, 5], NULL), (5, [6], 'w')) v(a, l, s))";
-
-std::string With(const std::string& query) {
-  std::string out = query;
-  for (size_t at = out.find("$T"); at != std::string::npos; at = out.find("$T", at)) {
-    out.replace(at, 2, kTable);
-  }
-  return out;
-}
 
 const std::vector<std::string> kQueries = {
     // In a select list.
@@ -85,37 +76,14 @@ const std::vector<std::string> kFailing = {
 
 TEST(UnnestTest, EqualsDuckDB) {
   std::vector<std::string> queries;
-  for (const std::string& q : kQueries) queries.push_back(With(q));
-  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
-  ASSERT_EQ(expected.size(), queries.size());
-  for (int threads : {1, 2}) {
-    Session session;
-    ASSERT_TRUE(session.Execute("SET threads = " + std::to_string(threads)).ok());
-    for (size_t k = 0; k < queries.size(); ++k) {
-      ASSERT_TRUE(expected[k].ok()) << kQueries[k] << "\n" << expected[k].status().ToString();
-      Result<std::string> actual = TarnCsv(&session, queries[k]);
-      ASSERT_TRUE(actual.ok()) << kQueries[k] << "\n" << actual.status().ToString();
-      EXPECT_EQ(*actual, *expected[k]) << kQueries[k] << " (threads " << threads << ")";
-    }
-  }
+  for (const std::string& q : kQueries) queries.push_back(testing::ReplaceAll(q, "$T", kTable));
+  testing::ExpectQueriesMatchDuckDB(queries);
 }
 
 TEST(UnnestTest, RefusedAsDuckDBRefusesIt) {
   std::vector<std::string> queries;
-  for (const std::string& q : kFailing) queries.push_back(With(q));
-  std::vector<Result<std::string>> expected = testing::DuckDBQueryCsvBatch(queries);
-  ASSERT_EQ(expected.size(), queries.size());
-  Session session;
-  for (size_t k = 0; k < queries.size(); ++k) {
-    ASSERT_FALSE(expected[k].ok()) << kFailing[k];
-    Result<std::string> actual = TarnCsv(&session, queries[k]);
-    ASSERT_FALSE(actual.ok()) << kFailing[k];
-    std::string duckdb = expected[k].status().message();
-    if (duckdb.starts_with("DuckDB error: ")) duckdb = duckdb.substr(14);
-    const std::string error_class = duckdb.substr(0, duckdb.find(':'));  // "Binder Error"
-    EXPECT_NE(actual.status().message().find(error_class), std::string::npos)
-        << kFailing[k] << ": " << actual.status().message() << "\nDuckDB: " << duckdb;
-  }
+  for (const std::string& q : kFailing) queries.push_back(testing::ReplaceAll(q, "$T", kTable));
+  testing::ExpectRefusedLikeDuckDB(queries);
 }
 
 TEST(UnnestTest, ExplainShowsTheOperator) {

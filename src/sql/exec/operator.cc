@@ -19,12 +19,7 @@ class FilterOperator : public Operator {
 
   std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
   Result<std::shared_ptr<Batch>> Next() override {
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
-      if (!batch) return batch;
-      TARN_ASSIGN_OR_RETURN(batch, TransformBatch(std::move(batch)));
-      if (batch->num_rows > 0) return batch;
-    }
+    return NextTransformed(*this, input_.get());
   }
   Operator* per_batch_input() override { return input_.get(); }
   Result<std::shared_ptr<Batch>> TransformBatch(std::shared_ptr<Batch> batch) const override {
@@ -568,6 +563,15 @@ std::unique_ptr<Operator> MakeWatchedSource(std::unique_ptr<Operator> input,
   if (context.interrupted == nullptr && context.rows_read == nullptr) return input;
   return std::make_unique<WatchedOperator>(std::move(input),
                                            SourceWatch{context.interrupted, context.rows_read});
+}
+
+Result<std::shared_ptr<Batch>> NextTransformed(const Operator& op, Operator* input) {
+  while (true) {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input->Next());
+    if (!batch) return batch;
+    TARN_ASSIGN_OR_RETURN(batch, op.TransformBatch(std::move(batch)));
+    if (batch->num_rows > 0) return batch;
+  }
 }
 
 std::unique_ptr<Operator> MakeFilter(std::unique_ptr<Operator> input,

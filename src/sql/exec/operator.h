@@ -158,6 +158,10 @@ class ParallelFeed {
   bool done_ = false;
 };
 
+// What a per-batch operator's Next() returns: the next of `op`'s TransformBatch outputs over
+// `input`'s batches that has rows (a filter or join may leave a batch empty), null at the end.
+Result<std::shared_ptr<Batch>> NextTransformed(const Operator& op, Operator* input);
+
 // A source over a reader's batches (spill files read back, say); `label` for EXPLAIN.
 std::unique_ptr<Operator> MakeReaderSource(std::string label, std::unique_ptr<BatchReader> reader);
 

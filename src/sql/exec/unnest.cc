@@ -52,12 +52,7 @@ class UnnestOperator : public Operator {
 
   std::shared_ptr<const Schema> schema() const override { return schema_; }
   Result<std::shared_ptr<Batch>> Next() override {
-    while (true) {
-      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
-      if (!batch) return batch;
-      TARN_ASSIGN_OR_RETURN(batch, TransformBatch(std::move(batch)));
-      if (batch->num_rows > 0) return batch;
-    }
+    return NextTransformed(*this, input_.get());
   }
   Operator* per_batch_input() override { return input_.get(); }
 

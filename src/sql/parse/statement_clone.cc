@@ -82,16 +82,32 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
     out->windows.push_back(NamedWindow{window.name, window.spec->Clone()});
   }
   out->qualify = CloneOrNull(select.qualify);
-  for (const OrderItem& item : select.order_by) {
-    OrderItem copy;
-    copy.expr = item.expr->Clone();
-    copy.descending = item.descending;
-    copy.nulls_first = item.nulls_first;
-    out->order_by.push_back(std::move(copy));
-  }
-  out->limit = CloneOrNull(select.limit);
-  out->offset = CloneOrNull(select.offset);
+  CopyOrderAndLimit(select, out.get());
   return out;
+}
+
+OrderItem CloneOrderItem(const OrderItem& item) {
+  OrderItem copy;
+  copy.expr = item.expr->Clone();
+  copy.descending = item.descending;
+  copy.nulls_first = item.nulls_first;
+  return copy;
+}
+
+std::unique_ptr<SelectStmt> SelectAllFrom(std::unique_ptr<SelectStmt> query) {
+  auto outer = std::make_unique<SelectStmt>();
+  SelectItem all;
+  all.star = true;
+  outer->items.push_back(std::move(all));
+  outer->from.kind = TableRef::Kind::kSubquery;
+  outer->from.subquery = std::move(query);
+  return outer;
+}
+
+void CopyOrderAndLimit(const SelectStmt& from, SelectStmt* to) {
+  for (const OrderItem& item : from.order_by) to->order_by.push_back(CloneOrderItem(item));
+  to->limit = CloneOrNull(from.limit);
+  to->offset = CloneOrNull(from.offset);
 }
 
 

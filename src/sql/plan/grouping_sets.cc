@@ -156,13 +156,7 @@ Result<std::unique_ptr<SelectStmt>> ExpandGroupingSets(const SelectStmt& select)
   std::unique_ptr<SelectStmt> result = std::move(branches.front());
   if (result->set_op == SetOp::kNone) {
     // One set: the query itself, with its ORDER BY and LIMIT.
-    for (const OrderItem& item : select.order_by) {
-      OrderItem copy;
-      copy.expr = item.expr->Clone();
-      copy.descending = item.descending;
-      copy.nulls_first = item.nulls_first;
-      result->order_by.push_back(std::move(copy));
-    }
+    for (const OrderItem& item : select.order_by) result->order_by.push_back(CloneOrderItem(item));
   } else {
     for (const OrderItem& item : select.order_by) {
       OrderItem copy;

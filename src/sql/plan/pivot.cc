@@ -33,8 +33,6 @@ ExprPtr StringLiteral(const std::string& text) {
   return ast::MakeLiteral(ast::LiteralKind::kString, text);
 }
 
-TableRef CloneSource(const TableRef& source) { return CloneTableRef(source); }
-
 Result<std::unique_ptr<SelectStmt>> RewriteUnpivot(const PivotSpec& spec) {
   auto inner = std::make_unique<SelectStmt>();
   SelectItem rest;
@@ -64,14 +62,9 @@ Result<std::unique_ptr<SelectStmt>> RewriteUnpivot(const PivotSpec& spec) {
     item.alias = column;
     inner->items.push_back(std::move(item));
   }
-  inner->from = CloneSource(spec.source);
+  inner->from = CloneTableRef(spec.source);
   if (spec.include_nulls) return inner;
-  auto outer = std::make_unique<SelectStmt>();
-  SelectItem all;
-  all.star = true;
-  outer->items.push_back(std::move(all));
-  outer->from.kind = TableRef::Kind::kSubquery;
-  outer->from.subquery = std::move(inner);
+  std::unique_ptr<SelectStmt> outer = SelectAllFrom(std::move(inner));
   auto is_null = std::make_unique<Expr>();
   is_null->kind = ExprKind::kIsNull;
   is_null->negated = true;
@@ -96,7 +89,7 @@ Result<std::vector<PivotValue>> DistinctValues(const PivotSpec& spec, std::strin
   key.expr = spec.on[0]->Clone();
   key.alias = "#pivot";
   query.items.push_back(std::move(key));
-  query.from = CloneSource(spec.source);
+  query.from = CloneTableRef(spec.source);
   auto not_null = std::make_unique<Expr>();
   not_null->kind = ExprKind::kIsNull;
   not_null->negated = true;
@@ -153,7 +146,7 @@ Result<std::unique_ptr<SelectStmt>> RewritePivotQuery(const PivotSpec& spec,
     for (const auto& [aggregate, alias] : spec.aggregates) aggregates.emplace_back(aggregate->Clone(), alias);
   }
   auto out = std::make_unique<SelectStmt>();
-  out->from = CloneSource(spec.source);
+  out->from = CloneTableRef(spec.source);
   if (!spec.group_by.empty()) {
     for (const ExprPtr& group : spec.group_by) {
       SelectItem item;
@@ -207,21 +200,8 @@ Result<std::unique_ptr<SelectStmt>> RewritePivot(const SelectStmt& select, std::
     TARN_ASSIGN_OR_RETURN(query, RewritePivotQuery(spec, sql_text, context));
   }
   if (select.order_by.empty() && !select.limit && !select.offset) return query;
-  auto outer = std::make_unique<SelectStmt>();
-  SelectItem all;
-  all.star = true;
-  outer->items.push_back(std::move(all));
-  outer->from.kind = TableRef::Kind::kSubquery;
-  outer->from.subquery = std::move(query);
-  for (const OrderItem& item : select.order_by) {
-    OrderItem copy;
-    copy.expr = item.expr->Clone();
-    copy.descending = item.descending;
-    copy.nulls_first = item.nulls_first;
-    outer->order_by.push_back(std::move(copy));
-  }
-  if (select.limit) outer->limit = select.limit->Clone();
-  if (select.offset) outer->offset = select.offset->Clone();
+  std::unique_ptr<SelectStmt> outer = SelectAllFrom(std::move(query));
+  CopyOrderAndLimit(select, outer.get());
   return outer;
 }
 

@@ -171,28 +171,15 @@ Result<std::unique_ptr<Operator>> PlanSetQuery(const SelectStmt& select, std::st
                                                const ExecContext& context) {
   if (!select.order_by.empty() || select.limit || select.offset) {
     // SELECT * FROM (the set operation) ORDER BY ... LIMIT ...
-    SelectStmt outer;
-    SelectItem star;
-    star.star = true;
-    outer.items.push_back(std::move(star));
-    outer.from.kind = TableRef::Kind::kSubquery;
-    outer.from.subquery = std::make_unique<SelectStmt>();
-    outer.from.subquery->set_op = select.set_op;
-    outer.from.subquery->set_all = select.set_all;
-    outer.from.subquery->set_by_name = select.set_by_name;
-    outer.from.subquery->set_left = CloneSelect(*select.set_left);
-    outer.from.subquery->set_right = CloneSelect(*select.set_right);
-    outer.order_by.reserve(select.order_by.size());
-    for (const OrderItem& item : select.order_by) {
-      OrderItem copy;
-      copy.expr = item.expr->Clone();
-      copy.descending = item.descending;
-      copy.nulls_first = item.nulls_first;
-      outer.order_by.push_back(std::move(copy));
-    }
-    if (select.limit) outer.limit = select.limit->Clone();
-    if (select.offset) outer.offset = select.offset->Clone();
-    return PlanSelect(outer, sql_text, context);
+    auto set = std::make_unique<SelectStmt>();
+    set->set_op = select.set_op;
+    set->set_all = select.set_all;
+    set->set_by_name = select.set_by_name;
+    set->set_left = CloneSelect(*select.set_left);
+    set->set_right = CloneSelect(*select.set_right);
+    std::unique_ptr<SelectStmt> outer = SelectAllFrom(std::move(set));
+    CopyOrderAndLimit(select, outer.get());
+    return PlanSelect(*outer, sql_text, context);
   }
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> left,
                         PlanSelect(*select.set_left, sql_text, context));
