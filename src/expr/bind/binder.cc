@@ -1199,7 +1199,7 @@ class Binder {
   [[gnu::noinline]] Result<NodePtr> BindFunction(const Expr& expr) {
     std::string name = expr.names[0];
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (expr.has_filter) {
+    if (expr.has_filter || !expr.arg_orders.empty()) {
       return Status::InvalidArgument("Invalid Input Error: Function \"", name,
                                      "\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and "
                                      "\"ORDER BY\" are only applicable to aggregate functions.");

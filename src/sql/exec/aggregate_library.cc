@@ -520,6 +520,94 @@ class ArgState : public AggregateState {
   std::vector<std::optional<std::pair<Value, Value>>> best_;  // (ordering, value)
 };
 
+// ---- ordered aggregates: f(x ORDER BY k, ...) ------------------------------------------------
+
+// The argument is a struct (x, k1, k2, ...); a NULL struct (a row FILTER drops) is skipped.
+// Rows are held per group in input order; Finish sorts each group's rows by the keys (stably,
+// so ties keep input order) and feeds their x values to the inner aggregate in that order.
+class OrderedState : public AggregateState {
+ public:
+  OrderedState(std::unique_ptr<AggregateState> inner, std::vector<OrderKey> keys,
+               const DataType& input)
+      : inner_(std::move(inner)), keys_(std::move(keys)), value_type_(input.children[0].type) {
+    result_type_ = inner_->result_type();
+  }
+
+  void Resize(int64_t groups) override { rows_.resize(static_cast<size_t>(groups)); }
+
+  Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
+                     const uint8_t* keep) override {
+    for (int64_t row = begin; row < end; ++row) {
+      if (!Included(keep, row) || input->IsNull(row)) continue;
+      Value value = input->GetValue(row);
+      bytes_ += static_cast<int64_t>(sizeof(Value)) + HeldBytes(value);
+      rows_[ids[row]].push_back(std::move(value));
+    }
+    return Status::OK();
+  }
+
+  void Combine(AggregateState& other, const uint32_t* mapping, int64_t other_groups) override {
+    auto& from = static_cast<OrderedState&>(other);
+    for (int64_t g = 0; g < other_groups; ++g) {
+      std::vector<Value>& target = rows_[mapping[g]];
+      for (Value& value : from.rows_[static_cast<size_t>(g)]) target.push_back(std::move(value));
+      from.rows_[static_cast<size_t>(g)].clear();
+    }
+    bytes_ += from.bytes_;
+    from.bytes_ = 0;
+  }
+
+  Result<std::shared_ptr<Column>> Finish(int64_t groups) override {
+    ColumnBuilder values(value_type_);
+    std::vector<uint32_t> ids;
+    for (int64_t g = 0; g < groups; ++g) {
+      std::vector<Value>& rows = rows_[static_cast<size_t>(g)];
+      std::stable_sort(rows.begin(), rows.end(), [&](const Value& a, const Value& b) {
+        return Compare(a, b) < 0;
+      });
+      for (const Value& row : rows) {
+        TARN_RETURN_NOT_OK(values.Append(row.children()[0]));
+        ids.push_back(static_cast<uint32_t>(g));
+      }
+      rows.clear();
+      rows.shrink_to_fit();
+    }
+    bytes_ = 0;
+    std::shared_ptr<Column> column = values.Finish();
+    inner_->Resize(groups);
+    TARN_RETURN_NOT_OK(inner_->Update(column.get(), ids.data(), static_cast<int64_t>(ids.size()),
+                                      nullptr));
+    return inner_->Finish(groups);
+  }
+
+  int64_t MemoryBytes(int64_t groups) const override {
+    return groups * static_cast<int64_t>(sizeof(std::vector<Value>)) + bytes_;
+  }
+
+ private:
+  int Compare(const Value& a, const Value& b) const {
+    const std::vector<Value>& x = a.children();
+    const std::vector<Value>& y = b.children();
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      const Value& p = x[k + 1];
+      const Value& q = y[k + 1];
+      if (p.is_null() || q.is_null()) {
+        if (p.is_null() && q.is_null()) continue;
+        return (p.is_null() == keys_[k].nulls_first) ? -1 : 1;
+      }
+      int order = expr::CompareValues(p, q);
+      if (order != 0) return keys_[k].descending ? -order : order;
+    }
+    return 0;
+  }
+
+  std::unique_ptr<AggregateState> inner_;
+  std::vector<OrderKey> keys_;
+  DataType value_type_;
+  std::vector<std::vector<Value>> rows_;
+  int64_t bytes_ = 0;
+};
+
 bool IsOrdered(const DataType& type) {
   return type.id != TypeId::kStruct && type.id != TypeId::kList && type.id != TypeId::kMap &&
          type.id != TypeId::kVariant && type.id != TypeId::kGeometry && type.id != TypeId::kNull;
@@ -647,6 +735,35 @@ Result<std::unique_ptr<AggregateState>> MakeLibraryAggregateState(
     return State(new ArgState(max, input));
   }
   return Status::NotFound("Catalog Error: aggregate function \"", name, "\" does not exist");
+}
+
+std::string OrderedAggregateName(std::string_view inner, const std::vector<OrderKey>& keys) {
+  std::string name = "ordered:";
+  for (const OrderKey& key : keys) {
+    name += key.descending ? 'd' : 'a';
+    name += key.nulls_first ? 'f' : 'l';
+  }
+  return StrCat(name, ":", inner);
+}
+
+bool IsOrderedAggregateName(std::string_view name) { return name.starts_with("ordered:"); }
+
+Result<std::unique_ptr<AggregateState>> MakeOrderedAggregateState(
+    std::string_view name, const DataType& input, const std::vector<Value>& parameters) {
+  name.remove_prefix(std::string_view("ordered:").size());
+  const size_t colon = name.find(':');
+  if (colon == std::string_view::npos || colon % 2 != 0) {
+    return Status::Internal("malformed ordered aggregate name");
+  }
+  std::vector<OrderKey> keys;
+  for (size_t i = 0; i < colon; i += 2) keys.push_back({name[i] == 'd', name[i + 1] == 'f'});
+  const std::string_view inner_name = name.substr(colon + 1);
+  if (input.id != TypeId::kStruct || input.children.size() != keys.size() + 1) {
+    return Status::Internal("an ordered aggregate's argument is a struct of value and keys");
+  }
+  TARN_ASSIGN_OR_RETURN(auto inner,
+                        MakeAggregateState(inner_name, input.children[0].type, parameters));
+  return std::unique_ptr<AggregateState>(new OrderedState(std::move(inner), std::move(keys), input));
 }
 
 }  // namespace tarn::sql

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,6 +45,20 @@ bool LibraryAggregateKeepsNulls(std::string_view name);
 // The state of `name` over `input_type`; `parameters` are the constant arguments after the
 // first (string_agg's separator, a quantile's fraction).
 Result<std::unique_ptr<AggregateState>> MakeLibraryAggregateState(
+    std::string_view name, const DataType& input_type, const std::vector<Value>& parameters);
+
+// Ordered aggregates, f(x ORDER BY k1, k2, ...): the state sorts each group's rows by the
+// keys (stably: ties keep input order) and feeds x to f's state in that order. Its argument is
+// the struct (x, k1, k2, ...), NULL for a row that FILTER drops; its name encodes the keys'
+// directions around f's name. The same state, with no keys, gives FILTER to the aggregates
+// that see NULL values (list, first, last).
+struct OrderKey {
+  bool descending = false;
+  bool nulls_first = false;
+};
+std::string OrderedAggregateName(std::string_view inner, const std::vector<OrderKey>& keys);
+bool IsOrderedAggregateName(std::string_view name);
+Result<std::unique_ptr<AggregateState>> MakeOrderedAggregateState(
     std::string_view name, const DataType& input_type, const std::vector<Value>& parameters);
 
 }  // namespace tarn::sql
