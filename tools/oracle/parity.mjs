@@ -4,7 +4,8 @@
 //
 // queries.sql: one query per line (blank lines and lines starting with -- are skipped).
 // Prints "SAME", "DIFF" (both answered, differently) or "MISSING" (tarn failed, DuckDB did not)
-// per query, with both answers for the ones that are not the same.
+// per query, with both answers for the ones that are not the same. Header lines are not
+// compared (alias columns where names matter).
 import { DuckDBInstance } from '@duckdb/node-api';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,8 +36,10 @@ for (const [index, query] of queries.entries()) {
   } catch (error) {
     tarn = { ok: false, text: String(error.stderr || error.message).split('\n')[0] };
   }
-  const norm = (t) => t.replace(/\r/g, '').trim();
+  // The answers without their header lines: DuckDB's COPY names columns its own way.
+  const norm = (t) => t.replace(/\r/g, '').trim().split('\n').slice(1).join('\n');
   let verdict;
+  const shown = (t) => t.replace(/\r/g, '').trim();
   if (duck.ok && tarn.ok) verdict = norm(duck.text) === norm(tarn.text) ? 'SAME' : 'DIFF';
   else if (duck.ok) verdict = 'MISSING';
   else if (tarn.ok) verdict = 'EXTRA';
@@ -45,7 +48,7 @@ for (const [index, query] of queries.entries()) {
   if (verdict === 'SAME' || verdict === 'BOTH_FAIL') {
     console.log(`${verdict}\t${query}`);
   } else {
-    console.log(`${verdict}\t${query}\n  duckdb: ${JSON.stringify(norm(duck.text))}\n  tarn:   ${JSON.stringify(norm(tarn.text))}`);
+    console.log(`${verdict}\t${query}\n  duckdb: ${JSON.stringify(shown(duck.text))}\n  tarn:   ${JSON.stringify(shown(tarn.text))}`);
   }
 }
 console.log(JSON.stringify(counts));

@@ -14,6 +14,7 @@
 #include "expr/functions/conversion_functions.h"
 #include "expr/functions/date_functions.h"
 #include "expr/functions/datetime.h"
+#include "expr/functions/hash_functions.h"
 #include "expr/functions/list_aggregates.h"
 #include "expr/functions/list_functions.h"
 #include "expr/functions/nested_functions.h"
@@ -105,6 +106,7 @@ constexpr NameEntry kNames[] = {
     {"regexp_split_to_array", FunctionId::kRegexpSplitToArray},
     {"string_split_regex", FunctionId::kRegexpSplitToArray},
     {"str_split_regex", FunctionId::kRegexpSplitToArray},
+    {"hash", FunctionId::kHash}, {"sha256", FunctionId::kSha256}, {"sha1", FunctionId::kSha1},
 };
 
 const DataType kBigint(TypeId::kInt64);
@@ -221,7 +223,8 @@ bool PropagatesNull(FunctionId id) {
   if (IsListAggregate(id)) return false;
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
          id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
-         id != FunctionId::kListValue && id != FunctionId::kVariantTypeof;
+         id != FunctionId::kListValue && id != FunctionId::kVariantTypeof &&
+         id != FunctionId::kHash;
 }
 
 Status ResolveFunctionTypes(FunctionId id, std::string_view name,
@@ -360,6 +363,11 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
       if (IsVariantFunction(id)) {
         Status status = ResolveVariantFunctionTypes(id, arg_types, cast_to, result);
         if (status.ok()) return status;
+      }
+      if (IsHashFunction(id)) {
+        Status status = ResolveHashFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+        break;
       }
       if (IsBitwiseFunction(id)) return ResolveBitwiseFunctionTypes(id, arg_types, cast_to, result);
       if (IsNestedFunction(id) || IsConversionFunction(id)) {
@@ -626,6 +634,7 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       if (IsBitwiseFunction(id)) return InvokeBitwiseFunction(id, args, result_type);
       if (IsStringFunction(id)) return InvokeStringFunction(id, args, result_type);
       if (IsListFunction(id)) return InvokeListFunction(id, args, result_type);
+      if (IsHashFunction(id)) return InvokeHashFunction(id, args, result_type);
       break;
   }
   return Status::Internal("unknown function");

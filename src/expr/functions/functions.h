@@ -53,6 +53,8 @@ enum class FunctionId : uint8_t {
   kListAggregate, kListCount, kListSum, kListAvg, kListMin, kListMax,
   // variant_functions.cc
   kVariantTypeof, kVariantExtract,
+  // hash_functions.cc
+  kHash, kSha256, kSha1,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,
