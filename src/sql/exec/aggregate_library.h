@@ -31,12 +31,13 @@ namespace tarn::sql {
 bool IsLibraryAggregateName(std::string_view name);
 
 // How many arguments the aggregate takes: its minimum and maximum (string_agg 1–2, the
-// quantiles 2, arg_min 2 (given as one struct), the others 1).
+// quantiles 2, arg_min 2–3, corr and regr_* 2, the others 1).
 std::pair<int, int> LibraryAggregateArity(std::string_view name);
 
-// Whether the aggregate takes its second argument as a constant parameter (string_agg's
-// separator, a quantile's fraction) rather than per row (arg_min's ordering value).
-bool LibraryAggregateHasParameter(std::string_view name);
+// How many of the arguments are read per row (2 for arg_min, corr and regr_*: given as one
+// struct; 1 for the others); the arguments after them are constant parameters (string_agg's
+// separator, a quantile's fraction, arg_min's n).
+int LibraryAggregateRowArguments(std::string_view name);
 
 // Whether the aggregate sees NULL inputs (list, first, last): FILTER cannot then be written
 // as a CASE that gives NULL for the rows it drops.

@@ -189,19 +189,19 @@ Status BindLibraryAggregate(const Expr& call, size_t args,
     }
   }
   ExprPtr argument = call.children[0]->Clone();
-  if (LibraryAggregateHasParameter(spec->function)) {
-    for (size_t i = 1; i < args; ++i) {
-      TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*call.children[i], scan_schema,
-                                                    source_schema));
-      if (!bound->IsConstant()) {
-        return Status::InvalidArgument("Binder Error: the argument ", i + 1, " of ",
-                                       spec->function, " must be a constant, in \"",
-                                       call.ToString(), "\"");
-      }
-      TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
-      spec->parameters.push_back(std::move(value));
+  const size_t row_arguments = static_cast<size_t>(LibraryAggregateRowArguments(spec->function));
+  for (size_t i = row_arguments; i < args; ++i) {
+    TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*call.children[i], scan_schema,
+                                                  source_schema));
+    if (!bound->IsConstant()) {
+      return Status::InvalidArgument("Binder Error: the argument ", i + 1, " of ",
+                                     spec->function, " must be a constant, in \"",
+                                     call.ToString(), "\"");
     }
-  } else if (args == 2) {  // arg_min(value, ordering): one struct of both
+    TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
+    spec->parameters.push_back(std::move(value));
+  }
+  if (row_arguments == 2) {  // arg_min(value, ordering), corr(y, x): one struct of both
     std::vector<ExprPtr> pair;
     pair.push_back(std::move(argument));
     pair.push_back(call.children[1]->Clone());
@@ -677,6 +677,10 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
           ExprPtr one = filtered(ast::MakeLiteral(ast::LiteralKind::kInteger, "1"));
           TARN_ASSIGN_OR_RETURN(spec.argument, BindScanned(*one, scan_schema, &source_schema));
         }
+      } else if ((spec.function == "min" || spec.function == "max") && args == 2) {
+        spec.function = "#" + spec.function + "_n";  // max(x, n): the n largest values
+        TARN_RETURN_NOT_OK(BindLibraryAggregate(call, args, filtered, scan_schema,
+                                                &source_schema, &spec));
       } else if (IsLibraryAggregateName(spec.function)) {
         TARN_RETURN_NOT_OK(BindLibraryAggregate(call, args, filtered, scan_schema,
                                                 &source_schema, &spec));
