@@ -1204,6 +1204,24 @@ class Binder {
                                      "\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and "
                                      "\"ORDER BY\" are only applicable to aggregate functions.");
     }
+    // mod(a, b), divide(a, b), add, subtract, multiply: the operators.
+    static constexpr std::pair<std::string_view, ast::Op> kOperatorFunctions[] = {
+        {"mod", ast::Op::kModulo}, {"divide", ast::Op::kIntDivide}, {"add", ast::Op::kAdd},
+        {"subtract", ast::Op::kSubtract}, {"multiply", ast::Op::kMultiply}};
+    for (const auto& [function, op] : kOperatorFunctions) {
+      if (name != function || expr.children.size() != 2 ||
+          (session_macros != nullptr && LookupFunction(name, 2) != FunctionId::kNone)) {
+        continue;
+      }
+      auto binary = std::make_unique<Expr>();
+      binary->kind = ExprKind::kBinary;
+      binary->op = op;
+      binary->children.push_back(expr.children[0]->Clone());
+      binary->children.push_back(expr.children[1]->Clone());
+      binary->range = expr.range;
+      ast::UpdateHeight(binary.get());
+      return Bind(*binary);
+    }
     if (session_macros != nullptr && !IsBinderFunction(name) &&
         LookupFunction(name, expr.children.size()) == FunctionId::kNone) {
       // A lake macro's call: bound as its expansion.

@@ -16,6 +16,8 @@
 #include "expr/functions/datetime.h"
 #include "expr/functions/hash_functions.h"
 #include "expr/functions/list_aggregates.h"
+#include "expr/functions/math_functions.h"
+#include "expr/functions/text_functions.h"
 #include "expr/functions/list_functions.h"
 #include "expr/functions/nested_functions.h"
 #include "expr/functions/regexp_functions.h"
@@ -107,6 +109,33 @@ constexpr NameEntry kNames[] = {
     {"string_split_regex", FunctionId::kRegexpSplitToArray},
     {"str_split_regex", FunctionId::kRegexpSplitToArray},
     {"hash", FunctionId::kHash}, {"sha256", FunctionId::kSha256}, {"sha1", FunctionId::kSha1},
+    {"reverse", FunctionId::kReverse}, {"concat_ws", FunctionId::kConcatWs},
+    {"split_part", FunctionId::kSplitPart}, {"translate", FunctionId::kTranslate},
+    {"strip_accents", FunctionId::kStripAccents}, {"unicode", FunctionId::kUnicode},
+    {"ord", FunctionId::kUnicode}, {"bit_length", FunctionId::kBitLength},
+    {"octet_length", FunctionId::kOctetLength}, {"strlen", FunctionId::kStrlen},
+    {"length_grapheme", FunctionId::kLengthGrapheme},
+    {"levenshtein", FunctionId::kLevenshtein}, {"editdist3", FunctionId::kLevenshtein},
+    {"damerau_levenshtein", FunctionId::kDamerauLevenshtein},
+    {"hamming", FunctionId::kHamming}, {"mismatches", FunctionId::kHamming},
+    {"jaccard", FunctionId::kJaccard}, {"jaro_similarity", FunctionId::kJaro},
+    {"jaro_winkler_similarity", FunctionId::kJaroWinkler}, {"base64", FunctionId::kToBase64},
+    {"to_base64", FunctionId::kToBase64}, {"from_base64", FunctionId::kFromBase64},
+    {"to_base", FunctionId::kToBase}, {"bin", FunctionId::kBin},
+    {"to_binary", FunctionId::kBin}, {"format_bytes", FunctionId::kFormatBytes},
+    {"formatreadablesize", FunctionId::kFormatBytes},
+    {"formatreadabledecimalsize", FunctionId::kFormatDecimalBytes},
+    {"md5_number", FunctionId::kMd5Number}, {"md5_number_upper", FunctionId::kMd5NumberUpper},
+    {"md5_number_lower", FunctionId::kMd5NumberLower}, {"url_encode", FunctionId::kUrlEncode},
+    {"url_decode", FunctionId::kUrlDecode}, {"regexp_escape", FunctionId::kRegexpEscape},
+    {"gcd", FunctionId::kGcd}, {"greatest_common_divisor", FunctionId::kGcd},
+    {"lcm", FunctionId::kLcm}, {"least_common_multiple", FunctionId::kLcm},
+    {"factorial", FunctionId::kFactorial}, {"even", FunctionId::kEven},
+    {"nextafter", FunctionId::kNextAfter}, {"signbit", FunctionId::kSignBit},
+    {"round_even", FunctionId::kRoundEven}, {"roundbankers", FunctionId::kRoundEven},
+    {"fmod", FunctionId::kFmod}, {"sinh", FunctionId::kSinh}, {"cosh", FunctionId::kCosh},
+    {"tanh", FunctionId::kTanh}, {"asinh", FunctionId::kAsinh}, {"acosh", FunctionId::kAcosh},
+    {"atanh", FunctionId::kAtanh}, {"gamma", FunctionId::kGamma}, {"lgamma", FunctionId::kLgamma},
 };
 
 const DataType kBigint(TypeId::kInt64);
@@ -224,7 +253,7 @@ bool PropagatesNull(FunctionId id) {
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
          id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
          id != FunctionId::kListValue && id != FunctionId::kVariantTypeof &&
-         id != FunctionId::kHash;
+         id != FunctionId::kHash && id != FunctionId::kConcatWs;
 }
 
 Status ResolveFunctionTypes(FunctionId id, std::string_view name,
@@ -366,6 +395,16 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
       }
       if (IsHashFunction(id)) {
         Status status = ResolveHashFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+        break;
+      }
+      if (IsTextFunction(id)) {
+        Status status = ResolveTextFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+        break;
+      }
+      if (IsMathFunction(id)) {
+        Status status = ResolveMathFunctionTypes(id, arg_types, cast_to, result);
         if (status.ok()) return status;
         break;
       }
@@ -635,6 +674,8 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       if (IsStringFunction(id)) return InvokeStringFunction(id, args, result_type);
       if (IsListFunction(id)) return InvokeListFunction(id, args, result_type);
       if (IsHashFunction(id)) return InvokeHashFunction(id, args, result_type);
+      if (IsTextFunction(id)) return InvokeTextFunction(id, args, result_type);
+      if (IsMathFunction(id)) return InvokeMathFunction(id, args, result_type);
       break;
   }
   return Status::Internal("unknown function");

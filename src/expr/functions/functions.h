@@ -55,6 +55,15 @@ enum class FunctionId : uint8_t {
   kVariantTypeof, kVariantExtract,
   // hash_functions.cc
   kHash, kSha256, kSha1,
+  // text_functions.cc (kReverse .. kRegexpEscape)
+  kReverse, kConcatWs, kSplitPart, kTranslate, kStripAccents, kUnicode, kBitLength,
+  kOctetLength, kStrlen, kLengthGrapheme, kLevenshtein, kDamerauLevenshtein, kHamming,
+  kJaccard, kJaro, kJaroWinkler, kToBase64, kFromBase64, kToBase, kBin, kFormatBytes,
+  kFormatDecimalBytes, kMd5Number, kMd5NumberUpper, kMd5NumberLower, kUrlEncode, kUrlDecode,
+  kRegexpEscape,
+  // math_functions.cc (kGcd .. kLgamma)
+  kGcd, kLcm, kFactorial, kEven, kNextAfter, kSignBit, kRoundEven, kFmod, kSinh, kCosh, kTanh,
+  kAsinh, kAcosh, kAtanh, kGamma, kLgamma,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,
