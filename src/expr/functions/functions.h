@@ -33,6 +33,12 @@ enum class FunctionId : uint8_t {
   kMonthName, kLastDay, kStrftime, kStrptime, kTryStrptime, kMakeDate, kMakeTimestamp,
   // nested_functions.cc
   kStructPack, kListValue, kMap, kRange, kMapExtractValue,
+  // nested_functions.cc (kGenerateSeries .. kListNegativeDot)
+  kGenerateSeries, kMapExtract, kMapKeys, kMapValues, kCardinality, kMapEntries,
+  kMapFromEntries, kMapConcat, kMapContains, kListHasAny, kListHasAll, kListExtract,
+  kArrayPopBack, kArrayPopFront, kListResize, kListWhere, kListSelect, kListGradeUp,
+  kListAnyValue, kListDotProduct, kListCosineSimilarity, kListDistance, kListCosineDistance,
+  kListNegativeDot,
   // conversion_functions.cc
   kTrunc, kMd5, kMurmur3, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
