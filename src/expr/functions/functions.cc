@@ -280,7 +280,8 @@ bool PropagatesNull(FunctionId id) {
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
          id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
          id != FunctionId::kListValue && id != FunctionId::kVariantTypeof &&
-         id != FunctionId::kHash && id != FunctionId::kConcatWs;
+         id != FunctionId::kHash && id != FunctionId::kConcatWs &&
+         id != FunctionId::kMapConcat;
 }
 
 Status ResolveFunctionTypes(FunctionId id, std::string_view name,

@@ -179,7 +179,7 @@ Result<Value> VectorDistance(FunctionId id, std::span<const Value> args,
     case FunctionId::kListNegativeDot: result = -dot; break;
     case FunctionId::kListDistance: result = std::sqrt(distance); break;
     default: {
-      const double denominator = std::sqrt(norm_a) * std::sqrt(norm_b);
+      const double denominator = std::sqrt(norm_a * norm_b);
       double similarity = denominator == 0 ? -1.0 : dot / denominator;
       similarity = std::max(-1.0, std::min(1.0, similarity));
       result = id == FunctionId::kListCosineSimilarity ? similarity : 1.0 - similarity;

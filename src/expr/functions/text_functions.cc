@@ -348,31 +348,27 @@ std::string Binary(const Value& v) {
   return out;
 }
 
-// DuckDB's StringUtil::BytesToHumanReadableString: whole bytes below the first unit, else one
-// decimal (truncated) of the largest unit below the value.
+// DuckDB's StringUtil::BytesToHumanReadableString of |bytes| (signed): the value split into
+// base-`multiplier` digits; the largest non-zero one with a tenth from the digit below it.
 std::string HumanReadableBytes(int64_t bytes, int64_t multiplier) {
-  std::string sign;
-  uint64_t value = 0;
-  if (bytes < 0) {
-    sign = "-";
-    value = static_cast<uint64_t>(-(bytes + 1)) + 1;
-  } else {
-    value = static_cast<uint64_t>(bytes);
-  }
+  const std::string sign = bytes < 0 ? "-" : "";
+  const uint64_t value = bytes < 0 ? static_cast<uint64_t>(-(bytes + 1)) + 1
+                                   : static_cast<uint64_t>(bytes);
   const auto base = static_cast<uint64_t>(multiplier);
-  if (value < base) return StrCat(sign, value, value == 1 ? " byte" : " bytes");
-  static constexpr const char* kBinary[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  static constexpr const char* kDecimal[] = {"kB", "MB", "GB", "TB", "PB"};
-  const char* const* units = multiplier == 1024 ? kBinary : kDecimal;
-  uint64_t unit = base;
-  int index = 0;
-  while (index < 4 && value / unit >= base) {
-    unit *= base;
-    ++index;
+  static constexpr const char* kUnits[2][6] = {{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"},
+                                               {"bytes", "kB", "MB", "GB", "TB", "PB"}};
+  const int sel = multiplier == 1000 ? 1 : 0;
+  uint64_t digits[6] = {value, 0, 0, 0, 0, 0};
+  for (int i = 1; i < 6; ++i) {
+    digits[i] = digits[i - 1] / base;
+    digits[i - 1] %= base;
   }
-  const uint64_t whole = value / unit;
-  const uint64_t tenth = (value % unit) * 10 / unit;
-  return StrCat(sign, whole, ".", tenth, " ", units[index]);
+  for (int i = 5; i >= 1; --i) {
+    if (digits[i] != 0) {
+      return StrCat(sign, digits[i], ".", digits[i - 1] * 10 / base, " ", kUnits[sel][i]);
+    }
+  }
+  return StrCat(sign, digits[0], value == 1 ? " byte" : " bytes");
 }
 
 std::string UrlEncode(std::string_view s) {
