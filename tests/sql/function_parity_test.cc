@@ -55,7 +55,7 @@ const std::vector<std::string> kExpressions = {
     "from_base64(base64((s2 || n)::BLOB))::VARCHAR", "to_base(abs(n), (i % 35 + 2)::INTEGER)",
     "to_base(i, 2, 12)", "bin(n)", "bin(s)", "format_bytes(n * 12345)",
     "formatReadableDecimalSize(n * 12345)", "url_encode(s)", "url_decode(url_encode(s))",
-    "regexp_escape(s)",
+    "regexp_escape(s)", "position('l' IN s)", "s[2]", "s[-1]",
     // Numbers.
     "gcd(n, i)", "lcm(n % 1000, i % 100)", "factorial((i % 30)::INTEGER)", "even(d)", "even(n)",
     "nextafter(d, 0)", "nextafter(d::FLOAT, 1::FLOAT)", "signbit(d)", "round_even(d, 1)",
@@ -78,6 +78,9 @@ const std::vector<std::string> kExpressions = {
     "CASE WHEN NOT list_contains(l, NULL) THEN list_distance(l, l) END",
     "list_cosine_similarity([1.0, coalesce(d, 0)], [coalesce(d, 1), 2.0])", "list_cosine_distance([1.0, coalesce(d, 0)], [coalesce(d, 1), 2.0])",
     "list_negative_inner_product([coalesce(d, 3)], [2.0])", "array_value(n, i)",
+    "contains(l, 1)", "contains(l, NULL)",
+    "date_add(DATE '2000-01-01' + i::INTEGER, INTERVAL 5 DAY)",
+    "date_add(TIMESTAMP '2000-01-01' + to_hours(i), to_months((i % 13)::INTEGER))",
 };
 
 const std::vector<std::string> kFailing = {

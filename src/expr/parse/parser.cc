@@ -612,6 +612,19 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
     args.push_back(std::move(source));
     return Located(ast::MakeFunction("date_part", std::move(args)), first, tokens_[pos_ - 1]);
   }
+  if (upper == "POSITION" && !Peek().IsOperator(")")) {
+    // POSITION(needle IN haystack) == strpos(haystack, needle); the needle binds tighter than IN.
+    const size_t start = pos_;
+    Result<std::unique_ptr<Expr>> needle = ParseLevel(kOther);
+    if (needle.ok() && AcceptKeyword("IN")) {
+      TARN_ASSIGN_OR_RETURN(auto haystack, ParseExpr());
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      args.push_back(std::move(haystack));
+      args.push_back(std::move(needle).value());
+      return Located(ast::MakeFunction("strpos", std::move(args)), first, tokens_[pos_ - 1]);
+    }
+    pos_ = start;  // position(haystack, needle): an ordinary call
+  }
   if (!Peek().IsOperator(")")) {
     if (AcceptKeyword("DISTINCT")) distinct = true;
     if (Peek().IsOperator("*") && Peek(1).IsOperator(")")) {
