@@ -78,7 +78,12 @@ const std::vector<std::string> kExpressions = {
     "CASE WHEN NOT list_contains(l, NULL) THEN list_distance(l, l) END",
     "list_cosine_similarity([1.0, coalesce(d, 0)], [coalesce(d, 1), 2.0])", "list_cosine_distance([1.0, coalesce(d, 0)], [coalesce(d, 1), 2.0])",
     "list_negative_inner_product([coalesce(d, 3)], [2.0])", "array_value(n, i)",
-    "contains(l, 1)", "contains(l, NULL)",
+    "contains(l, 1)", "contains(l, NULL)", "list_first(l)", "list_last(l)", "list_median(l)",
+    "list_mode(l)", "list_product(l)", "list_string_agg(l)", "list_stddev_samp(l)",
+    "list_var_pop(l)", "list_bool_or(list_transform(l, x -> x > 1))", "list_bit_xor(l)",
+    "list_kurtosis(l || [i % 4, 7])", "list_skewness(l || [i % 4])", "list_entropy(l)",
+    "list_histogram(l)", "list_approx_count_distinct(l)", "list_mad(l)",
+    "list_aggregate(l, 'median')", "list_aggregate(l, 'string_agg')",
     "date_add(DATE '2000-01-01' + i::INTEGER, INTERVAL 5 DAY)",
     "date_add(TIMESTAMP '2000-01-01' + to_hours(i), to_months((i % 13)::INTEGER))",
 };

@@ -18,7 +18,7 @@
 
 namespace tarn::expr {
 
-enum class FunctionId : uint8_t {
+enum class FunctionId : uint16_t {
   kNone,
   kAbs, kRound, kFloor, kCeil, kSqrt, kLn, kLog10, kLog2, kLogBase, kExp, kPower, kSign,
   kPi, kRandom, kGenRandomUuid, kSin, kCos, kTan, kCot, kAsin, kAcos, kAtan, kAtan2, kDegrees, kRadians, kCbrt,
@@ -56,7 +56,11 @@ enum class FunctionId : uint8_t {
   kListDistinct, kListUnique, kListSort, kListReverseSort, kListReverse, kListSlice,
   kListLength,
   // list_aggregates.cc (kListAggregate .. kListMax)
-  kListAggregate, kListCount, kListSum, kListAvg, kListMin, kListMax,
+  kListAggregate, kListCount, kListSum, kListAvg, kListMin, kListFirst, kListLast, kListMedian,
+  kListMode, kListProduct, kListStringAgg, kListStddevSamp, kListStddevPop, kListVarSamp,
+  kListVarPop, kListBoolAnd, kListBoolOr, kListBitAnd, kListBitOr, kListBitXor, kListKurtosis,
+  kListKurtosisPop, kListSkewness, kListEntropy, kListHistogram, kListApproxCountDistinct,
+  kListMad, kListMax,
   // variant_functions.cc
   kVariantTypeof, kVariantExtract,
   // hash_functions.cc
