@@ -85,6 +85,12 @@ const std::vector<std::string> kExpressions = {
     "list_histogram(l)", "list_approx_count_distinct(l)", "list_mad(l)",
     "list_aggregate(l, 'median')", "list_aggregate(l, 'string_agg')",
     "date_add(DATE '2000-01-01' + i::INTEGER, INTERVAL 5 DAY)",
+    "time_bucket(INTERVAL 5 DAY, DATE '1995-03-01' + n::INTEGER)",
+    "time_bucket(INTERVAL 7 MONTH, TIMESTAMP '1990-01-01' + to_hours(n))",
+    "time_bucket(INTERVAL 90 MINUTE, TIMESTAMP '2000-01-01' - to_minutes(n), INTERVAL 10 MINUTE)",
+    "time_bucket(INTERVAL 1 YEAR, DATE '2000-01-01' + n::INTEGER, TIMESTAMP '1999-07-01')",
+    "time_bucket(INTERVAL 2 MONTH, DATE '2001-01-01' + n::INTEGER, INTERVAL 3 DAY)",
+    "make_time(i % 24, i % 60, d / 1000 + 30)",
     "date_add(TIMESTAMP '2000-01-01' + to_hours(i), to_months((i % 13)::INTEGER))",
 };
 
@@ -92,7 +98,8 @@ const std::vector<std::string> kFailing = {
     "hamming(s, s2)", "jaccard(s, '')", "to_base(n, 2)", "to_base(i, 1)",
     "from_base64(s)", "factorial((i % 40)::INTEGER)", "factorial(-1 - i::INTEGER)",
     "gamma(i * 0)", "map_from_entries([(s, n), (s, i)])", "list_dot_product(l, [1])",
-    "list_where(l, [NULL::BOOLEAN])",
+    "list_where(l, [NULL::BOOLEAN])", "time_bucket(INTERVAL '1 month 1 day', TIMESTAMP '2020-01-01')",
+    "time_bucket(INTERVAL 0 DAY, TIMESTAMP '2020-01-01' + to_days(i::INTEGER))", "make_time(25 + i, 0, 0)",
 };
 
 // Aggregates, grouped and over the whole table and over no row.

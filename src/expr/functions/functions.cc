@@ -155,6 +155,7 @@ constexpr NameEntry kNames[] = {
     {"list_negative_dot_product", FunctionId::kListNegativeDot},
     {"array_negative_inner_product", FunctionId::kListNegativeDot},
     {"array_value", FunctionId::kListValue},
+    {"time_bucket", FunctionId::kTimeBucket}, {"make_time", FunctionId::kMakeTime},
     {"gcd", FunctionId::kGcd}, {"greatest_common_divisor", FunctionId::kGcd},
     {"lcm", FunctionId::kLcm}, {"least_common_multiple", FunctionId::kLcm},
     {"factorial", FunctionId::kFactorial}, {"even", FunctionId::kEven},

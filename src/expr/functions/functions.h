@@ -74,6 +74,8 @@ enum class FunctionId : uint16_t {
   // math_functions.cc (kGcd .. kLgamma)
   kGcd, kLcm, kFactorial, kEven, kNextAfter, kSignBit, kRoundEven, kFmod, kSinh, kCosh, kTanh,
   kAsinh, kAcosh, kAtanh, kGamma, kLgamma,
+  // date_functions.cc
+  kTimeBucket, kMakeTime,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,
