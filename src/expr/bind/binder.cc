@@ -426,6 +426,13 @@ class Binder {
     }
     if (base->type.id == TypeId::kStruct) return StructExtract(expr, std::move(base), *index);
     if (base->type.id == TypeId::kVariant) return VariantExtract(expr, std::move(base), std::move(index));
+    if (base->type.id == TypeId::kVarchar && index->type.IsInteger()) {
+      // 'abc'[2]: the character at that position, as DuckDB's array_extract.
+      std::vector<NodePtr> args;
+      args.push_back(std::move(base));
+      args.push_back(std::move(index));
+      return MakeCall(expr, FunctionId::kListExtract, "array_extract", std::move(args));
+    }
     if (base->type.id != TypeId::kList) {
       return TypeError(expr, StrCat("cannot subscript a value of type ", base->type.ToString()));
     }
@@ -1199,10 +1206,29 @@ class Binder {
   [[gnu::noinline]] Result<NodePtr> BindFunction(const Expr& expr) {
     std::string name = expr.names[0];
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (expr.has_filter) {
+    if (expr.has_filter || !expr.arg_orders.empty()) {
       return Status::InvalidArgument("Invalid Input Error: Function \"", name,
                                      "\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and "
                                      "\"ORDER BY\" are only applicable to aggregate functions.");
+    }
+    // mod(a, b), divide(a, b), add, subtract, multiply, date_add: the operators.
+    static constexpr std::pair<std::string_view, ast::Op> kOperatorFunctions[] = {
+        {"mod", ast::Op::kModulo}, {"divide", ast::Op::kIntDivide}, {"add", ast::Op::kAdd},
+        {"subtract", ast::Op::kSubtract}, {"multiply", ast::Op::kMultiply},
+        {"date_add", ast::Op::kAdd}};
+    for (const auto& [function, op] : kOperatorFunctions) {
+      if (name != function || expr.children.size() != 2 ||
+          (session_macros != nullptr && LookupFunction(name, 2) != FunctionId::kNone)) {
+        continue;
+      }
+      auto binary = std::make_unique<Expr>();
+      binary->kind = ExprKind::kBinary;
+      binary->op = op;
+      binary->children.push_back(expr.children[0]->Clone());
+      binary->children.push_back(expr.children[1]->Clone());
+      binary->range = expr.range;
+      ast::UpdateHeight(binary.get());
+      return Bind(*binary);
     }
     if (session_macros != nullptr && !IsBinderFunction(name) &&
         LookupFunction(name, expr.children.size()) == FunctionId::kNone) {
@@ -1316,6 +1342,9 @@ class Binder {
     FunctionId id = LookupFunction(name, args.size());
     if (id == FunctionId::kLength && args.size() == 1 && args[0]->type.id == TypeId::kList) {
       id = FunctionId::kListLength;  // len([1, 2]): the list's length
+    }
+    if (id == FunctionId::kContains && args.size() == 2 && args[0]->type.id == TypeId::kList) {
+      id = FunctionId::kListContains;  // contains([1, 2], 1): list_contains
     }
     if (id == FunctionId::kListValue) return BindListValue(expr, std::move(args));
     if (id == FunctionId::kStructPack) {

@@ -124,9 +124,11 @@ Status ResolveConversionFunctionTypes(FunctionId id, const std::vector<DataType>
   switch (id) {
     case FunctionId::kTrunc:
       if (arg.id == TypeId::kNull) return accept(DataType(TypeId::kFloat64), DataType(TypeId::kFloat64));
+      if (arg.id == TypeId::kDecimal) return accept(arg, DataType::Decimal(arg.precision, 0));
       if (!arg.IsInteger() && !arg.IsFloating()) return mismatch();
       return accept(arg, arg);
     case FunctionId::kMd5:
+      if (arg.id == TypeId::kBlob) return accept(arg, DataType(TypeId::kVarchar));
       if (arg.id != TypeId::kVarchar && arg.id != TypeId::kNull) return mismatch();
       return accept(DataType(TypeId::kVarchar), DataType(TypeId::kVarchar));
     case FunctionId::kToTimestamp:
@@ -163,6 +165,12 @@ Result<Value> InvokeConversionFunction(FunctionId id, std::span<const Value> arg
   switch (id) {
     case FunctionId::kTrunc:
       if (result_type.IsFloating()) return Value::Double(result_type, std::trunc(args[0].GetDouble()));
+      if (result_type.id == TypeId::kDecimal) {  // toward zero, to scale 0
+        const int scale = args[0].type().scale;
+        __int128 divisor = 1;
+        for (int i = 0; i < scale; ++i) divisor *= 10;
+        return Value::Int128(result_type, args[0].GetInt128() / divisor);
+      }
       return args[0];
     case FunctionId::kMd5: return Value::Varchar(Md5Hex(args[0].GetBytes()));
     case FunctionId::kToTimestamp: return ToTimestamp(args[0], result_type);

@@ -563,6 +563,70 @@ std::optional<DatePart> PartOfFunction(FunctionId id) {
   }
 }
 
+namespace {
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+// DuckDB's time_bucket: buckets of whole months counted from 2000-01-01, or of a fixed width
+// counted from 2000-01-03 (a Monday), or from the origin given; an offset shifts the buckets.
+Result<Value> TimeBucket(std::span<const Value> args, const DataType& result_type) {
+  const Interval& width = args[0].GetInterval();
+  const bool date = result_type.id == TypeId::kDate;
+  int64_t t = date ? args[1].GetInt64() * kMicrosPerDay : args[1].GetInt64();
+  int64_t offset = 0;
+  std::optional<int64_t> origin;
+  if (args.size() > 2) {
+    if (args[2].type().id == TypeId::kInterval) {
+      const Interval& shift = args[2].GetInterval();
+      offset = (static_cast<int64_t>(shift.days) * kMicrosPerDay + shift.nanos / 1000) +
+               static_cast<int64_t>(shift.months) * 30 * kMicrosPerDay;
+    } else {
+      origin = args[2].GetInt64();
+    }
+  }
+  const int64_t width_micros = static_cast<int64_t>(width.days) * kMicrosPerDay +
+                               width.nanos / 1000;
+  int64_t bucket = 0;
+  if (width.months != 0) {
+    if (width_micros != 0) {
+      return Status::InvalidArgument(
+          "Not implemented Error: Month intervals cannot have day or time component");
+    }
+    if (width.months < 0) {
+      return Status::InvalidArgument("Not implemented Error: Period must be greater than 0");
+    }
+    int64_t year, month, day;
+    t -= offset;
+    CivilFromDays(FloorDiv(t, kMicrosPerDay), &year, &month, &day);
+    int64_t origin_months = 0;  // 2000-01
+    if (origin) {
+      int64_t oy, om, od;
+      CivilFromDays(FloorDiv(*origin, kMicrosPerDay), &oy, &om, &od);
+      origin_months = (oy - 2000) * 12 + om - 1;
+    }
+    const int64_t months = (year - 2000) * 12 + month - 1;
+    const int64_t start = FloorDiv(months - origin_months, width.months) * width.months +
+                          origin_months;
+    const int64_t y = 2000 + FloorDiv(start, 12);
+    const int64_t m = start - FloorDiv(start, 12) * 12 + 1;
+    bucket = DaysFromCivil(y, m, 1) * kMicrosPerDay + offset;
+  } else {
+    if (width_micros <= 0) {
+      return Status::InvalidArgument("Not implemented Error: Period must be greater than 0");
+    }
+    const int64_t base = origin ? *origin : 946857600000000LL + offset;  // 2000-01-03
+    bucket = base + FloorDiv(t - base, width_micros) * width_micros;
+  }
+  if (date) return Value::Int(result_type, FloorDiv(bucket, kMicrosPerDay));
+  return Value::Int(result_type, bucket);
+}
+
+}  // namespace
+
 bool IsDateFunction(FunctionId id) {
   return PartOfFunction(id).has_value() || id == FunctionId::kDatePart ||
          id == FunctionId::kDateTrunc || id == FunctionId::kDateDiff ||
@@ -571,7 +635,8 @@ bool IsDateFunction(FunctionId id) {
          id == FunctionId::kMonthName || id == FunctionId::kLastDay ||
          id == FunctionId::kStrftime || id == FunctionId::kStrptime ||
          id == FunctionId::kTryStrptime || id == FunctionId::kMakeDate ||
-         id == FunctionId::kMakeTimestamp;
+         id == FunctionId::kMakeTimestamp || id == FunctionId::kTimeBucket ||
+         id == FunctionId::kMakeTime;
 }
 
 Status ResolveDateFunctionTypes(FunctionId id, const std::vector<DataType>& arg_types,
@@ -682,6 +747,32 @@ Status ResolveDateFunctionTypes(FunctionId id, const std::vector<DataType>& arg_
         if (!t.IsNumeric()) return mismatch();
       }
       return expect({kBigint, kBigint, kBigint, kBigint, kBigint, kDouble}, kTimestamp);
+    case FunctionId::kMakeTime:
+      for (const DataType& t : arg_types) {
+        if (!t.IsNumeric() && t.id != TypeId::kNull) return mismatch();
+      }
+      return expect({kBigint, kBigint, kDouble}, DataType(TypeId::kTime));
+    case FunctionId::kTimeBucket: {
+      // time_bucket(width, t[, origin TIMESTAMP | offset INTERVAL]): t's type, DATE or TIMESTAMP.
+      // A DATE with an origin is bucketed as a TIMESTAMP.
+      const DataType kInterval(TypeId::kInterval);
+      if (n < 2 || n > 3 ||
+          (arg_types[0].id != TypeId::kInterval && arg_types[0].id != TypeId::kNull)) {
+        return mismatch();
+      }
+      const DataType& t = arg_types[1];
+      if (t.id != TypeId::kDate && t.id != TypeId::kTimestamp && t.id != TypeId::kNull) {
+        return mismatch();
+      }
+      const DataType out = t.id == TypeId::kDate ? DataType(TypeId::kDate) : kTimestamp;
+      if (n == 2) return expect({kInterval, out}, out);
+      const DataType& third = arg_types[2];
+      if (third.id == TypeId::kInterval) return expect({kInterval, out, third}, out);
+      if (third.id == TypeId::kDate || third.id == TypeId::kTimestamp || third.id == TypeId::kNull) {
+        return expect({kInterval, kTimestamp, kTimestamp}, kTimestamp);
+      }
+      return mismatch();
+    }
     default:
       return mismatch();
   }
@@ -784,6 +875,18 @@ Result<Value> InvokeDateFunction(FunctionId id, std::span<const Value> args,
       return Value::Int(kTimestamp, DaysFromCivil(year, month, day) * kMicrosPerDay +
                                         (hour * 60 + minute) * 60 * kMicrosPerSecond + micros);
     }
+    case FunctionId::kMakeTime: {
+      const int64_t hour = args[0].GetInt64(), minute = args[1].GetInt64();
+      const double seconds = args[2].GetDouble();
+      const int64_t micros = static_cast<int64_t>(std::llround(seconds * 1e6));
+      if (hour < 0 || hour > 24 || minute < 0 || minute >= 60 || micros < 0 ||
+          micros >= 60 * kMicrosPerSecond) {
+        return Status::InvalidArgument("Conversion Error: Time out of range: ", hour, ":", minute,
+                                       ":", seconds);
+      }
+      return Value::Int(result_type, (hour * 60 + minute) * 60 * kMicrosPerSecond + micros);
+    }
+    case FunctionId::kTimeBucket: return TimeBucket(args, result_type);
     default:
       return Status::Internal("not a date function");
   }

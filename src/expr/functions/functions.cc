@@ -14,7 +14,10 @@
 #include "expr/functions/conversion_functions.h"
 #include "expr/functions/date_functions.h"
 #include "expr/functions/datetime.h"
+#include "expr/functions/hash_functions.h"
 #include "expr/functions/list_aggregates.h"
+#include "expr/functions/math_functions.h"
+#include "expr/functions/text_functions.h"
 #include "expr/functions/list_functions.h"
 #include "expr/functions/nested_functions.h"
 #include "expr/functions/regexp_functions.h"
@@ -105,6 +108,62 @@ constexpr NameEntry kNames[] = {
     {"regexp_split_to_array", FunctionId::kRegexpSplitToArray},
     {"string_split_regex", FunctionId::kRegexpSplitToArray},
     {"str_split_regex", FunctionId::kRegexpSplitToArray},
+    {"hash", FunctionId::kHash}, {"sha256", FunctionId::kSha256}, {"sha1", FunctionId::kSha1},
+    {"reverse", FunctionId::kReverse}, {"concat_ws", FunctionId::kConcatWs},
+    {"split_part", FunctionId::kSplitPart}, {"translate", FunctionId::kTranslate},
+    {"strip_accents", FunctionId::kStripAccents}, {"unicode", FunctionId::kUnicode},
+    {"ord", FunctionId::kUnicode}, {"bit_length", FunctionId::kBitLength},
+    {"octet_length", FunctionId::kOctetLength}, {"strlen", FunctionId::kStrlen},
+    {"length_grapheme", FunctionId::kLengthGrapheme},
+    {"levenshtein", FunctionId::kLevenshtein}, {"editdist3", FunctionId::kLevenshtein},
+    {"damerau_levenshtein", FunctionId::kDamerauLevenshtein},
+    {"hamming", FunctionId::kHamming}, {"mismatches", FunctionId::kHamming},
+    {"jaccard", FunctionId::kJaccard}, {"jaro_similarity", FunctionId::kJaro},
+    {"jaro_winkler_similarity", FunctionId::kJaroWinkler}, {"base64", FunctionId::kToBase64},
+    {"to_base64", FunctionId::kToBase64}, {"from_base64", FunctionId::kFromBase64},
+    {"to_base", FunctionId::kToBase}, {"bin", FunctionId::kBin},
+    {"to_binary", FunctionId::kBin}, {"format_bytes", FunctionId::kFormatBytes},
+    {"formatreadablesize", FunctionId::kFormatBytes},
+    {"formatreadabledecimalsize", FunctionId::kFormatDecimalBytes},
+    {"md5_number", FunctionId::kMd5Number}, {"md5_number_upper", FunctionId::kMd5NumberUpper},
+    {"md5_number_lower", FunctionId::kMd5NumberLower}, {"url_encode", FunctionId::kUrlEncode},
+    {"url_decode", FunctionId::kUrlDecode}, {"regexp_escape", FunctionId::kRegexpEscape},
+    {"generate_series", FunctionId::kGenerateSeries}, {"map_extract", FunctionId::kMapExtract},
+    {"element_at", FunctionId::kMapExtract}, {"map_keys", FunctionId::kMapKeys},
+    {"map_values", FunctionId::kMapValues}, {"cardinality", FunctionId::kCardinality},
+    {"map_entries", FunctionId::kMapEntries}, {"map_from_entries", FunctionId::kMapFromEntries},
+    {"map_concat", FunctionId::kMapConcat}, {"map_contains", FunctionId::kMapContains},
+    {"list_has_any", FunctionId::kListHasAny}, {"array_has_any", FunctionId::kListHasAny},
+    {"list_has_all", FunctionId::kListHasAll}, {"array_has_all", FunctionId::kListHasAll},
+    {"list_extract", FunctionId::kListExtract}, {"list_element", FunctionId::kListExtract},
+    {"array_extract", FunctionId::kListExtract}, {"array_pop_back", FunctionId::kArrayPopBack},
+    {"array_pop_front", FunctionId::kArrayPopFront}, {"list_resize", FunctionId::kListResize},
+    {"array_resize", FunctionId::kListResize}, {"list_where", FunctionId::kListWhere},
+    {"array_where", FunctionId::kListWhere}, {"list_select", FunctionId::kListSelect},
+    {"array_select", FunctionId::kListSelect}, {"list_grade_up", FunctionId::kListGradeUp},
+    {"array_grade_up", FunctionId::kListGradeUp}, {"list_any_value", FunctionId::kListAnyValue},
+    {"list_dot_product", FunctionId::kListDotProduct},
+    {"list_inner_product", FunctionId::kListDotProduct},
+    {"array_dot_product", FunctionId::kListDotProduct},
+    {"array_inner_product", FunctionId::kListDotProduct},
+    {"list_cosine_similarity", FunctionId::kListCosineSimilarity},
+    {"array_cosine_similarity", FunctionId::kListCosineSimilarity},
+    {"list_distance", FunctionId::kListDistance}, {"array_distance", FunctionId::kListDistance},
+    {"list_cosine_distance", FunctionId::kListCosineDistance},
+    {"array_cosine_distance", FunctionId::kListCosineDistance},
+    {"list_negative_inner_product", FunctionId::kListNegativeDot},
+    {"list_negative_dot_product", FunctionId::kListNegativeDot},
+    {"array_negative_inner_product", FunctionId::kListNegativeDot},
+    {"array_value", FunctionId::kListValue},
+    {"time_bucket", FunctionId::kTimeBucket}, {"make_time", FunctionId::kMakeTime},
+    {"gcd", FunctionId::kGcd}, {"greatest_common_divisor", FunctionId::kGcd},
+    {"lcm", FunctionId::kLcm}, {"least_common_multiple", FunctionId::kLcm},
+    {"factorial", FunctionId::kFactorial}, {"even", FunctionId::kEven},
+    {"nextafter", FunctionId::kNextAfter}, {"signbit", FunctionId::kSignBit},
+    {"round_even", FunctionId::kRoundEven}, {"roundbankers", FunctionId::kRoundEven},
+    {"fmod", FunctionId::kFmod}, {"sinh", FunctionId::kSinh}, {"cosh", FunctionId::kCosh},
+    {"tanh", FunctionId::kTanh}, {"asinh", FunctionId::kAsinh}, {"acosh", FunctionId::kAcosh},
+    {"atanh", FunctionId::kAtanh}, {"gamma", FunctionId::kGamma}, {"lgamma", FunctionId::kLgamma},
 };
 
 const DataType kBigint(TypeId::kInt64);
@@ -221,7 +280,9 @@ bool PropagatesNull(FunctionId id) {
   if (IsListAggregate(id)) return false;
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
          id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
-         id != FunctionId::kListValue && id != FunctionId::kVariantTypeof;
+         id != FunctionId::kListValue && id != FunctionId::kVariantTypeof &&
+         id != FunctionId::kHash && id != FunctionId::kConcatWs &&
+         id != FunctionId::kMapConcat;
 }
 
 Status ResolveFunctionTypes(FunctionId id, std::string_view name,
@@ -360,6 +421,21 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
       if (IsVariantFunction(id)) {
         Status status = ResolveVariantFunctionTypes(id, arg_types, cast_to, result);
         if (status.ok()) return status;
+      }
+      if (IsHashFunction(id)) {
+        Status status = ResolveHashFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+        break;
+      }
+      if (IsTextFunction(id)) {
+        Status status = ResolveTextFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+        break;
+      }
+      if (IsMathFunction(id)) {
+        Status status = ResolveMathFunctionTypes(id, arg_types, cast_to, result);
+        if (status.ok()) return status;
+        break;
       }
       if (IsBitwiseFunction(id)) return ResolveBitwiseFunctionTypes(id, arg_types, cast_to, result);
       if (IsNestedFunction(id) || IsConversionFunction(id)) {
@@ -626,6 +702,9 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       if (IsBitwiseFunction(id)) return InvokeBitwiseFunction(id, args, result_type);
       if (IsStringFunction(id)) return InvokeStringFunction(id, args, result_type);
       if (IsListFunction(id)) return InvokeListFunction(id, args, result_type);
+      if (IsHashFunction(id)) return InvokeHashFunction(id, args, result_type);
+      if (IsTextFunction(id)) return InvokeTextFunction(id, args, result_type);
+      if (IsMathFunction(id)) return InvokeMathFunction(id, args, result_type);
       break;
   }
   return Status::Internal("unknown function");

@@ -18,7 +18,7 @@
 
 namespace tarn::expr {
 
-enum class FunctionId : uint8_t {
+enum class FunctionId : uint16_t {
   kNone,
   kAbs, kRound, kFloor, kCeil, kSqrt, kLn, kLog10, kLog2, kLogBase, kExp, kPower, kSign,
   kPi, kRandom, kGenRandomUuid, kSin, kCos, kTan, kCot, kAsin, kAcos, kAtan, kAtan2, kDegrees, kRadians, kCbrt,
@@ -33,6 +33,12 @@ enum class FunctionId : uint8_t {
   kMonthName, kLastDay, kStrftime, kStrptime, kTryStrptime, kMakeDate, kMakeTimestamp,
   // nested_functions.cc
   kStructPack, kListValue, kMap, kRange, kMapExtractValue,
+  // nested_functions.cc (kGenerateSeries .. kListNegativeDot)
+  kGenerateSeries, kMapExtract, kMapKeys, kMapValues, kCardinality, kMapEntries,
+  kMapFromEntries, kMapConcat, kMapContains, kListHasAny, kListHasAll, kListExtract,
+  kArrayPopBack, kArrayPopFront, kListResize, kListWhere, kListSelect, kListGradeUp,
+  kListAnyValue, kListDotProduct, kListCosineSimilarity, kListDistance, kListCosineDistance,
+  kListNegativeDot,
   // conversion_functions.cc
   kTrunc, kMd5, kMurmur3, kToTimestamp, kToMicroseconds, kToMilliseconds, kToSeconds, kToMinutes,
   kToHours, kToDays, kToWeeks, kToMonths, kToQuarters, kToYears, kToDecades, kToCenturies,
@@ -50,9 +56,26 @@ enum class FunctionId : uint8_t {
   kListDistinct, kListUnique, kListSort, kListReverseSort, kListReverse, kListSlice,
   kListLength,
   // list_aggregates.cc (kListAggregate .. kListMax)
-  kListAggregate, kListCount, kListSum, kListAvg, kListMin, kListMax,
+  kListAggregate, kListCount, kListSum, kListAvg, kListMin, kListFirst, kListLast, kListMedian,
+  kListMode, kListProduct, kListStringAgg, kListStddevSamp, kListStddevPop, kListVarSamp,
+  kListVarPop, kListBoolAnd, kListBoolOr, kListBitAnd, kListBitOr, kListBitXor, kListKurtosis,
+  kListKurtosisPop, kListSkewness, kListEntropy, kListHistogram, kListApproxCountDistinct,
+  kListMad, kListMax,
   // variant_functions.cc
   kVariantTypeof, kVariantExtract,
+  // hash_functions.cc
+  kHash, kSha256, kSha1,
+  // text_functions.cc (kReverse .. kRegexpEscape)
+  kReverse, kConcatWs, kSplitPart, kTranslate, kStripAccents, kUnicode, kBitLength,
+  kOctetLength, kStrlen, kLengthGrapheme, kLevenshtein, kDamerauLevenshtein, kHamming,
+  kJaccard, kJaro, kJaroWinkler, kToBase64, kFromBase64, kToBase, kBin, kFormatBytes,
+  kFormatDecimalBytes, kMd5Number, kMd5NumberUpper, kMd5NumberLower, kUrlEncode, kUrlDecode,
+  kRegexpEscape,
+  // math_functions.cc (kGcd .. kLgamma)
+  kGcd, kLcm, kFactorial, kEven, kNextAfter, kSignBit, kRoundEven, kFmod, kSinh, kCosh, kTanh,
+  kAsinh, kAcosh, kAtanh, kGamma, kLgamma,
+  // date_functions.cc
+  kTimeBucket, kMakeTime,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,

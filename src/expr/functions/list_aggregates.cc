@@ -20,10 +20,29 @@ constexpr NameEntry kAggregateNames[] = {
     {"array_aggr", FunctionId::kListAggregate}, {"list_count", FunctionId::kListCount},
     {"list_sum", FunctionId::kListSum}, {"list_avg", FunctionId::kListAvg},
     {"list_min", FunctionId::kListMin}, {"list_max", FunctionId::kListMax},
+    {"list_first", FunctionId::kListFirst}, {"list_last", FunctionId::kListLast},
+    {"list_median", FunctionId::kListMedian}, {"list_mode", FunctionId::kListMode},
+    {"list_product", FunctionId::kListProduct}, {"list_string_agg", FunctionId::kListStringAgg},
+    {"list_stddev_samp", FunctionId::kListStddevSamp},
+    {"list_stddev_pop", FunctionId::kListStddevPop}, {"list_var_samp", FunctionId::kListVarSamp},
+    {"list_var_pop", FunctionId::kListVarPop}, {"list_bool_and", FunctionId::kListBoolAnd},
+    {"list_bool_or", FunctionId::kListBoolOr}, {"list_bit_and", FunctionId::kListBitAnd},
+    {"list_bit_or", FunctionId::kListBitOr}, {"list_bit_xor", FunctionId::kListBitXor},
+    {"list_kurtosis", FunctionId::kListKurtosis},
+    {"list_kurtosis_pop", FunctionId::kListKurtosisPop},
+    {"list_skewness", FunctionId::kListSkewness}, {"list_entropy", FunctionId::kListEntropy},
+    {"list_histogram", FunctionId::kListHistogram},
+    {"list_approx_count_distinct", FunctionId::kListApproxCountDistinct},
+    {"list_mad", FunctionId::kListMad},
 };
 
 // The aggregates list_aggregate takes, by the names DuckDB knows them by.
-constexpr const char* kAggregates[] = {"count", "sum", "avg", "mean", "min", "max"};
+constexpr const char* kAggregates[] = {
+    "count", "sum", "avg", "mean", "min", "max", "first", "arbitrary", "last", "any_value",
+    "median", "mode", "product", "string_agg", "group_concat", "stddev_samp", "stddev",
+    "stddev_pop", "var_samp", "variance", "var_pop", "bool_and", "bool_or", "bit_and", "bit_or",
+    "bit_xor", "kurtosis", "kurtosis_pop", "skewness", "entropy", "histogram",
+    "approx_count_distinct", "mad", "count_if", "fsum", "favg", "geomean", "list", "array_agg"};
 
 // The aggregate a call computes: a fixed one, or list_aggregate's constant name.
 std::string AggregateOf(FunctionId id, const Value* name) {
@@ -33,6 +52,28 @@ std::string AggregateOf(FunctionId id, const Value* name) {
     case FunctionId::kListAvg: return "avg";
     case FunctionId::kListMin: return "min";
     case FunctionId::kListMax: return "max";
+    case FunctionId::kListFirst: return "first";
+    case FunctionId::kListLast: return "last";
+    case FunctionId::kListMedian: return "median";
+    case FunctionId::kListMode: return "mode";
+    case FunctionId::kListProduct: return "product";
+    case FunctionId::kListStringAgg: return "string_agg";
+    case FunctionId::kListStddevSamp: return "stddev_samp";
+    case FunctionId::kListStddevPop: return "stddev_pop";
+    case FunctionId::kListVarSamp: return "var_samp";
+    case FunctionId::kListVarPop: return "var_pop";
+    case FunctionId::kListBoolAnd: return "bool_and";
+    case FunctionId::kListBoolOr: return "bool_or";
+    case FunctionId::kListBitAnd: return "bit_and";
+    case FunctionId::kListBitOr: return "bit_or";
+    case FunctionId::kListBitXor: return "bit_xor";
+    case FunctionId::kListKurtosis: return "kurtosis";
+    case FunctionId::kListKurtosisPop: return "kurtosis_pop";
+    case FunctionId::kListSkewness: return "skewness";
+    case FunctionId::kListEntropy: return "entropy";
+    case FunctionId::kListHistogram: return "histogram";
+    case FunctionId::kListApproxCountDistinct: return "approx_count_distinct";
+    case FunctionId::kListMad: return "mad";
     default: break;
   }
   std::string lower = name->GetBytes();
@@ -41,8 +82,9 @@ std::string AggregateOf(FunctionId id, const Value* name) {
 }
 
 // What the aggregate reads the elements as: an untyped NULL element is an INTEGER to sum and
-// avg (DuckDB's first candidate), and stays NULL for min and max.
+// avg (DuckDB's first candidate), and stays NULL for min and max; string_agg reads text.
 DataType InputType(const std::string& aggregate, const DataType& element) {
+  if (aggregate == "string_agg" || aggregate == "group_concat") return DataType(TypeId::kVarchar);
   if (element.id != TypeId::kNull || aggregate == "min" || aggregate == "max") return element;
   return DataType(TypeId::kInt32);
 }

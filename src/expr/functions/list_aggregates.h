@@ -1,7 +1,11 @@
 // DuckDB's aggregates over each list's elements:
 //   list_aggregate / list_aggr / aggregate / array_aggregate / array_aggr(l, 'name') with
-//       name one of count, sum, avg / mean, min, max
-//   list_count(l), list_sum(l), list_avg(l), list_min(l), list_max(l)
+//       name one of count, sum, avg / mean, min, max, and the one-argument aggregates of
+//       sql/exec/aggregate_library.h (first, last, median, mode, string_agg, stddev, ...)
+//   list_count(l), list_sum(l), list_avg(l), list_min(l), list_max(l), list_first, list_last,
+//   list_median, list_mode, list_product, list_string_agg, list_stddev_samp / _pop,
+//   list_var_samp / _pop, list_bool_and / _or, list_bit_and / _or / _xor, list_kurtosis(_pop),
+//   list_skewness, list_entropy, list_histogram, list_approx_count_distinct, list_mad
 // with the aggregates' own result types (sum of an integer list is HUGEINT, avg DOUBLE, ...).
 // They run vectorized: every element of a batch's lists goes into one aggregate state (the
 // SQL aggregates', sql/exec/aggregate_function.h) grouped by the row it belongs to. A NULL list

@@ -291,13 +291,21 @@ std::string Expr::ToString() const {
       }
       std::string out = (plain ? names[0] : QuoteIdentifier(names[0])) + "(";
       if (distinct) out += "DISTINCT ";
-      const size_t args = children.size() - (has_filter ? 1 : 0);
+      const size_t args = num_args();
       for (size_t i = 0; i < args; ++i) {
         if (i > 0) out += ", ";
         if (i + 1 < names.size() && !names[i + 1].empty()) {
           out += QuoteIdentifier(names[i + 1]) + " := ";
         }
         out += children[i]->ToString();
+      }
+      for (size_t k = 0; k < arg_orders.size(); ++k) {
+        out += k == 0 ? " ORDER BY " : ", ";
+        out += children[args + k]->ToString();
+        if (arg_orders[k].descending) out += " DESC";
+        if (arg_orders[k].nulls_first >= 0) {
+          out += arg_orders[k].nulls_first ? " NULLS FIRST" : " NULLS LAST";
+        }
       }
       out += ")";
       if (has_filter) out += " FILTER (WHERE " + children.back()->ToString() + ")";
@@ -363,6 +371,7 @@ std::unique_ptr<Expr> Expr::Clone() const {
   copy->is_postfix = is_postfix;
   copy->distinct = distinct;
   copy->has_filter = has_filter;
+  copy->arg_orders = arg_orders;
   copy->lambda_syntax = lambda_syntax;
   copy->text = text;
   copy->type_name = type_name;
@@ -378,7 +387,7 @@ bool Expr::Equals(const Expr& other) const {
   if (kind != other.kind || op != other.op || literal_kind != other.literal_kind ||
       negated != other.negated || has_operand != other.has_operand ||
       has_else != other.has_else || try_cast != other.try_cast || distinct != other.distinct ||
-      has_filter != other.has_filter ||
+      has_filter != other.has_filter || arg_orders.size() != other.arg_orders.size() ||
       text != other.text || Upper(type_name) != Upper(other.type_name) ||
       children.size() != other.children.size()) {
     return false;
@@ -386,6 +395,12 @@ bool Expr::Equals(const Expr& other) const {
   if (names.size() != other.names.size()) return false;
   if ((window == nullptr) != (other.window == nullptr) || (window && !(*window == *other.window))) {
     return false;
+  }
+  for (size_t i = 0; i < arg_orders.size(); ++i) {
+    if (arg_orders[i].descending != other.arg_orders[i].descending ||
+        arg_orders[i].nulls_first != other.arg_orders[i].nulls_first) {
+      return false;
+    }
   }
   for (size_t i = 0; i < names.size(); ++i) {
     // Function names are case-insensitive; column names keep their spelling.

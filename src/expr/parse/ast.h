@@ -80,6 +80,7 @@ inline bool HasOffset(FrameBound bound) {
 struct WindowOrder {
   bool descending = false;
   int8_t nulls_first = -1;  // -1: not written (NULLS LAST), 0: NULLS LAST, 1: NULLS FIRST
+  bool ascending_written = false;  // ASC written out (DuckDB names such a column differently)
 };
 
 // What OVER (...) says besides its expressions. The kWindow node's children are, in order:
@@ -119,6 +120,9 @@ struct Expr {
   bool is_postfix = false;
   bool distinct = false;
   bool has_filter = false;  // kFunction: the last child is the condition of FILTER (WHERE ...)
+  // kFunction: f(args ORDER BY k1 [DESC], ...), an ordered aggregate. The keys are children
+  // after the arguments (before a FILTER condition), one per entry.
+  std::vector<WindowOrder> arg_orders;
   bool lambda_syntax = false;  // kLambda: written `lambda x: body` rather than `x -> body`
   std::string text;       // literal value (unescaped), parameter spelling
   std::string type_name;  // kCast target, kTyped literal type (as written)
@@ -137,6 +141,10 @@ struct Expr {
   Expr& operator=(const Expr&) = delete;
 
   std::unique_ptr<Expr> Clone() const;
+  // kFunction: the number of arguments (children before ORDER BY keys and FILTER).
+  size_t num_args() const {
+    return children.size() - arg_orders.size() - (has_filter ? 1 : 0);
+  }
   // SQL text that parses back to an equal tree.
   std::string ToString() const;
   // Structural equality (ignores ranges and how a cast was written).

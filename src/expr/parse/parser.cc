@@ -612,6 +612,19 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
     args.push_back(std::move(source));
     return Located(ast::MakeFunction("date_part", std::move(args)), first, tokens_[pos_ - 1]);
   }
+  if (upper == "POSITION" && !Peek().IsOperator(")")) {
+    // POSITION(needle IN haystack) == strpos(haystack, needle); the needle binds tighter than IN.
+    const size_t start = pos_;
+    Result<std::unique_ptr<Expr>> needle = ParseLevel(kOther);
+    if (needle.ok() && AcceptKeyword("IN")) {
+      TARN_ASSIGN_OR_RETURN(auto haystack, ParseExpr());
+      TARN_RETURN_NOT_OK(ExpectOperator(")"));
+      args.push_back(std::move(haystack));
+      args.push_back(std::move(needle).value());
+      return Located(ast::MakeFunction("strpos", std::move(args)), first, tokens_[pos_ - 1]);
+    }
+    pos_ = start;  // position(haystack, needle): an ordinary call
+  }
   if (!Peek().IsOperator(")")) {
     if (AcceptKeyword("DISTINCT")) distinct = true;
     if (Peek().IsOperator("*") && Peek(1).IsOperator(")")) {
@@ -647,6 +660,31 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
       } while (AcceptOperator(","));
     }
   }
+  // f(args ORDER BY key [ASC | DESC] [NULLS FIRST | LAST], ...): an ordered aggregate.
+  std::vector<std::unique_ptr<Expr>> order_keys;
+  std::vector<ast::WindowOrder> orders;
+  if (!args.empty() && Peek().IsKeyword("ORDER") && Peek(1).IsKeyword("BY")) {
+    pos_ += 2;
+    do {
+      TARN_ASSIGN_OR_RETURN(auto key, ParseExpr());
+      order_keys.push_back(std::move(key));
+      ast::WindowOrder order;
+      if (AcceptKeyword("DESC")) {
+        order.descending = true;
+      } else {
+        order.ascending_written = AcceptKeyword("ASC");
+      }
+      if (AcceptKeyword("NULLS")) {
+        if (AcceptKeyword("FIRST")) {
+          order.nulls_first = 1;
+        } else {
+          TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
+          order.nulls_first = 0;
+        }
+      }
+      orders.push_back(order);
+    } while (AcceptOperator(","));
+  }
   bool ignore_nulls = false;
   if (Peek().IsKeyword("IGNORE") && Peek(1).IsKeyword("NULLS")) {
     pos_ += 2;
@@ -660,6 +698,11 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
   if (!arg_names.empty()) {
     arg_names.resize(e->children.size());
     e->names.insert(e->names.end(), arg_names.begin(), arg_names.end());
+  }
+  if (!orders.empty()) {
+    for (auto& key : order_keys) e->children.push_back(std::move(key));
+    e->arg_orders = std::move(orders);
+    ast::UpdateHeight(e.get());
   }
   // f(...) FILTER ([WHERE] condition): the condition becomes the call's last child.
   if (Peek().IsKeyword("FILTER") && Peek(1).IsOperator("(")) {
@@ -676,6 +719,10 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
     }
   }
   if (Peek().IsKeyword("OVER")) {
+    if (!e->arg_orders.empty()) {
+      return Status::NotSupported(FormatErrorAt(
+          text_, "not yet supported: ORDER BY in a window function's arguments", Peek().offset));
+    }
     Advance();
     TARN_ASSIGN_OR_RETURN(e, ParseOver(std::move(e), ignore_nulls));
   } else if (ignore_nulls) {

@@ -73,7 +73,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseOver(std::unique_ptr<Expr> call,
       if (AcceptKeyword("DESC")) {
         order.descending = true;
       } else {
-        AcceptKeyword("ASC");
+        order.ascending_written = AcceptKeyword("ASC");
       }
       if (AcceptKeyword("NULLS")) {
         if (AcceptKeyword("FIRST")) {

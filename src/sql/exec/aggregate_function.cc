@@ -549,6 +549,7 @@ Result<std::unique_ptr<AggregateState>> MakeAggregateState(
   if (IsLibraryAggregateName(name)) {
     return MakeLibraryAggregateState(name, input_type, parameters);
   }
+  if (IsOrderedAggregateName(name)) return MakeOrderedAggregateState(name, input_type, parameters);
   if (name == "count_star") return std::unique_ptr<AggregateState>(new CountState(true));
   if (name == "count") return std::unique_ptr<AggregateState>(new CountState(false));
   if (name == "min" || name == "max") return MakeMinMax(name, input_type);

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,12 +31,13 @@ namespace tarn::sql {
 bool IsLibraryAggregateName(std::string_view name);
 
 // How many arguments the aggregate takes: its minimum and maximum (string_agg 1–2, the
-// quantiles 2, arg_min 2 (given as one struct), the others 1).
+// quantiles 2, arg_min 2–3, corr and regr_* 2, the others 1).
 std::pair<int, int> LibraryAggregateArity(std::string_view name);
 
-// Whether the aggregate takes its second argument as a constant parameter (string_agg's
-// separator, a quantile's fraction) rather than per row (arg_min's ordering value).
-bool LibraryAggregateHasParameter(std::string_view name);
+// How many of the arguments are read per row (2 for arg_min, corr and regr_*: given as one
+// struct; 1 for the others); the arguments after them are constant parameters (string_agg's
+// separator, a quantile's fraction, arg_min's n).
+int LibraryAggregateRowArguments(std::string_view name);
 
 // Whether the aggregate sees NULL inputs (list, first, last): FILTER cannot then be written
 // as a CASE that gives NULL for the rows it drops.
@@ -44,6 +46,20 @@ bool LibraryAggregateKeepsNulls(std::string_view name);
 // The state of `name` over `input_type`; `parameters` are the constant arguments after the
 // first (string_agg's separator, a quantile's fraction).
 Result<std::unique_ptr<AggregateState>> MakeLibraryAggregateState(
+    std::string_view name, const DataType& input_type, const std::vector<Value>& parameters);
+
+// Ordered aggregates, f(x ORDER BY k1, k2, ...): the state sorts each group's rows by the
+// keys (stably: ties keep input order) and feeds x to f's state in that order. Its argument is
+// the struct (x, k1, k2, ...), NULL for a row that FILTER drops; its name encodes the keys'
+// directions around f's name. The same state, with no keys, gives FILTER to the aggregates
+// that see NULL values (list, first, last).
+struct OrderKey {
+  bool descending = false;
+  bool nulls_first = false;
+};
+std::string OrderedAggregateName(std::string_view inner, const std::vector<OrderKey>& keys);
+bool IsOrderedAggregateName(std::string_view name);
+Result<std::unique_ptr<AggregateState>> MakeOrderedAggregateState(
     std::string_view name, const DataType& input_type, const std::vector<Value>& parameters);
 
 }  // namespace tarn::sql

@@ -254,6 +254,7 @@ class LakeTableSource : public Source {
   // truncated, float bounds leave out NaN, HUGEINT files hold DOUBLEs).
   std::optional<Value> AggregateFromStatistics(const ast::Expr& call) override {
     if (through_transaction_ || call.kind != ast::ExprKind::kFunction || call.has_filter ||
+        !call.arg_orders.empty() ||
         call.names.size() != 1 ||
         !FilesWhole()) {
       return std::nullopt;

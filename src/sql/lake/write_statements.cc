@@ -189,7 +189,7 @@ bool IsLiteralDefault(const ast::Expr& e) {
     case ast::ExprKind::kCast: case ast::ExprKind::kList: case ast::ExprKind::kStruct:
       return all_children();
     case ast::ExprKind::kFunction:
-      return !e.names.empty() && e.names[0] == "map" && !e.has_filter && all_children();
+      return !e.names.empty() && e.names[0] == "map" && !e.has_filter && e.arg_orders.empty() && all_children();
     default:
       return false;
   }

@@ -63,7 +63,7 @@ std::string Name(const ast::Expr& expr) {
              " AS " + TypeSpelling(expr.type_name) + ")";
     case ExprKind::kFunction: {
       std::string name = LowerAscii(expr.names[0]);
-      const size_t args = expr.children.size() - (expr.has_filter ? 1 : 0);
+      const size_t args = expr.num_args();
       // FILTER (WHERE c), as DuckDB names the column.
       const std::string filter =
           expr.has_filter ? " FILTER (WHERE " + Operand(*expr.children.back()) + ")" : "";
@@ -79,6 +79,26 @@ std::string Name(const ast::Expr& expr) {
           out += expr.names[i + 1] + " := ";  // a named argument (macros)
         }
         out += Operand(*expr.children[i]);
+      }
+      const auto& orders = expr.arg_orders;
+      if (name == "list" && orders.size() == 1 && args == 1 &&
+          expr.children[1]->Equals(*expr.children[0])) {
+        // DuckDB binds list(x ORDER BY x) as list_sort(list(x), ...) and names it so.
+        const ast::WindowOrder& order = orders[0];
+        const char* direction = order.descending          ? "'DESCENDING'"
+                                : order.ascending_written ? "'ASCENDING'"
+                                                          : "'ORDER_DEFAULT'";
+        const char* nulls = order.nulls_first < 0   ? "'ORDER_DEFAULT'"
+                            : order.nulls_first > 0 ? "'NULLS FIRST'"
+                                                    : "'NULLS LAST'";
+        return "list_sort(" + out + ")" + filter + ", " + direction + ", " + nulls + ")";
+      }
+      for (size_t k = 0; k < orders.size(); ++k) {
+        out += k == 0 ? " ORDER BY " : ", ";
+        out += Operand(*expr.children[args + k]);
+        if (orders[k].descending) out += " DESC";
+        if (orders[k].ascending_written) out += " ASC";
+        if (orders[k].nulls_first >= 0) out += orders[k].nulls_first ? " NULLS FIRST" : " NULLS LAST";
       }
       return out + ")" + filter;
     }

@@ -151,6 +151,14 @@ Result<std::unique_ptr<BoundExpr>> BindScanned(const Expr& expr, const Schema& s
   return bound;
 }
 
+// The column names an expression refers to (lower case).
+void CollectColumnNames(const Expr& expr, std::vector<std::string>* out) {
+  if (expr.kind == ExprKind::kColumnRef && !expr.names.empty()) {
+    out->push_back(LowerAscii(expr.names.back()));
+  }
+  for (const auto& child : expr.children) CollectColumnNames(*child, out);
+}
+
 // The argument and constant parameters of an aggregate of aggregate_library.h: string_agg's
 // separator and a quantile's fraction are constants; arg_min's two arguments become one
 // struct; string_agg reads its values as VARCHAR. `filtered` applies FILTER (WHERE ...), which
@@ -167,23 +175,39 @@ Status BindLibraryAggregate(const Expr& call, size_t args,
         least == most ? "" : StrCat(" or ", most), least == 1 && most == 1 ? " argument" :
         " arguments", ", in \"", call.ToString(), "\"");
   }
-  if (call.has_filter && LibraryAggregateKeepsNulls(spec->function)) {
-    return Status::NotSupported("not yet supported: FILTER on ", spec->function);
+  // ORDER BY in the call, or FILTER on an aggregate that sees NULLs: an ordered aggregate
+  // (aggregate_library.h), whose argument is the struct (argument, keys...).
+  const bool ordered = !call.arg_orders.empty() ||
+                       (call.has_filter && LibraryAggregateKeepsNulls(spec->function));
+  if (call.distinct && !call.arg_orders.empty()) {
+    std::vector<std::string> argument_columns;
+    for (size_t i = 0; i < args; ++i) CollectColumnNames(*call.children[i], &argument_columns);
+    for (size_t k = 0; k < call.arg_orders.size(); ++k) {
+      std::vector<std::string> key_columns;
+      CollectColumnNames(*call.children[args + k], &key_columns);
+      for (const std::string& column : key_columns) {
+        if (std::find(argument_columns.begin(), argument_columns.end(), column) ==
+            argument_columns.end()) {
+          return Status::InvalidArgument("Binder Error: In a DISTINCT aggregate, ORDER BY "
+                                         "expressions must appear in the argument list");
+        }
+      }
+    }
   }
   ExprPtr argument = call.children[0]->Clone();
-  if (LibraryAggregateHasParameter(spec->function)) {
-    for (size_t i = 1; i < args; ++i) {
-      TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*call.children[i], scan_schema,
-                                                    source_schema));
-      if (!bound->IsConstant()) {
-        return Status::InvalidArgument("Binder Error: the argument ", i + 1, " of ",
-                                       spec->function, " must be a constant, in \"",
-                                       call.ToString(), "\"");
-      }
-      TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
-      spec->parameters.push_back(std::move(value));
+  const size_t row_arguments = static_cast<size_t>(LibraryAggregateRowArguments(spec->function));
+  for (size_t i = row_arguments; i < args; ++i) {
+    TARN_ASSIGN_OR_RETURN(auto bound, BindScanned(*call.children[i], scan_schema,
+                                                  source_schema));
+    if (!bound->IsConstant()) {
+      return Status::InvalidArgument("Binder Error: the argument ", i + 1, " of ",
+                                     spec->function, " must be a constant, in \"",
+                                     call.ToString(), "\"");
     }
-  } else if (args == 2) {  // arg_min(value, ordering): one struct of both
+    TARN_ASSIGN_OR_RETURN(Value value, bound->EvaluateConstant());
+    spec->parameters.push_back(std::move(value));
+  }
+  if (row_arguments == 2) {  // arg_min(value, ordering), corr(y, x): one struct of both
     std::vector<ExprPtr> pair;
     pair.push_back(std::move(argument));
     pair.push_back(call.children[1]->Clone());
@@ -200,6 +224,18 @@ Status BindLibraryAggregate(const Expr& call, size_t args,
       UpdateHeight(cast.get());
       argument = std::move(cast);
     }
+  }
+  if (ordered) {
+    std::vector<ExprPtr> fields;
+    fields.push_back(std::move(argument));
+    std::vector<OrderKey> keys;
+    for (size_t k = 0; k < call.arg_orders.size(); ++k) {
+      fields.push_back(call.children[args + k]->Clone());
+      const ast::WindowOrder& order = call.arg_orders[k];
+      keys.push_back({order.descending, order.nulls_first > 0});
+    }
+    argument = ast::MakeFunction("row", std::move(fields));
+    spec->function = OrderedAggregateName(spec->function, keys);
   }
   argument = filtered(std::move(argument));
   TARN_ASSIGN_OR_RETURN(spec->argument, BindScanned(*argument, scan_schema, source_schema));
@@ -733,7 +769,9 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
       spec.distinct = call.distinct;
       spec.name = AggregateRewriter::AggregateColumn(a);
       spec.display = DefaultColumnName(call);
-      const size_t args = call.children.size() - (call.has_filter ? 1 : 0);
+      // ORDER BY in the call matters to the order-sensitive aggregates of
+      // aggregate_library.h only; count, sum, avg, min and max ignore it, as DuckDB does.
+      const size_t args = call.num_args();
       bool star = args == 0 || (args == 1 && call.children[0]->kind == ExprKind::kStar);
       // FILTER (WHERE c): every aggregate here skips NULL inputs, so f(x) FILTER (WHERE c) is
       // f(CASE WHEN c THEN x END), and count(*) FILTER (WHERE c) counts CASE WHEN c THEN 1 END.
@@ -752,6 +790,10 @@ Result<std::unique_ptr<Operator>> PlanSelectFrom(const SelectStmt& select,
           ExprPtr one = filtered(ast::MakeLiteral(ast::LiteralKind::kInteger, "1"));
           TARN_ASSIGN_OR_RETURN(spec.argument, BindScanned(*one, scan_schema, &source_schema));
         }
+      } else if ((spec.function == "min" || spec.function == "max") && args == 2) {
+        spec.function = "#" + spec.function + "_n";  // max(x, n): the n largest values
+        TARN_RETURN_NOT_OK(BindLibraryAggregate(call, args, filtered, scan_schema,
+                                                &source_schema, &spec));
       } else if (IsLibraryAggregateName(spec.function)) {
         TARN_RETURN_NOT_OK(BindLibraryAggregate(call, args, filtered, scan_schema,
                                                 &source_schema, &spec));
