@@ -282,7 +282,15 @@ class SummaryCache {
   int64_t whole_bytes_used() const;
   int64_t disk_bytes_used() const;
   int64_t entries() const;
-  void Clear();  // memory tiers only
+  void Clear();  // memory tiers only; bumps the generation
+
+  // Bumped by Clear() and NoteSidecarsChanged(). What keeps state derived from this cache's
+  // answers across statements (the row-id directories a process keeps) is valid only for the
+  // generation it was built at.
+  uint64_t generation() const;
+  // Something a summary could be read from changed: a sidecar was published, swept, or refused
+  // as corrupt or describing another file. Bumps the generation.
+  void NoteSidecarsChanged();
 
  private:
   struct Impl;
@@ -382,6 +390,9 @@ class FileDirectory {
     int64_t dense = 0, embedded = 0, unclassified = 0, summarized = 0, indexed = 0;
   };
   Counts counts() const;
+  // What the directory holds: its file states, the summaries it keeps (counted whole, though
+  // a cache may share them) and its index.
+  int64_t memory_bytes() const;
 
  private:
   struct Impl;

@@ -78,6 +78,8 @@ struct FileDirectory::Impl {
   // What the lookups without an index have cost since `files` was built, in the units of
   // FileDirectoryOptions::index_work_per_id.
   uint64_t lookup_work = 0;
+  // memory_bytes() as last computed; reset whenever a summary, the index or `files` changes.
+  mutable std::optional<int64_t> memory_bytes;
 
   int64_t table_id() const { return table->table->table_id; }
   const std::string& ns() const { return ctx.cache_namespace.empty() ? ctx.data_path : ctx.cache_namespace; }
@@ -87,6 +89,7 @@ struct FileDirectory::Impl {
     for (FileState& s : previous) old[s.info.data_file_id] = &s;
     table = std::move(next);
     index.reset();
+    memory_bytes.reset();
     lookup_work = 0;
     files.clear();
     files.reserve(table->data_files.size());  // FileState moves may copy: never reallocate
@@ -140,6 +143,7 @@ struct FileDirectory::Impl {
       }
       return Status::OK();
     }
+    if (!s.summary) memory_bytes.reset();
     if (!s.summary && ctx.cache) {
       s.summary = ctx.cache->Lookup(ns(), IdentityOf(table_id(), s.info, ctx.data_path),
                                     SummaryNeed::kMembership, ctx.stats.get());
@@ -335,6 +339,7 @@ Result<PlaceResult> FileDirectory::Place(std::span<const int64_t> row_ids) {
     }
     impl_->lookup_work += impl_->files.size();
     BuildIndexIfWorthIt(impl_->files, impl_->options, impl_->lookup_work, &impl_->index);
+    if (impl_->index) impl_->memory_bytes.reset();
   }
   std::sort(result.placements.begin(), result.placements.end(),
             [](const RowPlacement& a, const RowPlacement& b) {
@@ -361,6 +366,22 @@ Status FileDirectory::Refresh(std::shared_ptr<const TableMetadata> table,
   for (auto& [snapshot, changes] : more_changes) impl_->options.changes_by_snapshot[snapshot] = changes;
   impl_->Adopt(std::move(table), std::move(impl_->files));
   return Status::OK();
+}
+
+int64_t FileDirectory::memory_bytes() const {
+  if (impl_->memory_bytes) return *impl_->memory_bytes;
+  int64_t bytes = static_cast<int64_t>(sizeof(Impl) + impl_->files.capacity() * sizeof(FileState));
+  for (const FileState& s : impl_->files) {
+    bytes += static_cast<int64_t>(s.info.path.capacity() + s.info.relative_path.capacity() +
+                                  s.info.column_stats.capacity() * sizeof(FileColumnStats));
+    if (s.summary) bytes += s.summary->memory_bytes();
+  }
+  if (impl_->index) {
+    bytes += impl_->index->ids->memory_bytes() +
+             static_cast<int64_t>(impl_->index->files.capacity() + 8 * impl_->index->rest.capacity());
+  }
+  impl_->memory_bytes = bytes;
+  return bytes;
 }
 
 FileDirectory::Counts FileDirectory::counts() const {

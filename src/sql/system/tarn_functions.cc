@@ -159,7 +159,10 @@ Result<std::unique_ptr<Source>> BindPublish(const TableRef& ref, const LakeBindi
       }
       TARN_RETURN_NOT_OK(boundary.status());
     }
-    TARN_ASSIGN_OR_RETURN(PublishReport report, PublishRowSummaries(*target, ctx, options));
+    Result<PublishReport> passed = PublishRowSummaries(*target, ctx, options);
+    // Directories kept across statements re-read what this pass published.
+    table_internal::NoteProcessSidecarsChanged();
+    TARN_ASSIGN_OR_RETURN(PublishReport report, std::move(passed));
     return std::vector<Value>{
         Value::Int64(report.files_considered), Value::Int64(report.published),
         Value::Int64(report.already_published), Value::Int64(report.dense),
@@ -178,7 +181,9 @@ Result<std::unique_ptr<Source>> BindSweep(const TableRef& ref, const LakeBinding
   std::shared_ptr<FileSystem> fs = lake.fs;
   std::string data_path = lake.lake->data_path();
   auto compute = [fs, data_path, watch]() -> Result<std::vector<Value>> {
-    TARN_ASSIGN_OR_RETURN(SweepReport report, SweepRowSummaries(*fs, data_path, watch));
+    Result<SweepReport> swept = SweepRowSummaries(*fs, data_path, watch);
+    table_internal::NoteProcessSidecarsChanged();
+    TARN_ASSIGN_OR_RETURN(SweepReport report, std::move(swept));
     return std::vector<Value>{Value::Int64(report.listed), Value::Int64(report.sidecars),
                               Value::Int64(report.deleted)};
   };
