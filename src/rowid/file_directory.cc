@@ -143,7 +143,14 @@ struct FileDirectory::Impl {
       }
       return Status::OK();
     }
-    if (!s.summary) memory_bytes.reset();
+    if (!s.summary) {
+      // Bounds already learned reject most files of a kept directory before any cache key is
+      // built (a lookup visits every file).
+      if (s.bounds_known && s.bounds && Within(wanted, s.bounds->first, s.bounds->second).empty()) {
+        return Status::OK();
+      }
+      memory_bytes.reset();
+    }
     if (!s.summary && ctx.cache) {
       s.summary = ctx.cache->Lookup(ns(), IdentityOf(table_id(), s.info, ctx.data_path),
                                     SummaryNeed::kMembership, ctx.stats.get());

@@ -144,23 +144,40 @@ std::shared_ptr<const TableMetadata> Committed(const TableMetadata& table) {
   return committed;
 }
 
-// Whether `table`'s committed files are `committed`'s, each with the same identity and row
-// facts (a directory keeps what it learned of a file under these).
-bool SameFiles(const TableMetadata& committed, const TableMetadata& table) {
-  if (committed.snapshot_id != table.snapshot_id) return false;
+// A kept directory's committed files as compared with each statement's: (id, path length),
+// contiguous so the comparison streams.
+struct FileKey {
+  int64_t data_file_id = 0;
+  int64_t begin_snapshot = 0;
+  size_t path_size = 0;
+};
+
+std::vector<FileKey> FileKeysOf(const TableMetadata& committed) {
+  std::vector<FileKey> keys;
+  keys.reserve(committed.data_files.size());
+  for (const DataFileInfo& file : committed.data_files) {
+    keys.push_back(FileKey{file.data_file_id, file.begin_snapshot, file.path.size()});
+  }
+  return keys;
+}
+
+// Whether `table` at `snapshot_id` has the committed files `keys` describe. Within one catalog
+// (the key names it) a data file id is never given to another file and a file's row is never
+// rewritten, so the ids decide; the fields on the id's cache line are compared too, for free.
+// Comparing each file's path and row facts cost more than the rest of a warm lookup.
+bool SameFiles(int64_t snapshot_id, const std::vector<FileKey>& keys, const TableMetadata& table) {
+  if (snapshot_id != table.snapshot_id) return false;
   size_t next = 0;
   for (const DataFileInfo& file : table.data_files) {
     if (file.data_file_id < 0) continue;
-    if (next == committed.data_files.size()) return false;
-    const DataFileInfo& kept = committed.data_files[next++];
-    if (kept.data_file_id != file.data_file_id || kept.file_size_bytes != file.file_size_bytes ||
-        kept.record_count != file.record_count || kept.row_id_start != file.row_id_start ||
-        kept.partial_max != file.partial_max || kept.begin_snapshot != file.begin_snapshot ||
-        kept.path != file.path) {
+    if (next == keys.size()) return false;
+    const FileKey& kept = keys[next++];
+    if (kept.data_file_id != file.data_file_id || kept.begin_snapshot != file.begin_snapshot ||
+        kept.path_size != file.path.size()) {
       return false;
     }
   }
-  return next == committed.data_files.size();
+  return next == keys.size();
 }
 
 // The directories a process keeps across statements, one per (lake, file system, table): a
@@ -176,6 +193,7 @@ class KeptDirectories {
   struct Entry {
     std::unique_ptr<FileDirectory> directory;
     std::shared_ptr<const TableMetadata> committed;  // the files `directory` describes
+    std::vector<FileKey> file_keys;                  // FileKeysOf(*committed)
     uint64_t generation = 0;                         // the summary cache's, when validated
     int64_t bytes = 0;
   };
@@ -235,20 +253,31 @@ KeptDirectories& Kept() {
   return *kept;
 }
 
-// The lake (its data path and the table's uuid, which a new catalog never repeats), the file
-// system (an entry keeps its own alive, so the address is not reused while it is kept) and the
-// table. Appended by hand: a statement pays for it on every lookup.
-std::string KeptKey(const Lake& lake, const FileSystem* fs, const TableInfo& table) {
+// The catalog (its backend and location — a catalog file, a connection string — or, for a
+// private in-memory catalog, the store's address), the lake's data path, the table's uuid (a new
+// catalog never repeats one), the file system (an entry keeps its own alive, so the address is
+// not reused while it is kept) and the table. Appended by hand: every lookup pays for it.
+std::string KeptKey(Lake& lake, const FileSystem* fs, const TableInfo& table) {
   std::string key;
-  key.reserve(lake.data_path().size() + table.table_uuid.size() + 48);
+  const CatalogStore* store = lake.store();
+  const std::string& location = store != nullptr ? store->location() : lake.data_path();
+  key.reserve(location.size() + lake.data_path().size() + table.table_uuid.size() + 80);
   char digits[24];
+  auto append_hex = [&](uintptr_t value) {
+    key.append(digits, std::to_chars(digits, digits + sizeof(digits), value, 16).ptr);
+  };
+  if (store != nullptr) key.append(store->backend());
+  key.push_back('\0');
+  key.append(location);
+  if (location.empty() || location == ":memory:") append_hex(reinterpret_cast<uintptr_t>(store));
+  key.push_back('\0');
   key.append(lake.data_path());
   key.push_back('\0');
   key.append(table.table_uuid);
   key.push_back('\0');
   key.append(digits, std::to_chars(digits, digits + sizeof(digits), table.table_id).ptr);
   key.push_back('\0');
-  key.append(digits, std::to_chars(digits, digits + sizeof(digits), reinterpret_cast<uintptr_t>(fs), 16).ptr);
+  append_hex(reinterpret_cast<uintptr_t>(fs));
   return key;
 }
 
@@ -310,7 +339,7 @@ Result<std::map<int64_t, std::vector<int64_t>>> PlaceRowIds(
   // A directory built before a sidecar was published, swept or refused, or before the cache was
   // cleared, would keep answering from what it held: build anew.
   if (kept && kept->generation != generation) kept.reset();
-  if (kept && !SameFiles(*kept->committed, table)) {
+  if (kept && !SameFiles(kept->committed->snapshot_id, kept->file_keys, table)) {
     // Another snapshot (a commit, time travel) or another file list: files still listed keep
     // their state, the others are dropped, new ones classified.
     std::shared_ptr<const TableMetadata> committed = Committed(table);
@@ -318,6 +347,7 @@ Result<std::map<int64_t, std::vector<int64_t>>> PlaceRowIds(
     if (!changes.ok() || !kept->directory->Refresh(committed, std::move(*changes)).ok()) {
       kept.reset();
     } else {
+      kept->file_keys = FileKeysOf(*committed);
       kept->committed = std::move(committed);
     }
   }
@@ -331,6 +361,7 @@ Result<std::map<int64_t, std::vector<int64_t>>> PlaceRowIds(
                                                std::move(options)));
     kept.emplace();
     kept->directory = std::move(directory);
+    kept->file_keys = FileKeysOf(*committed);
     kept->committed = std::move(committed);
   }
   kept->generation = generation;

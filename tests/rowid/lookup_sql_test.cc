@@ -254,9 +254,9 @@ TEST_F(LookupSqlTest, KeptDirectoryFollowsCommitsAndTimeTravel) {
   EXPECT_NE(deleted.find(",1206,changed,"), std::string::npos) << deleted;
 }
 
-// Two catalogs copied from one, sharing a data path and so every part of a kept directory's key:
-// each diverges with its own UPDATE (the same snapshot id and new data file id, files of the
-// same size holding other ids), and a directory kept for one must not answer for the other.
+// Two catalogs copied from one, sharing a data path and table uuid: each diverges with its own
+// UPDATE (the same snapshot id and new data file id, files of the same size holding other ids),
+// and a directory kept for one must not answer for the other.
 TEST_F(LookupSqlTest, KeptDirectoryIsNotSharedBetweenDivergedLakes) {
   table_internal::ForgetKeptDirectories();
   const std::string second = dir_.Join("c2.sqlite");
@@ -268,7 +268,8 @@ TEST_F(LookupSqlTest, KeptDirectoryIsNotSharedBetweenDivergedLakes) {
   ASSERT_TRUE(session_.Attach("ducklake:sqlite:" + second, options).ok());
   ASSERT_TRUE(Csv(&session_, "UPDATE lake.c SET v = 'new' WHERE rowid IN (18, 27)").ok());
   ASSERT_TRUE(Csv(&session_, "UPDATE other.c SET v = 'new' WHERE rowid IN (18, 28)").ok());
-  // The premise: the same file ids and sizes, so only the paths tell the file lists apart.
+  // The premise: the same file ids and sizes, so only the paths (or the catalogs) tell the file
+  // lists apart.
   const std::string sizes = "SELECT data_file_size_bytes FROM ducklake_list_files('$', 'c') ORDER BY 1";
   auto lake_sizes = Csv(&session_, sizes.substr(0, sizes.find('$')) + "lake" + sizes.substr(sizes.find('$') + 1));
   auto other_sizes = Csv(&session_, sizes.substr(0, sizes.find('$')) + "other" + sizes.substr(sizes.find('$') + 1));
@@ -285,7 +286,7 @@ TEST_F(LookupSqlTest, KeptDirectoryIsNotSharedBetweenDivergedLakes) {
               "rowid,v\n18,new\n27,v27\n28,new\n")
         << "round " << round;
   }
-  EXPECT_EQ(table_internal::KeptDirectoryCount(), 1u);  // one key: the lakes take turns
+  EXPECT_EQ(table_internal::KeptDirectoryCount(), 2u);  // one per catalog
 }
 
 TEST(LookupSqlNoLakeTest, StatsWithoutALakePublishNeedsOne) {
