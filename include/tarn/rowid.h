@@ -221,7 +221,8 @@ class FileSummary {
 struct RowSummaryStats {
   std::atomic<int64_t> cache_hits{0};          // memory or disk tier answered
   std::atomic<int64_t> cache_misses{0};
-  std::atomic<int64_t> sidecar_hits{0};        // a sidecar answered (set, or order entries)
+  std::atomic<int64_t> sidecar_hits{0};        // a sidecar answered (set, order entries, probe)
+  std::atomic<int64_t> sidecar_probes{0};      // ... of which asked about ids through its set index
   std::atomic<int64_t> sidecar_misses{0};      // no sidecar object
   std::atomic<int64_t> refused_identity{0};    // a sidecar describing another file
   std::atomic<int64_t> decode_failures{0};     // bad magic/version, short read, corrupt bytes
@@ -366,6 +367,12 @@ struct FileDirectoryOptions {
   int64_t index_work_per_id = 12;
   // No index over more ids than this. Default: 64M (an index of about 2 bytes per id).
   int64_t index_max_ids = int64_t{64} << 20;
+  // A file whose summary is not resident is asked about the wanted ids through its sidecar's
+  // set index (a version 3 sidecar: a few KiB read rather than the whole set) for its first
+  // probe_lookups lookups that want at most probe_max_ids of its ids; past either, or without
+  // a set index, its set is loaded. Defaults: 8 lookups, 64 ids; 0 lookups = never probe.
+  int64_t probe_lookups = 8;
+  int64_t probe_max_ids = 64;
 };
 
 // The files of one table at one snapshot, and where each row id physically sits.

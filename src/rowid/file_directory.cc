@@ -7,6 +7,8 @@
 #include "rowid/bit_packing.h"
 #include "rowid/derive.h"
 #include "rowid/elias_fano.h"
+#include "rowid/order_locator.h"
+#include "rowid/sidecar.h"
 #include "tarn/rowid.h"
 
 namespace tarn {
@@ -46,6 +48,7 @@ struct FileState {
   std::optional<std::pair<uint64_t, uint64_t>> bounds;  // from the footer; nullopt = unknown
   bool bounds_known = false;
   std::optional<FileSummary> summary;
+  int64_t probes = 0;  // lookups answered through the sidecar's set index
 };
 
 // The wanted ids (sorted) in [lo, hi].
@@ -131,6 +134,47 @@ struct FileDirectory::Impl {
     return Status::OK();
   }
 
+  // Asks the file's sidecar about `ids` through its set index. Leaves *answered false — the
+  // caller loads the set through the ordinary path, which counts and logs what went wrong — when
+  // there is no sidecar, it has no index, or it fails.
+  Status Probe(FileState& s, std::span<const uint64_t> ids, std::vector<RowPlacement>* out,
+               bool* answered) {
+    ++s.probes;
+    const std::string path = SidecarPath(s.info);
+    Result<rowid_internal::RowsumProbe> probe =
+        rowid_internal::ProbeRowsum(*ctx.fs, path, IdentityOf(table_id(), s.info, ctx.data_path), ids);
+    if (!probe.ok()) return Status::OK();
+    std::vector<uint64_t> found, ranks;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (probe->ranks[i]) {
+        found.push_back(ids[i]);
+        ranks.push_back(*probe->ranks[i]);
+      }
+    }
+    std::vector<std::vector<int64_t>> positions;
+    if (!ranks.empty()) {
+      rowid_internal::OrderLocator locator;
+      locator.fs = ctx.fs;
+      locator.path = path;
+      locator.header_bytes = std::move(probe->header_bytes);
+      locator.header = probe->header;
+      int64_t bytes_read = 0;
+      if (!rowid_internal::ReadOrderEntries(locator, ranks, &positions, &bytes_read).ok()) {
+        return Status::OK();
+      }
+    }
+    if (ctx.stats) {
+      ctx.stats->sidecar_hits++;
+      ctx.stats->sidecar_probes++;
+    }
+    for (size_t i = 0; i < found.size(); ++i) {
+      out->push_back(RowPlacement{static_cast<int64_t>(found[i]), s.info.data_file_id,
+                                  std::move(positions[i])});
+    }
+    *answered = true;
+    return Status::OK();
+  }
+
   Status PlaceInFile(FileState& s, const std::vector<uint64_t>& wanted,
                      std::vector<RowPlacement>* out) {
     if (s.kind == FileKind::kUnknown) TARN_RETURN_NOT_OK(LearnFacts(s));
@@ -157,7 +201,15 @@ struct FileDirectory::Impl {
     }
     if (!s.summary) {
       if (!s.bounds_known) TARN_RETURN_NOT_OK(LearnFacts(s));
-      if (s.bounds && Within(wanted, s.bounds->first, s.bounds->second).empty()) return Status::OK();
+      const std::span<const uint64_t> admitted =
+          s.bounds ? Within(wanted, s.bounds->first, s.bounds->second) : std::span<const uint64_t>(wanted);
+      if (admitted.empty()) return Status::OK();
+      if (ctx.use_sidecars && s.probes < options.probe_lookups &&
+          static_cast<int64_t>(admitted.size()) <= options.probe_max_ids) {
+        bool answered = false;
+        TARN_RETURN_NOT_OK(Probe(s, admitted, out, &answered));
+        if (answered) return Status::OK();
+      }
       TARN_ASSIGN_OR_RETURN(FileSummary summary,
                             LoadFileSummary(ctx, table_id(), s.info, SummaryNeed::kMembership));
       s.summary = std::move(summary);

@@ -8,6 +8,7 @@
 #include "rowid/byte_cursor.h"
 #include "rowid/order_locator.h"
 #include "rowid/run_order.h"
+#include "rowid/set_index.h"
 #include "tarn/columnar.h"
 
 namespace tarn::rowid_internal {
@@ -62,7 +63,7 @@ Result<RowsumRead> ReadRowsum(FileSystem& fs, const std::string& path,
   TARN_RETURN_NOT_OK(ReadHeader(*file, expected, static_cast<uint64_t>(std::max<int64_t>(prefix_bytes, 0)),
                                 &out.header, &bytes, &out.bytes_read));
   const RowsumHeader& h = out.header;
-  const uint64_t want = want_order ? h.total_len() : h.order_offset();
+  const uint64_t want = want_order ? h.index_offset() : h.order_offset();
   out.header_bytes = bytes.substr(0, h.header_len);
   std::string_view view(bytes);
   std::shared_ptr<Buffer> whole;  // the first `want` bytes when the prefix read fell short
@@ -96,6 +97,31 @@ Result<RowsumHeader> ReadRowsumHeader(FileSystem& fs, const std::string& path,
   TARN_RETURN_NOT_OK(ReadHeader(*file, expected, kFixedHeaderBytes + expected.relative_path.size() + 4,
                                 &header, &bytes, &bytes_read));
   return header;
+}
+
+Result<RowsumProbe> ProbeRowsum(FileSystem& fs, const std::string& path,
+                                const SummaryIdentity& expected, std::span<const uint64_t> ids) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, fs.OpenForRead(path));
+  RowsumProbe out;
+  std::string bytes;
+  // The header exactly, as a version 3 writer lays it out for this path (one more read if the
+  // sidecar's header is longer).
+  TARN_RETURN_NOT_OK(ReadHeader(*file, expected, kFixedHeaderBytes + expected.relative_path.size() + 20,
+                                &out.header, &bytes, &out.bytes_read));
+  const RowsumHeader& h = out.header;
+  out.header_bytes = bytes.substr(0, h.header_len);
+  if (h.index_len == 0) {
+    return Status::NotSupported("'", path, "' has no set index (version ", h.version, ")");
+  }
+  std::string index_bytes;
+  TARN_RETURN_NOT_OK(ReadRange(*file, h.index_offset(), h.index_len, &index_bytes, &out.bytes_read));
+  TARN_ASSIGN_OR_RETURN(SetIndex index, SetIndex::Decode(h, index_bytes, path));
+  auto fetch = [&](uint64_t offset, uint64_t length, std::string* block) -> Status {
+    block->clear();
+    return ReadRange(*file, h.set_offset() + offset, length, block, &out.bytes_read);
+  };
+  TARN_RETURN_NOT_OK(index.Ranks(ids, fetch, &out.ranks));
+  return out;
 }
 
 Status ReadOrderEntries(const OrderLocator& locator, std::span<const uint64_t> ranks,
