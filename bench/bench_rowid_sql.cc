@@ -76,7 +76,7 @@ int Main(size_t statements, const std::string& base, bool placement_only) {
   check(Run(session, "UPDATE t SET a = a + 1"), "update");
   int64_t files = 0;
   check(Run(session, "SELECT * FROM ducklake_list_files('lake', 't')", &files), "files");
-  std::printf("lake: %lld rows, %lld data files (one fully deleted)\n", static_cast<long long>(kRows),
+  std::printf("lake: %lld rows, %lld data files at the latest snapshot\n", static_cast<long long>(kRows),
               static_cast<long long>(files));
 
   std::mt19937_64 rng(7);
