@@ -52,11 +52,22 @@ uint64_t Descents(const uint64_t* high, uint64_t high_bits, const uint64_t* lows
     if (previous_top && (word & 1)) {
       descents += l == 0 || LowAt(lows, before - 1, l, mask) >= LowAt(lows, before, l, mask);
     }
-    // Bit p of `pairs`: bits p and p + 1 are both ids (p <= 62).
-    for (uint64_t pairs = word & (word >> 1); pairs != 0; pairs &= pairs - 1) {
-      const int p = std::countr_zero(pairs);
-      const uint64_t index = before + static_cast<uint64_t>(std::popcount(word & ((uint64_t{2} << p) - 1))) - 1;
-      descents += l == 0 || LowAt(lows, index, l, mask) >= LowAt(lows, index + 1, l, mask);
+    // Bit p of `pairs`: bits p and p + 1 are both ids (p <= 62). Both ids' low bits are
+    // adjacent, so up to 31 bits wide they come out of one two-word read.
+    if (l > 0 && l <= 31) {
+      const uint64_t pair_mask = LowMask(2 * l);
+      for (uint64_t pairs = word & (word >> 1); pairs != 0; pairs &= pairs - 1) {
+        const int p = std::countr_zero(pairs);
+        const uint64_t index = before + static_cast<uint64_t>(std::popcount(word & ((uint64_t{2} << p) - 1))) - 1;
+        const uint64_t both = LowAt(lows, index, l, pair_mask);
+        descents += (both & mask) >= (both >> l);
+      }
+    } else {
+      for (uint64_t pairs = word & (word >> 1); pairs != 0; pairs &= pairs - 1) {
+        const int p = std::countr_zero(pairs);
+        const uint64_t index = before + static_cast<uint64_t>(std::popcount(word & ((uint64_t{2} << p) - 1))) - 1;
+        descents += l == 0 || LowAt(lows, index, l, mask) >= LowAt(lows, index + 1, l, mask);
+      }
     }
     before += static_cast<uint64_t>(std::popcount(word));
     previous_top = word >> 63;
