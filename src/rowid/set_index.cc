@@ -1,5 +1,7 @@
 #include "rowid/set_index.h"
 
+#include <algorithm>
+
 #include "rowid/bit_packing.h"
 #include "rowid/byte_cursor.h"
 #include "rowid/elias_fano.h"
@@ -117,28 +119,37 @@ Status SetIndex::SetBytes(uint64_t begin, uint64_t end, const Fetch& fetch,
     return Status::Corruption("rowsum set of '", where_, "': bytes [", begin, ", ", end,
                               ") past its ", shape_.set_len);
   }
-  for (uint64_t b = begin / block_; b * block_ < end; ++b) {
-    auto it = blocks->find(b);
-    if (it == blocks->end()) {
-      const uint64_t offset = b * block_;
-      const uint64_t length = std::min<uint64_t>(block_, shape_.set_len - offset);
-      std::string bytes;
-      TARN_RETURN_NOT_OK(fetch(offset, length, &bytes));
-      if (bytes.size() != length) {
-        return Status::Corruption("rowsum set of '", where_, "': block ", b, " read ", bytes.size(),
-                                  " bytes, expected ", length);
-      }
-      const uint32_t computed = Crc32(bytes);
+  const uint64_t first = begin / block_, last = (end - 1) / block_;
+  // The blocks not yet held, fetched in one read from the first missing to the last missing.
+  uint64_t missing_first = last + 1, missing_last = first;
+  for (uint64_t b = first; b <= last; ++b) {
+    if (blocks->count(b) == 0) {
+      missing_first = std::min(missing_first, b);
+      missing_last = b;
+    }
+  }
+  if (missing_first <= missing_last) {
+    const uint64_t offset = missing_first * block_;
+    const uint64_t length = std::min<uint64_t>((missing_last + 1) * block_, shape_.set_len) - offset;
+    std::string bytes;
+    TARN_RETURN_NOT_OK(fetch(offset, length, &bytes));
+    if (bytes.size() != length) {
+      return Status::Corruption("rowsum set of '", where_, "': read ", bytes.size(), " bytes at set offset ",
+                                offset, ", expected ", length);
+    }
+    for (uint64_t b = missing_first; b <= missing_last; ++b) {
+      std::string block = bytes.substr((b - missing_first) * block_, block_);
+      const uint32_t computed = Crc32(block);
       if (computed != block_crcs_[b]) {
-        return Status::Corruption("rowsum set block ", b, " of '", where_, "' (set offset ", offset,
+        return Status::Corruption("rowsum set block ", b, " of '", where_, "' (set offset ", b * block_,
                                   "): checksum mismatch: stored ", block_crcs_[b], ", computed ",
                                   computed);
       }
-      it = blocks->emplace(b, std::move(bytes)).first;
+      blocks->emplace(b, std::move(block));
     }
-    out->append(it->second);
   }
-  *out = out->substr(begin - (begin / block_) * block_, end - begin);
+  for (uint64_t b = first; b <= last; ++b) out->append(blocks->at(b));
+  *out = out->substr(begin - first * block_, end - begin);
   return Status::OK();
 }
 
