@@ -4,9 +4,11 @@
 // tarn_publish_row_summaries passes; tarn_sweep_row_summaries removing a stranded sidecar.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rowid_test_files.h"
@@ -287,6 +289,36 @@ TEST_F(LookupSqlTest, KeptDirectoryIsNotSharedBetweenDivergedLakes) {
         << "round " << round;
   }
   EXPECT_EQ(table_internal::KeptDirectoryCount(), 2u);  // one per catalog
+}
+
+// Statements on many threads share the kept directories: each takes its table's out or builds
+// its own, and every answer is the same while generations change and directories are dropped.
+TEST_F(LookupSqlTest, KeptDirectoriesServeManyThreads) {
+  Lake& lake = *session_.attached_lake();
+  auto snapshot = lake.LoadSnapshot();
+  ASSERT_TRUE(snapshot.ok());
+  auto meta = lake.LoadTable(**snapshot, (*snapshot)->FindTable("main", "c")->table_id);
+  ASSERT_TRUE(meta.ok());
+  const std::vector<int64_t> ids = {7, 9, 18, 500, 1320, 1399};
+  table_internal::ForgetKeptDirectories();
+  auto expected = table_internal::PlaceRowIds(lake, fs_, **meta, ids);
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  ASSERT_FALSE(expected->empty());
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; ++round) {
+        if (t == 0 && round % 10 == 5) table_internal::NoteProcessSidecarsChanged();
+        if (t == 1 && round % 25 == 7) table_internal::ForgetKeptDirectories();
+        auto placed = table_internal::PlaceRowIds(lake, fs_, **meta, ids);
+        if (!placed.ok() || *placed != *expected) wrong++;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_LE(table_internal::KeptDirectoryCount(), 1u);
 }
 
 TEST(LookupSqlNoLakeTest, StatsWithoutALakePublishNeedsOne) {

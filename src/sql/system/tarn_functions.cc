@@ -201,14 +201,14 @@ Result<std::unique_ptr<Source>> BindStats(const TableRef& ref) {
       BigIntField("refused_identity"), BigIntField("decode_failures"),
       BigIntField("derived"),        BigIntField("footer_probes"),
       BigIntField("published"),      BigIntField("already_published"),
-      BigIntField("publish_failures")};
+      BigIntField("publish_failures"), BigIntField("sidecar_probes")};
   auto compute = []() -> Result<std::vector<Value>> {
     const RowSummaryStats& s = *table_internal::ProcessRowSummaryStats();
     std::vector<Value> row;
     for (const std::atomic<int64_t>* counter :
          {&s.cache_hits, &s.cache_misses, &s.sidecar_hits, &s.sidecar_misses,
           &s.refused_identity, &s.decode_failures, &s.derived, &s.footer_probes, &s.published,
-          &s.already_published, &s.publish_failures}) {
+          &s.already_published, &s.publish_failures, &s.sidecar_probes}) {
       row.push_back(Value::Int64(counter->load()));
     }
     return row;
