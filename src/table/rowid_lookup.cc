@@ -259,6 +259,7 @@ KeptDirectories& Kept() {
 // not reused while it is kept) and the table. Appended by hand: every lookup pays for it.
 std::string KeptKey(Lake& lake, const FileSystem* fs, const TableInfo& table) {
   std::string key;
+  // Only the store's backend and location are read: both are fixed when the store is opened.
   const CatalogStore* store = lake.store();
   const std::string& location = store != nullptr ? store->location() : lake.data_path();
   key.reserve(location.size() + lake.data_path().size() + table.table_uuid.size() + 80);
@@ -331,7 +332,8 @@ Result<std::map<int64_t, std::vector<int64_t>>> PlaceRowIds(
     Lake& lake, std::shared_ptr<FileSystem> fs, const TableMetadata& table,
     std::span<const int64_t> row_ids) {
   std::map<int64_t, std::vector<int64_t>> positions;
-  if (row_ids.empty() || !table.table) return positions;
+  if (row_ids.empty()) return positions;
+  if (!table.table) return Status::InvalidArgument("PlaceRowIds: no table");
   const std::shared_ptr<SummaryCache>& cache = ProcessRowSummaryCache();
   const uint64_t generation = cache ? cache->generation() : 0;
   const std::string key = KeptKey(lake, fs.get(), *table.table);
