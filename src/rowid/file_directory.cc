@@ -143,7 +143,11 @@ struct FileDirectory::Impl {
     const std::string path = SidecarPath(s.info);
     Result<rowid_internal::RowsumProbe> probe =
         rowid_internal::ProbeRowsum(*ctx.fs, path, IdentityOf(table_id(), s.info, ctx.data_path), ids);
-    if (!probe.ok()) return Status::OK();
+    if (!probe.ok()) {
+      // A sidecar without an index stays without one: its later lookups load the set directly.
+      if (probe.status().code() == StatusCode::kNotSupported) s.probes = options.probe_lookups;
+      return Status::OK();
+    }
     std::vector<uint64_t> found, ranks;
     for (size_t i = 0; i < ids.size(); ++i) {
       if (probe->ranks[i]) {

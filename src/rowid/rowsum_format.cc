@@ -408,9 +408,9 @@ Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const Posi
     PutU32(&out, kSetIndexBlock);
   }
   PutU32(&out, Crc32(out));
+  out.append(index);
   out.append(set_bytes);
   out.append(body);
-  out.append(index);
   return out;
 }
 

@@ -15,6 +15,9 @@ namespace tarn::rowid_internal {
 
 namespace {
 
+// What a probe's first read takes past the header, for the set index.
+constexpr uint64_t kProbePrefixBytes = 8 << 10;
+
 // Reads [offset, offset + length) or fails with Corruption when the object is shorter (a
 // truncated sidecar is corrupt, not an I/O failure).
 Status ReadRange(const RandomAccessFile& file, uint64_t offset, uint64_t length, std::string* out,
@@ -63,7 +66,7 @@ Result<RowsumRead> ReadRowsum(FileSystem& fs, const std::string& path,
   TARN_RETURN_NOT_OK(ReadHeader(*file, expected, static_cast<uint64_t>(std::max<int64_t>(prefix_bytes, 0)),
                                 &out.header, &bytes, &out.bytes_read));
   const RowsumHeader& h = out.header;
-  const uint64_t want = want_order ? h.index_offset() : h.order_offset();
+  const uint64_t want = want_order ? h.total_len() : h.order_offset();
   out.header_bytes = bytes.substr(0, h.header_len);
   std::string_view view(bytes);
   std::shared_ptr<Buffer> whole;  // the first `want` bytes when the prefix read fell short
@@ -104,21 +107,30 @@ Result<RowsumProbe> ProbeRowsum(FileSystem& fs, const std::string& path,
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, fs.OpenForRead(path));
   RowsumProbe out;
   std::string bytes;
-  // The header exactly, as a version 3 writer lays it out for this path (one more read if the
-  // sidecar's header is longer).
-  TARN_RETURN_NOT_OK(ReadHeader(*file, expected, kFixedHeaderBytes + expected.relative_path.size() + 20,
+  // The header as a version 3 writer lays it out for this path and, in the same read, an index
+  // of up to kProbePrefixBytes (the seed's million ids: 7,456 bytes); a longer one is one more.
+  TARN_RETURN_NOT_OK(ReadHeader(*file, expected,
+                                kFixedHeaderBytes + expected.relative_path.size() + 20 + kProbePrefixBytes,
                                 &out.header, &bytes, &out.bytes_read));
   const RowsumHeader& h = out.header;
   out.header_bytes = bytes.substr(0, h.header_len);
   if (h.index_len == 0) {
     return Status::NotSupported("'", path, "' has no set index (version ", h.version, ")");
   }
-  std::string index_bytes;
-  TARN_RETURN_NOT_OK(ReadRange(*file, h.index_offset(), h.index_len, &index_bytes, &out.bytes_read));
-  TARN_ASSIGN_OR_RETURN(SetIndex index, SetIndex::Decode(h, index_bytes, path));
+  if (bytes.size() < h.set_offset()) {
+    TARN_RETURN_NOT_OK(ReadRange(*file, bytes.size(), h.set_offset() - bytes.size(), &bytes, &out.bytes_read));
+  }
+  TARN_ASSIGN_OR_RETURN(SetIndex index,
+                        SetIndex::Decode(h, std::string_view(bytes).substr(h.index_offset(), h.index_len), path));
+  // Set bytes the first read already holds are not read again.
   auto fetch = [&](uint64_t offset, uint64_t length, std::string* block) -> Status {
     block->clear();
-    return ReadRange(*file, h.set_offset() + offset, length, block, &out.bytes_read);
+    const uint64_t at = h.set_offset() + offset;
+    if (at + length <= bytes.size()) {
+      block->assign(bytes, at, length);
+      return Status::OK();
+    }
+    return ReadRange(*file, at, length, block, &out.bytes_read);
   };
   TARN_RETURN_NOT_OK(index.Ranks(ids, fetch, &out.ranks));
   return out;

@@ -37,7 +37,8 @@ struct RowsumProbe {
 };
 
 // Asks a version 3 sidecar about `ids` (ascending) without loading its set: one read of the
-// header, one of the set index, then per id the set blocks that can hold it (set_index.h).
+// header and the set index that follows it (a second when the index is longer than 8 KiB), then
+// per id the set blocks that can hold it (set_index.h).
 // Errors as ReadRowsum, and NotSupported for a sidecar without a set index (older versions,
 // sets that are not Elias-Fano or small): its set is to be read whole.
 Result<RowsumProbe> ProbeRowsum(FileSystem& fs, const std::string& path,
