@@ -1,10 +1,9 @@
 // The set index of a version 3 .rowsum (docs/formats/rowsum.md, "Set index"), between the
-// header and the set: for an
-// Elias-Fano set, how many ids come before every S-th bucket, and a CRC-32C of every B-byte
-// block of the set's bytes. With it a reader asks about a few ids without loading the set: per
-// id, the high bits of the one stretch of S buckets that can hold it and the low bits of its
-// bucket — a block or two of the set, each verified against its checksum — instead of the
-// whole set. Immutable once decoded; safe to share between threads.
+// header and the set: for an Elias-Fano set, how many ids come before every S-th bucket, and a
+// CRC-32C of every B-byte block of the set's bytes. With it a reader asks about a few ids
+// without loading the set: per id, the high bits of the one stretch of S buckets that can hold
+// it and the low bits of its bucket — a block or two of the set, each verified against its
+// checksum — instead of the whole set. Immutable once decoded; safe to share between threads.
 #pragma once
 
 #include <cstdint>
