@@ -221,7 +221,8 @@ class FileSummary {
 struct RowSummaryStats {
   std::atomic<int64_t> cache_hits{0};          // memory or disk tier answered
   std::atomic<int64_t> cache_misses{0};
-  std::atomic<int64_t> sidecar_hits{0};        // a sidecar answered (set, or order entries)
+  std::atomic<int64_t> sidecar_hits{0};        // a sidecar answered (set, order entries, probe)
+  std::atomic<int64_t> sidecar_probes{0};      // ... of which asked about ids through its set index
   std::atomic<int64_t> sidecar_misses{0};      // no sidecar object
   std::atomic<int64_t> refused_identity{0};    // a sidecar describing another file
   std::atomic<int64_t> decode_failures{0};     // bad magic/version, short read, corrupt bytes
@@ -282,7 +283,15 @@ class SummaryCache {
   int64_t whole_bytes_used() const;
   int64_t disk_bytes_used() const;
   int64_t entries() const;
-  void Clear();  // memory tiers only
+  void Clear();  // memory tiers only; bumps the generation
+
+  // Bumped by Clear() and NoteSidecarsChanged(). What keeps state derived from this cache's
+  // answers across statements (the row-id directories a process keeps) is valid only for the
+  // generation it was built at.
+  uint64_t generation() const;
+  // Something a summary could be read from changed: a sidecar was published, swept, or refused
+  // as corrupt or describing another file. Bumps the generation.
+  void NoteSidecarsChanged();
 
  private:
   struct Impl;
@@ -358,6 +367,12 @@ struct FileDirectoryOptions {
   int64_t index_work_per_id = 12;
   // No index over more ids than this. Default: 64M (an index of about 2 bytes per id).
   int64_t index_max_ids = int64_t{64} << 20;
+  // A file whose summary is not resident is asked about the wanted ids through its sidecar's
+  // set index (a version 3 sidecar: a few KiB read rather than the whole set) for its first
+  // probe_lookups lookups that want at most probe_max_ids of its ids; past either, or without
+  // a set index, its set is loaded. Defaults: 8 lookups, 64 ids; 0 lookups = never probe.
+  int64_t probe_lookups = 8;
+  int64_t probe_max_ids = 64;
 };
 
 // The files of one table at one snapshot, and where each row id physically sits.
@@ -382,6 +397,9 @@ class FileDirectory {
     int64_t dense = 0, embedded = 0, unclassified = 0, summarized = 0, indexed = 0;
   };
   Counts counts() const;
+  // What the directory holds: its file states, the summaries it keeps (counted whole, though
+  // a cache may share them) and its index.
+  int64_t memory_bytes() const;
 
  private:
   struct Impl;

@@ -1,5 +1,6 @@
 #include "rowid/elias_fano.h"
 
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -14,17 +15,33 @@ constexpr size_t kFixedBytes = 8 + 8 + 8 + 1;  // count, min, max, low width
 
 uint64_t LowMask(int width) { return width == 0 ? 0 : (~uint64_t{0} >> (64 - width)); }
 
-// The position of set bit number `r` (from 0) of `word`. REQUIRES: r < popcount(word).
-int SelectInWord(uint64_t word, int r) {
-  for (int byte_shift = 0;; byte_shift += 8) {
-    uint64_t byte = (word >> byte_shift) & 0xFF;
-    const int ones = std::popcount(byte);
-    if (r < ones) {
-      for (; r > 0; --r) byte &= byte - 1;
-      return byte_shift + std::countr_zero(byte);
+// kSelectInByte[b][r]: the position of set bit number r of byte b.
+constexpr auto kSelectInByte = [] {
+  std::array<std::array<uint8_t, 8>, 256> table{};
+  for (int b = 0; b < 256; ++b) {
+    int r = 0;
+    for (int bit = 0; bit < 8; ++bit) {
+      if ((b >> bit) & 1) table[b][r++] = static_cast<uint8_t>(bit);
     }
-    r -= ones;
   }
+  return table;
+}();
+
+// The position of set bit number `r` (from 0) of `word`. REQUIRES: r < popcount(word).
+// Branch-free: per-byte popcounts summed into prefixes by one multiplication, the byte holding
+// the bit found by comparing every prefix with r at once, then a table inside the byte.
+int SelectInWord(uint64_t word, int r) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  uint64_t counts = word - ((word >> 1) & 0x5555555555555555ULL);
+  counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL);
+  counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  const uint64_t prefix = counts * kOnes;  // byte i: the 1s in bytes 0..i (at most 64)
+  // Byte i of the difference is 128 + r − prefix_i (never borrowing): its top bit says
+  // prefix_i <= r, true exactly for the bytes before the one holding bit number r.
+  const uint64_t at_most = ((kHighs | (kOnes * static_cast<uint64_t>(r))) - prefix) & kHighs;
+  const int byte = std::popcount(at_most);
+  const int before = byte == 0 ? 0 : static_cast<int>((prefix >> (8 * byte - 8)) & 0xFF);
+  return 8 * byte + kSelectInByte[(word >> (8 * byte)) & 0xFF][r - before];
 }
 
 // Whole 64-bit words holding `bits` bits, plus the padding word.
@@ -52,11 +69,22 @@ uint64_t Descents(const uint64_t* high, uint64_t high_bits, const uint64_t* lows
     if (previous_top && (word & 1)) {
       descents += l == 0 || LowAt(lows, before - 1, l, mask) >= LowAt(lows, before, l, mask);
     }
-    // Bit p of `pairs`: bits p and p + 1 are both ids (p <= 62).
-    for (uint64_t pairs = word & (word >> 1); pairs != 0; pairs &= pairs - 1) {
-      const int p = std::countr_zero(pairs);
-      const uint64_t index = before + static_cast<uint64_t>(std::popcount(word & ((uint64_t{2} << p) - 1))) - 1;
-      descents += l == 0 || LowAt(lows, index, l, mask) >= LowAt(lows, index + 1, l, mask);
+    // Bit p of `pairs`: bits p and p + 1 are both ids (p <= 62). Both ids' low bits are
+    // adjacent, so up to 31 bits wide they come out of one two-word read.
+    if (l > 0 && l <= 31) {
+      const uint64_t pair_mask = LowMask(2 * l);
+      for (uint64_t pairs = word & (word >> 1); pairs != 0; pairs &= pairs - 1) {
+        const int p = std::countr_zero(pairs);
+        const uint64_t index = before + static_cast<uint64_t>(std::popcount(word & ((uint64_t{2} << p) - 1))) - 1;
+        const uint64_t both = LowAt(lows, index, l, pair_mask);
+        descents += (both & mask) >= (both >> l);
+      }
+    } else {
+      for (uint64_t pairs = word & (word >> 1); pairs != 0; pairs &= pairs - 1) {
+        const int p = std::countr_zero(pairs);
+        const uint64_t index = before + static_cast<uint64_t>(std::popcount(word & ((uint64_t{2} << p) - 1))) - 1;
+        descents += l == 0 || LowAt(lows, index, l, mask) >= LowAt(lows, index + 1, l, mask);
+      }
     }
     before += static_cast<uint64_t>(std::popcount(word));
     previous_top = word >> 63;

@@ -7,6 +7,8 @@
 #include "rowid/bit_packing.h"
 #include "rowid/derive.h"
 #include "rowid/elias_fano.h"
+#include "rowid/order_locator.h"
+#include "rowid/sidecar.h"
 #include "tarn/rowid.h"
 
 namespace tarn {
@@ -46,6 +48,7 @@ struct FileState {
   std::optional<std::pair<uint64_t, uint64_t>> bounds;  // from the footer; nullopt = unknown
   bool bounds_known = false;
   std::optional<FileSummary> summary;
+  int64_t probes = 0;  // lookups answered through the sidecar's set index
 };
 
 // The wanted ids (sorted) in [lo, hi].
@@ -78,6 +81,8 @@ struct FileDirectory::Impl {
   // What the lookups without an index have cost since `files` was built, in the units of
   // FileDirectoryOptions::index_work_per_id.
   uint64_t lookup_work = 0;
+  // memory_bytes() as last computed; reset whenever a summary, the index or `files` changes.
+  mutable std::optional<int64_t> memory_bytes;
 
   int64_t table_id() const { return table->table->table_id; }
   const std::string& ns() const { return ctx.cache_namespace.empty() ? ctx.data_path : ctx.cache_namespace; }
@@ -87,6 +92,7 @@ struct FileDirectory::Impl {
     for (FileState& s : previous) old[s.info.data_file_id] = &s;
     table = std::move(next);
     index.reset();
+    memory_bytes.reset();
     lookup_work = 0;
     files.clear();
     files.reserve(table->data_files.size());  // FileState moves may copy: never reallocate
@@ -128,6 +134,51 @@ struct FileDirectory::Impl {
     return Status::OK();
   }
 
+  // Asks the file's sidecar about `ids` through its set index. Leaves *answered false — the
+  // caller loads the set through the ordinary path, which counts and logs what went wrong — when
+  // there is no sidecar, it has no index, or it fails.
+  Status Probe(FileState& s, std::span<const uint64_t> ids, std::vector<RowPlacement>* out,
+               bool* answered) {
+    ++s.probes;
+    const std::string path = SidecarPath(s.info);
+    Result<rowid_internal::RowsumProbe> probe =
+        rowid_internal::ProbeRowsum(*ctx.fs, path, IdentityOf(table_id(), s.info, ctx.data_path), ids);
+    if (!probe.ok()) {
+      // A sidecar without an index stays without one: its later lookups load the set directly.
+      if (probe.status().code() == StatusCode::kNotSupported) s.probes = options.probe_lookups;
+      return Status::OK();
+    }
+    std::vector<uint64_t> found, ranks;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (probe->ranks[i]) {
+        found.push_back(ids[i]);
+        ranks.push_back(*probe->ranks[i]);
+      }
+    }
+    std::vector<std::vector<int64_t>> positions;
+    if (!ranks.empty()) {
+      rowid_internal::OrderLocator locator;
+      locator.fs = ctx.fs;
+      locator.path = path;
+      locator.header_bytes = std::move(probe->header_bytes);
+      locator.header = probe->header;
+      int64_t bytes_read = 0;
+      if (!rowid_internal::ReadOrderEntries(locator, ranks, &positions, &bytes_read).ok()) {
+        return Status::OK();
+      }
+    }
+    if (ctx.stats) {
+      ctx.stats->sidecar_hits++;
+      ctx.stats->sidecar_probes++;
+    }
+    for (size_t i = 0; i < found.size(); ++i) {
+      out->push_back(RowPlacement{static_cast<int64_t>(found[i]), s.info.data_file_id,
+                                  std::move(positions[i])});
+    }
+    *answered = true;
+    return Status::OK();
+  }
+
   Status PlaceInFile(FileState& s, const std::vector<uint64_t>& wanted,
                      std::vector<RowPlacement>* out) {
     if (s.kind == FileKind::kUnknown) TARN_RETURN_NOT_OK(LearnFacts(s));
@@ -140,13 +191,29 @@ struct FileDirectory::Impl {
       }
       return Status::OK();
     }
+    if (!s.summary) {
+      // Bounds already learned reject most files of a kept directory before any cache key is
+      // built (a lookup visits every file).
+      if (s.bounds_known && s.bounds && Within(wanted, s.bounds->first, s.bounds->second).empty()) {
+        return Status::OK();
+      }
+      memory_bytes.reset();
+    }
     if (!s.summary && ctx.cache) {
       s.summary = ctx.cache->Lookup(ns(), IdentityOf(table_id(), s.info, ctx.data_path),
                                     SummaryNeed::kMembership, ctx.stats.get());
     }
     if (!s.summary) {
       if (!s.bounds_known) TARN_RETURN_NOT_OK(LearnFacts(s));
-      if (s.bounds && Within(wanted, s.bounds->first, s.bounds->second).empty()) return Status::OK();
+      const std::span<const uint64_t> admitted =
+          s.bounds ? Within(wanted, s.bounds->first, s.bounds->second) : std::span<const uint64_t>(wanted);
+      if (admitted.empty()) return Status::OK();
+      if (ctx.use_sidecars && s.probes < options.probe_lookups &&
+          static_cast<int64_t>(admitted.size()) <= options.probe_max_ids) {
+        bool answered = false;
+        TARN_RETURN_NOT_OK(Probe(s, admitted, out, &answered));
+        if (answered) return Status::OK();
+      }
       TARN_ASSIGN_OR_RETURN(FileSummary summary,
                             LoadFileSummary(ctx, table_id(), s.info, SummaryNeed::kMembership));
       s.summary = std::move(summary);
@@ -335,6 +402,7 @@ Result<PlaceResult> FileDirectory::Place(std::span<const int64_t> row_ids) {
     }
     impl_->lookup_work += impl_->files.size();
     BuildIndexIfWorthIt(impl_->files, impl_->options, impl_->lookup_work, &impl_->index);
+    if (impl_->index) impl_->memory_bytes.reset();
   }
   std::sort(result.placements.begin(), result.placements.end(),
             [](const RowPlacement& a, const RowPlacement& b) {
@@ -361,6 +429,22 @@ Status FileDirectory::Refresh(std::shared_ptr<const TableMetadata> table,
   for (auto& [snapshot, changes] : more_changes) impl_->options.changes_by_snapshot[snapshot] = changes;
   impl_->Adopt(std::move(table), std::move(impl_->files));
   return Status::OK();
+}
+
+int64_t FileDirectory::memory_bytes() const {
+  if (impl_->memory_bytes) return *impl_->memory_bytes;
+  int64_t bytes = static_cast<int64_t>(sizeof(Impl) + impl_->files.capacity() * sizeof(FileState));
+  for (const FileState& s : impl_->files) {
+    bytes += static_cast<int64_t>(s.info.path.capacity() + s.info.relative_path.capacity() +
+                                  s.info.column_stats.capacity() * sizeof(FileColumnStats));
+    if (s.summary) bytes += s.summary->memory_bytes();
+  }
+  if (impl_->index) {
+    bytes += impl_->index->ids->memory_bytes() +
+             static_cast<int64_t>(impl_->index->files.capacity() + 8 * impl_->index->rest.capacity());
+  }
+  impl_->memory_bytes = bytes;
+  return bytes;
 }
 
 FileDirectory::Counts FileDirectory::counts() const {

@@ -31,6 +31,7 @@ Result<PublishOutcome> PublishRowSummary(const RowSummaryContext& ctx, int64_t t
   // file each leave the same complete bytes.
   TARN_RETURN_NOT_OK(ctx.fs->WriteFile(path, bytes));
   if (ctx.stats) ctx.stats->published++;
+  if (ctx.cache) ctx.cache->NoteSidecarsChanged();  // no entry read or filled
   return PublishOutcome::kPublished;
 }
 

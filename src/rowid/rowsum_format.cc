@@ -6,6 +6,7 @@
 #include "rowid/bit_packing.h"
 #include "rowid/byte_cursor.h"
 #include "rowid/run_order.h"
+#include "rowid/set_index.h"
 #include "tarn/columnar.h"
 
 namespace tarn {
@@ -128,14 +129,24 @@ Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* need
   uint32_t path_len = 0;
   TARN_RETURN_NOT_OK(in.Read(&path_len));
   if (path_len > (1u << 16)) return in.Error("path longer than 64 KiB");
-  if (header_len != kFixedHeaderBytes + path_len + 4) {
+  // Version 3 holds the set index's length, sample and block between the path and the checksum.
+  const uint32_t index_fields = version >= 3 ? 16 : 0;
+  if (header_len != kFixedHeaderBytes + path_len + index_fields + 4) {
     return Status::Corruption("rowsum header: length ", header_len, " disagrees with path length ",
-                              path_len);
+                              path_len, " in version ", version);
   }
   *needed = header_len;
   if (prefix.size() < header_len) return Status::OK();
   std::string_view path;
   TARN_RETURN_NOT_OK(in.ReadBytes(path_len, &path));
+  h->index_len = 0;
+  h->index_sample = 0;
+  h->index_block = 0;
+  if (version >= 3) {
+    TARN_RETURN_NOT_OK(in.Read(&h->index_len));
+    TARN_RETURN_NOT_OK(in.Read(&h->index_sample));
+    TARN_RETURN_NOT_OK(in.Read(&h->index_block));
+  }
   uint32_t stored_crc = 0;
   TARN_RETURN_NOT_OK(in.Read(&stored_crc));
   const uint32_t crc = Crc32(prefix.substr(0, header_len - 4));
@@ -143,8 +154,8 @@ Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* need
     return Status::Corruption("rowsum header: checksum mismatch: stored ", stored_crc,
                               ", computed ", crc);
   }
-  // Version 1 knows set kinds 1..3 and order forms 0..2; version 2 adds set kind 4 and order
-  // form 3.
+  // Version 1 knows set kinds 1..3 and order forms 0..2; versions 2 and 3 add set kind 4 and
+  // order form 3.
   const uint8_t last_set_kind = version == 1 ? 3 : 4, last_order_form = version == 1 ? 2 : 3;
   if (set_kind < 1 || set_kind > last_set_kind) {
     return Status::Corruption("rowsum header: set kind ", int{set_kind}, " in version ", version);
@@ -189,6 +200,22 @@ Status DecodeRowsumHeader(std::string_view prefix, RowsumHeader* h, size_t* need
   if (h->set_len > (uint64_t{1} << 40) || h->min_id > h->max_id) {
     return Status::Corruption("rowsum header: set length ", h->set_len, ", bounds ", h->min_id,
                               "..", h->max_id);
+  }
+  if (version >= 3) {
+    // Version 3 is stamped only for an indexed Elias-Fano set; the index's length follows from
+    // the header (SetIndex::Decode checks the rest).
+    if (h->set_kind != RowIdSet::Kind::kEliasFano || h->distinct == 0 || h->index_sample == 0 ||
+        h->index_sample > kMaxSetIndexSample || h->index_block == 0 ||
+        h->index_block > kMaxSetIndexBlock) {
+      return Status::Corruption("rowsum header: a set index (sample ", h->index_sample, ", block ",
+                                h->index_block, ") for a set of kind ", int{set_kind});
+    }
+    const EliasFanoShape shape = EliasFanoShape::Of(h->distinct, h->min_id, h->max_id);
+    if (shape.set_len != h->set_len ||
+        h->index_len != SetIndexBytes(shape, h->index_sample, h->index_block)) {
+      return Status::Corruption("rowsum header: set index of ", h->index_len, " bytes, expected ",
+                                SetIndexBytes(shape, h->index_sample, h->index_block));
+    }
   }
   return Status::OK();
 }
@@ -340,13 +367,24 @@ Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const Posi
   std::string set_bytes;
   set.EncodeTo(&set_bytes);
 
+  // An Elias-Fano set large enough gets a set index (version 3), so a lookup can ask it about a
+  // few ids without loading it.
+  std::string index;
+  if (set.kind() == RowIdSet::Kind::kEliasFano && set_bytes.size() >= kSetIndexMinSetBytes) {
+    EncodeSetIndex(EliasFanoShape::Of(set.size(), set.min(), set.max()), set_bytes,
+                   kSetIndexBucketSample, kSetIndexBlock, &index);
+  }
+
   std::string out;
-  out.reserve(kFixedHeaderBytes + identity.relative_path.size() + 4 + set_bytes.size() + body.size());
+  out.reserve(kFixedHeaderBytes + identity.relative_path.size() + 20 + set_bytes.size() +
+              body.size() + index.size());
   out.append(kRowsumMagic, 8);
-  // Version 1 when only its forms are used, so such sidecars keep their exact bytes.
+  // The lowest version whose forms are used, so such sidecars keep their exact bytes.
   const bool needs_v2 = set.kind() == RowIdSet::Kind::kEliasFano || h.order_form == OrderForm::kRuns;
-  PutU32(&out, needs_v2 ? kRowsumVersion : 1);
-  PutU32(&out, static_cast<uint32_t>(kFixedHeaderBytes + identity.relative_path.size() + 4));
+  const uint32_t version = !index.empty() ? 3 : needs_v2 ? 2 : 1;
+  PutU32(&out, version);
+  PutU32(&out, static_cast<uint32_t>(kFixedHeaderBytes + identity.relative_path.size() +
+                                     (version >= 3 ? 16 : 0) + 4));
   PutU64(&out, static_cast<uint64_t>(identity.table_id));
   PutU64(&out, static_cast<uint64_t>(identity.data_file_id));
   PutU64(&out, static_cast<uint64_t>(identity.file_size));
@@ -364,7 +402,13 @@ Result<std::string> EncodeRowSummary(const SummaryIdentity& identity, const Posi
   PutU32(&out, Crc32(set_bytes));
   PutU32(&out, static_cast<uint32_t>(identity.relative_path.size()));
   out.append(identity.relative_path);
+  if (version >= 3) {
+    PutU64(&out, index.size());
+    PutU32(&out, kSetIndexBucketSample);
+    PutU32(&out, kSetIndexBlock);
+  }
   PutU32(&out, Crc32(out));
+  out.append(index);
   out.append(set_bytes);
   out.append(body);
   return out;

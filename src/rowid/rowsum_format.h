@@ -12,10 +12,11 @@
 namespace tarn::rowid_internal {
 
 inline constexpr char kRowsumMagic[8] = {'T', 'A', 'R', 'N', 'R', 'S', 'U', 'M'};
-// Version 2 adds the Elias-Fano set and the Runs order; a writer stamps version 1 when it uses
-// neither, so those sidecars keep version 1's exact bytes and stay readable by version 1
-// readers.
-inline constexpr uint32_t kRowsumVersion = 2;
+// Version 2 adds the Elias-Fano set and the Runs order; version 3 adds the set index (three
+// header fields before the header's checksum, a section between the header and the set). A writer stamps the
+// lowest version whose forms it uses, so older sidecars keep their exact bytes and stay
+// readable by older readers.
+inline constexpr uint32_t kRowsumVersion = 3;
 inline constexpr size_t kFixedHeaderBytes = 104;
 inline constexpr uint32_t kDefaultOrderBlock = 1024;
 inline constexpr uint32_t kMaxOrderBlock = 1 << 20;
@@ -40,10 +41,16 @@ struct RowsumHeader {
   uint32_t order_block = kDefaultOrderBlock;
   uint32_t set_crc = 0;
   uint32_t header_len = 0;
+  // Version 3: the set index (set_index.h) between the header and the set, so one read takes
+  // both; index_len 0 in older versions.
+  uint64_t index_len = 0;
+  uint32_t index_sample = 0;
+  uint32_t index_block = 0;
 
-  uint64_t set_offset() const { return header_len; }
-  uint64_t order_offset() const { return header_len + set_len; }
-  uint64_t total_len() const { return header_len + set_len + order_len; }
+  uint64_t index_offset() const { return header_len; }
+  uint64_t set_offset() const { return header_len + index_len; }
+  uint64_t order_offset() const { return set_offset() + set_len; }
+  uint64_t total_len() const { return order_offset() + order_len; }
   // Within the order's body: where the packed offsets (Repeated) and positions begin, and the
   // body's length (the checksum table follows it). A Runs body's length is not a function of
   // the counts: it is the one length whose checksum table makes order_len.

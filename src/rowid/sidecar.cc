@@ -8,11 +8,15 @@
 #include "rowid/byte_cursor.h"
 #include "rowid/order_locator.h"
 #include "rowid/run_order.h"
+#include "rowid/set_index.h"
 #include "tarn/columnar.h"
 
 namespace tarn::rowid_internal {
 
 namespace {
+
+// What a probe's first read takes past the header, for the set index.
+constexpr uint64_t kProbePrefixBytes = 8 << 10;
 
 // Reads [offset, offset + length) or fails with Corruption when the object is shorter (a
 // truncated sidecar is corrupt, not an I/O failure).
@@ -96,6 +100,40 @@ Result<RowsumHeader> ReadRowsumHeader(FileSystem& fs, const std::string& path,
   TARN_RETURN_NOT_OK(ReadHeader(*file, expected, kFixedHeaderBytes + expected.relative_path.size() + 4,
                                 &header, &bytes, &bytes_read));
   return header;
+}
+
+Result<RowsumProbe> ProbeRowsum(FileSystem& fs, const std::string& path,
+                                const SummaryIdentity& expected, std::span<const uint64_t> ids) {
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, fs.OpenForRead(path));
+  RowsumProbe out;
+  std::string bytes;
+  // The header as a version 3 writer lays it out for this path and, in the same read, an index
+  // of up to kProbePrefixBytes (the seed's million ids: 7,456 bytes); a longer one is one more.
+  TARN_RETURN_NOT_OK(ReadHeader(*file, expected,
+                                kFixedHeaderBytes + expected.relative_path.size() + 20 + kProbePrefixBytes,
+                                &out.header, &bytes, &out.bytes_read));
+  const RowsumHeader& h = out.header;
+  out.header_bytes = bytes.substr(0, h.header_len);
+  if (h.index_len == 0) {
+    return Status::NotSupported("'", path, "' has no set index (version ", h.version, ")");
+  }
+  if (bytes.size() < h.set_offset()) {
+    TARN_RETURN_NOT_OK(ReadRange(*file, bytes.size(), h.set_offset() - bytes.size(), &bytes, &out.bytes_read));
+  }
+  TARN_ASSIGN_OR_RETURN(SetIndex index,
+                        SetIndex::Decode(h, std::string_view(bytes).substr(h.index_offset(), h.index_len), path));
+  // Set bytes the first read already holds are not read again.
+  auto fetch = [&](uint64_t offset, uint64_t length, std::string* block) -> Status {
+    block->clear();
+    const uint64_t at = h.set_offset() + offset;
+    if (at + length <= bytes.size()) {
+      block->assign(bytes, at, length);
+      return Status::OK();
+    }
+    return ReadRange(*file, at, length, block, &out.bytes_read);
+  };
+  TARN_RETURN_NOT_OK(index.Ranks(ids, fetch, &out.ranks));
+  return out;
 }
 
 Status ReadOrderEntries(const OrderLocator& locator, std::span<const uint64_t> ranks,

@@ -1,5 +1,6 @@
 // SummaryCache: two memory LRUs (membership, whole) bounded by bytes, footer facts, and an
 // optional disk tier of files in the sidecar encoding.
+#include <atomic>
 #include <charconv>
 #include <list>
 #include <unordered_map>
@@ -104,6 +105,7 @@ struct SummaryCache::Impl {
   std::unordered_map<std::string, DiskEntry> disk;  // by file path
   int64_t disk_used = 0;
   uint64_t tick = 0;
+  std::atomic<uint64_t> generation{0};  // read without mu
 
   bool has_disk() const { return options.disk_fs != nullptr && !options.disk_dir.empty(); }
   std::string DiskPath(const std::string& key) const {
@@ -270,6 +272,10 @@ void SummaryCache::Clear() {
   impl_->membership.Clear();
   impl_->whole.Clear();
   impl_->facts.clear();
+  impl_->generation.fetch_add(1);
 }
+
+uint64_t SummaryCache::generation() const { return impl_->generation.load(); }
+void SummaryCache::NoteSidecarsChanged() { impl_->generation.fetch_add(1); }
 
 }  // namespace tarn

@@ -37,6 +37,8 @@ void NoteSidecarFailure(const RowSummaryContext& ctx, const std::string& path, c
     if (stats) stats->sidecar_misses++;
     return;
   }
+  // A refused sidecar is a change of what the cache's users may rely on.
+  if (ctx.cache) ctx.cache->NoteSidecarsChanged();
   if (stats == nullptr) return;
   if (st.code() == StatusCode::kInvalidArgument) {
     stats->refused_identity++;

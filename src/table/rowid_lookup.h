@@ -10,8 +10,16 @@
 // The process keeps one SummaryCache (memory tier) and one RowSummaryStats for every lookup;
 // tarn_row_summary_stats() shows the latter.
 //
-// Thread-safety: the functions may run on many threads (the cache and counters are shared and
-// synchronized; each lookup builds its own FileDirectory).
+// The process also keeps one FileDirectory per (lake, file system, table) across statements
+// (at most 64, 64 MiB), so a warm lookup costs the directory's search rather than a fetch of
+// every file's summary. A kept directory is used only while it describes the statement's
+// committed files (snapshot, ids, paths, sizes, row facts) at the summary cache's generation,
+// which Clear() and every sidecar published, swept or refused bump; another snapshot (a
+// commit) refreshes it, keeping what it knew of the files still listed.
+//
+// Thread-safety: the functions may run on many threads (the cache, counters and kept
+// directories are shared and synchronized; a statement takes its table's directory out while
+// it uses it, and one running meanwhile builds its own).
 #pragma once
 
 #include <cstdint>
@@ -45,6 +53,12 @@ std::optional<std::vector<int64_t>> PinnedRowIds(const BoundExpr& filter, int ro
 
 // Sorted, unique ids in both lists.
 std::vector<int64_t> IntersectRowIds(std::span<const int64_t> a, std::span<const int64_t> b);
+
+// Bumps the process cache's generation: sidecars were published or swept (the SQL functions).
+void NoteProcessSidecarsChanged();
+// Drops every kept directory; how many are kept (for tests).
+void ForgetKeptDirectories();
+size_t KeptDirectoryCount();
 
 // Where `row_ids` sit in the committed files of `table` (files with data_file_id >= 0; a write
 // transaction's own files are not placed): data_file_id -> sorted unique physical positions.

@@ -25,7 +25,7 @@ using rowid_internal::RowsumHeader;
 struct Encoded {
   RowsumHeader header;
   std::string bytes;
-  std::string Order() const { return bytes.substr(header.order_offset()); }
+  std::string Order() const { return bytes.substr(header.order_offset(), header.order_len); }
 };
 
 Encoded Encode(const std::vector<int64_t>& ids_in_file_order) {

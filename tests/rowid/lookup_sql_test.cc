@@ -4,9 +4,11 @@
 // tarn_publish_row_summaries passes; tarn_sweep_row_summaries removing a stranded sidecar.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rowid_test_files.h"
@@ -171,6 +173,152 @@ TEST_F(LookupSqlTest, PublishSinceAndSweep) {
   auto again = Csv(&session_, "CALL tarn_sweep_row_summaries('lake')");
   ASSERT_TRUE(again.ok());
   EXPECT_NE(again->find(",1,0\n"), std::string::npos) << *again;
+}
+
+// Summary-cache traffic: a kept directory serves a repeated point read without asking the cache
+// for any file; a rebuilt one asks again.
+int64_t CacheTraffic(const std::map<std::string, int64_t>& stats) {
+  return stats.at("cache_hits") + stats.at("cache_misses");
+}
+
+std::string WarmRead(Session* session, const std::string& sql) {
+  auto csv = Csv(session, sql);
+  EXPECT_TRUE(csv.ok()) << csv.status().ToString();
+  return csv.ok() ? *csv : "";
+}
+
+TEST_F(LookupSqlTest, KeptDirectoryServesRepeatsUntilSidecarsChange) {
+  table_internal::ForgetKeptDirectories();
+  const std::string expected = PointRead();
+  ASSERT_NE(expected.find("1320,1206,v1206"), std::string::npos) << expected;
+  EXPECT_EQ(table_internal::KeptDirectoryCount(), 1u);
+  auto first = Stats(&session_);
+  EXPECT_EQ(WarmRead(&session_, kPointRead), expected);
+  auto repeat = Stats(&session_);
+  EXPECT_EQ(CacheTraffic(repeat), CacheTraffic(first));  // kept: the cache was not asked
+
+  // A publish changes what a summary would be read from: the next read builds anew.
+  ASSERT_TRUE(Csv(&session_, "CALL tarn_publish_row_summaries()").ok());
+  auto published = Stats(&session_);
+  EXPECT_EQ(WarmRead(&session_, kPointRead), expected);
+  auto after_publish = Stats(&session_);
+  EXPECT_GT(CacheTraffic(after_publish), CacheTraffic(published));
+  EXPECT_EQ(WarmRead(&session_, kPointRead), expected);
+  auto kept_again = Stats(&session_);
+  EXPECT_EQ(CacheTraffic(kept_again), CacheTraffic(after_publish));
+
+  // So does a sweep.
+  ASSERT_TRUE(Csv(&session_, "CALL tarn_sweep_row_summaries()").ok());
+  auto swept = Stats(&session_);
+  EXPECT_EQ(WarmRead(&session_, kPointRead), expected);
+  EXPECT_GT(CacheTraffic(Stats(&session_)), CacheTraffic(swept));
+
+  // A sidecar read after the cache is cleared is read by the next statement, not the kept
+  // directory's summary.
+  table_internal::ProcessRowSummaryCache()->Clear();
+  auto cleared = Stats(&session_);
+  EXPECT_EQ(WarmRead(&session_, kPointRead), expected);
+  auto reread = Stats(&session_);
+  EXPECT_GT(reread["sidecar_hits"], cleared["sidecar_hits"]);
+
+  // A corrupt sidecar met by another statement (here: a cleared cache) bumps the generation:
+  // the kept directory is not reused past it, and every answer stays the same.
+  ASSERT_TRUE(fs_->WriteFile(LiveSidecar(), "garbage").ok());
+  EXPECT_EQ(PointRead(), expected);
+  auto corrupt = Stats(&session_);
+  EXPECT_GT(corrupt["decode_failures"], reread["decode_failures"]);
+  EXPECT_EQ(WarmRead(&session_, kPointRead), expected);
+}
+
+TEST_F(LookupSqlTest, KeptDirectoryFollowsCommitsAndTimeTravel) {
+  table_internal::ForgetKeptDirectories();
+  const std::string before = PointRead();
+  ASSERT_NE(before.find("1320,1206,v1206"), std::string::npos) << before;
+  auto snapshot = Csv(&session_, "SELECT max(snapshot_id) FROM ducklake_snapshots('lake')");
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  const std::string old_version = snapshot->substr(snapshot->find('\n') + 1, snapshot->size() - snapshot->find('\n') - 2);
+  // An UPDATE rewrites the row into a new file (a commit, a new snapshot): the kept directory
+  // must place its id there, and the old version must not be read.
+  ASSERT_TRUE(Csv(&session_, "UPDATE c SET v = 'changed' WHERE rowid = 1320").ok());
+  const std::string after = WarmRead(&session_, kPointRead);
+  EXPECT_NE(after.find(",1206,changed,"), std::string::npos) << after;
+  EXPECT_EQ(after.find("v1206"), std::string::npos) << after;
+  // Back to the snapshot before, and forward again.
+  const std::string at_old = WarmRead(
+      &session_, "SELECT rowid, * FROM c AT (VERSION => " + old_version +
+                     ") WHERE rowid IN (9, 18, 500, 1320, 1399, 7) ORDER BY rowid");
+  EXPECT_EQ(at_old, before);
+  EXPECT_EQ(WarmRead(&session_, kPointRead), after);
+  // A located delete through the kept directory.
+  ASSERT_TRUE(Csv(&session_, "DELETE FROM c WHERE rowid = 500").ok());
+  const std::string deleted = WarmRead(&session_, kPointRead);
+  EXPECT_EQ(deleted.find("\n500,"), std::string::npos) << deleted;
+  EXPECT_NE(deleted.find(",1206,changed,"), std::string::npos) << deleted;
+}
+
+// Two catalogs copied from one, sharing a data path and table uuid: each diverges with its own
+// UPDATE (the same snapshot id and new data file id, files of the same size holding other ids),
+// and a directory kept for one must not answer for the other.
+TEST_F(LookupSqlTest, KeptDirectoryIsNotSharedBetweenDivergedLakes) {
+  table_internal::ForgetKeptDirectories();
+  const std::string second = dir_.Join("c2.sqlite");
+  std::filesystem::copy_file(catalog_, second);
+  AttachOptions options;
+  options.name = "other";
+  options.data_path = data_;
+  options.override_data_path = true;
+  ASSERT_TRUE(session_.Attach("ducklake:sqlite:" + second, options).ok());
+  ASSERT_TRUE(Csv(&session_, "UPDATE lake.c SET v = 'new' WHERE rowid IN (18, 27)").ok());
+  ASSERT_TRUE(Csv(&session_, "UPDATE other.c SET v = 'new' WHERE rowid IN (18, 28)").ok());
+  // The premise: the same file ids and sizes, so only the paths (or the catalogs) tell the file
+  // lists apart.
+  const std::string sizes = "SELECT data_file_size_bytes FROM ducklake_list_files('$', 'c') ORDER BY 1";
+  auto lake_sizes = Csv(&session_, sizes.substr(0, sizes.find('$')) + "lake" + sizes.substr(sizes.find('$') + 1));
+  auto other_sizes = Csv(&session_, sizes.substr(0, sizes.find('$')) + "other" + sizes.substr(sizes.find('$') + 1));
+  ASSERT_TRUE(lake_sizes.ok() && other_sizes.ok());
+  ASSERT_EQ(*lake_sizes, *other_sizes);
+  // Each lake's own new row, asked alone: the other lake's directory would place it only in the
+  // merged file, where this lake's delete file hides it.
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(WarmRead(&session_, "SELECT rowid, v FROM lake.c WHERE rowid = 27"), "rowid,v\n27,new\n")
+        << "round " << round;
+    EXPECT_EQ(WarmRead(&session_, "SELECT rowid, v FROM other.c WHERE rowid = 28"), "rowid,v\n28,new\n")
+        << "round " << round;
+    EXPECT_EQ(WarmRead(&session_, "SELECT rowid, v FROM other.c WHERE rowid IN (18, 27, 28) ORDER BY 1"),
+              "rowid,v\n18,new\n27,v27\n28,new\n")
+        << "round " << round;
+  }
+  EXPECT_EQ(table_internal::KeptDirectoryCount(), 2u);  // one per catalog
+}
+
+// Statements on many threads share the kept directories: each takes its table's out or builds
+// its own, and every answer is the same while generations change and directories are dropped.
+TEST_F(LookupSqlTest, KeptDirectoriesServeManyThreads) {
+  Lake& lake = *session_.attached_lake();
+  auto snapshot = lake.LoadSnapshot();
+  ASSERT_TRUE(snapshot.ok());
+  auto meta = lake.LoadTable(**snapshot, (*snapshot)->FindTable("main", "c")->table_id);
+  ASSERT_TRUE(meta.ok());
+  const std::vector<int64_t> ids = {7, 9, 18, 500, 1320, 1399};
+  table_internal::ForgetKeptDirectories();
+  auto expected = table_internal::PlaceRowIds(lake, fs_, **meta, ids);
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  ASSERT_FALSE(expected->empty());
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; ++round) {
+        if (t == 0 && round % 10 == 5) table_internal::NoteProcessSidecarsChanged();
+        if (t == 1 && round % 25 == 7) table_internal::ForgetKeptDirectories();
+        auto placed = table_internal::PlaceRowIds(lake, fs_, **meta, ids);
+        if (!placed.ok() || *placed != *expected) wrong++;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_LE(table_internal::KeptDirectoryCount(), 1u);
 }
 
 TEST(LookupSqlNoLakeTest, StatsWithoutALakePublishNeedsOne) {

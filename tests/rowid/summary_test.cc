@@ -165,7 +165,7 @@ TEST(RowsumEncodingTest, HeaderRoundTripsAndChecksIdentity) {
   SummaryIdentity other = id;
   other.file_size++;
   EXPECT_EQ(rowid_internal::CheckIdentity(header, other).code(), StatusCode::kInvalidArgument);
-  auto order = rowid_internal::DecodeRowsumOrder(header, std::string_view(*bytes).substr(header.order_offset()));
+  auto order = rowid_internal::DecodeRowsumOrder(header, std::string_view(*bytes).substr(header.order_offset(), header.order_len));
   ASSERT_TRUE(order.ok()) << order.status().ToString();
   EXPECT_EQ(ToVector(order->offsets()), ToVector(rows->order->offsets()));
   EXPECT_EQ(ToVector(order->positions()), ToVector(rows->order->positions()));

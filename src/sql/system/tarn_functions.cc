@@ -159,7 +159,10 @@ Result<std::unique_ptr<Source>> BindPublish(const TableRef& ref, const LakeBindi
       }
       TARN_RETURN_NOT_OK(boundary.status());
     }
-    TARN_ASSIGN_OR_RETURN(PublishReport report, PublishRowSummaries(*target, ctx, options));
+    Result<PublishReport> passed = PublishRowSummaries(*target, ctx, options);
+    // Directories kept across statements re-read what this pass published.
+    table_internal::NoteProcessSidecarsChanged();
+    TARN_ASSIGN_OR_RETURN(PublishReport report, std::move(passed));
     return std::vector<Value>{
         Value::Int64(report.files_considered), Value::Int64(report.published),
         Value::Int64(report.already_published), Value::Int64(report.dense),
@@ -178,7 +181,9 @@ Result<std::unique_ptr<Source>> BindSweep(const TableRef& ref, const LakeBinding
   std::shared_ptr<FileSystem> fs = lake.fs;
   std::string data_path = lake.lake->data_path();
   auto compute = [fs, data_path, watch]() -> Result<std::vector<Value>> {
-    TARN_ASSIGN_OR_RETURN(SweepReport report, SweepRowSummaries(*fs, data_path, watch));
+    Result<SweepReport> swept = SweepRowSummaries(*fs, data_path, watch);
+    table_internal::NoteProcessSidecarsChanged();
+    TARN_ASSIGN_OR_RETURN(SweepReport report, std::move(swept));
     return std::vector<Value>{Value::Int64(report.listed), Value::Int64(report.sidecars),
                               Value::Int64(report.deleted)};
   };
@@ -196,14 +201,14 @@ Result<std::unique_ptr<Source>> BindStats(const TableRef& ref) {
       BigIntField("refused_identity"), BigIntField("decode_failures"),
       BigIntField("derived"),        BigIntField("footer_probes"),
       BigIntField("published"),      BigIntField("already_published"),
-      BigIntField("publish_failures")};
+      BigIntField("publish_failures"), BigIntField("sidecar_probes")};
   auto compute = []() -> Result<std::vector<Value>> {
     const RowSummaryStats& s = *table_internal::ProcessRowSummaryStats();
     std::vector<Value> row;
     for (const std::atomic<int64_t>* counter :
          {&s.cache_hits, &s.cache_misses, &s.sidecar_hits, &s.sidecar_misses,
           &s.refused_identity, &s.decode_failures, &s.derived, &s.footer_probes, &s.published,
-          &s.already_published, &s.publish_failures}) {
+          &s.already_published, &s.publish_failures, &s.sidecar_probes}) {
       row.push_back(Value::Int64(counter->load()));
     }
     return row;

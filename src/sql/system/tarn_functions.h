@@ -11,7 +11,7 @@
 //   tarn_row_summary_stats()
 //       the process's row-summary counters (every lookup of every lake): cache_hits,
 //       cache_misses, sidecar_hits, sidecar_misses, refused_identity, decode_failures, derived,
-//       footer_probes, published, already_published, publish_failures.
+//       footer_probes, published, already_published, publish_failures, sidecar_probes.
 //   tarn_table_stats('t')
 //       how a lake table sits on disk (tarn/layout.h ReadLakeTableStats): table_name, rows,
 //       files, delete_files, row_groups, avg_rows_per_row_group, bytes_on_disk,
