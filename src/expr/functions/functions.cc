@@ -285,6 +285,20 @@ bool PropagatesNull(FunctionId id) {
          id != FunctionId::kMapConcat;
 }
 
+Status ExpectArgumentTypes(const std::vector<DataType>& arg_types, std::vector<DataType> want,
+                           DataType out, std::vector<DataType>* cast_to, DataType* result) {
+  if (want.size() != arg_types.size()) return Status::InvalidArgument("mismatch");
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (!(arg_types[i] == want[i] || arg_types[i].id == TypeId::kNull ||
+          ImplicitlyCastable(arg_types[i], want[i]))) {
+      return Status::InvalidArgument("mismatch");
+    }
+  }
+  *cast_to = std::move(want);
+  *result = std::move(out);
+  return Status::OK();
+}
+
 Status ResolveFunctionTypes(FunctionId id, std::string_view name,
                             const std::vector<DataType>& arg_types,
                             const std::vector<const Value*>& constant_args,

@@ -92,6 +92,12 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
                             const std::vector<const Value*>& constant_args,
                             std::vector<DataType>* cast_to, DataType* result);
 
+// For the function families' type resolvers: when `arg_types` are `want` (equal, NULL, or
+// implicitly castable to them, and as many), sets *cast_to = want and *result = out; else
+// InvalidArgument("mismatch"), which the caller turns into its message.
+Status ExpectArgumentTypes(const std::vector<DataType>& arg_types, std::vector<DataType> want,
+                           DataType out, std::vector<DataType>* cast_to, DataType* result);
+
 // Whether each call answers anew (random(), gen_random_uuid()): never folded into a constant,
 // evaluated once per row.
 bool IsVolatile(FunctionId id);

@@ -41,19 +41,9 @@ bool IsMathFunction(FunctionId id) { return id >= FunctionId::kGcd && id <= Func
 
 Status ResolveMathFunctionTypes(FunctionId id, const std::vector<DataType>& arg_types,
                                 std::vector<DataType>* cast_to, DataType* result) {
-  auto mismatch = [] { return Status::InvalidArgument("mismatch"); };
   const size_t n = arg_types.size();
-  auto expect = [&](std::vector<DataType> want, DataType out) -> Status {
-    if (want.size() != n) return mismatch();
-    for (size_t i = 0; i < n; ++i) {
-      if (!(arg_types[i] == want[i] || arg_types[i].id == TypeId::kNull ||
-            ImplicitlyCastable(arg_types[i], want[i]))) {
-        return mismatch();
-      }
-    }
-    *cast_to = std::move(want);
-    *result = std::move(out);
-    return Status::OK();
+  auto expect = [&](std::vector<DataType> want, DataType out) {
+    return ExpectArgumentTypes(arg_types, std::move(want), std::move(out), cast_to, result);
   };
   const bool floats = n > 0 && std::all_of(arg_types.begin(), arg_types.end(), [](const DataType& t) {
                         return t.id == TypeId::kFloat32;
