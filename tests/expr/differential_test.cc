@@ -312,7 +312,8 @@ TEST(DifferentialTest, RandomExpressionsMatchDuckDB) {
 
 // LIKE patterns of literals between '%' over strings of a two-letter alphabet (so the
 // literals occur often, overlapping, at every offset of a 16-byte block and at both ends), of
-// every length from 0 to 70, some with a multibyte letter: each answer equals DuckDB's.
+// every length from 0 to 70, some with a multibyte letter: each answer equals DuckDB's, for
+// LIKE and NOT LIKE, and for prefixes, suffixes, exact texts and patterns with '_'.
 TEST(DifferentialTest, LikeSearchesMatchDuckDB) {
   std::mt19937_64 rng(77);
   std::vector<std::string> texts;
@@ -329,32 +330,38 @@ TEST(DifferentialTest, LikeSearchesMatchDuckDB) {
   const std::vector<std::string> patterns = {
       "%b%", "%ab%", "%ba%", "%aab%", "%abba%", "%bbbb%", "%aaaaaaaaaaaaaaaaab%",
       "%ab%ba%", "%aa%bb%aa%", "%é%", "%aé%", "%ab%é%b", "a%ab%", "%ab%b", "%abababababababab%",
-      "%bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb%"};
+      "%bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb%", "%a%", "ab%", "%ba", "abab", "", "%", "a", "é%",
+      "%aé", "%%b%%", "_a%"};
+  const std::vector<std::string> operators = {"LIKE", "NOT LIKE"};
   std::string values;
   for (const std::string& text : texts) values += (values.empty() ? "(" : ", (") + ("'" + text + "')");
   std::vector<std::string> queries;
-  for (const std::string& pattern : patterns) {
-    queries.push_back("SELECT CAST(s LIKE '" + pattern + "' AS VARCHAR) FROM (VALUES " + values +
-                      ") t(s)");
+  for (const std::string& op : operators) {
+    for (const std::string& pattern : patterns) {
+      queries.push_back("SELECT CAST(s " + op + " '" + pattern + "' AS VARCHAR) FROM (VALUES " +
+                        values + ") t(s)");
+    }
   }
   auto answers = testing::DuckDBQueryCsvBatch(queries);
-  ASSERT_EQ(answers.size(), patterns.size());
+  ASSERT_EQ(answers.size(), queries.size());
   ColumnBuilder column(DataType(TypeId::kVarchar));
   for (const std::string& text : texts) column.AppendBytes(text);
   auto schema = std::make_shared<const Schema>(std::vector<Field>{Field("s", DataType(TypeId::kVarchar))});
   auto batch = MakeBatch(schema, {column.Finish()});
-  for (size_t p = 0; p < patterns.size(); ++p) {
-    ASSERT_TRUE(answers[p].ok()) << answers[p].status().ToString();
-    auto rows = ParseCsv(*answers[p]);
+  for (size_t q = 0; q < queries.size(); ++q) {
+    const std::string& op = operators[q / patterns.size()];
+    const std::string& pattern = patterns[q % patterns.size()];
+    ASSERT_TRUE(answers[q].ok()) << answers[q].status().ToString();
+    auto rows = ParseCsv(*answers[q]);
     ASSERT_EQ(rows.size(), texts.size() + 1);
-    auto bound = ParseAndBind("s LIKE '" + patterns[p] + "'", *schema);
+    auto bound = ParseAndBind("s " + op + " '" + pattern + "'", *schema);
     ASSERT_TRUE(bound.ok()) << bound.status().ToString();
     auto result = (*bound)->Evaluate(*batch);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     for (size_t r = 0; r < texts.size(); ++r) {
       const std::string mine = (*result)->GetBool(static_cast<int64_t>(r)) ? "true" : "false";
       ASSERT_EQ(mine, rows[r + 1][0].value_or("NULL"))
-          << "'" << texts[r] << "' LIKE '" << patterns[p] << "'";
+          << "'" << texts[r] << "' " << op << " '" << pattern << "'";
     }
   }
 }

@@ -439,11 +439,18 @@ class Evaluator {
             for (int64_t b = 0; b < (rows_ + 7) / 8; ++b) out[b] &= valid[b];
           }
         } else {
-          for (int64_t i = 0; i < rows_; ++i) {
-            if ((validity == nullptr || GetBit(validity->data(), i)) &&
-                matcher.Matches(text.GetView(i)) != node.negated) {
-              SetBit(out, i);
-            }
+          const int64_t bytes = (rows_ + 7) / 8;
+          const char* bytes_of = text.data != nullptr && text.data->size() > 0
+                                     ? reinterpret_cast<const char*>(text.data->data())
+                                     : "";
+          matcher.MatchRows(text.values_as<int64_t>(), bytes_of, rows_, out);
+          if (node.negated) {
+            for (int64_t b = 0; b < bytes; ++b) out[b] = static_cast<uint8_t>(~out[b]);
+            if (rows_ % 8 != 0) out[bytes - 1] &= static_cast<uint8_t>((1u << (rows_ % 8)) - 1);
+          }
+          if (validity != nullptr) {
+            const uint8_t* valid = validity->data();
+            for (int64_t b = 0; b < bytes; ++b) out[b] &= valid[b];
           }
         }
       }

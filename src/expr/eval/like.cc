@@ -19,6 +19,11 @@ size_t FindLiteral(std::string_view text, std::string_view needle, size_t from) 
   if (from > text.size() || text.size() - from < k) return std::string_view::npos;
   if (k == 0) return from;
   const char* data = text.data();
+  if (k == 1) {
+    const void* hit = memchr(data + from, needle[0], text.size() - from);
+    return hit == nullptr ? std::string_view::npos
+                          : static_cast<size_t>(static_cast<const char*>(hit) - data);
+  }
   const size_t last_start = text.size() - k;  // the last position a match may start at
   size_t i = from;
 #if defined(__SSE2__)
@@ -98,6 +103,63 @@ bool LikeMatcher::Matches(std::string_view text) const {
     return MatchFrom(0, folded);
   }
   return MatchFrom(0, text);
+}
+
+void LikeMatcher::MatchRows(const int64_t* offsets, const char* data, int64_t rows,
+                            uint8_t* out) const {
+  if (rows <= 0) return;
+  const auto set = [out](int64_t row) { out[row >> 3] |= static_cast<uint8_t>(1u << (row & 7)); };
+  const size_t n = pieces_.size();
+  const auto literal_at = [&](size_t i) {
+    return i < n && pieces_[i].kind == Piece::kLiteral;
+  };
+  const auto any_run_at = [&](size_t i) { return i < n && pieces_[i].kind == Piece::kAnyRun; };
+  if (!case_insensitive_ && n == 3 && any_run_at(0) && literal_at(1) && any_run_at(2)) {
+    // '%literal%': one search over all rows' bytes; a hit counts for the row it starts in
+    // when it ends there too, and the search resumes at the next row.
+    const std::string_view needle = pieces_[1].literal;
+    const std::string_view all(data + offsets[0], static_cast<size_t>(offsets[rows] - offsets[0]));
+    const int64_t base = offsets[0];
+    int64_t row = 0;
+    size_t from = 0;
+    while (row < rows) {
+      const size_t found = FindLiteral(all, needle, from);
+      if (found == std::string_view::npos) break;
+      const int64_t at = base + static_cast<int64_t>(found);
+      while (offsets[row + 1] <= at) ++row;  // the row the hit starts in
+      if (at + static_cast<int64_t>(needle.size()) <= offsets[row + 1]) {
+        set(row);
+        ++row;
+        if (row >= rows) break;
+        from = static_cast<size_t>(offsets[row] - base);
+      } else {
+        from = found + 1;
+      }
+    }
+    return;
+  }
+  const auto view = [&](int64_t i) {
+    return std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+  };
+  if (!case_insensitive_ && (n == 1 || n == 2) && literal_at(0) && (n == 1 || any_run_at(1))) {
+    const std::string_view literal = pieces_[0].literal;
+    const bool exact = n == 1;
+    for (int64_t i = 0; i < rows; ++i) {
+      const std::string_view text = view(i);
+      if (exact ? text == literal : text.starts_with(literal)) set(i);
+    }
+    return;
+  }
+  if (!case_insensitive_ && n == 2 && any_run_at(0) && literal_at(1)) {
+    const std::string_view literal = pieces_[1].literal;
+    for (int64_t i = 0; i < rows; ++i) {
+      if (view(i).ends_with(literal)) set(i);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    if (Matches(view(i))) set(i);
+  }
 }
 
 bool LikeMatcher::MatchFrom(size_t piece, std::string_view text) const {

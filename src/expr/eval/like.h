@@ -5,6 +5,7 @@
 // Thread-safety: a LikeMatcher is immutable after Compile.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,12 @@ class LikeMatcher {
   static Result<LikeMatcher> Compile(std::string_view pattern, std::string_view escape,
                                      bool case_insensitive);
   bool Matches(std::string_view text) const;
+
+  // Sets bit i of `out` (zeroed by the caller, `rows` bits) for each of the `rows` strings
+  // (string i is data[offsets[i], offsets[i + 1])) that matches. Patterns of one literal
+  // between `%`s are searched for once over the strings' bytes, matches mapped back to rows;
+  // prefixes, suffixes and exact texts are compared in place; others row by row.
+  void MatchRows(const int64_t* offsets, const char* data, int64_t rows, uint8_t* out) const;
 
  private:
   struct Piece {
