@@ -135,6 +135,10 @@ const std::vector<std::string> kExpressions = {
     "(i % 100)::TINYINT::DECIMAL(4, 1)", "TRY_CAST(n AS DECIMAL(6, 2))", "m * m", "m * 1.5",
     "1.5 * m", "n::DECIMAL(18, 0) * n::DECIMAL(18, 0)", "m * n::DECIMAL(18, 3)", "m * NULL",
     "(i * 1000)::UBIGINT::DECIMAL(18, 2) * m",
+    // DECIMAL +, - and * of 18 digits or fewer in 64-bit registers (TPC-H Q1's shape), NULLs.
+    "n::DECIMAL(15, 2) * (1 - (n % 100)::DECIMAL(15, 2)) * (1 + (n % 7)::DECIMAL(15, 2))",
+    "n::DECIMAL(18, 4) * (1 - (n % 100)::DECIMAL(16, 2))", "(n % 100)::DECIMAL(15, 2) + n::DECIMAL(15, 2)",
+    "n::DECIMAL(15, 2) - 99999.5", "(n * 1000)::DECIMAL(18, 0) * n::DECIMAL(18, 0)",
     // +, - and * over whole batches, an overflow found after the loop.
     "i * 3 + 7 - i", "i * 1844674407370955 - i", "(i % 60)::TINYINT * 2",
     // IN lists: a bitmap over a narrow span, a few values far apart, many far apart; NULL in
@@ -157,6 +161,8 @@ const std::vector<std::string> kFailing = {
     "to_minutes(n * 1000000000000)", "to_seconds(d * 1e300)",
     "CASE WHEN i % 2 = 0 THEN i * 9223372036854775807 ELSE 0 END",
     "(i % 100)::TINYINT * 2", "i * 1844674407370955 * 2", "(i - 2) * -4611686018427387904",
+    "(n * 100000)::DECIMAL(18, 0) * (n * 100000)::DECIMAL(18, 0)",
+    "(n * 10000000000000)::DECIMAL(18, 0) + 999999999999999999::DECIMAL(18, 0)",
 };
 
 // The first line where `actual` and `expected` differ, both shown; empty when they are equal.

@@ -909,13 +909,24 @@ class Binder {
       }
       return Arith(op, DataType::Decimal(width, scale), std::move(nodes[0]), std::move(nodes[1]));
     }
+    if (common.id == TypeId::kDecimal && (op == Op::kAdd || op == Op::kSubtract)) {
+      result = DataType::Decimal(std::min(38, common.precision + 1), common.scale);
+      // Like DuckDB, a sum or difference of two 64-bit decimals stays 64-bit (with an overflow
+      // check): both sides then take the result's type.
+      bool narrow = result.precision > 18;
+      for (const auto& node : nodes) {
+        const DataType& t = node->type;
+        narrow = narrow && (t.id == TypeId::kDecimal ? t.precision : DecimalForInteger(t.id).precision) <= 18;
+      }
+      if (narrow && common.scale <= 18) {
+        result = DataType::Decimal(18, common.scale);
+        common = result;
+      }
+    }
     for (auto& node : nodes) {
       Result<NodePtr> cast = CastTo(std::move(node), common);
       if (!cast.ok()) return TypeError(expr, cast.status().message());
       node = std::move(cast).value();
-    }
-    if (common.id == TypeId::kDecimal && (op == Op::kAdd || op == Op::kSubtract)) {
-      result = DataType::Decimal(std::min(38, common.precision + 1), common.scale);
     }
     return Arith(op, result, std::move(nodes[0]), std::move(nodes[1]));
   }

@@ -138,10 +138,18 @@ Result<Value> ArithmeticValues(Op op, const Value& left, const Value& right,
     }
     __int128 limit = PowerOfTen(result_type.precision);
     if (overflow || r >= limit || r <= -limit) {
-      return Status::InvalidArgument("Out of Range Error: Overflow in ", OpWord(op), " of DECIMAL(",
-                                     int(result_type.precision), ",", int(result_type.scale),
-                                     ") (", ValueToText(left), " ", ast::OpName(op), " ",
-                                     ValueToText(right), ")!");
+      // DuckDB's words: 64-bit decimals suggest a wider type, 38 digits a smaller scale (for
+      // products; sums end plainly).
+      const bool wide = result_type.precision > 18;
+      const char* advice = !wide ? ". You might want to add an explicit cast to a bigger decimal."
+                           : op == Op::kMultiply
+                               ? ". You might want to add an explicit cast to a decimal with a "
+                                 "smaller scale."
+                               : ";";
+      return Status::InvalidArgument(
+          "Out of Range Error: Overflow in ", op == Op::kSubtract ? "subtract" : OpWord(op),
+          " of DECIMAL(", int(result_type.precision), ") (", ValueToText(left), " ",
+          ast::OpName(op), " ", ValueToText(right), ")", advice);
     }
     return Value::Int128(result_type, r);
   }

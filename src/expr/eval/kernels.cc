@@ -443,43 +443,62 @@ void FloatLoop(Op op, int64_t n, const T* a, int64_t sa, const T* b, int64_t sb,
 
 namespace {
 
+// DECIMAL +, - or * in 64-bit registers over the low words of the operands' 128-bit values
+// (a column strides 2 words, a constant 0): each row's result r is written sign-extended, and
+// the kernel says whether the batch may keep them — every operand's high word is its low
+// word's sign (the values fit in 64 bits) and no valid row's result wrapped or reached
+// `bound` in magnitude. Otherwise the caller's 128-bit loop decides. Branch-free per row.
+template <Op kOp, bool kNullable>
+bool Decimal64Kernel(int64_t n, const int64_t* a, int64_t sa, const int64_t* b, int64_t sb,
+                     int64_t bound, const uint8_t* valid, __int128* out) {
+  uint64_t stray = 0;
+  bool outside = false;
+  auto run = [&](auto low_a, auto low_b, auto high_a, auto high_b) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t x = low_a(i), y = low_b(i);
+      int64_t r = 0;
+      bool wrapped;
+      if constexpr (kOp == Op::kAdd) {
+        wrapped = __builtin_add_overflow(x, y, &r);
+      } else if constexpr (kOp == Op::kSubtract) {
+        wrapped = __builtin_sub_overflow(x, y, &r);
+      } else {
+        wrapped = __builtin_mul_overflow(x, y, &r);
+      }
+      bool out_of_range = wrapped | (r >= bound) | (r <= -bound);
+      if constexpr (kNullable) out_of_range &= GetBit(valid, i);
+      outside |= out_of_range;
+      stray |= static_cast<uint64_t>((high_a(i) ^ (x >> 63)) | (high_b(i) ^ (y >> 63)));
+      out[i] = r;
+    }
+  };
+  const int64_t ca = a[0], cb = b[0], ha = a[1], hb = b[1];  // row 0: a constant's value
+  auto column = [](const int64_t* words, int64_t word) {
+    return [words, word](int64_t i) { return words[2 * i + word]; };
+  };
+  auto constant = [](int64_t value) { return [value](int64_t) { return value; }; };
+  if (sa == 1 && sb == 1) {
+    run(column(a, 0), column(b, 0), column(a, 1), column(b, 1));
+  } else if (sa == 1) {
+    run(column(a, 0), constant(cb), column(a, 1), constant(hb));
+  } else if (sb == 1) {
+    run(constant(ca), column(b, 0), constant(ha), column(b, 1));
+  } else {
+    run(constant(ca), constant(cb), constant(ha), constant(hb));
+  }
+  return stray == 0 && !outside;
+}
+
+template <Op kOp>
+bool Decimal64(int64_t n, const int64_t* a, int64_t sa, const int64_t* b, int64_t sb,
+               int64_t bound, const uint8_t* valid, __int128* out) {
+  return valid == nullptr ? Decimal64Kernel<kOp, false>(n, a, sa, b, sb, bound, valid, out)
+                          : Decimal64Kernel<kOp, true>(n, a, sa, b, sb, bound, valid, out);
+}
+
 // DECIMAL +, - and * on the unscaled 128-bit values, as ArithmeticValues computes them (the
 // binder has aligned the operands' scales). On overflow: no column, so the caller's row-wise
 // path reports the error with the values.
-// Whether every value of a DECIMAL operand (its first `n` rows, one for a constant) fits in 64
-// bits. Operands of more than 18 digits are not asked.
-bool DecimalFits64(const Vec& v, int64_t n) {
-  if (v.column->type.precision > 18) return false;
-  const int64_t count = v.constant ? 1 : n;
-  const uint64_t* words = v.column->values_as<uint64_t>();  // low, high, low, high, ...
-  uint64_t differs = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    const uint64_t sign = static_cast<uint64_t>(static_cast<int64_t>(words[2 * i]) >> 63);
-    differs |= words[2 * i + 1] ^ sign;
-  }
-  return differs == 0;
-}
-
-// DECIMAL + and - of operands that fit in 64 bits, in 64-bit registers: results that overflow
-// 64 bits or leave the result's precision report overflow (NULL rows excepted), and the
-// caller takes the 128-bit path.
-template <typename GetA, typename GetB>
-bool Decimal64Loop(Op op, int64_t n, GetA a, GetB b, int precision, const uint8_t* valid,
-                   __int128* out) {
-  bool overflow = false;
-  auto row_ok = [valid](int64_t i) { return valid == nullptr || GetBit(valid, i); };
-  // A 64-bit result is below 10^19: only results of up to 18 digits need the bound.
-  const int64_t limit = precision <= 18 ? static_cast<int64_t>(PowerOfTen(precision)) : INT64_MAX;
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t r = 0;
-    const bool wrapped = op == Op::kAdd ? __builtin_add_overflow(a(i), b(i), &r)
-                                        : __builtin_sub_overflow(a(i), b(i), &r);
-    overflow |= (wrapped | (r >= limit) | (r <= -limit)) & row_ok(i);
-    out[i] = r;
-  }
-  return overflow;
-}
-
 Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, int64_t rows) {
   if (node.op != Op::kAdd && node.op != Op::kSubtract && node.op != Op::kMultiply) return Vec{};
   bool constant = left.constant && right.constant;
@@ -494,41 +513,36 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
   int64_t sa = left.constant ? 0 : 1, sb = right.constant ? 0 : 1;
   const __int128 limit = PowerOfTen(node.type.precision);
   const uint8_t* valid = validity ? validity->data() : nullptr;
-  if (node.op != Op::kMultiply && DecimalFits64(left, n) && DecimalFits64(right, n)) {
-    // The common shape (TPC-H's 1 - l_discount): 64-bit operands, a column against a constant
-    // or another column, each loop free of strides. (A product checks each row as it goes.)
-    const int64_t* a64 = left.column->values_as<int64_t>();  // the low words: stride 2
-    const int64_t* b64 = right.column->values_as<int64_t>();
-    const int64_t ca = sa == 0 ? a64[0] : 0, cb = sb == 0 ? b64[0] : 0;  // constants: row 0
-    bool wide = false;
-    if (sa == 1 && sb == 1) {
-      wide = Decimal64Loop(node.op, n, [a64](int64_t i) { return a64[2 * i]; },
-                           [b64](int64_t i) { return b64[2 * i]; }, node.type.precision, valid, out);
-    } else if (sa == 1) {
-      wide = Decimal64Loop(node.op, n, [a64](int64_t i) { return a64[2 * i]; },
-                           [cb](int64_t) { return cb; }, node.type.precision, valid, out);
-    } else if (sb == 1) {
-      wide = Decimal64Loop(node.op, n, [ca](int64_t) { return ca; },
-                           [b64](int64_t i) { return b64[2 * i]; }, node.type.precision, valid, out);
-    } else {
-      wide = Decimal64Loop(node.op, n, [ca](int64_t) { return ca; }, [cb](int64_t) { return cb; },
-                           node.type.precision, valid, out);
-    }
-    if (!wide) {
-      auto column = MakeColumn(node.type, n, values, validity, null_count);
-      ZeroNullRows(column.get());
-      return Vec{column, constant};
-    }
-    // Some row needs 128 bits (or overflows): the general loop below decides.
-  }
+  auto finished = [&] {
+    auto column = MakeColumn(node.type, n, values, validity, null_count);
+    ZeroNullRows(column.get());
+    return Vec{column, constant};
+  };
   const int pa = left.column->type.precision, pb = right.column->type.precision;
+  const int64_t* a64 = left.column->values_as<int64_t>();  // low, high, low, high, ...
+  const int64_t* b64 = right.column->values_as<int64_t>();
+  if (pa <= 18 && pb <= 18 && node.op != Op::kMultiply) {
+    // The common shape (TPC-H's 1 - l_discount): 64-bit operands, a result below 10^19 whose
+    // only bound is the result's precision when that is 18 digits or fewer.
+    const int64_t bound =
+        node.type.precision <= 18 ? static_cast<int64_t>(PowerOfTen(node.type.precision)) : INT64_MAX;
+    const bool kept = node.op == Op::kAdd
+                          ? Decimal64<Op::kAdd>(n, a64, sa, b64, sb, bound, valid, out)
+                          : Decimal64<Op::kSubtract>(n, a64, sa, b64, sb, bound, valid, out);
+    if (kept) return finished();
+    // Some row needs 128 bits (or overflows): the general loop below decides.
+  } else if (node.op == Op::kMultiply && pa <= 18 && pb <= 18 && node.type.precision <= 18) {
+    // A result of at most 18 digits (TPC-H's price * (1 - discount) * (1 + tax)).
+    if (Decimal64<Op::kMultiply>(n, a64, sa, b64, sb,
+                                 static_cast<int64_t>(PowerOfTen(node.type.precision)), valid, out)) {
+      return finished();
+    }
+  }
   if (node.op == Op::kMultiply && pa <= 18 && pb <= 18 && pa + pb <= node.type.precision) {
     // Values of at most 18 digits multiply exactly in one 64x64->128 instruction, and a product
     // of pa + pb digits cannot leave the result's precision. Each value's high word is checked
     // to be its low word's sign on the way (a value out of its type's range takes the general
     // loop below).
-    const int64_t* a64 = left.column->values_as<int64_t>();  // low, high, low, high, ...
-    const int64_t* b64 = right.column->values_as<int64_t>();
     int64_t stray = 0;
     auto run = [&](auto get_a, auto get_b) {
       for (int64_t i = 0; i < n; ++i) {
@@ -544,11 +558,7 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
     } else {
       run([a64, sa](int64_t i) { return a64[2 * i * sa]; }, [b64, sb](int64_t i) { return b64[2 * i * sb]; });
     }
-    if (stray == 0) {
-      auto column = MakeColumn(node.type, n, values, validity, null_count);
-      ZeroNullRows(column.get());
-      return Vec{column, constant};
-    }
+    if (stray == 0) return finished();
   }
   bool overflow = false;
   // Results outside the precision overflow (NULL rows excepted); no branch per row, and a loop
@@ -606,9 +616,7 @@ Vec DecimalArithmetic(const BoundNode& node, const Vec& left, const Vec& right, 
       break;
   }
   if (overflow) return Vec{};
-  auto column = MakeColumn(node.type, n, values, validity, null_count);
-  ZeroNullRows(column.get());
-  return Vec{column, constant};
+  return finished();
 }
 
 }  // namespace
