@@ -331,7 +331,7 @@ TEST(DifferentialTest, LikeSearchesMatchDuckDB) {
       "%b%", "%ab%", "%ba%", "%aab%", "%abba%", "%bbbb%", "%aaaaaaaaaaaaaaaaab%",
       "%ab%ba%", "%aa%bb%aa%", "%é%", "%aé%", "%ab%é%b", "a%ab%", "%ab%b", "%abababababababab%",
       "%bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb%", "%a%", "ab%", "%ba", "abab", "", "%", "a", "é%",
-      "%aé", "%%b%%", "_a%"};
+      "%aé", "%%b%%", "_a%", "%a%a%", "%ab%ab%ab%", "%b%é%a%"};
   const std::vector<std::string> operators = {"LIKE", "NOT LIKE"};
   std::string values;
   for (const std::string& text : texts) values += (values.empty() ? "(" : ", (") + ("'" + text + "')");

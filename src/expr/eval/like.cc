@@ -114,27 +114,41 @@ void LikeMatcher::MatchRows(const int64_t* offsets, const char* data, int64_t ro
     return i < n && pieces_[i].kind == Piece::kLiteral;
   };
   const auto any_run_at = [&](size_t i) { return i < n && pieces_[i].kind == Piece::kAnyRun; };
-  if (!case_insensitive_ && n == 3 && any_run_at(0) && literal_at(1) && any_run_at(2)) {
-    // '%literal%': one search over all rows' bytes; a hit counts for the row it starts in
-    // when it ends there too, and the search resumes at the next row.
-    const std::string_view needle = pieces_[1].literal;
+  bool chain = !case_insensitive_ && n >= 3 && n % 2 == 1;
+  for (size_t i = 0; chain && i < n; ++i) chain = i % 2 == 0 ? any_run_at(i) : literal_at(i);
+  if (chain) {
+    // '%a%' or '%a%b%…': one search for the first literal over all rows' bytes; a hit counts
+    // for the row it starts in when it ends there too. The row then matches when each later
+    // literal occurs after the one before (the leftmost occurrence of each leaves the most room
+    // for the rest), and the search resumes at the next row.
+    const std::string_view first = pieces_[1].literal;
     const std::string_view all(data + offsets[0], static_cast<size_t>(offsets[rows] - offsets[0]));
     const int64_t base = offsets[0];
     int64_t row = 0;
     size_t from = 0;
     while (row < rows) {
-      const size_t found = FindLiteral(all, needle, from);
+      const size_t found = FindLiteral(all, first, from);
       if (found == std::string_view::npos) break;
       const int64_t at = base + static_cast<int64_t>(found);
       while (offsets[row + 1] <= at) ++row;  // the row the hit starts in
-      if (at + static_cast<int64_t>(needle.size()) <= offsets[row + 1]) {
-        set(row);
-        ++row;
-        if (row >= rows) break;
-        from = static_cast<size_t>(offsets[row] - base);
-      } else {
+      const int64_t row_end = offsets[row + 1];
+      if (at + static_cast<int64_t>(first.size()) > row_end) {
         from = found + 1;
+        continue;
       }
+      const std::string_view text(data + offsets[row], static_cast<size_t>(row_end - offsets[row]));
+      size_t pos = static_cast<size_t>(at - offsets[row]) + first.size();
+      bool matched = true;
+      for (size_t piece = 3; piece < n && matched; piece += 2) {
+        const std::string_view literal = pieces_[piece].literal;
+        const size_t next = FindLiteral(text, literal, pos);
+        matched = next != std::string_view::npos;
+        pos = next + literal.size();
+      }
+      if (matched) set(row);
+      ++row;
+      if (row >= rows) break;
+      from = static_cast<size_t>(offsets[row] - base);
     }
     return;
   }

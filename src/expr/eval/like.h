@@ -22,8 +22,8 @@ class LikeMatcher {
   bool Matches(std::string_view text) const;
 
   // Sets bit i of `out` (zeroed by the caller, `rows` bits) for each of the `rows` strings
-  // (string i is data[offsets[i], offsets[i + 1])) that matches. Patterns of one literal
-  // between `%`s are searched for once over the strings' bytes, matches mapped back to rows;
+  // (string i is data[offsets[i], offsets[i + 1])) that matches. Patterns of literals between
+  // `%`s search their first literal once over the strings' bytes, hits mapped back to rows;
   // prefixes, suffixes and exact texts are compared in place; others row by row.
   void MatchRows(const int64_t* offsets, const char* data, int64_t rows, uint8_t* out) const;
 
