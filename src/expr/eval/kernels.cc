@@ -956,6 +956,32 @@ Result<Vec> InKernel(const Vec& operand, const std::vector<Value>& items, bool n
       const uint32_t* codes = coded->codes->data_as<uint32_t>();
       return finish([&](int64_t i) { return entry_in[codes[i]] != 0; });
     }
+    if (!set.empty() && set.size() <= 16 &&
+        std::all_of(set.begin(), set.end(), [](std::string_view v) { return v.size() <= 8; })) {
+      // A few short texts (TPC-H Q22's country codes): each row of up to 8 bytes packed into a
+      // word and compared with every item's, no call per row.
+      auto pack = [](const char* bytes, size_t length) {
+        uint64_t word = 0;
+        for (size_t k = 0; k < length; ++k) word |= uint64_t{static_cast<uint8_t>(bytes[k])} << (8 * k);
+        return word;
+      };
+      std::vector<uint64_t> words;
+      std::vector<int64_t> lengths;
+      for (std::string_view item : set) {
+        words.push_back(pack(item.data(), item.size()));
+        lengths.push_back(static_cast<int64_t>(item.size()));
+      }
+      const int64_t* offsets = c.values_as<int64_t>();
+      const char* bytes = c.data != nullptr ? reinterpret_cast<const char*>(c.data->data()) : "";
+      return finish([&](int64_t i) {
+        const int64_t length = offsets[i + 1] - offsets[i];
+        if (length > 8) return false;
+        const uint64_t word = pack(bytes + offsets[i], static_cast<size_t>(length));
+        bool hit = false;
+        for (size_t k = 0; k < words.size(); ++k) hit |= (words[k] == word) & (lengths[k] == length);
+        return hit;
+      });
+    }
     return finish([&](int64_t i) { return c.IsValid(i) && set.count(c.GetView(i)) > 0; });
   }
   if (phys == Phys::kI8 || phys == Phys::kI16 || phys == Phys::kI32 || phys == Phys::kI64 ||
