@@ -665,25 +665,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseFunctionCall(std::string name) {
   std::vector<ast::WindowOrder> orders;
   if (!args.empty() && Peek().IsKeyword("ORDER") && Peek(1).IsKeyword("BY")) {
     pos_ += 2;
-    do {
-      TARN_ASSIGN_OR_RETURN(auto key, ParseExpr());
-      order_keys.push_back(std::move(key));
-      ast::WindowOrder order;
-      if (AcceptKeyword("DESC")) {
-        order.descending = true;
-      } else {
-        order.ascending_written = AcceptKeyword("ASC");
-      }
-      if (AcceptKeyword("NULLS")) {
-        if (AcceptKeyword("FIRST")) {
-          order.nulls_first = 1;
-        } else {
-          TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
-          order.nulls_first = 0;
-        }
-      }
-      orders.push_back(order);
-    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ParseOrderList(&order_keys, &orders));
   }
   bool ignore_nulls = false;
   if (Peek().IsKeyword("IGNORE") && Peek(1).IsKeyword("NULLS")) {

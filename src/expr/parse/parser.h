@@ -101,6 +101,10 @@ class ExprParser {
 
  private:
   Result<ast::FrameBound> ParseFrameBound(std::vector<std::unique_ptr<ast::Expr>>* offsets);
+  // key [ASC | DESC] [NULLS FIRST | LAST], ...: the keys appended to `keys`, their directions
+  // to `orders` (a window's ORDER BY and an ordered aggregate's).
+  Status ParseOrderList(std::vector<std::unique_ptr<ast::Expr>>* keys,
+                        std::vector<ast::WindowOrder>* orders);
   // parser_literals.cc: [a, b], [e FOR x IN l], {'k': v}, MAP {k: v}, INTERVAL (expr) UNIT.
   Result<std::unique_ptr<ast::Expr>> ParseListLiteral();
   // After `[item` when FOR follows: a list comprehension up to its `]`, desugared as DuckDB

@@ -11,6 +11,30 @@ using ast::Expr;
 using ast::ExprKind;
 using ast::FrameBound;
 
+Status ExprParser::ParseOrderList(std::vector<std::unique_ptr<Expr>>* keys,
+                                  std::vector<ast::WindowOrder>* orders) {
+  do {
+    TARN_ASSIGN_OR_RETURN(auto key, ParseExpr());
+    keys->push_back(std::move(key));
+    ast::WindowOrder order;
+    if (AcceptKeyword("DESC")) {
+      order.descending = true;
+    } else {
+      order.ascending_written = AcceptKeyword("ASC");
+    }
+    if (AcceptKeyword("NULLS")) {
+      if (AcceptKeyword("FIRST")) {
+        order.nulls_first = 1;
+      } else {
+        TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
+        order.nulls_first = 0;
+      }
+    }
+    orders->push_back(order);
+  } while (AcceptOperator(","));
+  return Status::OK();
+}
+
 Result<FrameBound> ExprParser::ParseFrameBound(std::vector<std::unique_ptr<Expr>>* offsets) {
   if (AcceptKeyword("UNBOUNDED")) {
     if (AcceptKeyword("PRECEDING")) return FrameBound::kUnboundedPreceding;
@@ -66,25 +90,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseOver(std::unique_ptr<Expr> call,
   }
   if (AcceptKeyword("ORDER")) {
     TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
-    do {
-      TARN_ASSIGN_OR_RETURN(auto key, ParseExpr());
-      e->children.push_back(std::move(key));
-      ast::WindowOrder order;
-      if (AcceptKeyword("DESC")) {
-        order.descending = true;
-      } else {
-        order.ascending_written = AcceptKeyword("ASC");
-      }
-      if (AcceptKeyword("NULLS")) {
-        if (AcceptKeyword("FIRST")) {
-          order.nulls_first = 1;
-        } else {
-          TARN_RETURN_NOT_OK(ExpectKeyword("LAST"));
-          order.nulls_first = 0;
-        }
-      }
-      spec.orders.push_back(order);
-    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ParseOrderList(&e->children, &spec.orders));
   }
   const Token& unit = Peek();
   if (unit.IsKeyword("ROWS") || unit.IsKeyword("RANGE") || unit.IsKeyword("GROUPS")) {
