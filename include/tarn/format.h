@@ -82,6 +82,11 @@ struct CsvWriteOptions {
   std::string null_text;   // Default: "" (an empty string value is then written as "")
 };
 
+// The column names a file written from `schema` carries: repeated names told apart as
+// DuckDB's COPY does, ignoring case — the second `k` becomes k_1, the next k_2, a name already
+// taken skipped (k, k_1, k -> k, k_1, k_2). `schema` itself when no name repeats.
+std::shared_ptr<const Schema> DistinctColumnNames(const std::shared_ptr<const Schema>& schema);
+
 // Writes rows as DuckDB's COPY ... TO (HEADER) does: fields separated by `delimiter`, "\n"
 // after every row, NULL as `null_text`. A field is quoted when it is empty (or equals
 // null_text), or contains the delimiter, the quote, '\n', '\r' or '#'.

@@ -1,4 +1,9 @@
 // CsvWriter: rows as DuckDB's COPY ... TO 'f.csv' (HEADER) writes them.
+#include <cctype>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
 #include "format/value_text_internal.h"
 #include "tarn/format.h"
 
@@ -30,14 +35,41 @@ void CsvWriter::AppendField(std::string_view text, std::string* out) const {
   out->push_back(options_.quote);
 }
 
+std::shared_ptr<const Schema> DistinctColumnNames(const std::shared_ptr<const Schema>& schema) {
+  auto lower = [](std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  std::unordered_map<std::string, int64_t> next;  // lower-case name -> its next suffix
+  std::vector<Field> fields = schema->fields;
+  bool renamed = false;
+  for (Field& field : fields) {
+    const std::string key = lower(field.name);
+    auto found = next.find(key);
+    if (found == next.end()) {
+      next[key] = 1;
+      continue;
+    }
+    int64_t suffix = found->second;
+    std::string name = field.name + "_" + std::to_string(suffix);
+    while (next.count(lower(name)) > 0) name = field.name + "_" + std::to_string(++suffix);
+    next[key] = suffix + 1;
+    next[lower(name)] = 1;
+    field.name = std::move(name);
+    renamed = true;
+  }
+  return renamed ? std::make_shared<const Schema>(std::move(fields)) : schema;
+}
+
 Status CsvWriter::Begin(const Schema& schema) {
   if (begun_) return Status::OK();
   begun_ = true;
   if (!options_.header) return Status::OK();
   std::string line;
-  for (int column_idx = 0; column_idx < schema.num_fields(); ++column_idx) {
+  const auto names = DistinctColumnNames(std::make_shared<const Schema>(schema));
+  for (int column_idx = 0; column_idx < names->num_fields(); ++column_idx) {
     if (column_idx > 0) line.push_back(options_.delimiter);
-    AppendField(schema.field(column_idx).name, &line);
+    AppendField(names->field(column_idx).name, &line);
   }
   line.push_back('\n');
   return sink_->Append(line);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "format/json_text.h"
 #include "parquet/compression.h"
@@ -441,10 +443,33 @@ Result<int64_t> CopyText(Operator* input, const std::string& path, const CopyOpt
   return rows;
 }
 
+// The input's batches under other column names.
+class RenamedColumns : public Operator {
+ public:
+  RenamedColumns(Operator* input, std::shared_ptr<const Schema> schema)
+      : input_(input), schema_(std::move(schema)) {}
+  std::string label() const override { return ""; }
+  std::shared_ptr<const Schema> schema() const override { return schema_; }
+  Result<std::shared_ptr<Batch>> Next() override {
+    TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+    if (!batch) return batch;
+    auto out = std::make_shared<Batch>(*batch);
+    out->schema = schema_;
+    return out;
+  }
+
+ private:
+  Operator* input_;
+  std::shared_ptr<const Schema> schema_;
+};
+
 }  // namespace
 
 Result<int64_t> ExecuteCopy(Operator* input, const Statement& copy, const ExecContext& context) {
   TARN_ASSIGN_OR_RETURN(CopyOptions options, ParseOptions(copy));
+  std::shared_ptr<const Schema> names = DistinctColumnNames(input->schema());
+  RenamedColumns renamed(input, names);
+  if (names != input->schema()) input = &renamed;
   if (!options.partition_by.empty()) {
     return CopyPartitionedParquet(input, copy.copy_path, options, context);
   }

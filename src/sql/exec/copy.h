@@ -5,8 +5,9 @@
 // COMPRESSION (Parquet codec: snappy default, zstd, gzip, lz4, brotli, uncompressed),
 // ROW_GROUP_SIZE (Parquet rows per row group), PARTITION_BY (cols) with OVERWRITE_OR_IGNORE
 // (Parquet only: hive folders `col=value/…/data_0.parquet` under the target folder, as DuckDB
-// writes them, the partition columns only in the folder names). A failed write leaves no file
-// behind.
+// writes them, the partition columns only in the folder names). Repeated column names are
+// told apart as DuckDB's COPY does (k, k_1, …: DistinctColumnNames). A failed write leaves no
+// file behind.
 //
 // Thread-safety: one thread at a time.
 #pragma once

@@ -52,6 +52,10 @@ struct TableRef {
   // for (sql/exec/unnest.h), in place of the lists: how UNNEST in a select list and in FROM
   // is planned (sql/plan/unnest_rewrite.h).
   int unnest_lists = 0;
+  // kSubquery: LATERAL (SELECT ...), reading the tables before it (sql/plan/decorrelate.h).
+  bool lateral = false;
+  // The last `hidden_columns` columns are not shown by `*` (a decorrelated join's keys).
+  int hidden_columns = 0;
   std::optional<AtClause> at;  // kTable only
   int32_t offset = 0;  // where the reference starts in the source text, for errors
   // kJoin: left JOIN right, with an ON condition, a USING list, NATURAL, or none (CROSS and

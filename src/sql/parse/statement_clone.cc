@@ -28,6 +28,8 @@ TableRef CloneTableRef(const TableRef& ref) {
   out.alias = ref.alias;
   out.column_aliases = ref.column_aliases;
   out.unnest_lists = ref.unnest_lists;
+  out.lateral = ref.lateral;
+  out.hidden_columns = ref.hidden_columns;
   if (ref.at) {
     AtClause at;
     at.timestamp = ref.at->timestamp;

@@ -1170,11 +1170,11 @@ Result<TableRef> StatementParser::ParseJoinOperand() {
   if (Peek().IsKeyword("LATERAL")) {
     const int32_t offset = Peek().offset;
     Advance();
-    if (Peek().IsOperator("(")) {
-      return Status::NotSupported(
-          FormatErrorAt(text_, "not yet supported: LATERAL subqueries", offset));
-    }
     TARN_ASSIGN_OR_RETURN(TableRef ref, ParseTableRef());
+    if (ref.kind == TableRef::Kind::kSubquery) {
+      ref.lateral = true;
+      return ref;
+    }
     if (ref.kind != TableRef::Kind::kFunction) {
       return Status::InvalidArgument(
           FormatErrorAt(text_, "Parser Error: LATERAL names a table function or a subquery", offset));

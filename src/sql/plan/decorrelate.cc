@@ -13,6 +13,7 @@
 #include "sql/plan/join_tree.h"
 #include "sql/plan/names.h"
 #include "sql/plan/planner.h"
+#include "sql/plan/window_rewrite.h"
 
 namespace tarn::sql {
 namespace {
@@ -355,6 +356,237 @@ Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquer
     out.needs_left_join = true;
   }
   return out;
+}
+
+namespace {
+
+Status LateralUnsupported(const std::string& what) {
+  return Status::NotSupported("not yet supported: LATERAL subqueries ", what);
+}
+
+bool IsIntegerLiteral(const Expr& e) {
+  return e.kind == ExprKind::kLiteral && e.literal_kind == ast::LiteralKind::kInteger;
+}
+
+ExprPtr AndOf(ExprPtr left, ExprPtr right) {
+  if (!left) return right;
+  if (!right) return left;
+  return ast::MakeBinary(ast::Op::kAnd, std::move(left), std::move(right));
+}
+
+bool IsTrueLiteral(const Expr* e) {
+  return e == nullptr || (e->kind == ExprKind::kLiteral && e->literal_kind == ast::LiteralKind::kTrue);
+}
+
+}  // namespace
+
+Result<DecorrelatedLateral> DecorrelateLateral(const TableRef& lateral, std::string_view sql_text,
+                                               const ExecContext& context) {
+  const SelectStmt& s = *lateral.subquery;
+  if (s.from.kind == TableRef::Kind::kNone) return LateralUnsupported("without a FROM clause");
+  if (!s.values.empty() || s.set_op != SetOp::kNone || s.pivot || !s.distinct_on.empty() ||
+      !s.windows.empty() || !s.grouping_sets.empty() || s.qualify || s.group_by_all || s.sample ||
+      !s.ctes.empty()) {
+    return LateralUnsupported("with WITH, set operations, PIVOT, DISTINCT ON, QUALIFY, USING "
+                              "SAMPLE or grouping sets");
+  }
+  InnerNames names;
+  TARN_RETURN_NOT_OK(CollectInnerNames(s.from, sql_text, context, &names));
+  bool aggregates = s.having != nullptr;
+  for (const SelectItem& item : s.items) {
+    if (!item.expr) continue;
+    if (ReadsOf(*item.expr, names).outer) return LateralUnsupported("reading outer columns in their SELECT list");
+    if (ContainsWindow(*item.expr)) return LateralUnsupported("with window functions");
+    aggregates = aggregates || ContainsAggregate(*item.expr);
+  }
+  const bool grouped = !s.group_by.empty();
+  const bool ranked = s.limit != nullptr || s.offset != nullptr;
+  if (ranked && (aggregates || grouped || s.distinct)) {
+    return LateralUnsupported("with LIMIT or OFFSET over aggregates or DISTINCT");
+  }
+  if (s.limit && !IsIntegerLiteral(*s.limit)) return LateralUnsupported("with a LIMIT other than a number");
+  if (s.offset && !IsIntegerLiteral(*s.offset)) return LateralUnsupported("with an OFFSET other than a number");
+
+  // Split the WHERE clause into the subquery's own conjuncts and the correlation keys.
+  std::vector<ExprPtr> conjuncts;
+  if (s.where) SplitConjuncts(s.where->Clone(), &conjuncts);
+  ExprPtr own;
+  std::vector<ExprPtr> inner_keys;
+  std::vector<ExprPtr> outer_keys;
+  for (ExprPtr& conjunct : conjuncts) {
+    const Reads reads = ReadsOf(*conjunct, names);
+    if (!reads.outer) {
+      own = AndOf(std::move(own), std::move(conjunct));
+      continue;
+    }
+    if (conjunct->kind == ExprKind::kBinary && conjunct->op == ast::Op::kEqual) {
+      const Reads left = ReadsOf(*conjunct->children[0], names);
+      const Reads right = ReadsOf(*conjunct->children[1], names);
+      if (left.inner && !left.outer && right.outer && !right.inner) {
+        inner_keys.push_back(std::move(conjunct->children[0]));
+        outer_keys.push_back(std::move(conjunct->children[1]));
+        continue;
+      }
+      if (right.inner && !right.outer && left.outer && !left.inner) {
+        inner_keys.push_back(std::move(conjunct->children[1]));
+        outer_keys.push_back(std::move(conjunct->children[0]));
+        continue;
+      }
+    }
+    return LateralUnsupported("whose condition " + conjunct->ToString() +
+                              " is not an equality of their own columns with the outer query's");
+  }
+  if (inner_keys.empty()) return LateralUnsupported("correlated outside their WHERE equalities");
+  if (s.having && ReadsOf(*s.having, names).outer) return LateralUnsupported("reading outer columns in HAVING");
+  for (const auto& g : s.group_by) {
+    if (ReadsOf(*g, names).outer) return LateralUnsupported("reading outer columns in GROUP BY");
+  }
+  if (aggregates && !grouped) {
+    if (s.having) return LateralUnsupported("with HAVING but no GROUP BY");
+    // Left rows without a group take NULLs: right only when every item is NULL over no rows.
+    for (const SelectItem& item : s.items) {
+      if (!item.expr) return LateralUnsupported("with * beside aggregates");
+      SelectStmt one;
+      SelectItem copy;
+      copy.expr = item.expr->Clone();
+      one.items.push_back(std::move(copy));
+      one.from = CloneTableRef(s.from);
+      TARN_ASSIGN_OR_RETURN(Value empty, ValueOverNoRows(one, sql_text, context));
+      if (!empty.is_null()) {
+        return LateralUnsupported("whose aggregates are not NULL over no rows (such as count): " +
+                                  item.expr->ToString());
+      }
+    }
+  }
+
+  auto derived = CloneSelect(s);
+  derived->where = std::move(own);
+  derived->order_by.clear();
+  derived->limit.reset();
+  derived->offset.reset();
+  DecorrelatedLateral out;
+  out.derived.kind = TableRef::Kind::kSubquery;
+  out.derived.alias = lateral.alias;
+  out.derived.column_aliases = lateral.column_aliases;
+  out.derived.offset = lateral.offset;
+  const std::string& name = lateral.alias;
+  int hidden = 0;
+  for (size_t i = 0; i < inner_keys.size(); ++i) {
+    const std::string key = "#k" + std::to_string(i + 1);
+    SelectItem key_item;
+    key_item.expr = inner_keys[i]->Clone();
+    key_item.alias = key;
+    derived->items.push_back(std::move(key_item));
+    ++hidden;
+    if (aggregates || grouped) derived->group_by.push_back(inner_keys[i]->Clone());
+    out.on = AndOf(std::move(out.on), ast::MakeBinary(ast::Op::kEqual, std::move(outer_keys[i]),
+                                                      ast::MakeColumnRef({name, key})));
+  }
+  if (ranked) {
+    // Each key's rows numbered in the subquery's order (positions and aliases resolved).
+    auto window = std::make_unique<Expr>();
+    window->kind = ExprKind::kWindow;
+    window->names.push_back("row_number");
+    window->window = std::make_unique<ast::WindowSpec>();
+    window->window->num_partitions = static_cast<int32_t>(inner_keys.size());
+    for (const auto& key : inner_keys) window->children.push_back(key->Clone());
+    for (const OrderItem& item : s.order_by) {
+      const Expr& e = *item.expr;
+      ExprPtr key = e.Clone();
+      if (IsIntegerLiteral(e)) {
+        const int64_t position = std::strtoll(e.text.c_str(), nullptr, 10);
+        if (position < 1 || position > static_cast<int64_t>(s.items.size()) ||
+            s.items[static_cast<size_t>(position - 1)].star) {
+          return LateralUnsupported("ordered by a position naming no expression of the select list");
+        }
+        key = s.items[static_cast<size_t>(position - 1)].expr->Clone();
+      } else if (e.kind == ExprKind::kColumnRef && e.names.size() == 1) {
+        for (const SelectItem& select_item : s.items) {
+          if (select_item.expr && !select_item.alias.empty() &&
+              LowerAscii(select_item.alias) == LowerAscii(e.names[0])) {
+            key = select_item.expr->Clone();
+            break;
+          }
+        }
+      }
+      if (ReadsOf(*key, names).outer) return LateralUnsupported("ordered by outer columns");
+      window->children.push_back(std::move(key));
+      ast::WindowOrder order;
+      order.descending = item.descending;
+      order.nulls_first = item.nulls_first ? (*item.nulls_first ? 1 : 0) : -1;
+      window->window->orders.push_back(order);
+    }
+    ast::UpdateHeight(window.get());
+    SelectItem rank;
+    rank.expr = std::move(window);
+    rank.alias = "#rn";
+    derived->items.push_back(std::move(rank));
+    ++hidden;
+    const int64_t skip = s.offset ? std::strtoll(s.offset->text.c_str(), nullptr, 10) : 0;
+    ExprPtr bounds = ast::MakeBinary(ast::Op::kGreater, ast::MakeColumnRef({name, "#rn"}),
+                                     ast::MakeLiteral(ast::LiteralKind::kInteger, std::to_string(skip)));
+    if (s.limit) {
+      const int64_t take = std::strtoll(s.limit->text.c_str(), nullptr, 10);
+      bounds = AndOf(std::move(bounds),
+                     ast::MakeBinary(ast::Op::kLessEqual, ast::MakeColumnRef({name, "#rn"}),
+                                     ast::MakeLiteral(ast::LiteralKind::kInteger,
+                                                      std::to_string(skip + take))));
+    }
+    out.on = AndOf(std::move(out.on), std::move(bounds));
+  }
+  out.derived.hidden_columns = hidden;
+  out.derived.subquery = std::move(derived);
+  out.left_join = aggregates && !grouped;
+  return out;
+}
+
+bool HasLateralSubquery(const TableRef& from) {
+  if (from.kind == TableRef::Kind::kJoin) {
+    return HasLateralSubquery(*from.left) || HasLateralSubquery(*from.right);
+  }
+  return from.kind == TableRef::Kind::kSubquery && from.lateral;
+}
+
+Status RewriteLateralJoins(TableRef* from, std::string_view sql_text, const ExecContext& context) {
+  // A LATERAL subquery that reads no table before it (it plans alone) is a plain one.
+  auto plain = [&](TableRef* ref) {
+    if (ref->kind == TableRef::Kind::kSubquery && ref->lateral &&
+        PlanSelect(*ref->subquery, sql_text, context).ok()) {
+      ref->lateral = false;
+    }
+  };
+  if (from->kind != TableRef::Kind::kJoin) {
+    plain(from);
+    if (from->kind == TableRef::Kind::kSubquery && from->lateral) {
+      // Nothing before it to read: planned as it is, its error names the column.
+      from->lateral = false;
+    }
+    return Status::OK();
+  }
+  TARN_RETURN_NOT_OK(RewriteLateralJoins(from->left.get(), sql_text, context));
+  TableRef& right = *from->right;
+  plain(&right);
+  if (!(right.kind == TableRef::Kind::kSubquery && right.lateral)) {
+    return RewriteLateralJoins(from->right.get(), sql_text, context);
+  }
+  const JoinType type = from->join_type;
+  if (type != JoinType::kInner && type != JoinType::kCross && type != JoinType::kLeft) {
+    return Status::InvalidArgument(
+        "Binder Error: The combining JOIN type must be INNER or LEFT for a LATERAL reference");
+  }
+  if (!from->using_columns.empty() || from->natural) {
+    return LateralUnsupported("joined by USING or NATURAL");
+  }
+  TARN_ASSIGN_OR_RETURN(DecorrelatedLateral decorrelated, DecorrelateLateral(right, sql_text, context));
+  if (decorrelated.left_join && type != JoinType::kLeft && !IsTrueLiteral(from->on.get())) {
+    return LateralUnsupported("of aggregates joined with a condition other than ON true");
+  }
+  ExprPtr written = IsTrueLiteral(from->on.get()) ? nullptr : std::move(from->on);
+  from->on = AndOf(std::move(written), std::move(decorrelated.on));
+  from->join_type = type == JoinType::kLeft || decorrelated.left_join ? JoinType::kLeft : JoinType::kInner;
+  from->comma = false;
+  *from->right = std::move(decorrelated.derived);
+  return Status::OK();
 }
 
 }  // namespace tarn::sql

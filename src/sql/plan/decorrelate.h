@@ -57,4 +57,36 @@ Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquer
                                                        const ExecContext& context,
                                                        const OuterQuery* outer);
 
+// A LATERAL subquery in FROM, `left, LATERAL (SELECT items FROM f WHERE inner_1 = outer_1
+// AND ... AND c ...) AS l`, whose items, ORDER BY and c read only f, as a derived table d
+// joined to the tables before it on outer_i = d.ki — planned once, not run per left row:
+//   - plain:      d = SELECT [DISTINCT] items, inner_1 AS "#k1", ... FROM f WHERE c, inner-joined;
+//   - grouped:    GROUP BY g becomes GROUP BY g, inner_1, ... (HAVING as written), inner-joined;
+//   - aggregates without GROUP BY: grouped by the keys and LEFT-joined (each left row has one
+//     row), when each aggregate is NULL over no rows (else NotSupported: count over no rows
+//     would need its 0);
+//   - ORDER BY o LIMIT n [OFFSET m] (no aggregates): d numbers each key's rows,
+//     row_number() OVER (PARTITION BY inner_1, ... ORDER BY o) AS "#rn", joined on
+//     m < "#rn" <= m + n as well: each left row its key's first n rows past m.
+// d's key columns come after the items and are hidden from `*`. An outer row whose key is
+// NULL matches no row, as the subquery then reads none. Names resolve as in scalar
+// subqueries: a name of f's tables or columns is f's, any other the outer query's.
+struct DecorrelatedLateral {
+  TableRef derived;                // aliased as the lateral subquery
+  std::unique_ptr<ast::Expr> on;   // outer_1 = l."#k1" AND ... [AND the row number's bounds]
+  bool left_join = false;          // aggregates without GROUP BY: every left row has a row
+};
+
+Result<DecorrelatedLateral> DecorrelateLateral(const TableRef& lateral, std::string_view sql_text,
+                                               const ExecContext& context);
+
+// Whether a FROM clause joins a LATERAL subquery.
+bool HasLateralSubquery(const TableRef& from);
+
+// Each LATERAL subquery of `from` decorrelated (DecorrelateLateral) into its join: a comma,
+// CROSS or INNER join stays inner (LEFT for aggregates without GROUP BY, whose ON must then be
+// absent or true), a LEFT join stays LEFT; RIGHT and FULL joins are refused as DuckDB refuses
+// them.
+Status RewriteLateralJoins(TableRef* from, std::string_view sql_text, const ExecContext& context);
+
 }  // namespace tarn::sql

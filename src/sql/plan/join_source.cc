@@ -388,7 +388,9 @@ class JoinBinder {
       schema = *leaf.subquery->schema();
       // A derived table that rewriting a subquery added ('#' alias, subquery_rewrite.h)
       // gives `*` no columns.
-      leaf.visible = !ref.alias.empty() && ref.alias[0] == '#' ? 0 : schema.num_fields();
+      leaf.visible = !ref.alias.empty() && ref.alias[0] == '#'
+                         ? 0
+                         : schema.num_fields() - std::min(ref.hidden_columns, schema.num_fields());
     } else if (const CteScope* cte = FindCte(context_, ref)) {
       TARN_ASSIGN_OR_RETURN(leaf.subquery, PlanCte(*cte, sql_text_, context_));
       schema = *leaf.subquery->schema();

@@ -19,6 +19,7 @@
 #include "sql/plan/aggregate_rewrite.h"
 #include "sql/plan/common_table.h"
 #include "sql/plan/conjuncts.h"
+#include "sql/plan/decorrelate.h"
 #include "sql/plan/grouping_sets.h"
 #include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
@@ -1078,6 +1079,11 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     if (cte.query) CountTableNames(*cte.query, true, &later);
   }
   if (select.set_op != SetOp::kNone) return PlanSetQuery(select, sql_text, inner);
+  if (HasLateralSubquery(select.from)) {
+    std::unique_ptr<SelectStmt> rewritten = CloneSelect(select);
+    TARN_RETURN_NOT_OK(RewriteLateralJoins(&rewritten->from, sql_text, inner));
+    return PlanSelect(*rewritten, sql_text, context);
+  }
   if (HasSubqueries(select)) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSubqueries(select, inner));
     return PlanScoped(*rewritten, sql_text, inner);
