@@ -613,6 +613,16 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseCopy() {
   return statement;
 }
 
+// alias(a, b, ...): after a table's alias, the names of its first columns.
+Status StatementParser::ParseColumnAliases(TableRef* ref) {
+  if (ref->alias.empty() || !AcceptOperator("(")) return Status::OK();
+  do {
+    TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
+    ref->column_aliases.push_back(std::move(column));
+  } while (AcceptOperator(","));
+  return ExpectOperator(")");
+}
+
 Result<std::unique_ptr<SelectStmt>> StatementParser::ParseDescribeTarget() {
   if (Peek().IsKeyword("SELECT") || Peek().IsKeyword("FROM") || Peek().IsOperator("(")) {
     return ParseQuery();
@@ -969,13 +979,7 @@ Result<TableRef> StatementParser::ParseTableRef() {
     }
   }
   TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
-  if (!ref.alias.empty() && AcceptOperator("(")) {
-    do {
-      TARN_ASSIGN_OR_RETURN(std::string column, ParseName());
-      ref.column_aliases.push_back(std::move(column));
-    } while (AcceptOperator(","));
-    TARN_RETURN_NOT_OK(ExpectOperator(")"));
-  }
+  TARN_RETURN_NOT_OK(ParseColumnAliases(&ref));
   if (AcceptKeyword("TABLESAMPLE")) {
     // t TABLESAMPLE s: (SELECT * FROM t USING SAMPLE s) under t's name.
     auto sampled = std::make_unique<SelectStmt>();
@@ -1191,6 +1195,22 @@ Result<TableRef> StatementParser::ParseJoinOperand() {
     ref.names.push_back(all ? "#show_all_tables" : "#show_tables");
     for (int i = 0; i < 4 + all; ++i) Advance();
     TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
+    return ref;
+  }
+  // (DESCRIBE target) / (SHOW name) [AS alias]: DESCRIBE's rows, as a table function's.
+  if (Peek().IsOperator("(") &&
+      (Peek(1).IsKeyword("DESCRIBE") || Peek(1).IsKeyword("DESC") ||
+       (Peek(1).IsKeyword("SHOW") && !Peek(2).IsKeyword("TABLES") && !Peek(2).IsKeyword("ALL")))) {
+    TableRef ref;
+    ref.kind = TableRef::Kind::kFunction;
+    ref.offset = static_cast<int32_t>(Peek(1).offset);
+    ref.names.push_back("#describe");
+    Advance();
+    Advance();
+    TARN_ASSIGN_OR_RETURN(ref.subquery, ParseDescribeTarget());
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+    TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
+    TARN_RETURN_NOT_OK(ParseColumnAliases(&ref));
     return ref;
   }
   // ( a JOIN b ... ) [AS alias]: a parenthesized join; a subquery otherwise.

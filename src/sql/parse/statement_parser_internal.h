@@ -121,6 +121,7 @@ class StatementParser {
   Result<std::unique_ptr<Statement>> ParseCopy();
   // DESCRIBE SELECT ... | DESCRIBE FROM ... | DESCRIBE source
   Result<std::unique_ptr<SelectStmt>> ParseDescribeTarget();
+  Status ParseColumnAliases(TableRef* ref);
   Result<std::unique_ptr<SelectStmt>> ParseQuery();
   Result<std::unique_ptr<SelectStmt>> ParseSetExpression(int min_precedence);
   Result<std::unique_ptr<SelectStmt>> ParseSetOperand();

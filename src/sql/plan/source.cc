@@ -309,6 +309,11 @@ Result<std::unique_ptr<Source>> BindTableRef(const TableRef& ref, std::string_vi
     if (IsTarnFunction(name)) return BindTarnFunction(ref, sql_text, context);
     if (IsSystemTableFunction(name)) return BindSystemTableFunction(ref, sql_text, context);
     if (name == "glob") return BindGlob(ref, context);
+    if (name == "#describe") {  // (DESCRIBE …), (SHOW name)
+      TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
+                            DescribeRows(*ref.subquery, sql_text, context));
+      return std::unique_ptr<Source>(std::make_unique<RowsSource>("DESCRIBE", std::move(rows)));
+    }
     if (name == "#show_tables" || name == "#show_all_tables") {  // (SHOW [ALL] TABLES)
       TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> rows,
                             ShowTables(name == "#show_all_tables", context));

@@ -577,20 +577,8 @@ struct Session::Impl {
       }
       case sql::StatementKind::kDescribe: {
         TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> described,
-                              sql::DescribeLakeTable(*statement.select, statement.text,
-                                                     Context()));
-        if (described) return RowsResult(std::move(result), std::move(described));
-        TARN_ASSIGN_OR_RETURN(auto root, Plan(statement));
-        std::vector<std::vector<std::optional<std::string>>> rows;
-        for (const Field& field : root->schema()->fields) {
-          rows.push_back({field.name, field.type.ToString(), std::string("YES"), std::nullopt,
-                          std::nullopt, std::nullopt});
-        }
-        auto batch = TextBatch({"column_name", "column_type", "null", "key", "default", "extra"},
-                               rows);
-        result.schema = batch->schema;
-        result.reader = MakeVectorReader(batch->schema, {batch});
-        return result;
+                              sql::DescribeRows(*statement.select, statement.text, Context()));
+        return RowsResult(std::move(result), std::move(described));
       }
       case sql::StatementKind::kShowTables: {
         TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch,

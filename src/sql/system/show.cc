@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sql/plan/names.h"
+#include "sql/plan/planner.h"
 
 namespace tarn::sql {
 namespace {
@@ -189,6 +190,31 @@ Result<std::shared_ptr<Batch>> DescribeLakeTable(const SelectStmt& select,
   auto batch = MakeBatch(schema, std::move(columns));
   batch->num_rows = static_cast<int64_t>(table->columns.size());
   return batch;
+}
+
+Result<std::shared_ptr<Batch>> DescribeRows(const SelectStmt& select, std::string_view sql_text,
+                                            const ExecContext& context) {
+  TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> described,
+                        DescribeLakeTable(select, sql_text, context));
+  if (described) return described;
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> root, PlanSelect(select, sql_text, context));
+  auto schema = std::make_shared<Schema>();
+  for (const char* column : {"column_name", "column_type", "null", "key", "default", "extra"}) {
+    schema->fields.emplace_back(column, DataType(TypeId::kVarchar));
+  }
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  for (int c = 0; c < 6; ++c) {
+    builders.push_back(std::make_unique<ColumnBuilder>(DataType(TypeId::kVarchar)));
+  }
+  for (const Field& field : root->schema()->fields) {
+    builders[0]->AppendBytes(field.name);
+    builders[1]->AppendBytes(field.type.ToString());
+    builders[2]->AppendBytes("YES");
+    for (int c = 3; c < 6; ++c) builders[c]->AppendNull();
+  }
+  std::vector<std::shared_ptr<Column>> columns;
+  for (auto& builder : builders) columns.push_back(builder->Finish());
+  return MakeBatch(std::move(schema), std::move(columns));
 }
 
 }  // namespace tarn::sql

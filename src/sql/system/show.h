@@ -6,7 +6,8 @@
 //                     temporary BOOLEAN: every table and view of every database ("memory",
 //                     the attached lakes, "temp") and the SqlCatalog's tables (database
 //                     "memory", schema "main"), ordered by database, schema, name
-//   DESCRIBE t        column_name, column_type, null (YES/NO), key, default, extra
+//   DESCRIBE t        column_name, column_type, null (YES/NO), key, default, extra (also in
+//                     FROM: (DESCRIBE t), (SHOW t))
 //
 // Thread-safety: one thread at a time.
 #pragma once
@@ -31,5 +32,11 @@ std::string DefaultText(const ColumnInfo& column);
 Result<std::shared_ptr<Batch>> DescribeLakeTable(const SelectStmt& select,
                                                  std::string_view sql_text,
                                                  const ExecContext& context);
+
+// DESCRIBE's rows for `select`: a lake table's columns as its catalog declares them
+// (DescribeLakeTable), else the query's output columns (nullable; no key, default or extra).
+// Also what `FROM (DESCRIBE …)` reads.
+Result<std::shared_ptr<Batch>> DescribeRows(const SelectStmt& select, std::string_view sql_text,
+                                            const ExecContext& context);
 
 }  // namespace tarn::sql
