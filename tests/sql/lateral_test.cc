@@ -1,7 +1,8 @@
 // LATERAL subqueries against DuckDB: correlated by equalities of their own columns with the
 // tables before them, plain, grouped, aggregated without GROUP BY, and the first rows of each
 // key (ORDER BY … LIMIT … OFFSET); over comma, CROSS, INNER and LEFT joins, NULL and missing
-// keys, duplicate outer rows, two keys, two LATERALs in one FROM, and uncorrelated ones. Each
+// keys, duplicate outer rows, two keys, two LATERALs in one FROM, and uncorrelated ones; and
+// range / generate_series reading the tables before them. Each
 // query's CSV (header included) equals DuckDB's at 1 and 2 threads; what DuckDB refuses tarn
 // refuses with DuckDB's class of error.
 #include <gtest/gtest.h>
@@ -76,6 +77,11 @@ const std::vector<std::string> kQueries = {
     // Uncorrelated: a plain subquery.
     "SELECT * FROM LATERAL (SELECT 1 AS x) l",
     "SELECT o.name, l.y FROM $O o, LATERAL (SELECT 5 AS y) l ORDER BY ALL",
+    // range / generate_series over the columns before them: joined laterally.
+    "SELECT * FROM $O o, range(o.k) ORDER BY ALL",
+    "SELECT o.name, g.x FROM $O o, generate_series(o.k, 3) g(x) ORDER BY ALL",
+    "SELECT o.name, r.range FROM $O o, range(1, o.k + 1, 2) r ORDER BY ALL",
+    "SELECT o.name, r.range FROM $O o LEFT JOIN range(o.k - 1) r ON true ORDER BY ALL",
     // Empty sides.
     "SELECT o.name, l.x FROM $O o, LATERAL (SELECT x FROM $I i WHERE i.k = o.k AND false) l",
     "SELECT o.name, l.s FROM (SELECT * FROM $O o WHERE false) o, LATERAL (SELECT sum(x) AS s FROM "

@@ -362,6 +362,7 @@ class JoinBinder {
       TARN_RETURN_NOT_OK(CollectLeaves(*ref.left));
       return CollectLeaves(*ref.right);
     }
+    if (IsSeriesOverColumns(ref) && !query_->leaves.empty()) return CollectLeaves(SeriesAsUnnest(ref));
     JoinLeaf leaf;
     Schema schema;
     if (IsUnnestFunction(ref) && !query_->leaves.empty()) {

@@ -257,4 +257,45 @@ Result<TableRef> UnnestFunctionAsDerivedTable(const TableRef& ref) {
   return out;
 }
 
+namespace {
+
+bool ReadsColumn(const Expr& e) {
+  if (e.kind == ExprKind::kColumnRef) return true;
+  for (const auto& child : e.children) {
+    if (ReadsColumn(*child)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsSeriesOverColumns(const TableRef& ref) {
+  if (ref.kind != TableRef::Kind::kFunction || ref.names.size() != 1) return false;
+  const std::string name = LowerAscii(ref.names[0]);
+  if (name != "range" && name != "generate_series") return false;
+  for (const TableArg& arg : ref.args) {
+    if (!arg.name.empty() || arg.is_list || !arg.expr) return false;
+  }
+  for (const TableArg& arg : ref.args) {
+    if (ReadsColumn(*arg.expr)) return true;
+  }
+  return false;
+}
+
+TableRef SeriesAsUnnest(const TableRef& ref) {
+  const std::string name = LowerAscii(ref.names[0]);
+  std::vector<ExprPtr> args;
+  for (const TableArg& arg : ref.args) args.push_back(arg.expr->Clone());
+  TableRef out;
+  out.kind = TableRef::Kind::kFunction;
+  out.names = {"unnest"};
+  TableArg list;
+  list.expr = ast::MakeFunction(name, std::move(args));
+  out.args.push_back(std::move(list));
+  out.alias = ref.alias.empty() ? name : ref.alias;
+  out.column_aliases = ref.column_aliases.empty() ? std::vector<std::string>{name} : ref.column_aliases;
+  out.offset = ref.offset;
+  return out;
+}
+
 }  // namespace tarn::sql

@@ -33,4 +33,11 @@ bool IsUnnestFunction(const TableRef& ref);
 // `FROM unnest(list) [AS a[(c)]]` as a derived table over `SELECT list AS unnest`, unnested.
 Result<TableRef> UnnestFunctionAsDerivedTable(const TableRef& ref);
 
+// Whether `ref` is range(...) or generate_series(...) with an argument reading a column (of
+// the tables before it: DuckDB joins such a call laterally).
+bool IsSeriesOverColumns(const TableRef& ref);
+// That call as `unnest(range(...)) AS range(range)`: the elements of the list function of the
+// same name, its column and (without an alias) its table named after the function.
+TableRef SeriesAsUnnest(const TableRef& ref);
+
 }  // namespace tarn::sql
