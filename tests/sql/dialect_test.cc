@@ -69,5 +69,41 @@ TEST(DialectTest, GlobRefusedAsDuckDBRefusesIt) {
   });
 }
 
+// LIMIT p%: the share of the rows the query produces (after ORDER BY), truncated; OFFSET skips
+// rows before it; NULL is no limit.
+TEST(DialectTest, LimitPercentEqualsDuckDB) {
+  testing::ExpectQueriesMatchDuckDB({
+      "SELECT * FROM range(10) LIMIT 30%",
+      "SELECT * FROM range(10) LIMIT 25 PERCENT",
+      "SELECT * FROM range(10) ORDER BY range DESC LIMIT 25% OFFSET 2",
+      "SELECT * FROM range(10) OFFSET 3 LIMIT 50%",
+      "SELECT * FROM range(10) LIMIT 20 % OFFSET 8",
+      "SELECT * FROM range(10) LIMIT 0%",
+      "SELECT * FROM range(10) LIMIT 100%",
+      "SELECT * FROM range(10) LIMIT 12.5%",
+      "SELECT * FROM range(7) LIMIT 99.9%",
+      "SELECT * FROM range(3) LIMIT 50%",
+      "SELECT * FROM range(0) LIMIT 50%",
+      "SELECT * FROM range(10) LIMIT NULL%",
+      "SELECT * FROM range(10) LIMIT '20'%",
+      "SELECT count(*) AS c FROM (SELECT * FROM range(100) LIMIT 29%)",
+      "SELECT count(*) AS c FROM (SELECT * FROM range(1000) LIMIT 0.57%)",
+      "SELECT count(*) AS c FROM (SELECT * FROM range(5000) WHERE range % 3 = 0 LIMIT 10%)",
+      "SELECT range % 4 AS k, count(*) AS c FROM range(100) GROUP BY k ORDER BY k LIMIT 50%",
+      "SELECT * FROM range(4) UNION ALL SELECT * FROM range(4) ORDER BY 1 LIMIT 75%",
+      "WITH t AS (SELECT * FROM range(20) ORDER BY range DESC LIMIT 10%) SELECT * FROM t",
+      "SELECT 42 AS x LIMIT 100%",
+      "SELECT 42 AS x LIMIT 99%",
+  });
+}
+
+TEST(DialectTest, LimitPercentRefusedAsDuckDBRefusesIt) {
+  testing::ExpectRefusedLikeDuckDB({
+      "SELECT * FROM range(10) LIMIT 150%",
+      "SELECT * FROM range(10) LIMIT -1%",
+      "SELECT * FROM range(10) LIMIT 100.5 PERCENT",
+  });
+}
+
 }  // namespace
 }  // namespace tarn

@@ -241,7 +241,11 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
         if (token.IsOperator("*")) op = Op::kMultiply;
         if (token.IsOperator("/")) op = Op::kDivide;
         if (token.IsOperator("//")) op = Op::kIntDivide;
-        if (token.IsOperator("%")) op = Op::kModulo;
+        if (token.IsOperator("%") &&
+            !(percent_suffix_ && (Peek(1).kind == TokenKind::kEnd || Peek(1).IsOperator(")") ||
+                                  Peek(1).IsOperator(";") || Peek(1).IsKeyword("OFFSET")))) {
+          op = Op::kModulo;
+        }
         break;
       case kPower:
         if (token.IsOperator("^") || token.IsOperator("**")) op = Op::kPower;

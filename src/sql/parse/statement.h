@@ -166,6 +166,9 @@ struct SelectStmt {
   std::unique_ptr<ast::Expr> qualify;  // QUALIFY: a filter over the window functions' results
   std::vector<OrderItem> order_by;
   std::unique_ptr<ast::Expr> limit;
+  // LIMIT p% / LIMIT p PERCENT: `limit` is a percentage (0 to 100) of the rows the query
+  // produces; OFFSET then skips rows before them.
+  bool limit_percent = false;
   std::unique_ptr<ast::Expr> offset;
 };
 

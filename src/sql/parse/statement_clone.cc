@@ -107,6 +107,7 @@ std::unique_ptr<SelectStmt> SelectAllFrom(std::unique_ptr<SelectStmt> query) {
 void CopyOrderAndLimit(const SelectStmt& from, SelectStmt* to) {
   for (const OrderItem& item : from.order_by) to->order_by.push_back(CloneOrderItem(item));
   to->limit = CloneOrNull(from.limit);
+  to->limit_percent = from.limit_percent;
   to->offset = CloneOrNull(from.offset);
 }
 

@@ -105,9 +105,10 @@ Status StatementParser::CountOperator(int32_t offset) {
       offset));
 }
 
-Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr() {
+Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr(bool percent_suffix) {
   ExprParser parser(text_, tokens_, pos_);
   parser.set_depth(expression_depth_);
+  parser.set_percent_suffix(percent_suffix);
   // A subquery in an expression is parsed here (so its syntax errors show now) and kept as
   // its text in a "#subquery" call node, which the planner parses again and rewrites
   // (plan/subquery_rewrite.h).
@@ -706,7 +707,8 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
   }
   for (int clause = 0; clause < 2; ++clause) {
     if (!select->limit && AcceptKeyword("LIMIT")) {
-      TARN_ASSIGN_OR_RETURN(select->limit, ParseExpr());
+      TARN_ASSIGN_OR_RETURN(select->limit, ParseExpr(/*percent_suffix=*/true));
+      select->limit_percent = AcceptOperator("%") || AcceptKeyword("PERCENT");
     } else if (!select->offset && AcceptKeyword("OFFSET")) {
       TARN_ASSIGN_OR_RETURN(select->offset, ParseExpr());
     }

@@ -92,7 +92,8 @@ class StatementParser {
   static std::string Upper(std::string text);
 
   // --- shared pieces (statement_parser.cc) ---
-  Result<std::unique_ptr<ast::Expr>> ParseExpr();
+  // `percent_suffix`: a `%` that ends the expression (LIMIT 10%) is left unread.
+  Result<std::unique_ptr<ast::Expr>> ParseExpr(bool percent_suffix = false);
   // GROUP BY items with GROUPING SETS / ROLLUP / CUBE (statement.h's grouping_sets).
   Status ParseGroupByList(SelectStmt* select);
   Result<std::vector<std::vector<int>>> ParseGroupElement(SelectStmt* select, bool* plain);
