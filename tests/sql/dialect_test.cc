@@ -105,5 +105,47 @@ TEST(DialectTest, LimitPercentRefusedAsDuckDBRefusesIt) {
   });
 }
 
+// Pairs of instants around month ends, leap days and midnight, both orders, and a NULL.
+const char* const kInstants =
+    "(SELECT * FROM (VALUES (1, TIMESTAMP '2020-03-01', TIMESTAMP '2019-01-15 10:00'), "
+    "(2, TIMESTAMP '2020-01-31', TIMESTAMP '2020-02-29'), "
+    "(3, TIMESTAMP '2020-03-31', TIMESTAMP '2020-02-29 23:59:59.5'), "
+    "(4, TIMESTAMP '2020-03-30', TIMESTAMP '2020-01-31'), "
+    "(5, TIMESTAMP '2021-03-01', TIMESTAMP '2020-02-29'), "
+    "(6, TIMESTAMP '2001-04-10', TIMESTAMP '1957-06-13 23:00'), "
+    "(7, TIMESTAMP '2020-02-29 12:00', TIMESTAMP '2020-01-31 13:00'), "
+    "(8, NULL, TIMESTAMP '2020-01-01'), (9, TIMESTAMP '2020-01-01', TIMESTAMP '2020-01-01')) "
+    "v(id, a, b))";
+
+TEST(DialectTest, AgeAndDateSubEqualDuckDB) {
+  testing::ExpectQueriesMatchDuckDB(WithTable(
+      {
+          "SELECT id, age(a, b) AS ab, age(b, a) AS ba FROM $T ORDER BY id",
+          "SELECT id, age(a::DATE, b::DATE) AS days FROM $T ORDER BY id",
+          "SELECT id, date_sub('month', b, a) AS m, date_sub('month', a, b) AS back, "
+          "date_sub('year', b, a) AS y, date_sub('quarter', b, a) AS q, "
+          "date_sub('decade', b, a) AS dec, date_sub('century', b, a) AS c FROM $T ORDER BY id",
+          "SELECT id, date_sub('day', b, a) AS d, date_sub('week', a, b) AS w, "
+          "date_sub('hour', b, a) AS h, date_sub('minute', a, b) AS mi, "
+          "datesub('second', b, a) AS s, date_sub('ms', b, a) AS ms, "
+          "date_sub('us', b, a) AS us, date_sub('dow', b, a) AS dow FROM $T ORDER BY id",
+          "SELECT id, date_sub('month', a::DATE, b::DATE) AS m, "
+          "date_sub('day', a::DATE, b::DATE) AS d FROM $T ORDER BY id",
+          "SELECT date_sub('month', DATE '2020-01-31', DATE '2020-02-29') AS a, "
+          "date_sub('month', DATE '2020-01-30', DATE '2020-02-29') AS b, "
+          "date_sub('month', TIMESTAMP '2020-01-29 10:00', TIMESTAMP '2020-02-29 09:00') AS c, "
+          "date_sub('millennium', DATE '1000-01-01', DATE '3000-01-01') AS d, "
+          "date_sub(NULL, DATE '2000-01-01', DATE '2001-01-01') AS e",
+      },
+      "$T", kInstants));
+}
+
+TEST(DialectTest, DateSubRefusedAsDuckDBRefusesIt) {
+  testing::ExpectRefusedLikeDuckDB({
+      "SELECT date_sub('fortnight', DATE '2020-01-01', DATE '2020-02-01')",
+      "SELECT date_sub('month', 1, 2)",
+  });
+}
+
 }  // namespace
 }  // namespace tarn
