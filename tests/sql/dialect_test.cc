@@ -147,5 +147,50 @@ TEST(DialectTest, DateSubRefusedAsDuckDBRefusesIt) {
   });
 }
 
+// SUMMARIZE over queries, a table function and a file's worth of types whose statistics are
+// deterministic (approx_count_distinct and approx_quantile are exact on few rows).
+const char* const kMixed =
+    "SELECT * FROM (VALUES (1, 'a', 1.5, DATE '2020-01-01', true, TIMESTAMP '2020-01-01 10:00'), "
+    "(2, 'b', NULL, NULL, false, TIMESTAMP '2020-01-02 00:00:01'), "
+    "(3, NULL, 2.5, DATE '2021-01-01', NULL, NULL), "
+    "(4, 'b', 4.0, DATE '2020-06-01', true, TIMESTAMP '2019-12-31 23:59:59')) "
+    "v(i, s, d, dt, b, ts)";
+
+TEST(DialectTest, SummarizeEqualsDuckDB) {
+  testing::ExpectQueriesMatchDuckDB({
+      // DuckDB's COPY takes no SUMMARIZE, so each is a derived table.
+      testing::ReplaceAll("FROM (SUMMARIZE $M)", "$M", kMixed),
+      testing::ReplaceAll("FROM (SUMMARIZE SELECT i, i * 2 AS j, d * 3 AS d3 FROM ($M) t)", "$M",
+                          kMixed),
+      "FROM (SUMMARIZE SELECT * FROM range(0))",
+      "SELECT * FROM (SUMMARIZE SELECT * FROM range(7))",
+      testing::ReplaceAll("WITH mixed AS ($M) SELECT * FROM (SUMMARIZE mixed)", "$M", kMixed),
+      "FROM (SUMMARIZE SELECT range::DOUBLE / 4 AS x, (range % 3)::TINYINT AS y, "
+      "CASE WHEN range % 4 = 0 THEN NULL ELSE range END AS z FROM range(10))",
+      "FROM (SUMMARIZE SELECT NULL::INTEGER AS n, 'x' AS s FROM range(3))",
+      "FROM (SUMMARIZE SELECT a::SMALLINT AS a, b::UBIGINT AS b, c::DECIMAL(9,2) AS c FROM "
+      "(VALUES (-7, 100, 12.25), (3, 5, -0.5), (3, 8, 1.5), (-1, 0, 99.99), (5, 11, 0)) t(a, b, c))",
+      testing::ReplaceAll("SELECT column_name, q25, q75, null_percentage FROM (SUMMARIZE $M) "
+                          "WHERE column_type <> 'VARCHAR' ORDER BY column_name", "$M", kMixed),
+      testing::ReplaceAll("SELECT * FROM (SUMMARIZE SELECT i, dt FROM ($M) t) s "
+                          "ORDER BY column_name DESC", "$M", kMixed),
+  });
+}
+
+TEST(DialectTest, ApproxQuantileEqualsDuckDB) {
+  testing::ExpectQueriesMatchDuckDB({
+      "SELECT approx_quantile(x, 0.5) AS m, approx_quantile(x, 0.1) AS lo, "
+      "approx_quantile(x, 0.9) AS hi FROM (VALUES (1), (2), (3), (4)) t(x)",
+      "SELECT approx_quantile(x::DECIMAL(12,1) * 3, 0.25) AS d, "
+      "approx_quantile(x::DECIMAL(4,1), 0.25) AS a, approx_quantile(x::DOUBLE, 0.3) AS b, "
+      "approx_quantile(x::FLOAT, 0.75) AS c FROM (VALUES (1.5), (2.5), (4.0)) t(x)",
+      "SELECT approx_quantile(x, 0.5) AS a, approx_quantile(x, 0) AS b, "
+      "approx_quantile(x, 1) AS c FROM (VALUES (10), (NULL), (-3)) t(x)",
+      "SELECT g, approx_quantile(x, 0.5) AS m FROM (VALUES (1, 5), (1, 7), (2, 1), (2, NULL)) "
+      "t(g, x) GROUP BY g ORDER BY g",
+      "SELECT approx_quantile(x, 0.5) AS m FROM (SELECT 1 AS x WHERE false)",
+  });
+}
+
 }  // namespace
 }  // namespace tarn

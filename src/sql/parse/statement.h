@@ -143,6 +143,10 @@ struct SelectStmt {
   // PIVOT / UNPIVOT: the query is that statement; of the other fields only order_by, limit
   // and offset are used.
   std::shared_ptr<const PivotSpec> pivot;
+  // SUMMARIZE relation: the query is one row per column of the relation (a table, file, table
+  // function or subquery) with its statistics (plan/summarize.h); of the other fields only
+  // order_by, limit and offset are used.
+  std::shared_ptr<const TableRef> summarize;
   // VALUES (a, b), (c, d): the rows of a query with no other clause (columns col0, col1...).
   std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;
   bool distinct = false;

@@ -59,6 +59,7 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
     out->values.push_back(std::move(copy));
   }
   out->pivot = select.pivot;  // immutable once parsed
+  out->summarize = select.summarize;
   out->distinct = select.distinct;
   for (const auto& e : select.distinct_on) out->distinct_on.push_back(e->Clone());
   for (const SelectItem& item : select.items) {

@@ -303,7 +303,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   const Token& first = Peek();
   if (first.IsKeyword("SELECT") || first.IsKeyword("FROM") || first.IsOperator("(") ||
       first.IsKeyword("WITH") || first.IsKeyword("VALUES") || first.IsKeyword("PIVOT") ||
-      first.IsKeyword("UNPIVOT")) {
+      first.IsKeyword("UNPIVOT") || first.IsKeyword("SUMMARIZE")) {
     TARN_ASSIGN_OR_RETURN(statement->select, ParseQuery());
     return statement;
   }
@@ -799,6 +799,23 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParsePivot(bool unpivot) {
 Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetOperand() {
   if (AcceptKeyword("PIVOT")) return ParsePivot(false);
   if (AcceptKeyword("UNPIVOT")) return ParsePivot(true);
+  if (AcceptKeyword("SUMMARIZE")) {
+    // SUMMARIZE query, or SUMMARIZE relation (a table, a file, a table function).
+    TableRef source;
+    const Token& next = Peek();
+    if (next.IsKeyword("SELECT") || next.IsKeyword("FROM") || next.IsKeyword("WITH") ||
+        next.IsKeyword("VALUES") || next.IsKeyword("PIVOT") || next.IsKeyword("UNPIVOT") ||
+        next.IsKeyword("SUMMARIZE")) {
+      source.kind = TableRef::Kind::kSubquery;
+      source.offset = static_cast<int32_t>(next.offset);
+      TARN_ASSIGN_OR_RETURN(source.subquery, ParseQuery());
+    } else {
+      TARN_ASSIGN_OR_RETURN(source, ParseJoinOperand());
+    }
+    auto select = std::make_unique<SelectStmt>();
+    select->summarize = std::make_shared<const TableRef>(std::move(source));
+    return select;
+  }
   if (AcceptKeyword("VALUES")) {
     auto values = std::make_unique<SelectStmt>();
     do {
@@ -1198,7 +1215,8 @@ Result<TableRef> StatementParser::ParseJoinOperand() {
   // ( a JOIN b ... ) [AS alias]: a parenthesized join; a subquery otherwise.
   if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
       !Peek(1).IsKeyword("WITH") && !Peek(1).IsKeyword("VALUES") && !Peek(1).IsOperator("(") &&
-      !Peek(1).IsKeyword("PIVOT") && !Peek(1).IsKeyword("UNPIVOT")) {
+      !Peek(1).IsKeyword("PIVOT") && !Peek(1).IsKeyword("UNPIVOT") &&
+      !Peek(1).IsKeyword("SUMMARIZE")) {
     Advance();
     TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // ( a JOIN ( b JOIN ( ...
     TARN_ASSIGN_OR_RETURN(TableRef inner, ParseFromClause());

@@ -23,6 +23,7 @@
 #include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
 #include "sql/plan/pivot.h"
+#include "sql/plan/summarize.h"
 #include "sql/plan/set_query.h"
 #include "sql/plan/subquery_rewrite.h"
 #include "sql/plan/unnest_rewrite.h"
@@ -1061,6 +1062,11 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> input, PlanSelect(*whole, sql_text, context));
     if (percent < 0) return offset > 0 ? MakeLimit(std::move(input), -1, offset) : std::move(input);
     return MakeLimitPercent(std::move(input), percent, std::max<int64_t>(offset, 0));
+  }
+  if (select.summarize) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten,
+                          RewriteSummarize(select, sql_text, context));
+    return PlanSelect(*rewritten, sql_text, context);
   }
   if (select.pivot) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewritePivot(select, sql_text, context));
