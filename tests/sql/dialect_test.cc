@@ -192,5 +192,34 @@ TEST(DialectTest, ApproxQuantileEqualsDuckDB) {
   });
 }
 
+// unnest(struct) as a whole select item: the struct's fields as columns (NULL structs give NULL
+// fields), beside other items and list unnests.
+const char* const kStructs =
+    "(SELECT * FROM (VALUES (1, {'a': 1, 'b': 'x'}, [1, 2]), (2, NULL, [3]), "
+    "(3, {'a': NULL, 'b': 'y'}, []), (4, {'a': 4, 'b': NULL}, NULL)) t(id, s, l))";
+
+TEST(DialectTest, UnnestStructEqualsDuckDB) {
+  testing::ExpectQueriesMatchDuckDB(WithTable(
+      {
+          "SELECT unnest({'a': 1, 'b': 'x'})",
+          "SELECT unnest({'a': [1, 2], 'b': {'c': 3}})",
+          "SELECT id, unnest(s) FROM $T ORDER BY id",
+          "SELECT unnest(s) AS ignored, id FROM $T ORDER BY id",
+          "SELECT id, unnest(s), unnest(l) AS e FROM $T ORDER BY id, e",
+          "SELECT unnest(s) FROM $T WHERE id > 2 ORDER BY id",
+          "SELECT unnest({'n': count(*), 'm': max(id)}) FROM $T",
+          "SELECT DISTINCT unnest({'k': id % 2}) FROM $T ORDER BY 1",
+          "SELECT * FROM (SELECT unnest(s) FROM $T) u ORDER BY a NULLS LAST, b",
+      },
+      "$T", kStructs));
+}
+
+TEST(DialectTest, UnnestStructRefusedAsDuckDBRefusesIt) {
+  testing::ExpectRefusedLikeDuckDB({
+      "SELECT unnest(s) + 1 FROM (VALUES ({'a': 1})) t(s)",
+      "SELECT unnest(s).a FROM (VALUES ({'a': 1})) t(s)",
+  });
+}
+
 }  // namespace
 }  // namespace tarn

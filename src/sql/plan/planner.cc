@@ -1088,6 +1088,19 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   if (IsOrderByAll(select)) return PlanOrderByAll(select, sql_text, context);
   if (!select.values.empty()) return PlanValues(select);
   if (select.set_op == SetOp::kNone && HasSelectUnnest(select)) {
+    const std::vector<size_t> bare = BareUnnestItems(select);
+    if (!bare.empty()) {
+      // unnest(struct) as a whole item is the struct's fields: the arguments' types decide.
+      std::unique_ptr<SelectStmt> probe = UnnestArgumentProbe(select, bare);
+      TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> probed, PlanSelect(*probe, sql_text, context));
+      std::vector<DataType> types;
+      for (int c = 0; c < probed->schema()->num_fields(); ++c) {
+        types.push_back(probed->schema()->field(c).type);
+      }
+      if (std::unique_ptr<SelectStmt> expanded = ExpandStructUnnests(select, bare, types)) {
+        return PlanSelect(*expanded, sql_text, context);
+      }
+    }
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSelectUnnest(select));
     return PlanSelect(*rewritten, sql_text, context);
   }

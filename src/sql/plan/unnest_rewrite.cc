@@ -216,6 +216,68 @@ bool HasSelectUnnest(const SelectStmt& select) {
   return false;
 }
 
+std::vector<size_t> BareUnnestItems(const SelectStmt& select) {
+  std::vector<size_t> items;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const SelectItem& item = select.items[i];
+    if (item.expr && IsUnnestCall(*item.expr) && item.expr->children.size() == 1 &&
+        item.expr->names.size() == 1 && !item.expr->distinct && !item.expr->has_filter &&
+        !ContainsUnnest(*item.expr->children[0])) {
+      items.push_back(i);
+    }
+  }
+  return items;
+}
+
+std::unique_ptr<SelectStmt> UnnestArgumentProbe(const SelectStmt& select,
+                                                const std::vector<size_t>& items) {
+  std::unique_ptr<SelectStmt> probe = CloneSelect(select);
+  probe->items.clear();
+  for (size_t k = 0; k < items.size(); ++k) {
+    SelectItem item;
+    item.expr = select.items[items[k]].expr->children[0]->Clone();
+    item.alias = "#probe" + std::to_string(k);
+    probe->items.push_back(std::move(item));
+  }
+  probe->order_by.clear();
+  probe->limit = nullptr;
+  probe->limit_percent = false;
+  probe->offset = nullptr;
+  probe->distinct = false;
+  return probe;
+}
+
+std::unique_ptr<SelectStmt> ExpandStructUnnests(const SelectStmt& select,
+                                                const std::vector<size_t>& items,
+                                                const std::vector<DataType>& types) {
+  std::map<size_t, const DataType*> structs;
+  for (size_t k = 0; k < items.size() && k < types.size(); ++k) {
+    if (types[k].id == TypeId::kStruct) structs[items[k]] = &types[k];
+  }
+  if (structs.empty()) return nullptr;
+  std::unique_ptr<SelectStmt> expanded = CloneSelect(select);
+  std::vector<SelectItem> items_before = std::move(expanded->items);
+  expanded->items.clear();
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    auto found = structs.find(i);
+    if (found == structs.end()) {
+      expanded->items.push_back(std::move(items_before[i]));
+      continue;
+    }
+    const Expr& argument = *select.items[i].expr->children[0];
+    for (const Field& field : found->second->children) {
+      std::vector<ExprPtr> args;
+      args.push_back(argument.Clone());
+      args.push_back(ast::MakeLiteral(ast::LiteralKind::kString, field.name));
+      SelectItem item;
+      item.expr = ast::MakeFunction("struct_extract", std::move(args));
+      item.alias = field.name;
+      expanded->items.push_back(std::move(item));
+    }
+  }
+  return expanded;
+}
+
 Result<std::unique_ptr<SelectStmt>> RewriteSelectUnnest(const SelectStmt& select) {
   SelectUnnestRewriter rewriter(select);
   return rewriter.Rewrite();
