@@ -221,5 +221,36 @@ TEST(DialectTest, UnnestStructRefusedAsDuckDBRefusesIt) {
   });
 }
 
+// PIVOT ON several expressions and the SQL-standard PIVOT (...) / UNPIVOT (...) after a table.
+const char* const kSales =
+    "(SELECT * FROM (VALUES (1, 'a', 'x', 10), (1, 'b', 'y', 30), (2, 'a', 'x', 20), "
+    "(2, NULL, 'y', 20), (NULL, 'c', 'x', 5), (1, 'a', 'x', 1)) v(g, s, k, n))";
+
+TEST(DialectTest, PivotFormsEqualDuckDB) {
+  testing::ExpectQueriesMatchDuckDB(WithTable(
+      {
+          "PIVOT $T ON s, k USING sum(n) GROUP BY g ORDER BY g",
+          "PIVOT $T ON s, k USING sum(n) ORDER BY g",
+          "PIVOT $T ON s IN ('a', 'c'), k USING count(*) GROUP BY g ORDER BY g",
+          "PIVOT $T ON k, s USING sum(n) AS t, min(n) AS m GROUP BY g ORDER BY g",
+          "FROM $T t PIVOT (sum(n) FOR s IN ('a', 'b') GROUP BY g) ORDER BY g",
+          "FROM $T t PIVOT (sum(n) FOR s IN ('a', 'b')) ORDER BY g, k",
+          "FROM $T t PIVOT (sum(n) AS total, count(*) AS c FOR s IN ('a', 'b') GROUP BY g) "
+          "ORDER BY g",
+          "FROM $T t PIVOT (sum(n) FOR s IN ('a', 'b') k IN ('x', 'y') GROUP BY g) ORDER BY g",
+          "SELECT p.g, p.a FROM $T t PIVOT (max(n) FOR s IN ('a', 'b') GROUP BY g) p "
+          "WHERE p.a IS NOT NULL ORDER BY g",
+          "SELECT * FROM (SELECT 1 AS id, 2 AS a, 3 AS b) UNPIVOT (val FOR name IN (a, b))",
+          "SELECT * FROM (SELECT 1 AS id, 2 AS a, NULL::INT AS b) UNPIVOT INCLUDE NULLS "
+          "(val FOR name IN (a, b))",
+          "SELECT * FROM (SELECT 1 AS id, 2 AS a, NULL::INT AS b) UNPIVOT EXCLUDE NULLS "
+          "(val FOR name IN (a, b))",
+          "SELECT * FROM (SELECT 1 AS id, 2 AS a, 3 AS b) t UNPIVOT (val FOR name IN (a AS x, b AS y)) u "
+          "ORDER BY name",
+          "SELECT g, name, v FROM $T t UNPIVOT (v FOR name IN (s, k)) ORDER BY g, n, name, v",
+      },
+      "$T", kSales));
+}
+
 }  // namespace
 }  // namespace tarn

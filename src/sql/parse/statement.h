@@ -110,14 +110,19 @@ struct SampleSpec {
   std::optional<int64_t> seed;
 };
 
-// PIVOT source ON col [IN (values)] [USING agg [AS name], ...] [GROUP BY ...] and
-// UNPIVOT [INCLUDE NULLS] source ON col, ... [INTO NAME n VALUE v], DuckDB's statements
-// (sql/plan/pivot.h rewrites them into queries).
+// PIVOT source ON col [IN (values)], ... [USING agg [AS name], ...] [GROUP BY ...] and
+// UNPIVOT [INCLUDE NULLS] source ON col, ... [INTO NAME n VALUE v], DuckDB's statements, and
+// their SQL-standard forms source PIVOT (agg, ... FOR col IN (values) ... [GROUP BY ...]) and
+// source UNPIVOT [INCLUDE NULLS] (v FOR n IN (col [AS name], ...)) (sql/plan/pivot.h rewrites
+// them into queries).
 struct PivotSpec {
   bool unpivot = false;
   TableRef source;
-  std::vector<std::unique_ptr<ast::Expr>> on;  // PIVOT: one expression; UNPIVOT: columns
-  std::vector<std::unique_ptr<ast::Expr>> in;  // PIVOT ... IN (...): the values; empty: all
+  std::vector<std::unique_ptr<ast::Expr>> on;  // PIVOT: expressions; UNPIVOT: columns
+  // PIVOT: per expression of `on`, its IN (...) values; empty (or missing): all its values.
+  std::vector<std::vector<std::unique_ptr<ast::Expr>>> in;
+  // UNPIVOT: per column of `on`, the name its rows get; empty: the column's name.
+  std::vector<std::string> on_names;
   std::vector<std::pair<std::unique_ptr<ast::Expr>, std::string>> aggregates;  // USING
   std::vector<std::unique_ptr<ast::Expr>> group_by;
   std::string name_column = "name";    // UNPIVOT INTO NAME

@@ -763,10 +763,14 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParsePivot(bool unpivot) {
   }
   if (!unpivot) {
     // ON col IN (v1, v2): parsed as an IN expression, taken apart.
-    if (spec->on.size() == 1 && spec->on[0]->kind == ast::ExprKind::kIn && !spec->on[0]->negated) {
-      std::unique_ptr<ast::Expr> in = std::move(spec->on[0]);
-      spec->on[0] = std::move(in->children[0]);
-      for (size_t i = 1; i < in->children.size(); ++i) spec->in.push_back(std::move(in->children[i]));
+    spec->in.resize(spec->on.size());
+    for (size_t k = 0; k < spec->on.size(); ++k) {
+      if (spec->on[k]->kind != ast::ExprKind::kIn || spec->on[k]->negated) continue;
+      std::unique_ptr<ast::Expr> in = std::move(spec->on[k]);
+      spec->on[k] = std::move(in->children[0]);
+      for (size_t i = 1; i < in->children.size(); ++i) {
+        spec->in[k].push_back(std::move(in->children[i]));
+      }
     }
     if (AcceptKeyword("USING")) {
       do {
@@ -1184,6 +1188,90 @@ Result<TableRef> StatementParser::ParseJoinChain() {
 }
 
 Result<TableRef> StatementParser::ParseJoinOperand() {
+  TARN_ASSIGN_OR_RETURN(TableRef ref, ParseJoinOperandBase());
+  while (true) {
+    const bool pivot = Peek().IsKeyword("PIVOT") && Peek(1).IsOperator("(");
+    const bool unpivot =
+        Peek().IsKeyword("UNPIVOT") &&
+        (Peek(1).IsOperator("(") ||
+         ((Peek(1).IsKeyword("INCLUDE") || Peek(1).IsKeyword("EXCLUDE")) &&
+          Peek(2).IsKeyword("NULLS") && Peek(3).IsOperator("(")));
+    if (!pivot && !unpivot) return ref;
+    Advance();
+    TARN_ASSIGN_OR_RETURN(ref, ParseStandardPivot(std::move(ref), unpivot));
+  }
+}
+
+// After `source PIVOT` or `source UNPIVOT`: ( agg [AS name], ... FOR on IN (values) ...
+// [GROUP BY ...] ) or [INCLUDE | EXCLUDE NULLS] ( value FOR name IN (col [AS name], ...) ),
+// then an optional alias; the result is a derived table over the pivot.
+Result<TableRef> StatementParser::ParseStandardPivot(TableRef source, bool unpivot) {
+  auto spec = std::make_shared<PivotSpec>();
+  spec->unpivot = unpivot;
+  const int32_t offset = source.offset;
+  spec->source = std::move(source);
+  if (unpivot && AcceptKeyword("INCLUDE")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("NULLS"));
+    spec->include_nulls = true;
+  } else if (unpivot && AcceptKeyword("EXCLUDE")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("NULLS"));
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  if (unpivot) {
+    TARN_ASSIGN_OR_RETURN(spec->value_column, ParseName());
+    TARN_RETURN_NOT_OK(ExpectKeyword("FOR"));
+    TARN_ASSIGN_OR_RETURN(spec->name_column, ParseName());
+    TARN_RETURN_NOT_OK(ExpectKeyword("IN"));
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    do {
+      TARN_ASSIGN_OR_RETURN(auto column, ParseExpr());
+      std::string name;
+      if (AcceptKeyword("AS")) {
+        TARN_ASSIGN_OR_RETURN(name, ParseName());
+      }
+      spec->on.push_back(std::move(column));
+      spec->on_names.push_back(std::move(name));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  } else {
+    do {
+      TARN_ASSIGN_OR_RETURN(auto aggregate, ParseExpr());
+      std::string alias;
+      if (!Peek().IsKeyword("FOR")) {
+        TARN_ASSIGN_OR_RETURN(alias, ParseAlias());
+      }
+      spec->aggregates.emplace_back(std::move(aggregate), std::move(alias));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectKeyword("FOR"));
+    // on IN (values), one after another: each parsed as an IN expression, taken apart.
+    do {
+      TARN_ASSIGN_OR_RETURN(auto in, ParseExpr());
+      if (in->kind != ast::ExprKind::kIn || in->negated) return SyntaxError();
+      spec->on.push_back(std::move(in->children[0]));
+      spec->in.emplace_back();
+      for (size_t i = 1; i < in->children.size(); ++i) {
+        spec->in.back().push_back(std::move(in->children[i]));
+      }
+    } while (!Peek().IsOperator(")") && !Peek().IsKeyword("GROUP"));
+    if (AcceptKeyword("GROUP")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+      do {
+        TARN_ASSIGN_OR_RETURN(auto group, ParseExpr());
+        spec->group_by.push_back(std::move(group));
+      } while (AcceptOperator(","));
+    }
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  TableRef out;
+  out.kind = TableRef::Kind::kSubquery;
+  out.offset = offset;
+  out.subquery = std::make_unique<SelectStmt>();
+  out.subquery->pivot = std::move(spec);
+  TARN_ASSIGN_OR_RETURN(out.alias, ParseAlias());
+  return out;
+}
+
+Result<TableRef> StatementParser::ParseJoinOperandBase() {
   // LATERAL f(...): a table function whose arguments read the tables before it (unnest); a
   // table function call is lateral without the word as well.
   if (Peek().IsKeyword("LATERAL")) {

@@ -139,7 +139,11 @@ class StatementParser {
   // One ','-separated item of a FROM clause: a table reference and the JOINs after it.
   Result<TableRef> ParseJoinChain();
   // One side of a join: a table reference or a parenthesized FROM clause.
+  // A table, file, function or subquery, then any standard PIVOT (...) / UNPIVOT (...) after
+  // it.
   Result<TableRef> ParseJoinOperand();
+  Result<TableRef> ParseJoinOperandBase();
+  Result<TableRef> ParseStandardPivot(TableRef source, bool unpivot);
   Status ParseTableArgs(TableRef* ref);
 
   // --- lake writes (statement_parser_write.cc) ---
