@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/sql_test_util.h"
+#include "support/test_util.h"
 #include "tarn/sql.h"
 
 namespace tarn {
@@ -174,6 +175,16 @@ TEST(DialectTest, SummarizeEqualsDuckDB) {
                           "WHERE column_type <> 'VARCHAR' ORDER BY column_name", "$M", kMixed),
       testing::ReplaceAll("SELECT * FROM (SUMMARIZE SELECT i, dt FROM ($M) t) s "
                           "ORDER BY column_name DESC", "$M", kMixed),
+  });
+}
+
+TEST(DialectTest, SummarizeFileEqualsDuckDB) {
+  const std::string nation = testing::SqlString(testing::SharedPath("data/tpch-sf0.1/nation.parquet"));
+  testing::ExpectQueriesMatchDuckDB({
+      "SELECT * FROM (SUMMARIZE " + nation + ")",
+      "SELECT * FROM (SUMMARIZE SELECT n_regionkey, n_nationkey * 1.5 AS x FROM " + nation + ")",
+      "SELECT column_name, count FROM (SUMMARIZE FROM " + nation + " WHERE n_regionkey = 1) "
+      "ORDER BY column_name",
   });
 }
 
