@@ -1097,9 +1097,9 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
       for (int c = 0; c < probed->schema()->num_fields(); ++c) {
         types.push_back(probed->schema()->field(c).type);
       }
-      if (std::unique_ptr<SelectStmt> expanded = ExpandStructUnnests(select, bare, types)) {
-        return PlanSelect(*expanded, sql_text, context);
-      }
+      TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded,
+                            ExpandStructUnnests(select, bare, types));
+      if (expanded) return PlanSelect(*expanded, sql_text, context);
     }
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSelectUnnest(select));
     return PlanSelect(*rewritten, sql_text, context);

@@ -38,10 +38,14 @@ Result<std::unique_ptr<SelectStmt>> RewriteSelectUnnest(const SelectStmt& select
 std::vector<size_t> BareUnnestItems(const SelectStmt& select);
 std::unique_ptr<SelectStmt> UnnestArgumentProbe(const SelectStmt& select,
                                                 const std::vector<size_t>& items);
-// `types[k]`: the type of items[k]'s argument. Null when none is a STRUCT.
-std::unique_ptr<SelectStmt> ExpandStructUnnests(const SelectStmt& select,
-                                                const std::vector<size_t>& items,
-                                                const std::vector<DataType>& types);
+// `types[k]`: the type of items[k]'s argument. Null when none is a STRUCT nor has a
+// `recursive :=` argument. unnest(x, recursive := true) flattens a list of lists (flatten) to
+// its innermost elements and expands structs, and struct fields that are structs, into
+// columns (lists inside structs stay); beside another UNNEST call, a recursive unnest of
+// nested lists is refused (DuckDB unnests it a level at a time).
+Result<std::unique_ptr<SelectStmt>> ExpandStructUnnests(const SelectStmt& select,
+                                                        const std::vector<size_t>& items,
+                                                        const std::vector<DataType>& types);
 
 // Whether `ref` is a call of the table function unnest.
 bool IsUnnestFunction(const TableRef& ref);
