@@ -7,6 +7,7 @@
 #include "expr/eval/function_kernels.h"
 #include "expr/eval/kernels.h"
 #include "expr/functions/lambda_functions.h"
+#include "expr/eval/glob.h"
 #include "expr/eval/like.h"
 #include "expr/functions/list_aggregates.h"
 
@@ -421,8 +422,14 @@ class Evaluator {
       auto values = Buffer::Allocate((rows_ + 7) / 8);
       if (null_count < rows_) {
         std::string_view escape = inputs.size() > 2 ? inputs[2].column->GetView(0) : "";
-        TARN_ASSIGN_OR_RETURN(LikeMatcher matcher,
-                              LikeMatcher::Compile(inputs[1].column->GetView(0), escape, insensitive));
+        const bool glob = node.op == ast::Op::kGlob;
+        const std::string_view pattern = inputs[1].column->GetView(0);
+        TARN_ASSIGN_OR_RETURN(LikeMatcher like,
+                              LikeMatcher::Compile(glob ? "" : pattern, escape, insensitive));
+        const GlobMatcher glob_matcher(glob ? pattern : "");
+        const auto matches = [&](std::string_view text) {
+          return glob ? glob_matcher.Matches(text) : like.Matches(text);
+        };
         const Column& text = *inputs[0].column;
         uint8_t* out = values->mutable_data();
         const DictionaryCodes* coded = text.codes();
@@ -431,7 +438,7 @@ class Evaluator {
           const Column& entries = *coded->entries;
           std::vector<uint8_t> entry_bits(static_cast<size_t>((entries.length + 7) / 8), 0);
           for (int64_t j = 0; j < entries.length; ++j) {
-            if (matcher.Matches(entries.GetView(j)) != node.negated) SetBit(entry_bits.data(), j);
+            if (matches(entries.GetView(j)) != node.negated) SetBit(entry_bits.data(), j);
           }
           GatherEntryBits(*coded, entry_bits.data(), rows_, out);
           if (validity != nullptr) {
@@ -443,7 +450,11 @@ class Evaluator {
           const char* bytes_of = text.data != nullptr && text.data->size() > 0
                                      ? reinterpret_cast<const char*>(text.data->data())
                                      : "";
-          matcher.MatchRows(text.values_as<int64_t>(), bytes_of, rows_, out);
+          if (glob) {
+            glob_matcher.MatchRows(text.values_as<int64_t>(), bytes_of, rows_, out);
+          } else {
+            like.MatchRows(text.values_as<int64_t>(), bytes_of, rows_, out);
+          }
           if (node.negated) {
             for (int64_t b = 0; b < bytes; ++b) out[b] = static_cast<uint8_t>(~out[b]);
             if (rows_ % 8 != 0) out[bytes - 1] &= static_cast<uint8_t>((1u << (rows_ % 8)) - 1);
@@ -457,6 +468,10 @@ class Evaluator {
       return Vec{MakeColumn(DataType(TypeId::kBoolean), rows_, values, validity, null_count), false};
     }
     return RowWise(node.type, inputs, rows_, true, [&](std::vector<Value>& args) -> Result<Value> {
+      if (node.op == ast::Op::kGlob) {
+        return Value::Boolean(GlobMatcher(args[1].GetBytes()).Matches(args[0].GetBytes()) !=
+                              node.negated);
+      }
       std::string_view escape = args.size() > 2 ? std::string_view(args[2].GetBytes()) : "";
       TARN_ASSIGN_OR_RETURN(LikeMatcher matcher,
                             LikeMatcher::Compile(args[1].GetBytes(), escape, insensitive));

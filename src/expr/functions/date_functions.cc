@@ -215,6 +215,102 @@ int64_t DateDiff(DatePart part, int64_t start_micros, int64_t end_micros) {
   }
 }
 
+namespace {
+
+int64_t MonthDays(int64_t year, int64_t month) {
+  const int64_t next_year = month == 12 ? year + 1 : year;
+  const int64_t next_month = month == 12 ? 1 : month + 1;
+  return DaysFromCivil(next_year, next_month, 1) - DaysFromCivil(year, month, 1);
+}
+
+struct AgeFields {
+  int64_t months = 0;  // years folded in
+  int64_t days = 0;
+  int64_t micros = 0;
+};
+
+AgeFields AgeFieldsOf(int64_t a_micros, int64_t b_micros) {
+  const Civil a = CivilOf(a_micros), b = CivilOf(b_micros);
+  int64_t years = a.year - b.year, months = a.month - b.month, days = a.day - b.day;
+  int64_t micros = a.in_day - b.in_day;
+  const bool flipped = a_micros < b_micros;
+  if (flipped) {
+    years = -years;
+    months = -months;
+    days = -days;
+    micros = -micros;
+  }
+  if (micros < 0) {
+    micros += kMicrosPerDay;
+    --days;
+  }
+  while (days < 0) {
+    days += flipped ? MonthDays(a.year, a.month) : MonthDays(b.year, b.month);
+    --months;
+  }
+  while (months < 0) {
+    months += 12;
+    --years;
+  }
+  AgeFields fields{years * 12 + months, days, micros};
+  if (flipped) fields = AgeFields{-fields.months, -fields.days, -fields.micros};
+  return fields;
+}
+
+// Whole months from start to end: when end is the last day of its month, a start on a later
+// day of its month (or the same day, earlier in it) counts as that last day.
+int64_t MonthsBetween(int64_t start_micros, int64_t end_micros) {
+  if (start_micros > end_micros) return -MonthsBetween(end_micros, start_micros);
+  const Civil end = CivilOf(end_micros);
+  const int64_t end_days = MonthDays(end.year, end.month);
+  if (end.day == end_days) {
+    const Civil start = CivilOf(start_micros);
+    if (start.day > end_days || (start.day == end_days && start.in_day < end.in_day)) {
+      start_micros = DaysFromCivil(start.year, start.month, end_days) * kMicrosPerDay +
+                     start.in_day;
+    }
+  }
+  return AgeFieldsOf(end_micros, start_micros).months;
+}
+
+}  // namespace
+
+int64_t DateSub(DatePart part, int64_t start_micros, int64_t end_micros) {
+  const int64_t span = end_micros - start_micros;
+  switch (part) {
+    case DatePart::kYear: return MonthsBetween(start_micros, end_micros) / 12;
+    case DatePart::kQuarter: return MonthsBetween(start_micros, end_micros) / 3;
+    case DatePart::kMonth: return MonthsBetween(start_micros, end_micros);
+    case DatePart::kDecade: return MonthsBetween(start_micros, end_micros) / 120;
+    case DatePart::kCentury: return MonthsBetween(start_micros, end_micros) / 1200;
+    case DatePart::kMillennium: return MonthsBetween(start_micros, end_micros) / 12000;
+    case DatePart::kWeek: return span / (7 * kMicrosPerDay);
+    case DatePart::kDay: case DatePart::kDayOfWeek: case DatePart::kIsoDayOfWeek:
+    case DatePart::kDayOfYear:
+      return span / kMicrosPerDay;
+    case DatePart::kHour: return span / 3600000000LL;
+    case DatePart::kMinute: return span / 60000000LL;
+    case DatePart::kSecond: return span / kMicrosPerSecond;
+    case DatePart::kMillisecond: return span / 1000;
+    case DatePart::kMicrosecond: return span;
+    default: return 0;
+  }
+}
+
+static bool SubtractsBy(DatePart part) {
+  return TruncatesTo(part) || part == DatePart::kDayOfWeek ||
+         part == DatePart::kIsoDayOfWeek || part == DatePart::kDayOfYear;
+}
+
+Interval AgeOf(int64_t a_micros, int64_t b_micros) {
+  const AgeFields fields = AgeFieldsOf(a_micros, b_micros);
+  Interval interval;
+  interval.months = static_cast<int32_t>(fields.months);
+  interval.days = static_cast<int32_t>(fields.days);
+  interval.nanos = fields.micros * 1000;
+  return interval;
+}
+
 // ---------------------------------------------------------------------------------------------
 // strftime / strptime
 
@@ -636,7 +732,7 @@ bool IsDateFunction(FunctionId id) {
          id == FunctionId::kStrftime || id == FunctionId::kStrptime ||
          id == FunctionId::kTryStrptime || id == FunctionId::kMakeDate ||
          id == FunctionId::kMakeTimestamp || id == FunctionId::kTimeBucket ||
-         id == FunctionId::kMakeTime;
+         id == FunctionId::kMakeTime || id == FunctionId::kDateSub || id == FunctionId::kAge;
 }
 
 Status ResolveDateFunctionTypes(FunctionId id, const std::vector<DataType>& arg_types,
@@ -696,6 +792,23 @@ Status ResolveDateFunctionTypes(FunctionId id, const std::vector<DataType>& arg_
         return expect({kVarchar, kDate, kDate}, kBigint);
       }
       return expect({kVarchar, kTimestamp, kTimestamp}, kBigint);
+    case FunctionId::kDateSub:
+      if (n != 3 || (arg_types[0].id != TypeId::kVarchar && arg_types[0].id != TypeId::kNull) || !IsDateLike(arg_types[1]) ||
+          !IsDateLike(arg_types[2])) {
+        return mismatch();
+      }
+      TARN_RETURN_NOT_OK(check_part(0, SubtractsBy));
+      if (arg_types[1].id == TypeId::kDate && arg_types[2].id == TypeId::kDate) {
+        return expect({kVarchar, kDate, kDate}, kBigint);
+      }
+      return expect({kVarchar, kTimestamp, kTimestamp}, kBigint);
+    case FunctionId::kAge:
+      // age(a) measures from the current time: left out, as its answer changes by the second.
+      if (n != 2 || (arg_types[0].id != TypeId::kTimestamp && arg_types[0].id != TypeId::kDate) ||
+          (arg_types[1].id != TypeId::kTimestamp && arg_types[1].id != TypeId::kDate)) {
+        return mismatch();
+      }
+      return expect({kTimestamp, kTimestamp}, DataType(TypeId::kInterval));
     case FunctionId::kEpoch:
       if (n != 1 || !IsDateLike(arg_types[0])) return mismatch();
       return expect({arg_types[0]}, kDouble);
@@ -816,6 +929,18 @@ Result<Value> InvokeDateFunction(FunctionId id, std::span<const Value> args,
       }
       return Value::Int64(DateDiff(*part, MicrosOfDateValue(args[1]), MicrosOfDateValue(args[2])));
     }
+    case FunctionId::kDateSub: {
+      const std::string& name = args[0].GetBytes();
+      std::optional<DatePart> part = ParseDatePart(name);
+      if (!part) return UnknownPart(name);
+      if (!SubtractsBy(*part)) {
+        return Status::InvalidArgument(
+            "Not implemented Error: Specifier type not implemented for DATESUB: \"", name, "\"");
+      }
+      return Value::Int64(DateSub(*part, MicrosOfDateValue(args[1]), MicrosOfDateValue(args[2])));
+    }
+    case FunctionId::kAge:
+      return Value::MakeInterval(AgeOf(MicrosOfDateValue(args[0]), MicrosOfDateValue(args[1])));
     case FunctionId::kEpoch:
       return Value::Float64(static_cast<double>(MicrosOfDateValue(args[0])) / 1e6);
     case FunctionId::kEpochMs:

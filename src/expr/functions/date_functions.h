@@ -41,6 +41,12 @@ int64_t TruncateMicros(DatePart part, int64_t micros);
 // days). False for parts date_diff does not take.
 bool DiffersBy(DatePart part);
 int64_t DateDiff(DatePart part, int64_t start_micros, int64_t end_micros);
+// date_sub: the number of whole parts from start to end (negative when end is earlier);
+// months count as DuckDB counts them (a month ending on its last day is whole).
+int64_t DateSub(DatePart part, int64_t start_micros, int64_t end_micros);
+// age(a, b): a - b as years, months, days and time, each field borrowed from the next larger
+// one as DuckDB does (Interval::GetAge).
+Interval AgeOf(int64_t a_micros, int64_t b_micros);
 
 // A strftime / strptime format, compiled once.
 class DateFormat {

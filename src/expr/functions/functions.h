@@ -31,6 +31,7 @@ enum class FunctionId : uint16_t {
   kIsoDow, kDayOfYear, kWeek, kIsoYear, kYearWeek, kDecade, kCentury, kMillennium, kEra,
   kMillisecond, kMicrosecond, kDateDiff, kEpoch, kEpochMs, kEpochUs, kEpochNs, kDayName,
   kMonthName, kLastDay, kStrftime, kStrptime, kTryStrptime, kMakeDate, kMakeTimestamp,
+  kDateSub, kAge,
   // nested_functions.cc
   kStructPack, kListValue, kMap, kRange, kMapExtractValue,
   // nested_functions.cc (kGenerateSeries .. kListNegativeDot)

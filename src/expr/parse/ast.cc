@@ -95,6 +95,7 @@ const char* OpName(Op op) {
     case Op::kOr: return "OR";
     case Op::kLike: return "LIKE";
     case Op::kILike: return "ILIKE";
+    case Op::kGlob: return "GLOB";
   }
   return "?";
 }

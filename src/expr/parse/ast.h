@@ -28,7 +28,7 @@ enum class ExprKind : uint8_t {
   kIsNull,     // negated, children[0]
   kIn,         // negated, children[0] IN (children[1..])
   kBetween,    // negated, children: value, low, high
-  kLike,       // op (kLike, kILike), negated, children: value, pattern [, escape]
+  kLike,       // op (kLike, kILike, kGlob), negated, children: value, pattern [, escape]
   kCase,       // has_operand, has_else; children: [operand] when, then, ..., [else]
   kCast,       // type_name, try_cast; children[0]; is_postfix = written x::T
   // names[0] = function name as written; children = arguments; distinct. With named arguments
@@ -64,7 +64,7 @@ enum class Op : uint8_t {
   // logic
   kAnd, kOr,
   // LIKE family
-  kLike, kILike,
+  kLike, kILike, kGlob,
 };
 
 // A window frame: ROWS, RANGE or GROUPS BETWEEN start AND end, each bound UNBOUNDED

@@ -117,6 +117,9 @@ std::string ToDuckDBText(const Expr& e) {
       return e.negated ? "(NOT " + between + ")" : between;
     }
     case ExprKind::kLike: {
+      if (e.op == Op::kGlob) {
+        return "(" + ToDuckDBText(*e.children[0]) + " ~~~ " + ToDuckDBText(*e.children[1]) + ")";
+      }
       const bool ilike = e.op == Op::kILike;
       std::string op = e.negated ? (ilike ? "!~~*" : "!~~") : (ilike ? "~~*" : "~~");
       if (e.children.size() > 2) {

@@ -35,7 +35,7 @@ enum Level : int {
 
 constexpr std::string_view kStopWords[] = {
     "AND", "AS", "ASC", "BETWEEN", "BY", "CASE", "DESC", "ELSE", "END", "ESCAPE", "EXCEPT",
-    "FOR", "FROM", "GROUP", "HAVING", "ILIKE", "IN", "INTERSECT", "IS", "ISNULL", "JOIN",
+    "FOR", "FROM", "GLOB", "GROUP", "HAVING", "ILIKE", "IN", "INTERSECT", "IS", "ISNULL", "JOIN",
     "LIKE", "LIMIT", "NOT", "NOTNULL", "OFFSET", "ON", "OR", "ORDER", "SELECT", "THEN", "UNION",
     "USING", "WHEN", "WHERE", "WINDOW", "WITH",
 };
@@ -241,7 +241,11 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
         if (token.IsOperator("*")) op = Op::kMultiply;
         if (token.IsOperator("/")) op = Op::kDivide;
         if (token.IsOperator("//")) op = Op::kIntDivide;
-        if (token.IsOperator("%")) op = Op::kModulo;
+        if (token.IsOperator("%") &&
+            !(percent_suffix_ && (Peek(1).kind == TokenKind::kEnd || Peek(1).IsOperator(")") ||
+                                  Peek(1).IsOperator(";") || Peek(1).IsKeyword("OFFSET")))) {
+          op = Op::kModulo;
+        }
         break;
       case kPower:
         if (token.IsOperator("^") || token.IsOperator("**")) op = Op::kPower;
@@ -366,12 +370,27 @@ Result<bool> ExprParser::ParseMembershipSuffix(const Token& first,
     pos_ += similar ? ahead + 2 : 1;
     negated = similar ? negated : token.IsOperator("!~");
     TARN_ASSIGN_OR_RETURN(auto pattern, ParseLevel(kOther));
+    if (similar && Peek().IsKeyword("ESCAPE")) {
+      return Status::InvalidArgument("Not implemented Error: Custom escape in SIMILAR TO");
+    }
     std::vector<std::unique_ptr<Expr>> args;
     args.push_back(std::move(*left));
     args.push_back(std::move(pattern));
     auto call = ast::MakeFunction("regexp_full_match", std::move(args));
     if (negated) call = ast::MakeUnary(Op::kNot, std::move(call));
     *left = Located(std::move(call), first, tokens_[pos_ - 1]);
+    return true;
+  }
+  if (!negated && word.IsKeyword("GLOB")) {
+    // x GLOB p (DuckDB has no NOT GLOB and no ESCAPE for it).
+    pos_ += 1;
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kLike;
+    e->op = Op::kGlob;
+    e->children.push_back(std::move(*left));
+    TARN_ASSIGN_OR_RETURN(auto pattern, ParseLevel(kOther));
+    e->children.push_back(std::move(pattern));
+    *left = Located(std::move(e), first, tokens_[pos_ - 1]);
     return true;
   }
   if (word.IsKeyword("LIKE") || word.IsKeyword("ILIKE")) {

@@ -57,6 +57,9 @@ class ExprParser {
   // the count of the expression that holds the subquery), so that kMaxExpressionDepth bounds
   // the whole statement. Default: 0.
   void set_depth(int depth) { depth_ = depth; }
+  // When set, a `%` followed by the end of input, `)`, `;` or OFFSET is not a modulo but left
+  // unread, for LIMIT 10% to take. Default: false.
+  void set_percent_suffix(bool percent_suffix) { percent_suffix_ = percent_suffix; }
   int depth() const { return depth_; }
   const Token& Peek(size_t ahead = 0) const;
   // A syntax error at the current token (or at `token`).
@@ -130,6 +133,7 @@ class ExprParser {
   const std::vector<Token>& tokens_;
   size_t pos_;
   int depth_ = 0;  // ParseExpr/prefix recursion, at most kMaxExpressionDepth
+  bool percent_suffix_ = false;  // see set_percent_suffix
   const SubqueryHook* subquery_hook_ = nullptr;
 };
 

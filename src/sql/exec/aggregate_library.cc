@@ -38,7 +38,17 @@ int64_t HeldBytes(const Value& value) {
 // ---- collecting states: list, string_agg, quantiles, mode ----------------------------------
 
 enum class Collect { kList, kStringAgg, kQuantileCont, kQuantileDisc, kMode, kHistogram, kEntropy,
-                     kMad };
+                     kMad, kApproxQuantile };
+
+// approx_quantile's result type: the input's, but a DECIMAL's integer of its storage width
+// (DuckDB's t-digest answers in the physical type).
+DataType ApproxQuantileType(const DataType& input) {
+  if (input.id != TypeId::kDecimal) return input;
+  if (input.precision <= 4) return DataType(TypeId::kInt16);
+  if (input.precision <= 9) return DataType(TypeId::kInt32);
+  if (input.precision <= 18) return DataType(TypeId::kInt64);
+  return DataType(TypeId::kInt128);
+}
 
 class CollectState : public AggregateState {
  public:
@@ -52,6 +62,10 @@ class CollectState : public AggregateState {
       case Collect::kMode: result_type_ = input; break;
       case Collect::kHistogram: result_type_ = DataType::Map(input, DataType(TypeId::kUInt64)); break;
       case Collect::kEntropy: result_type_ = DataType(TypeId::kFloat64); break;
+      case Collect::kApproxQuantile:
+        result_type_ = ApproxQuantileType(input);
+        decimal_input_ = input.id == TypeId::kDecimal;
+        break;
       case Collect::kMad:
         result_type_ = input.id == TypeId::kDecimal ? input : DataType(TypeId::kFloat64);
         break;
@@ -132,6 +146,30 @@ class CollectState : public AggregateState {
         const double low = numbers[lower];
         return Value::Float64(low + (position - static_cast<double>(lower)) *
                                         (numbers[upper] - low));
+      }
+      case Collect::kApproxQuantile: {
+        // DuckDB's t-digest while it holds every value as its own centroid (small inputs):
+        // the value at position q * n - 1/2, interpolated, then rounded half to even to the
+        // result type. DECIMALs are first cast to that integer type (half away from zero).
+        std::vector<double> numbers;
+        numbers.reserve(values.size());
+        for (const Value& value : values) {
+          const double number = expr::AsDouble(value);
+          numbers.push_back(decimal_input_ ? std::round(number) : number);
+        }
+        std::sort(numbers.begin(), numbers.end(), expr::FloatLess);
+        const double last = static_cast<double>(numbers.size() - 1);
+        const double position =
+            std::clamp(fraction_ * static_cast<double>(numbers.size()) - 0.5, 0.0, last);
+        const auto lower = static_cast<size_t>(std::floor(position));
+        const auto upper = static_cast<size_t>(std::ceil(position));
+        const double low = numbers[lower];
+        const double quantile =
+            lower == upper ? low : low + (position - static_cast<double>(lower)) *
+                                             (numbers[upper] - low);
+        if (result_type_.IsFloating()) return Value::Double(result_type_, quantile);
+        return expr::MakeInteger(result_type_,
+                                 static_cast<__int128>(std::nearbyint(quantile)));
       }
       case Collect::kQuantileDisc: {
         std::stable_sort(values.begin(), values.end(), [](const Value& a, const Value& b) {
@@ -243,6 +281,7 @@ class CollectState : public AggregateState {
   Collect kind_;
   std::string separator_;
   double fraction_;
+  bool decimal_input_ = false;  // approx_quantile of a DECIMAL
   std::vector<std::vector<Value>> values_;
   int64_t bytes_ = 0;
 };
@@ -1262,7 +1301,7 @@ bool IsLibraryAggregateName(std::string_view name) {
       "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy",
       "regr_sxx", "regr_syy", "regr_sxy", "kurtosis", "kurtosis_pop", "skewness", "entropy",
       "histogram", "approx_count_distinct", "fsum", "sumkahan", "kahan_sum", "favg",
-      "geomean", "geometric_mean", "mad", "#min_n", "#max_n"};
+      "geomean", "geometric_mean", "mad", "#min_n", "#max_n", "approx_quantile"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -1272,7 +1311,10 @@ int LibraryAggregateRowArguments(std::string_view name) {
 
 std::pair<int, int> LibraryAggregateArity(std::string_view name) {
   if (name == "string_agg" || name == "group_concat" || name == "listagg") return {1, 2};
-  if (name == "quantile_cont" || name == "quantile_disc" || name == "quantile") return {2, 2};
+  if (name == "quantile_cont" || name == "quantile_disc" || name == "quantile" ||
+      name == "approx_quantile") {
+    return {2, 2};
+  }
   if (name == "#min_n" || name == "#max_n") return {2, 2};
   if (IsArgName(name)) return {2, 3};
   if (IsPairName(name)) return {2, 2};
@@ -1376,6 +1418,25 @@ Result<std::unique_ptr<AggregateState>> MakeLibraryAggregateState(
     }
     if (!IsOrdered(input)) return NoMatch(name, input, StrCat(name, "(ANY, DOUBLE) -> ANY"));
     return State(new CollectState(Collect::kQuantileDisc, input, "", fraction));
+  }
+  if (name == "approx_quantile") {
+    if (parameters.empty() || parameters[0].is_null() || !parameters[0].type().IsNumeric()) {
+      return Status::InvalidArgument("Binder Error: approx_quantile needs a constant quantile "
+                                     "between 0 and 1");
+    }
+    const double fraction = expr::AsDouble(parameters[0]);
+    if (!(fraction >= 0 && fraction <= 1)) {
+      return Status::InvalidArgument("Binder Error: APPROXIMATE QUANTILE can only take "
+                                     "parameters in range [0, 1]");
+    }
+    const bool temporal = input.id == TypeId::kDate || input.id == TypeId::kTimestamp ||
+                          input.id == TypeId::kTime;
+    if (!input.IsNumeric() && !temporal) {
+      return NoMatch(name, input, "approx_quantile(ANY, FLOAT) -> ANY");
+    }
+    // DuckDB takes the quantile as a FLOAT.
+    return State(new CollectState(Collect::kApproxQuantile, input, "",
+                                  static_cast<double>(static_cast<float>(fraction))));
   }
   if (name == "mode") {
     if (!IsOrdered(input)) return NoMatch(name, input, "mode(ANY) -> ANY");

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <map>
+#include <sstream>
 #include <utility>
 
 #include "expr/bind/bound.h"
@@ -140,6 +141,64 @@ class LimitOperator : public Operator {
   int64_t offset_;
   int64_t to_skip_;
   int64_t remaining_;
+};
+
+class LimitPercentOperator : public Operator {
+ public:
+  LimitPercentOperator(std::unique_ptr<Operator> input, double percent, int64_t offset)
+      : input_(std::move(input)), percent_(percent), offset_(offset) {}
+
+  std::shared_ptr<const Schema> schema() const override { return input_->schema(); }
+  Result<std::shared_ptr<Batch>> Next() override {
+    if (!drained_) {
+      int64_t total = 0;
+      while (true) {
+        TARN_ASSIGN_OR_RETURN(std::shared_ptr<Batch> batch, input_->Next());
+        if (!batch) break;
+        if (batch->num_rows == 0) continue;
+        total += batch->num_rows;
+        held_.push_back(std::move(batch));
+      }
+      drained_ = true;
+      // DuckDB's arithmetic: the fraction of the count, truncated.
+      remaining_ = std::min(total, static_cast<int64_t>(percent_ / 100.0 *
+                                                        static_cast<double>(total)));
+      to_skip_ = offset_;
+    }
+    while (remaining_ > 0 && next_held_ < held_.size()) {
+      std::shared_ptr<Batch> batch = std::move(held_[next_held_++]);
+      const int64_t begin = std::min(to_skip_, batch->num_rows);
+      to_skip_ -= begin;
+      const int64_t length = std::min(remaining_, batch->num_rows - begin);
+      if (length <= 0) continue;
+      remaining_ -= length;
+      if (begin == 0 && length == batch->num_rows) return batch;
+      if (batch->num_columns() == 0) return MakeEmptyColumnsBatch(batch->schema, length);
+      return SliceBatch(*batch, begin, length);
+    }
+    held_.clear();
+    return std::shared_ptr<Batch>();
+  }
+  std::string label() const override { return "LIMIT_PERCENT"; }
+  std::vector<std::string> details() const override {
+    std::vector<std::string> lines;
+    std::ostringstream percent;
+    percent << percent_;
+    lines.push_back("limit: " + percent.str() + "%");
+    if (offset_ > 0) lines.push_back("offset: " + std::to_string(offset_));
+    return lines;
+  }
+  std::vector<const Operator*> inputs() const override { return {input_.get()}; }
+
+ private:
+  std::unique_ptr<Operator> input_;
+  double percent_;
+  int64_t offset_;
+  bool drained_ = false;
+  std::vector<std::shared_ptr<Batch>> held_;  // the input's batches, until passed on
+  size_t next_held_ = 0;
+  int64_t to_skip_ = 0;
+  int64_t remaining_ = 0;
 };
 
 class EmptyResultOperator : public Operator {
@@ -596,6 +655,11 @@ std::unique_ptr<Operator> MakeGather(std::unique_ptr<Operator> input, const Exec
 std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t limit,
                                     int64_t offset) {
   return std::make_unique<LimitOperator>(std::move(input), limit, offset);
+}
+
+std::unique_ptr<Operator> MakeLimitPercent(std::unique_ptr<Operator> input, double percent,
+                                           int64_t offset) {
+  return std::make_unique<LimitPercentOperator>(std::move(input), percent, offset);
 }
 
 std::shared_ptr<Batch> MakeEmptyColumnsBatch(std::shared_ptr<const Schema> schema, int64_t rows) {

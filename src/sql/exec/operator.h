@@ -195,6 +195,11 @@ std::unique_ptr<Operator> MakeGather(std::unique_ptr<Operator> input, const Exec
 std::unique_ptr<Operator> MakeLimit(std::unique_ptr<Operator> input, int64_t limit,
                                     int64_t offset);
 
+// LIMIT p% (DuckDB's LIMIT_PERCENT): holds every input row, then skips `offset` rows and
+// passes floor(p / 100 * total rows) of them. REQUIRES: 0 <= percent <= 100.
+std::unique_ptr<Operator> MakeLimitPercent(std::unique_ptr<Operator> input, double percent,
+                                           int64_t offset);
+
 // `input` itself when `interrupted` is null; otherwise `input` behind a check of *interrupted
 // before each batch (and each part's batch), which fails with Cancelled("Interrupted"). The
 // check is invisible: EXPLAIN, row filters and parts pass through to `input`.

@@ -122,6 +122,11 @@ class UnnestOperator : public Operator {
 Result<DataType> UnnestedType(const DataType& list) {
   if (list.id == TypeId::kNull) return DataType(TypeId::kNull);
   if (list.id == TypeId::kList) return list.children[0].type;
+  if (list.id == TypeId::kStruct) {
+    // A struct's UNNEST as a whole select item became its fields before planning.
+    return Status::InvalidArgument("Binder Error: UNNEST() on a struct column can only be "
+                                   "applied as the root element of a SELECT expression");
+  }
   return Status::InvalidArgument(
       "Binder Error: UNNEST() can only be applied to lists, structs and NULL, not ", list.ToString());
 }

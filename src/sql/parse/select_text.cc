@@ -93,7 +93,7 @@ std::optional<std::string> SelectText(const SelectStmt& select) {
     if (item.descending) out += " DESC";
     if (item.nulls_first.has_value()) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
   }
-  if (select.limit) out += " LIMIT " + text(*select.limit);
+  if (select.limit) out += " LIMIT " + text(*select.limit) + (select.limit_percent ? "%" : "");
   if (select.offset) out += " OFFSET " + text(*select.offset);
   if (!printable) return std::nullopt;
   return out;

@@ -114,14 +114,19 @@ struct SampleSpec {
   std::optional<int64_t> seed;
 };
 
-// PIVOT source ON col [IN (values)] [USING agg [AS name], ...] [GROUP BY ...] and
-// UNPIVOT [INCLUDE NULLS] source ON col, ... [INTO NAME n VALUE v], DuckDB's statements
-// (sql/plan/pivot.h rewrites them into queries).
+// PIVOT source ON col [IN (values)], ... [USING agg [AS name], ...] [GROUP BY ...] and
+// UNPIVOT [INCLUDE NULLS] source ON col, ... [INTO NAME n VALUE v], DuckDB's statements, and
+// their SQL-standard forms source PIVOT (agg, ... FOR col IN (values) ... [GROUP BY ...]) and
+// source UNPIVOT [INCLUDE NULLS] (v FOR n IN (col [AS name], ...)) (sql/plan/pivot.h rewrites
+// them into queries).
 struct PivotSpec {
   bool unpivot = false;
   TableRef source;
-  std::vector<std::unique_ptr<ast::Expr>> on;  // PIVOT: one expression; UNPIVOT: columns
-  std::vector<std::unique_ptr<ast::Expr>> in;  // PIVOT ... IN (...): the values; empty: all
+  std::vector<std::unique_ptr<ast::Expr>> on;  // PIVOT: expressions; UNPIVOT: columns
+  // PIVOT: per expression of `on`, its IN (...) values; empty (or missing): all its values.
+  std::vector<std::vector<std::unique_ptr<ast::Expr>>> in;
+  // UNPIVOT: per column of `on`, the name its rows get; empty: the column's name.
+  std::vector<std::string> on_names;
   std::vector<std::pair<std::unique_ptr<ast::Expr>, std::string>> aggregates;  // USING
   std::vector<std::unique_ptr<ast::Expr>> group_by;
   std::string name_column = "name";    // UNPIVOT INTO NAME
@@ -147,6 +152,10 @@ struct SelectStmt {
   // PIVOT / UNPIVOT: the query is that statement; of the other fields only order_by, limit
   // and offset are used.
   std::shared_ptr<const PivotSpec> pivot;
+  // SUMMARIZE relation: the query is one row per column of the relation (a table, file, table
+  // function or subquery) with its statistics (plan/summarize.h); of the other fields only
+  // order_by, limit and offset are used.
+  std::shared_ptr<const TableRef> summarize;
   // VALUES (a, b), (c, d): the rows of a query with no other clause (columns col0, col1...).
   std::vector<std::vector<std::unique_ptr<ast::Expr>>> values;
   bool distinct = false;
@@ -170,6 +179,9 @@ struct SelectStmt {
   std::unique_ptr<ast::Expr> qualify;  // QUALIFY: a filter over the window functions' results
   std::vector<OrderItem> order_by;
   std::unique_ptr<ast::Expr> limit;
+  // LIMIT p% / LIMIT p PERCENT: `limit` is a percentage (0 to 100) of the rows the query
+  // produces; OFFSET then skips rows before them.
+  bool limit_percent = false;
   std::unique_ptr<ast::Expr> offset;
 };
 

@@ -61,6 +61,7 @@ std::unique_ptr<SelectStmt> CloneSelect(const SelectStmt& select) {
     out->values.push_back(std::move(copy));
   }
   out->pivot = select.pivot;  // immutable once parsed
+  out->summarize = select.summarize;
   out->distinct = select.distinct;
   for (const auto& e : select.distinct_on) out->distinct_on.push_back(e->Clone());
   for (const SelectItem& item : select.items) {
@@ -109,6 +110,7 @@ std::unique_ptr<SelectStmt> SelectAllFrom(std::unique_ptr<SelectStmt> query) {
 void CopyOrderAndLimit(const SelectStmt& from, SelectStmt* to) {
   for (const OrderItem& item : from.order_by) to->order_by.push_back(CloneOrderItem(item));
   to->limit = CloneOrNull(from.limit);
+  to->limit_percent = from.limit_percent;
   to->offset = CloneOrNull(from.offset);
 }
 

@@ -105,9 +105,10 @@ Status StatementParser::CountOperator(int32_t offset) {
       offset));
 }
 
-Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr() {
+Result<std::unique_ptr<ast::Expr>> StatementParser::ParseExpr(bool percent_suffix) {
   ExprParser parser(text_, tokens_, pos_);
   parser.set_depth(expression_depth_);
+  parser.set_percent_suffix(percent_suffix);
   // A subquery in an expression is parsed here (so its syntax errors show now) and kept as
   // its text in a "#subquery" call node, which the planner parses again and rewrites
   // (plan/subquery_rewrite.h).
@@ -302,7 +303,7 @@ Result<std::unique_ptr<Statement>> StatementParser::ParseStatement() {
   const Token& first = Peek();
   if (first.IsKeyword("SELECT") || first.IsKeyword("FROM") || first.IsOperator("(") ||
       first.IsKeyword("WITH") || first.IsKeyword("VALUES") || first.IsKeyword("PIVOT") ||
-      first.IsKeyword("UNPIVOT")) {
+      first.IsKeyword("UNPIVOT") || first.IsKeyword("SUMMARIZE")) {
     TARN_ASSIGN_OR_RETURN(statement->select, ParseQuery());
     return statement;
   }
@@ -716,7 +717,8 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParseQuery() {
   }
   for (int clause = 0; clause < 2; ++clause) {
     if (!select->limit && AcceptKeyword("LIMIT")) {
-      TARN_ASSIGN_OR_RETURN(select->limit, ParseExpr());
+      TARN_ASSIGN_OR_RETURN(select->limit, ParseExpr(/*percent_suffix=*/true));
+      select->limit_percent = AcceptOperator("%") || AcceptKeyword("PERCENT");
     } else if (!select->offset && AcceptKeyword("OFFSET")) {
       TARN_ASSIGN_OR_RETURN(select->offset, ParseExpr());
     }
@@ -771,10 +773,14 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParsePivot(bool unpivot) {
   }
   if (!unpivot) {
     // ON col IN (v1, v2): parsed as an IN expression, taken apart.
-    if (spec->on.size() == 1 && spec->on[0]->kind == ast::ExprKind::kIn && !spec->on[0]->negated) {
-      std::unique_ptr<ast::Expr> in = std::move(spec->on[0]);
-      spec->on[0] = std::move(in->children[0]);
-      for (size_t i = 1; i < in->children.size(); ++i) spec->in.push_back(std::move(in->children[i]));
+    spec->in.resize(spec->on.size());
+    for (size_t k = 0; k < spec->on.size(); ++k) {
+      if (spec->on[k]->kind != ast::ExprKind::kIn || spec->on[k]->negated) continue;
+      std::unique_ptr<ast::Expr> in = std::move(spec->on[k]);
+      spec->on[k] = std::move(in->children[0]);
+      for (size_t i = 1; i < in->children.size(); ++i) {
+        spec->in[k].push_back(std::move(in->children[i]));
+      }
     }
     if (AcceptKeyword("USING")) {
       do {
@@ -807,6 +813,23 @@ Result<std::unique_ptr<SelectStmt>> StatementParser::ParsePivot(bool unpivot) {
 Result<std::unique_ptr<SelectStmt>> StatementParser::ParseSetOperand() {
   if (AcceptKeyword("PIVOT")) return ParsePivot(false);
   if (AcceptKeyword("UNPIVOT")) return ParsePivot(true);
+  if (AcceptKeyword("SUMMARIZE")) {
+    // SUMMARIZE query, or SUMMARIZE relation (a table, a file, a table function).
+    TableRef source;
+    const Token& next = Peek();
+    if (next.IsKeyword("SELECT") || next.IsKeyword("FROM") || next.IsKeyword("WITH") ||
+        next.IsKeyword("VALUES") || next.IsKeyword("PIVOT") || next.IsKeyword("UNPIVOT") ||
+        next.IsKeyword("SUMMARIZE")) {
+      source.kind = TableRef::Kind::kSubquery;
+      source.offset = static_cast<int32_t>(next.offset);
+      TARN_ASSIGN_OR_RETURN(source.subquery, ParseQuery());
+    } else {
+      TARN_ASSIGN_OR_RETURN(source, ParseJoinOperand());
+    }
+    auto select = std::make_unique<SelectStmt>();
+    select->summarize = std::make_shared<const TableRef>(std::move(source));
+    return select;
+  }
   if (AcceptKeyword("VALUES")) {
     auto values = std::make_unique<SelectStmt>();
     do {
@@ -1169,6 +1192,90 @@ Result<TableRef> StatementParser::ParseJoinChain() {
 }
 
 Result<TableRef> StatementParser::ParseJoinOperand() {
+  TARN_ASSIGN_OR_RETURN(TableRef ref, ParseJoinOperandBase());
+  while (true) {
+    const bool pivot = Peek().IsKeyword("PIVOT") && Peek(1).IsOperator("(");
+    const bool unpivot =
+        Peek().IsKeyword("UNPIVOT") &&
+        (Peek(1).IsOperator("(") ||
+         ((Peek(1).IsKeyword("INCLUDE") || Peek(1).IsKeyword("EXCLUDE")) &&
+          Peek(2).IsKeyword("NULLS") && Peek(3).IsOperator("(")));
+    if (!pivot && !unpivot) return ref;
+    Advance();
+    TARN_ASSIGN_OR_RETURN(ref, ParseStandardPivot(std::move(ref), unpivot));
+  }
+}
+
+// After `source PIVOT` or `source UNPIVOT`: ( agg [AS name], ... FOR on IN (values) ...
+// [GROUP BY ...] ) or [INCLUDE | EXCLUDE NULLS] ( value FOR name IN (col [AS name], ...) ),
+// then an optional alias; the result is a derived table over the pivot.
+Result<TableRef> StatementParser::ParseStandardPivot(TableRef source, bool unpivot) {
+  auto spec = std::make_shared<PivotSpec>();
+  spec->unpivot = unpivot;
+  const int32_t offset = source.offset;
+  spec->source = std::move(source);
+  if (unpivot && AcceptKeyword("INCLUDE")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("NULLS"));
+    spec->include_nulls = true;
+  } else if (unpivot && AcceptKeyword("EXCLUDE")) {
+    TARN_RETURN_NOT_OK(ExpectKeyword("NULLS"));
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator("("));
+  if (unpivot) {
+    TARN_ASSIGN_OR_RETURN(spec->value_column, ParseName());
+    TARN_RETURN_NOT_OK(ExpectKeyword("FOR"));
+    TARN_ASSIGN_OR_RETURN(spec->name_column, ParseName());
+    TARN_RETURN_NOT_OK(ExpectKeyword("IN"));
+    TARN_RETURN_NOT_OK(ExpectOperator("("));
+    do {
+      TARN_ASSIGN_OR_RETURN(auto column, ParseExpr());
+      std::string name;
+      if (AcceptKeyword("AS")) {
+        TARN_ASSIGN_OR_RETURN(name, ParseName());
+      }
+      spec->on.push_back(std::move(column));
+      spec->on_names.push_back(std::move(name));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  } else {
+    do {
+      TARN_ASSIGN_OR_RETURN(auto aggregate, ParseExpr());
+      std::string alias;
+      if (!Peek().IsKeyword("FOR")) {
+        TARN_ASSIGN_OR_RETURN(alias, ParseAlias());
+      }
+      spec->aggregates.emplace_back(std::move(aggregate), std::move(alias));
+    } while (AcceptOperator(","));
+    TARN_RETURN_NOT_OK(ExpectKeyword("FOR"));
+    // on IN (values), one after another: each parsed as an IN expression, taken apart.
+    do {
+      TARN_ASSIGN_OR_RETURN(auto in, ParseExpr());
+      if (in->kind != ast::ExprKind::kIn || in->negated) return SyntaxError();
+      spec->on.push_back(std::move(in->children[0]));
+      spec->in.emplace_back();
+      for (size_t i = 1; i < in->children.size(); ++i) {
+        spec->in.back().push_back(std::move(in->children[i]));
+      }
+    } while (!Peek().IsOperator(")") && !Peek().IsKeyword("GROUP"));
+    if (AcceptKeyword("GROUP")) {
+      TARN_RETURN_NOT_OK(ExpectKeyword("BY"));
+      do {
+        TARN_ASSIGN_OR_RETURN(auto group, ParseExpr());
+        spec->group_by.push_back(std::move(group));
+      } while (AcceptOperator(","));
+    }
+  }
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  TableRef out;
+  out.kind = TableRef::Kind::kSubquery;
+  out.offset = offset;
+  out.subquery = std::make_unique<SelectStmt>();
+  out.subquery->pivot = std::move(spec);
+  TARN_ASSIGN_OR_RETURN(out.alias, ParseAlias());
+  return out;
+}
+
+Result<TableRef> StatementParser::ParseJoinOperandBase() {
   // LATERAL f(...): a table function whose arguments read the tables before it (unnest); a
   // table function call is lateral without the word as well.
   if (Peek().IsKeyword("LATERAL")) {
@@ -1216,7 +1323,8 @@ Result<TableRef> StatementParser::ParseJoinOperand() {
   // ( a JOIN b ... ) [AS alias]: a parenthesized join; a subquery otherwise.
   if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&
       !Peek(1).IsKeyword("WITH") && !Peek(1).IsKeyword("VALUES") && !Peek(1).IsOperator("(") &&
-      !Peek(1).IsKeyword("PIVOT") && !Peek(1).IsKeyword("UNPIVOT")) {
+      !Peek(1).IsKeyword("PIVOT") && !Peek(1).IsKeyword("UNPIVOT") &&
+      !Peek(1).IsKeyword("SUMMARIZE")) {
     Advance();
     TARN_ASSIGN_OR_RETURN(Nesting nesting, Nest());  // ( a JOIN ( b JOIN ( ...
     TARN_ASSIGN_OR_RETURN(TableRef inner, ParseFromClause());

@@ -92,7 +92,8 @@ class StatementParser {
   static std::string Upper(std::string text);
 
   // --- shared pieces (statement_parser.cc) ---
-  Result<std::unique_ptr<ast::Expr>> ParseExpr();
+  // `percent_suffix`: a `%` that ends the expression (LIMIT 10%) is left unread.
+  Result<std::unique_ptr<ast::Expr>> ParseExpr(bool percent_suffix = false);
   // GROUP BY items with GROUPING SETS / ROLLUP / CUBE (statement.h's grouping_sets).
   Status ParseGroupByList(SelectStmt* select);
   Result<std::vector<std::vector<int>>> ParseGroupElement(SelectStmt* select, bool* plain);
@@ -139,7 +140,11 @@ class StatementParser {
   // One ','-separated item of a FROM clause: a table reference and the JOINs after it.
   Result<TableRef> ParseJoinChain();
   // One side of a join: a table reference or a parenthesized FROM clause.
+  // A table, file, function or subquery, then any standard PIVOT (...) / UNPIVOT (...) after
+  // it.
   Result<TableRef> ParseJoinOperand();
+  Result<TableRef> ParseJoinOperandBase();
+  Result<TableRef> ParseStandardPivot(TableRef source, bool unpivot);
   Status ParseTableArgs(TableRef* ref);
 
   // --- lake writes (statement_parser_write.cc) ---

@@ -275,6 +275,7 @@ class JoinBinder {
       out->order_by.push_back(std::move(rewritten));
     }
     if (select.limit) out->limit = select.limit->Clone();
+    out->limit_percent = select.limit_percent;
     if (select.offset) out->offset = select.offset->Clone();
     BoundJoins bound;
     bound.select = std::move(out);
@@ -316,7 +317,7 @@ class JoinBinder {
       rows *= ConjunctsSelectivity(conjuncts);
     }
     if (grouped || select.distinct) rows *= 0.1;
-    if (select.limit && select.limit->kind == ast::ExprKind::kLiteral &&
+    if (select.limit && !select.limit_percent && select.limit->kind == ast::ExprKind::kLiteral &&
         select.limit->literal_kind == ast::LiteralKind::kInteger) {
       int64_t limit = 0;
       const std::string& text = select.limit->text;

@@ -41,14 +41,16 @@ Result<std::unique_ptr<SelectStmt>> RewriteUnpivot(const PivotSpec& spec) {
   names->kind = ExprKind::kList;
   auto values = std::make_unique<Expr>();
   values->kind = ExprKind::kList;
-  for (const ExprPtr& on : spec.on) {
+  for (size_t k = 0; k < spec.on.size(); ++k) {
+    const ExprPtr& on = spec.on[k];
     const std::string name = ColumnName(*on);
     if (name.empty()) {
       return Status::NotSupported("not yet supported: UNPIVOT ON ", on->ToString(),
                                   " (UNPIVOT takes column names)");
     }
     rest.exclude.push_back(name);
-    names->children.push_back(StringLiteral(name));
+    const bool renamed = k < spec.on_names.size() && !spec.on_names[k].empty();
+    names->children.push_back(StringLiteral(renamed ? spec.on_names[k] : name));
     values->children.push_back(on->Clone());
   }
   ast::UpdateHeight(names.get());
@@ -80,20 +82,21 @@ struct PivotValue {
   ExprPtr condition;
 };
 
-// k's distinct non-NULL values in the source, sorted, as conditions on k.
-Result<std::vector<PivotValue>> DistinctValues(const PivotSpec& spec, std::string_view sql_text,
+// on's distinct non-NULL values in the source, sorted, as conditions on it.
+Result<std::vector<PivotValue>> DistinctValues(const PivotSpec& spec, const Expr& on,
+                                               std::string_view sql_text,
                                                const ExecContext& context) {
   SelectStmt query;
   query.distinct = true;
   SelectItem key;
-  key.expr = spec.on[0]->Clone();
+  key.expr = on.Clone();
   key.alias = "#pivot";
   query.items.push_back(std::move(key));
   query.from = CloneTableRef(spec.source);
   auto not_null = std::make_unique<Expr>();
   not_null->kind = ExprKind::kIsNull;
   not_null->negated = true;
-  not_null->children.push_back(spec.on[0]->Clone());
+  not_null->children.push_back(on.Clone());
   ast::UpdateHeight(not_null.get());
   query.where = std::move(not_null);
   OrderItem order;
@@ -112,7 +115,7 @@ Result<std::vector<PivotValue>> DistinctValues(const PivotSpec& spec, std::strin
     cast->type_name = type;
     cast->children.push_back(StringLiteral(text));
     ast::UpdateHeight(cast.get());
-    out.push_back({text, ast::MakeBinary(ast::Op::kEqual, spec.on[0]->Clone(), std::move(cast))});
+    out.push_back({text, ast::MakeBinary(ast::Op::kEqual, on.Clone(), std::move(cast))});
   }
   return out;
 }
@@ -120,20 +123,38 @@ Result<std::vector<PivotValue>> DistinctValues(const PivotSpec& spec, std::strin
 Result<std::unique_ptr<SelectStmt>> RewritePivotQuery(const PivotSpec& spec,
                                                       std::string_view sql_text,
                                                       const ExecContext& context) {
-  if (spec.on.size() != 1) {
-    return Status::NotSupported("not yet supported: PIVOT ON more than one expression");
-  }
+  if (spec.on.empty()) return Status::InvalidArgument("Parser Error: PIVOT needs ON");
+  // Each ON expression's values (listed, or found in the source); the cells are their cross
+  // product, the first expression's outermost, named by the values joined with '_' and
+  // picking the rows where every expression has its value.
   std::vector<PivotValue> values;
-  if (spec.in.empty()) {
-    TARN_ASSIGN_OR_RETURN(values, DistinctValues(spec, sql_text, context));
-  } else {
-    for (const ExprPtr& value : spec.in) {
-      std::string name = value->kind == ExprKind::kLiteral ? value->text : value->ToString();
-      if (value->kind == ExprKind::kLiteral && value->literal_kind == ast::LiteralKind::kNull) {
-        name = "NULL";
+  for (size_t k = 0; k < spec.on.size(); ++k) {
+    const Expr& on = *spec.on[k];
+    std::vector<PivotValue> own;
+    if (k >= spec.in.size() || spec.in[k].empty()) {
+      TARN_ASSIGN_OR_RETURN(own, DistinctValues(spec, on, sql_text, context));
+    } else {
+      for (const ExprPtr& value : spec.in[k]) {
+        std::string name = value->kind == ExprKind::kLiteral ? value->text : value->ToString();
+        if (value->kind == ExprKind::kLiteral && value->literal_kind == ast::LiteralKind::kNull) {
+          name = "NULL";
+        }
+        own.push_back({name, ast::MakeBinary(ast::Op::kEqual, on.Clone(), value->Clone())});
       }
-      values.push_back({name, ast::MakeBinary(ast::Op::kEqual, spec.on[0]->Clone(), value->Clone())});
     }
+    if (k == 0) {
+      values = std::move(own);
+      continue;
+    }
+    std::vector<PivotValue> crossed;
+    for (const PivotValue& left : values) {
+      for (const PivotValue& right : own) {
+        crossed.push_back({left.name + "_" + right.name,
+                           ast::MakeBinary(ast::Op::kAnd, left.condition->Clone(),
+                                           right.condition->Clone())});
+      }
+    }
+    values = std::move(crossed);
   }
   std::vector<std::pair<ExprPtr, std::string>> aggregates;
   if (spec.aggregates.empty()) {
@@ -159,7 +180,7 @@ Result<std::unique_ptr<SelectStmt>> RewritePivotQuery(const PivotSpec& spec,
     SelectItem rest;
     rest.star = true;
     std::vector<std::string> read;
-    CollectColumns(*spec.on[0], &read);
+    for (const ExprPtr& on : spec.on) CollectColumns(*on, &read);
     for (const auto& [aggregate, alias] : aggregates) CollectColumns(*aggregate, &read);
     std::set<std::string> seen;
     for (const std::string& name : read) {

@@ -24,6 +24,7 @@
 #include "sql/plan/join_source.h"
 #include "sql/plan/names.h"
 #include "sql/plan/pivot.h"
+#include "sql/plan/summarize.h"
 #include "sql/plan/set_query.h"
 #include "sql/plan/subquery_rewrite.h"
 #include "sql/plan/unnest_rewrite.h"
@@ -118,6 +119,26 @@ Result<int64_t> ConstantCount(const Expr& expr, const char* clause) {
                                    cast.GetInt64());
   }
   return cast.GetInt64();
+}
+
+// LIMIT p%: the percentage, a constant between 0 and 100 (DuckDB's range check), or -1 for
+// NULL (no limit).
+Result<double> ConstantPercent(const Expr& expr) {
+  Schema empty;
+  Result<std::unique_ptr<BoundExpr>> bound = Bind(expr, empty);
+  if (!bound.ok() || !(*bound)->IsConstant()) {
+    return Status::InvalidArgument("Binder Error: LIMIT percentage must be a constant, not \"",
+                                   expr.ToString(), "\"");
+  }
+  TARN_ASSIGN_OR_RETURN(Value value, (*bound)->EvaluateConstant());
+  if (value.is_null()) return -1.0;
+  TARN_ASSIGN_OR_RETURN(Value cast, expr::CastValue(value, DataType(TypeId::kFloat64)));
+  const double percent = cast.GetDouble();
+  if (!(percent >= 0 && percent <= 100)) {
+    return Status::InvalidArgument(
+        "Out of Range Error: Limit percent out of range, should be between 0% and 100%");
+  }
+  return percent;
 }
 
 // LIMIT and OFFSET of a SELECT (-1: no limit; a negative offset counts as 0).
@@ -1028,6 +1049,26 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandMacroCalls(select, context));
     if (expanded) return PlanSelect(*expanded, sql_text, context);
   }
+  if (select.limit_percent) {
+    // LIMIT p% [OFFSET n]: the query without them, all its rows held, then the share of them.
+    std::unique_ptr<SelectStmt> whole = CloneSelect(select);
+    whole->limit = nullptr;
+    whole->limit_percent = false;
+    whole->offset = nullptr;
+    TARN_ASSIGN_OR_RETURN(const double percent, ConstantPercent(*select.limit));
+    int64_t offset = 0;
+    if (select.offset) {
+      TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
+    }
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> input, PlanSelect(*whole, sql_text, context));
+    if (percent < 0) return offset > 0 ? MakeLimit(std::move(input), -1, offset) : std::move(input);
+    return MakeLimitPercent(std::move(input), percent, std::max<int64_t>(offset, 0));
+  }
+  if (select.summarize) {
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten,
+                          RewriteSummarize(select, sql_text, context));
+    return PlanSelect(*rewritten, sql_text, context);
+  }
   if (select.pivot) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewritePivot(select, sql_text, context));
     return PlanSelect(*rewritten, sql_text, context);
@@ -1048,6 +1089,19 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   if (IsOrderByAll(select)) return PlanOrderByAll(select, sql_text, context);
   if (!select.values.empty()) return PlanValues(select);
   if (select.set_op == SetOp::kNone && HasSelectUnnest(select)) {
+    const std::vector<size_t> bare = BareUnnestItems(select);
+    if (!bare.empty()) {
+      // unnest(struct) as a whole item is the struct's fields: the arguments' types decide.
+      std::unique_ptr<SelectStmt> probe = UnnestArgumentProbe(select, bare);
+      TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> probed, PlanSelect(*probe, sql_text, context));
+      std::vector<DataType> types;
+      for (int c = 0; c < probed->schema()->num_fields(); ++c) {
+        types.push_back(probed->schema()->field(c).type);
+      }
+      TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded,
+                            ExpandStructUnnests(select, bare, types));
+      if (expanded) return PlanSelect(*expanded, sql_text, context);
+    }
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSelectUnnest(select));
     return PlanSelect(*rewritten, sql_text, context);
   }

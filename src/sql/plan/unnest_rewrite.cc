@@ -177,6 +177,8 @@ class SelectUnnestRewriter {
       element_names_.push_back(element);
       return ast::MakeColumnRef({element});
     }
+    // A literal stays in place (struct_extract(unnest(l), 'a') needs its key constant).
+    if (e.kind == ExprKind::kLiteral) return e.Clone();
     if (!ContainsUnnest(e)) {
       const std::string hidden = Hidden("p");
       SelectItem in;
@@ -214,6 +216,145 @@ bool HasSelectUnnest(const SelectStmt& select) {
     if (item.expr && ContainsUnnest(*item.expr)) return true;
   }
   return false;
+}
+
+namespace {
+
+// unnest(x, recursive := flag): the flag's expression; null for unnest(x).
+const Expr* RecursiveArgument(const Expr& call) {
+  if (call.children.size() != 2 || call.names.size() != 3 || !call.names[1].empty() ||
+      LowerAscii(call.names[2]) != "recursive") {
+    return nullptr;
+  }
+  return call.children[1].get();
+}
+
+bool IsBareUnnest(const Expr& e) {
+  if (!IsUnnestCall(e) || e.distinct || e.has_filter || e.children.empty() ||
+      ContainsUnnest(*e.children[0])) {
+    return false;
+  }
+  return (e.children.size() == 1 && e.names.size() == 1) || RecursiveArgument(e) != nullptr;
+}
+
+// Whether unnest(x, recursive := flag) asks for recursion: a constant true (or non-zero).
+bool IsRecursive(const Expr& call) {
+  const Expr* flag = RecursiveArgument(call);
+  if (flag == nullptr || flag->kind != ExprKind::kLiteral) return false;
+  if (flag->literal_kind == ast::LiteralKind::kTrue) return true;
+  return flag->literal_kind == ast::LiteralKind::kInteger && flag->text != "0";
+}
+
+// `value`'s fields as select items, struct fields expanded in turn when `recursive`.
+void AppendFields(const Expr& value, const DataType& type, bool recursive,
+                  std::vector<SelectItem>* out) {
+  for (const Field& field : type.children) {
+    std::vector<ExprPtr> args;
+    args.push_back(value.Clone());
+    args.push_back(ast::MakeLiteral(ast::LiteralKind::kString, field.name));
+    ExprPtr extract = ast::MakeFunction("struct_extract", std::move(args));
+    if (recursive && field.type.id == TypeId::kStruct) {
+      AppendFields(*extract, field.type, true, out);
+      continue;
+    }
+    SelectItem item;
+    item.expr = std::move(extract);
+    item.alias = field.name;
+    out->push_back(std::move(item));
+  }
+}
+
+}  // namespace
+
+std::vector<size_t> BareUnnestItems(const SelectStmt& select) {
+  std::vector<size_t> items;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const SelectItem& item = select.items[i];
+    if (item.expr && IsBareUnnest(*item.expr)) items.push_back(i);
+  }
+  return items;
+}
+
+std::unique_ptr<SelectStmt> UnnestArgumentProbe(const SelectStmt& select,
+                                                const std::vector<size_t>& items) {
+  std::unique_ptr<SelectStmt> probe = CloneSelect(select);
+  probe->items.clear();
+  for (size_t k = 0; k < items.size(); ++k) {
+    SelectItem item;
+    item.expr = select.items[items[k]].expr->children[0]->Clone();
+    item.alias = "#probe" + std::to_string(k);
+    probe->items.push_back(std::move(item));
+  }
+  probe->order_by.clear();
+  probe->limit = nullptr;
+  probe->limit_percent = false;
+  probe->offset = nullptr;
+  probe->distinct = false;
+  return probe;
+}
+
+Result<std::unique_ptr<SelectStmt>> ExpandStructUnnests(const SelectStmt& select,
+                                                        const std::vector<size_t>& items,
+                                                        const std::vector<DataType>& types) {
+  // The items to rewrite: a STRUCT's unnest, and every unnest with a `recursive` argument.
+  std::map<size_t, const DataType*> structs;
+  for (size_t k = 0; k < items.size() && k < types.size(); ++k) {
+    if (types[k].id == TypeId::kStruct ||
+        RecursiveArgument(*select.items[items[k]].expr) != nullptr) {
+      structs[items[k]] = &types[k];
+    }
+  }
+  if (structs.empty()) return std::unique_ptr<SelectStmt>();
+  int unnest_items = 0;
+  for (const SelectItem& item : select.items) {
+    if (item.expr && ContainsUnnest(*item.expr)) ++unnest_items;
+  }
+  std::unique_ptr<SelectStmt> expanded = CloneSelect(select);
+  std::vector<SelectItem> items_before = std::move(expanded->items);
+  expanded->items.clear();
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    auto found = structs.find(i);
+    if (found == structs.end()) {
+      expanded->items.push_back(std::move(items_before[i]));
+      continue;
+    }
+    const Expr& call = *select.items[i].expr;
+    const Expr& argument = *call.children[0];
+    const DataType& type = *found->second;
+    const bool recursive = IsRecursive(call);
+    if (type.id == TypeId::kStruct) {
+      AppendFields(argument, type, recursive, &expanded->items);
+      continue;
+    }
+    // A list: with recursion, flattened to its innermost elements, whose structs are
+    // expanded as well (each field one unnest of the same list, so they line up).
+    ExprPtr list = argument.Clone();
+    const DataType* element = type.id == TypeId::kList ? &type.children[0].type : nullptr;
+    if (recursive && element != nullptr && element->id == TypeId::kList && unnest_items > 1) {
+      // DuckDB unnests such a list a level at a time beside the other calls; flattening it
+      // would pair its elements with theirs differently.
+      return Status::NotSupported("not yet supported: a recursive UNNEST of nested lists beside "
+                                  "another UNNEST");
+    }
+    while (recursive && element != nullptr && element->id == TypeId::kList) {
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(list));
+      list = ast::MakeFunction("flatten", std::move(args));
+      element = &element->children[0].type;
+    }
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(list));
+    ExprPtr unnested = ast::MakeFunction("unnest", std::move(args));
+    if (recursive && element != nullptr && element->id == TypeId::kStruct) {
+      AppendFields(*unnested, *element, true, &expanded->items);
+      continue;
+    }
+    SelectItem item;
+    item.alias = select.items[i].alias.empty() ? DefaultColumnName(call) : select.items[i].alias;
+    item.expr = std::move(unnested);
+    expanded->items.push_back(std::move(item));
+  }
+  return expanded;
 }
 
 Result<std::unique_ptr<SelectStmt>> RewriteSelectUnnest(const SelectStmt& select) {

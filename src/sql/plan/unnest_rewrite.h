@@ -17,8 +17,10 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "sql/parse/statement.h"
+#include "tarn/columnar.h"
 #include "tarn/status.h"
 
 namespace tarn::sql {
@@ -27,6 +29,23 @@ namespace tarn::sql {
 bool HasSelectUnnest(const SelectStmt& select);
 // REQUIRES: HasSelectUnnest(select), and no set operation or VALUES.
 Result<std::unique_ptr<SelectStmt>> RewriteSelectUnnest(const SelectStmt& select);
+
+// unnest(s) of a STRUCT s as a whole select item is its fields, one column each, named after
+// them (DuckDB's rule; any other place of a struct's UNNEST is DuckDB's Binder Error). The
+// argument types come from planning a probe query: the select list's whole-item unnest(x)
+// calls (BareUnnestItems: their positions), each `x` alone (UnnestArgumentProbe). Then
+// ExpandStructUnnests puts struct_extract(x, 'field') AS field for each STRUCT one.
+std::vector<size_t> BareUnnestItems(const SelectStmt& select);
+std::unique_ptr<SelectStmt> UnnestArgumentProbe(const SelectStmt& select,
+                                                const std::vector<size_t>& items);
+// `types[k]`: the type of items[k]'s argument. Null when none is a STRUCT nor has a
+// `recursive :=` argument. unnest(x, recursive := true) flattens a list of lists (flatten) to
+// its innermost elements and expands structs, and struct fields that are structs, into
+// columns (lists inside structs stay); beside another UNNEST call, a recursive unnest of
+// nested lists is refused (DuckDB unnests it a level at a time).
+Result<std::unique_ptr<SelectStmt>> ExpandStructUnnests(const SelectStmt& select,
+                                                        const std::vector<size_t>& items,
+                                                        const std::vector<DataType>& types);
 
 // Whether `ref` is a call of the table function unnest.
 bool IsUnnestFunction(const TableRef& ref);
