@@ -433,6 +433,8 @@ Result<Vec> ConversionCastKernel(const BoundNode& node, const Vec& operand, int6
   const DataType& from = operand.column->type;
   const DataType& to = node.type;
   if (from == to) return operand;
+  // JSON text is validated and converted row by row (CastValue).
+  if (to.id == TypeId::kJson || from.id == TypeId::kJson) return Vec{};
   if (to.id == TypeId::kVarchar) return ToText(operand, to, rows);
   if (from.id == TypeId::kVarchar) return FromText(operand, to, node.try_cast, rows);
   return Numeric(operand, to, node.try_cast, rows);

@@ -76,6 +76,10 @@ enum class FunctionId : uint16_t {
   kAsinh, kAcosh, kAtanh, kGamma, kLgamma,
   // date_functions.cc
   kTimeBucket, kMakeTime,
+  // json_functions.cc (kJsonExtract .. kJsonObject)
+  kJsonExtract, kJsonExtractString, kJsonValue, kJsonExists, kJsonType, kJsonArrayLength,
+  kJsonKeys, kJsonValid, kJsonMinify, kJsonContains, kJsonMergePatch, kToJson, kJsonArray,
+  kJsonObject,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,

@@ -1,0 +1,49 @@
+// DuckDB's JSON functions (its json extension), over JSON or VARCHAR text:
+//   json_extract / json_extract_path(j, path) -> JSON, also `j -> path`: the value at path,
+//       minified; NULL when the path misses
+//   json_extract_string / json_extract_path_text(j, path) -> VARCHAR, also `j ->> path`: the
+//       same with a string unquoted and JSON null as NULL
+//   json_value(j, path) -> VARCHAR: a scalar's JSON text, NULL for arrays, objects, null
+//   json_exists(j, path) -> BOOLEAN, json_type(j [, path]) -> VARCHAR,
+//   json_array_length(j [, path]) -> UBIGINT (0 for a non-array), json_keys(j [, path]) ->
+//       VARCHAR[]
+//   Each of these takes a list of paths too and answers a list, one element per path.
+//   json_valid(s) -> BOOLEAN, json(s) -> JSON (validated and minified),
+//   json_contains(haystack, needle) -> BOOLEAN, json_merge_patch(a, b, ...) -> JSON (RFC 7386)
+//   to_json / json_quote(x), json_array(x, ...), json_object(k, v, ...) -> JSON: values as
+//       DuckDB's JSON writer spells them (AppendJsonValue)
+// Paths are json_document.h's. A constant path is checked while binding ("Binder Error: JSON
+// path error near '...'"); malformed JSON is "Invalid Input Error: Malformed JSON at byte N
+// of input: ...". Wildcard paths (which answer lists in DuckDB) are refused.
+//
+// Thread-safety: pure functions (the parsed document is thread-local).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "expr/functions/functions.h"
+#include "tarn/columnar.h"
+#include "tarn/status.h"
+
+namespace tarn::expr {
+
+bool IsJsonFunction(FunctionId id);
+FunctionId LookupJsonFunction(std::string_view lower_name);
+const char* JsonFunctionName(FunctionId id);
+bool JsonFunctionPropagatesNull(FunctionId id);
+Status ResolveJsonFunctionTypes(FunctionId id, const std::vector<DataType>& arg_types,
+                                const std::vector<const Value*>& constant_args,
+                                std::vector<DataType>* cast_to, DataType* result);
+Result<Value> InvokeJsonFunction(FunctionId id, std::span<const Value> args,
+                                 const DataType& result_type);
+
+// VARCHAR -> JSON: `text` if it is valid JSON, else DuckDB's conversion error.
+Status ValidateJsonText(std::string_view text);
+// JSON -> a scalar type: the text the target type is parsed from (a string's contents, other
+// scalars' JSON text), nullopt for JSON null; an error for arrays and objects.
+Result<std::optional<std::string>> JsonScalarText(std::string_view json, const DataType& to);
+
+}  // namespace tarn::expr
