@@ -235,7 +235,9 @@ bool Contains(const JsonDocument& a, uint32_t x, const JsonDocument& b, uint32_t
   return false;
 }
 
-// RFC 7386: `patch` applied to `target` (nullopt: no target), appended to `out`.
+// RFC 7386 as yyjson merges (DuckDB's json_merge_patch): `patch` applied to `target`
+// (nullopt: none), appended to `out`. The target's members the patch leaves alone come first,
+// then the patch's non-null members in its order (repeated keys kept).
 void MergePatch(const JsonDocument& t, std::optional<uint32_t> target, const JsonDocument& p,
                 uint32_t patch, std::string* out) {
   const JsonNode& patch_node = p.node(patch);
@@ -251,7 +253,7 @@ void MergePatch(const JsonDocument& t, std::optional<uint32_t> target, const Jso
     }
     return std::nullopt;
   };
-  const bool target_object = target && t.node(*target).kind == JsonKind::kObject;
+  if (target && t.node(*target).kind != JsonKind::kObject) target.reset();
   out->push_back('{');
   bool first = true;
   auto member = [&](std::string_view name) {
@@ -260,27 +262,20 @@ void MergePatch(const JsonDocument& t, std::optional<uint32_t> target, const Jso
     format::AppendJsonString(name, out);
     out->push_back(':');
   };
-  if (target_object) {
+  if (target) {
     const JsonNode& node = t.node(*target);
     for (uint32_t key = JsonDocument::FirstChild(*target); key < node.end; key = t.Next(key + 1)) {
       const std::string_view name = t.Text(t.node(key));
-      std::optional<uint32_t> change = find(p, patch, name);
-      if (!change) {
-        member(name);
-        t.Serialize(key + 1, out);
-      } else if (p.node(*change).kind != JsonKind::kNull) {
-        member(name);
-        MergePatch(t, key + 1, p, *change, out);
-      }
+      if (find(p, patch, name)) continue;
+      member(name);
+      t.Serialize(key + 1, out);
     }
   }
   for (uint32_t key = JsonDocument::FirstChild(patch); key < patch_node.end; key = p.Next(key + 1)) {
-    const std::string_view name = p.Text(p.node(key));
-    if (target_object && find(t, *target, name)) continue;
-    if (find(p, patch, name) != key + 1) continue;  // a repeated key: the first counts
     if (p.node(key + 1).kind == JsonKind::kNull) continue;
+    const std::string_view name = p.Text(p.node(key));
     member(name);
-    MergePatch(t, std::nullopt, p, key + 1, out);
+    MergePatch(t, target ? find(t, *target, name) : std::nullopt, p, key + 1, out);
   }
   out->push_back('}');
 }
@@ -442,14 +437,19 @@ Result<Value> InvokeJsonFunction(FunctionId id, std::span<const Value> args,
         if (args[i].is_null()) return Value::Null(result_type);
         JsonDocument& target = ThreadDocument(0);
         JsonDocument& patch = ThreadDocument(1);
-        std::optional<uint32_t> root;
+        TARN_RETURN_NOT_OK(ParseInto(&patch, args[i].GetBytes()));
+        bool target_object = false;
         if (merged) {
           TARN_RETURN_NOT_OK(ParseInto(&target, *merged));
-          root = JsonDocument::kRoot;
+          target_object = target.node(JsonDocument::kRoot).kind == JsonKind::kObject;
         }
-        TARN_RETURN_NOT_OK(ParseInto(&patch, args[i].GetBytes()));
         std::string next;
-        MergePatch(target, root, patch, JsonDocument::kRoot, &next);
+        // DuckDB answers the patch itself, as written, unless both are objects.
+        if (!target_object || patch.node(JsonDocument::kRoot).kind != JsonKind::kObject) {
+          patch.Serialize(JsonDocument::kRoot, &next);
+        } else {
+          MergePatch(target, JsonDocument::kRoot, patch, JsonDocument::kRoot, &next);
+        }
         merged = std::move(next);
       }
       return Value::Bytes(kJson, std::move(*merged));
