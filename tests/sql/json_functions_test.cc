@@ -65,6 +65,12 @@ const std::vector<std::string> kRowExpressions = {
     "to_json(j)", "json_quote(j)", "json_array(id, j, p)", "json_object('id', id, 'doc', j, 'p', p)",
     "j::JSON", "j::JSON::VARCHAR", "json_extract(j::JSON, '$.a')", "(j::JSON) ->> '$.s'",
     "json_extract(j, '$.a')::VARCHAR", "json_keys(j::JSON)", "json_type(j::JSON, '$.b')",
+    // Wildcards: every match, as a list.
+    "json_extract(j, '$[*]')", "json_extract(j, '$.*')", "json_extract(j, '$.b[*]')",
+    "json_extract(j, '$.a[*].k')", "json_extract(j, '$..a')", "json_extract(j, '$..c')",
+    "json_extract_string(j, '$.*')", "json_type(j, '$[*]')", "json_exists(j, '$.*')",
+    "json_value(j, '$[*]')", "json_array_length(j, '$.*')", "json_keys(j, '$.*')",
+    "j -> '$[*]'", "j ->> '$.*'",
 };
 
 // Expressions without a column: constant folding and literal arguments.
@@ -118,6 +124,12 @@ const std::vector<std::string> kConstantExpressions = {
     "json_extract('{\"a/b\":1,\"m~n\":2}', '/a~1b')", "json_extract('{\"a/b\":1,\"m~n\":2}', '/m~0n')",
     "json_extract('{\"\":1}', '/')", "json_extract('[[1,2],[3]]', '/1/0')",
     "json_extract('{\"a\":[1]}', '/a/01')",
+    "json_extract('{\"a\":[1,{\"b\":2},[3]],\"c\":{\"d\":4,\"e\":[5]}}', '$.a[*]')",
+    "json_extract('{\"a\":[1,{\"b\":2},[3]],\"c\":{\"d\":4,\"e\":[5]}}', '$.c.*')",
+    "json_extract('[[1,2],[3]]', '$[*][*]')", "json_extract('{\"a\":1}', '$.*.x')",
+    "json_extract('{\"a\":{\"b\":{\"a\":1}},\"c\":[{\"a\":2}]}', '$..a')",
+    "json_extract('[]', '$[*]')", "json_extract('{\"x\":{\"a\":1},\"a\":2}', '$..a')",
+    "json_extract('{\"a\":{\"a\":3},\"b\":{\"a\":4}}', '$..a')",
 };
 
 std::string RowQuery(const std::string& expression) {
@@ -149,6 +161,8 @@ TEST(JsonFunctions, FiltersGroupsAndLambdasEqualDuckDB) {
       "SELECT json_array_length(j) AS n, list(id ORDER BY id) AS ids FROM " + docs +
           " GROUP BY n ORDER BY n NULLS FIRST",
       "SELECT list_transform([1, 2, 3], x -> x + 1) AS l, '{\"a\":5}' -> '$.a' AS e",
+      "SELECT j -> 'a', j ->> 'a', json_extract(j, 'a'), '{\"b\":1}' -> '$.b', j -> 0 FROM " + docs +
+          " ORDER BY id",
       "SELECT list_filter([1, 2, 3], x -> x > 1) AS l, json_extract(j, '$.a') AS e FROM " + docs +
           " ORDER BY id",
       "SELECT id, list_transform([1, 2], x -> json_extract(j, x)) AS e FROM " + docs +
@@ -180,6 +194,7 @@ TEST(JsonFunctions, RefusedLikeDuckDB) {
       "SELECT json_extract('{\"a\":1}', ['$.a', NULL])",
       "SELECT json_extract('{}', '$.a', '$.b')",
       "SELECT json_extract('[1,[2,3]]', [1])",
+      "SELECT json_extract('{\"a\":[1,2]}', ['$.a[*]'])",
       "SELECT '[1]'::JSON::INTEGER",
       "SELECT '{\"a\":1}'::JSON -> '$.a' = '1'",
       "SELECT json('{\"a\":1}{\"b\":2}')",

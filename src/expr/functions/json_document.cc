@@ -238,7 +238,11 @@ const char* JsonDocument::TypeName(uint32_t index) const {
 
 bool JsonPath::HasWildcard() const {
   for (const JsonPathStep& step : steps) {
-    if (step.kind == JsonPathStep::Kind::kWildcard) return true;
+    if (step.kind == JsonPathStep::Kind::kAnyMember ||
+        step.kind == JsonPathStep::Kind::kAnyElement ||
+        step.kind == JsonPathStep::Kind::kDescendant) {
+      return true;
+    }
   }
   return false;
 }
@@ -303,9 +307,17 @@ Result<JsonPath> ParseJsonPath(std::string_view text) {
         if (close == std::string_view::npos) return error();
         step.key = std::string(text.substr(at + 1, close - at - 1));
         at = close + 1;
-      } else if (at < text.size() && (text[at] == '*' || text[at] == '.')) {
-        step.kind = JsonPathStep::Kind::kWildcard;
-        at = text.size();
+      } else if (at < text.size() && text[at] == '*') {
+        step.kind = JsonPathStep::Kind::kAnyMember;
+        ++at;
+      } else if (at < text.size() && text[at] == '.') {
+        ++at;
+        size_t end = at;
+        while (end < text.size() && text[end] != '.' && text[end] != '[') ++end;
+        if (end == at) return error();
+        step.kind = JsonPathStep::Kind::kDescendant;
+        step.key = std::string(text.substr(at, end - at));
+        at = end;
       } else {
         size_t end = at;
         while (end < text.size() && text[end] != '.' && text[end] != '[') ++end;
@@ -320,7 +332,7 @@ Result<JsonPath> ParseJsonPath(std::string_view text) {
       std::string_view inside = text.substr(at, close - at);
       at = close + 1;
       if (inside == "*") {
-        step.kind = JsonPathStep::Kind::kWildcard;
+        step.kind = JsonPathStep::Kind::kAnyElement;
       } else {
         step.kind = JsonPathStep::Kind::kIndex;
         bool negative = false;
@@ -357,42 +369,99 @@ Result<JsonPath> ParseJsonPath(std::string_view text) {
   return path;
 }
 
+namespace {
+
+// The node one non-wildcard step leads to from `at`, or nullopt.
+std::optional<uint32_t> Step(const JsonDocument& doc, uint32_t at, const JsonPathStep& step) {
+  const JsonNode& node = doc.node(at);
+  const bool pointer = step.kind == JsonPathStep::Kind::kPointer;
+  if (node.kind == JsonKind::kObject && (step.kind == JsonPathStep::Kind::kKey || pointer)) {
+    for (uint32_t key = JsonDocument::FirstChild(at); key < node.end; key = doc.Next(key + 1)) {
+      if (doc.Text(doc.node(key)) == step.key) return key + 1;
+    }
+    return std::nullopt;
+  }
+  if (node.kind != JsonKind::kArray) return std::nullopt;
+  const auto count = static_cast<int64_t>(node.count);
+  int64_t index;
+  if (step.kind == JsonPathStep::Kind::kIndex) {
+    index = step.index < 0 ? count + step.index : step.index;
+  } else if (step.kind == JsonPathStep::Kind::kFromEnd) {
+    index = count - step.index;
+  } else if (pointer && step.index >= 0) {
+    index = step.index;
+  } else {
+    return std::nullopt;
+  }
+  if (index < 0 || index >= count) return std::nullopt;
+  uint32_t element = JsonDocument::FirstChild(at);
+  for (int64_t skip = 0; skip < index; ++skip) element = doc.Next(element);
+  return element;
+}
+
+void Collect(const JsonDocument& doc, uint32_t at, const JsonPath& path, size_t step_index,
+             std::vector<uint32_t>* out) {
+  if (step_index == path.steps.size()) {
+    out->push_back(at);
+    return;
+  }
+  const JsonPathStep& step = path.steps[step_index];
+  const JsonNode& node = doc.node(at);
+  switch (step.kind) {
+    case JsonPathStep::Kind::kAnyMember:
+      if (node.kind != JsonKind::kObject) return;
+      for (uint32_t key = JsonDocument::FirstChild(at); key < node.end; key = doc.Next(key + 1)) {
+        Collect(doc, key + 1, path, step_index + 1, out);
+      }
+      return;
+    case JsonPathStep::Kind::kAnyElement:
+      if (node.kind != JsonKind::kArray) return;
+      for (uint32_t element = JsonDocument::FirstChild(at); element < node.end;
+           element = doc.Next(element)) {
+        Collect(doc, element, path, step_index + 1, out);
+      }
+      return;
+    case JsonPathStep::Kind::kDescendant:
+      // The member named step.key (the first of repeated keys) at any depth: an object's own
+      // match first, then the matches inside each of its members.
+      if (node.kind == JsonKind::kObject) {
+        JsonPathStep own = step;
+        own.kind = JsonPathStep::Kind::kKey;
+        if (std::optional<uint32_t> match = Step(doc, at, own)) {
+          Collect(doc, *match, path, step_index + 1, out);
+        }
+        for (uint32_t key = JsonDocument::FirstChild(at); key < node.end; key = doc.Next(key + 1)) {
+          Collect(doc, key + 1, path, step_index, out);
+        }
+      } else if (node.kind == JsonKind::kArray) {
+        for (uint32_t element = JsonDocument::FirstChild(at); element < node.end;
+             element = doc.Next(element)) {
+          Collect(doc, element, path, step_index, out);
+        }
+      }
+      return;
+    default: {
+      std::optional<uint32_t> next = Step(doc, at, step);
+      if (next) Collect(doc, *next, path, step_index + 1, out);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<uint32_t> LookupJsonPath(const JsonDocument& doc, const JsonPath& path) {
   uint32_t at = JsonDocument::kRoot;
   for (const JsonPathStep& step : path.steps) {
-    const JsonNode& node = doc.node(at);
-    const bool pointer = step.kind == JsonPathStep::Kind::kPointer;
-    if (node.kind == JsonKind::kObject &&
-        (step.kind == JsonPathStep::Kind::kKey || pointer)) {
-      std::optional<uint32_t> found;
-      for (uint32_t key = JsonDocument::FirstChild(at); key < node.end; key = doc.Next(key + 1)) {
-        if (doc.Text(doc.node(key)) == step.key) {
-          found = key + 1;
-          break;
-        }
-      }
-      if (!found) return std::nullopt;
-      at = *found;
-      continue;
-    }
-    if (node.kind != JsonKind::kArray) return std::nullopt;
-    const auto count = static_cast<int64_t>(node.count);
-    int64_t index;
-    if (step.kind == JsonPathStep::Kind::kIndex) {
-      index = step.index < 0 ? count + step.index : step.index;
-    } else if (step.kind == JsonPathStep::Kind::kFromEnd) {
-      index = count - step.index;
-    } else if (pointer && step.index >= 0) {
-      index = step.index;
-    } else {
-      return std::nullopt;
-    }
-    if (index < 0 || index >= count) return std::nullopt;
-    uint32_t element = JsonDocument::FirstChild(at);
-    for (int64_t skip = 0; skip < index; ++skip) element = doc.Next(element);
-    at = element;
+    std::optional<uint32_t> next = Step(doc, at, step);
+    if (!next) return std::nullopt;
+    at = *next;
   }
   return at;
+}
+
+void CollectJsonPath(const JsonDocument& doc, const JsonPath& path, std::vector<uint32_t>* out) {
+  Collect(doc, JsonDocument::kRoot, path, 0, out);
 }
 
 }  // namespace tarn::expr

@@ -10,8 +10,8 @@
 //
 // JsonPath: '$' JSONPath ('$.a.b', '$."a b"', '$.a[0]', '$[-1]', '$.a[#-1]'), a JSON pointer
 // ('/a/0', '~1' for '/', '~0' for '~'), or a bare key ('a': the member named 'a'); an integer
-// path is an array index (negative from the end). Wildcards ('*', '..') are recognized and
-// refused by the callers.
+// path is an array index (negative from the end). Wildcards ('$.*' any member, '$[*]' any
+// element, '$..a' member 'a' at any depth) make a path answer every match (CollectJsonPath).
 //
 // Thread-safety: a document or path is used by one thread at a time.
 #pragma once
@@ -64,9 +64,10 @@ class JsonDocument {
 };
 
 struct JsonPathStep {
-  enum class Kind : uint8_t { kKey, kIndex, kFromEnd, kPointer, kWildcard };
+  enum class Kind : uint8_t { kKey, kIndex, kFromEnd, kPointer, kAnyMember, kAnyElement,
+                              kDescendant };
   Kind kind = Kind::kKey;
-  std::string key;     // kKey, kPointer
+  std::string key;     // kKey, kPointer, kDescendant
   int64_t index = 0;   // kIndex (negative from the end), kFromEnd (#-index); kPointer: -1 if
                        // the token is not an array index
 };
@@ -80,8 +81,10 @@ struct JsonPath {
 Result<JsonPath> ParseJsonPath(std::string_view text);
 JsonPath JsonIndexPath(int64_t index);
 
-// The node `path` reaches from the root, or nullopt.
+// The node `path` reaches from the root, or nullopt. REQUIRES: no wildcard.
 std::optional<uint32_t> LookupJsonPath(const JsonDocument& doc, const JsonPath& path);
+// Every node `path` (wildcards allowed) reaches from the root, in document order.
+void CollectJsonPath(const JsonDocument& doc, const JsonPath& path, std::vector<uint32_t>* out);
 
 // DuckDB's number spelling of a JSON number's text.
 void AppendJsonNumber(std::string_view literal, std::string* out);

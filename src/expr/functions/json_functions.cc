@@ -69,12 +69,17 @@ DataType PathResultType(FunctionId id) {
   }
 }
 
-Status CheckConstantPath(const Value& path) {
+constexpr const char* kWildcardInList =
+    "Cannot have wildcards in JSON path when supplying multiple paths";
+
+// Checks a constant path; *wildcard tells whether a single path has one (the call then
+// answers a list of every match).
+Status CheckConstantPath(const Value& path, bool in_list, bool* wildcard) {
   if (path.is_null()) return Status::OK();
   if (path.type().id == TypeId::kList) {
     for (const Value& element : path.children()) {
       if (element.is_null()) return Status::InvalidArgument("Binder Error: JSON path cannot be NULL");
-      TARN_RETURN_NOT_OK(CheckConstantPath(element));
+      TARN_RETURN_NOT_OK(CheckConstantPath(element, true, wildcard));
     }
     return Status::OK();
   }
@@ -82,7 +87,8 @@ Status CheckConstantPath(const Value& path) {
   Result<JsonPath> parsed = ParseJsonPath(path.GetBytes());
   if (!parsed.ok()) return Status::InvalidArgument("Binder Error: ", parsed.status().message());
   if (parsed->HasWildcard()) {
-    return Status::InvalidArgument("Not implemented Error: JSON wildcard paths are not supported");
+    if (in_list) return Status::InvalidArgument("Binder Error: ", kWildcardInList);
+    *wildcard = true;
   }
   return Status::OK();
 }
@@ -102,9 +108,6 @@ Result<JsonPath> PathOf(const Value& path) {
   if (path.type().IsInteger()) return JsonIndexPath(static_cast<int64_t>(AsInt128(path)));
   Result<JsonPath> parsed = ParseJsonPath(path.GetBytes());
   if (!parsed.ok()) return Status::InvalidArgument("Invalid Input Error: ", parsed.status().message());
-  if (parsed->HasWildcard()) {
-    return Status::InvalidArgument("Not implemented Error: JSON wildcard paths are not supported");
-  }
   return parsed;
 }
 
@@ -336,7 +339,11 @@ Status ResolveJsonFunctionTypes(FunctionId id, const std::vector<DataType>& arg_
     } else {
       return mismatch();
     }
-    if (constant_args[1] != nullptr) TARN_RETURN_NOT_OK(CheckConstantPath(*constant_args[1]));
+    if (constant_args[1] != nullptr) {
+      bool wildcard = false;
+      TARN_RETURN_NOT_OK(CheckConstantPath(*constant_args[1], false, &wildcard));
+      if (wildcard) *result = DataType::List(one);
+    }
     return Status::OK();
   }
   switch (id) {
@@ -406,11 +413,25 @@ Result<Value> InvokeJsonFunction(FunctionId id, std::span<const Value> args,
       for (const Value& one : path.children()) {
         if (one.is_null()) return Status::InvalidArgument("Binder Error: JSON path cannot be NULL");
         TARN_ASSIGN_OR_RETURN(JsonPath parsed, PathOf(one));
+        if (parsed.HasWildcard()) return Status::InvalidArgument("Binder Error: ", kWildcardInList);
         answers.push_back(AnswerAt(id, doc, LookupJsonPath(doc, parsed), element_type));
       }
       return Value::Nested(result_type, std::move(answers));
     }
     TARN_ASSIGN_OR_RETURN(JsonPath parsed, PathOf(path));
+    if (parsed.HasWildcard()) {
+      if (result_type.id != TypeId::kList) {
+        return Status::InvalidArgument(
+            "Invalid Input Error: a JSON path with wildcards must be a constant");
+      }
+      std::vector<uint32_t> matches;
+      CollectJsonPath(doc, parsed, &matches);
+      std::vector<Value> answers;
+      for (uint32_t match : matches) {
+        answers.push_back(AnswerAt(id, doc, match, result_type.children[0].type));
+      }
+      return Value::Nested(result_type, std::move(answers));
+    }
     return AnswerAt(id, doc, LookupJsonPath(doc, parsed), result_type);
   }
   std::string out;

@@ -14,7 +14,8 @@
 //       DuckDB's JSON writer spells them (AppendJsonValue)
 // Paths are json_document.h's. A constant path is checked while binding ("Binder Error: JSON
 // path error near '...'"); malformed JSON is "Invalid Input Error: Malformed JSON at byte N
-// of input: ...". Wildcard paths (which answer lists in DuckDB) are refused.
+// of input: ...". A constant path with wildcards ('$.a[*]', '$.*', '$..a') answers a list of
+// every match; in a list of paths it is DuckDB's Binder Error.
 //
 // Thread-safety: pure functions (the parsed document is thread-local).
 #pragma once
