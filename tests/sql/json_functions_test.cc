@@ -65,6 +65,11 @@ const std::vector<std::string> kRowExpressions = {
     "to_json(j)", "json_quote(j)", "json_array(id, j, p)", "json_object('id', id, 'doc', j, 'p', p)",
     "j::JSON", "j::JSON::VARCHAR", "json_extract(j::JSON, '$.a')", "(j::JSON) ->> '$.s'",
     "json_extract(j, '$.a')::VARCHAR", "json_keys(j::JSON)", "json_type(j::JSON, '$.b')",
+    // Builders over columns of every kind.
+    "to_json({'id': id, 'l': [id, NULL], 'p': p})", "to_json(id * 1.5)", "to_json(id::DOUBLE / 3)",
+    "json_array(id::TINYINT, id::DECIMAL(10, 3) / 7, DATE '2024-01-01' + id::INTEGER, [j], NULL)",
+    "json_object('m', MAP {'k' || id: id}, 't', TIMESTAMP '2024-01-01 00:00:00' + to_seconds(id), 'b', id % 2 = 0)",
+    "json_object(coalesce(p, 'none'), id)", "to_json([j, p])", "to_json(j::JSON)", "json_array(j::JSON, id)",
     // Wildcards: every match, as a list.
     "json_extract(j, '$[*]')", "json_extract(j, '$.*')", "json_extract(j, '$.b[*]')",
     "json_extract(j, '$.a[*].k')", "json_extract(j, '$..a')", "json_extract(j, '$..c')",
@@ -199,6 +204,7 @@ TEST(JsonFunctions, RefusedLikeDuckDB) {
       "SELECT '{\"a\":1}'::JSON -> '$.a' = '1'",
       "SELECT json('{\"a\":1}{\"b\":2}')",
       "SELECT json('[1e400, -1e400, 01]')",
+      "SELECT json_object(p, 1) FROM (VALUES ('a'), (NULL)) t(p)",
       "SELECT json_extract(j, '$.a') FROM (VALUES ('{\"a\":1}'), ('{')) t(j)",
       "SELECT json_extract(j, p) FROM (VALUES ('{\"a\":1}', '$.a'), ('[1]', '$[')) t(j, p)",
   });

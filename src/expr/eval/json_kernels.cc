@@ -7,20 +7,10 @@
 #include "expr/eval/kernels.h"
 #include "expr/functions/json_document.h"
 #include "format/json_text.h"
+#include "tarn/format.h"
 
 namespace tarn::expr {
 namespace {
-
-bool Covered(FunctionId id) {
-  switch (id) {
-    case FunctionId::kJsonExtract: case FunctionId::kJsonExtractString:
-    case FunctionId::kJsonValue: case FunctionId::kJsonExists: case FunctionId::kJsonType:
-    case FunctionId::kJsonArrayLength: case FunctionId::kJsonValid:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Collects a result's validity: every row starts valid, Null(i) clears it.
 class Validity {
@@ -42,10 +32,73 @@ class Validity {
   int64_t null_count_ = 0;
 };
 
+// to_json, json_array, json_object: each row's arguments through AppendJsonValue.
+Result<Vec> BuildKernel(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows) {
+  const FunctionId id = node.function;
+  if (id == FunctionId::kJsonObject) {
+    for (size_t k = 0; k < inputs.size(); k += 2) {
+      if (inputs[k].column->type.id != TypeId::kVarchar) return Vec{};
+    }
+  }
+  Validity validity(rows);
+  StringColumnWriter writer(rows, static_cast<size_t>(rows) * 16);
+  std::string* out = writer.text();
+  for (int64_t i = 0; i < rows; ++i) {
+    auto row = [&](size_t k) { return inputs[k].constant ? 0 : i; };
+    switch (id) {
+      case FunctionId::kToJson:
+        if (inputs[0].column->IsValid(row(0))) {
+          AppendJsonValue(*inputs[0].column, row(0), out);
+        } else {
+          validity.Null(i);
+        }
+        break;
+      case FunctionId::kJsonArray:
+        out->push_back('[');
+        for (size_t k = 0; k < inputs.size(); ++k) {
+          if (k > 0) out->push_back(',');
+          AppendJsonValue(*inputs[k].column, row(k), out);
+        }
+        out->push_back(']');
+        break;
+      default:  // kJsonObject
+        out->push_back('{');
+        for (size_t k = 0; k + 1 < inputs.size(); k += 2) {
+          if (k > 0) out->push_back(',');
+          if (!inputs[k].column->IsValid(row(k))) {
+            return Status::InvalidArgument("Invalid Input Error: JSON key cannot be NULL");
+          }
+          format::AppendJsonString(inputs[k].column->GetView(row(k)), out);
+          out->push_back(':');
+          AppendJsonValue(*inputs[k + 1].column, row(k + 1), out);
+        }
+        out->push_back('}');
+        break;
+    }
+    writer.EndRow();
+  }
+  const int64_t null_count = validity.null_count();
+  return Vec{writer.Finish(node.type, validity.Finish(), null_count), false};
+}
+
+bool Covered(FunctionId id) {
+  switch (id) {
+    case FunctionId::kJsonExtract: case FunctionId::kJsonExtractString:
+    case FunctionId::kJsonValue: case FunctionId::kJsonExists: case FunctionId::kJsonType:
+    case FunctionId::kJsonArrayLength: case FunctionId::kJsonValid:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 Result<Vec> JsonKernel(const BoundNode& node, const std::vector<Vec>& inputs, int64_t rows) {
   const FunctionId id = node.function;
+  if (id == FunctionId::kToJson || id == FunctionId::kJsonArray || id == FunctionId::kJsonObject) {
+    return BuildKernel(node, inputs, rows);
+  }
   if (!Covered(id) || inputs.empty() || inputs.size() > 2 || inputs[0].constant) return Vec{};
   const Column& docs = *inputs[0].column;
   if (docs.type.id != TypeId::kVarchar && docs.type.id != TypeId::kJson) return Vec{};

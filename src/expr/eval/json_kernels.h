@@ -1,4 +1,5 @@
-// Column kernels of the JSON functions that read one document per row: json_extract (->),
+// Column kernels of the JSON functions: to_json, json_array and json_object over columns
+// (AppendJsonValue per row), and the functions that read one document per row: json_extract (->),
 // json_extract_string (->>), json_value, json_exists, json_type, json_array_length and
 // json_valid over a column of JSON or VARCHAR text with one constant path (or none). The path
 // is parsed once per batch and one document is reused for every row; the results are those

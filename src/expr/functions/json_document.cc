@@ -125,7 +125,9 @@ Status JsonDocument::Parse(std::string_view text) {
     text_.clear();
     rapidjson::MemoryStream stream(input.data(), input.size());
     JsonSaxHandler handler(this, &overrides);
-    rapidjson::Reader reader;
+    // One reader per thread: its stack (numbers and strings on their way to the handler) is
+    // allocated once, not per document.
+    thread_local rapidjson::Reader reader;
     const rapidjson::ParseResult result = reader.Parse<kParseFlags>(stream, handler);
     if (!result.IsError()) return Status::OK();
     const size_t offset = result.Offset();

@@ -491,7 +491,7 @@ Result<Value> InvokeJsonFunction(FunctionId id, std::span<const Value> args,
       for (size_t i = 0; i + 1 < args.size(); i += 2) {
         if (i > 0) out.push_back(',');
         if (args[i].is_null()) {
-          return Status::InvalidArgument("Invalid Input Error: json_object() keys can not be NULL");
+          return Status::InvalidArgument("Invalid Input Error: JSON key cannot be NULL");
         }
         format::AppendJsonString(args[i].GetBytes(), &out);
         out.push_back(':');
