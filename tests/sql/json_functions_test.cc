@@ -65,6 +65,7 @@ const std::vector<std::string> kRowExpressions = {
     "to_json(j)", "json_quote(j)", "json_array(id, j, p)", "json_object('id', id, 'doc', j, 'p', p)",
     "j::JSON", "j::JSON::VARCHAR", "json_extract(j::JSON, '$.a')", "(j::JSON) ->> '$.s'",
     "json_extract(j, '$.a')::VARCHAR", "json_keys(j::JSON)", "json_type(j::JSON, '$.b')",
+    "json_structure(j)", "json_structure(j::JSON)",
     // Builders over columns of every kind.
     "to_json({'id': id, 'l': [id, NULL], 'p': p})", "to_json(id * 1.5)", "to_json(id::DOUBLE / 3)",
     "json_array(id::TINYINT, id::DECIMAL(10, 3) / 7, DATE '2024-01-01' + id::INTEGER, [j], NULL)",
@@ -133,7 +134,15 @@ const std::vector<std::string> kConstantExpressions = {
     "json_extract('{\"a\":[1,{\"b\":2},[3]],\"c\":{\"d\":4,\"e\":[5]}}', '$.c.*')",
     "json_extract('[[1,2],[3]]', '$[*][*]')", "json_extract('{\"a\":1}', '$.*.x')",
     "json_extract('{\"a\":{\"b\":{\"a\":1}},\"c\":[{\"a\":2}]}', '$..a')",
-    "json_extract('[]', '$[*]')", "json_extract('{\"x\":{\"a\":1},\"a\":2}', '$..a')",
+    "json_extract('[]', '$[*]')",
+    "json_structure('[1, -1]')", "json_structure('[1, 2.5]')", "json_structure('[-1, 2.5]')",
+    "json_structure('[1, \"x\"]')", "json_structure('[null, 1]')", "json_structure('[[1],[2.5]]')",
+    "json_structure('[{\"a\":1},{\"b\":\"x\"},{\"a\":null}]')", "json_structure('[{\"a\":1}, 1]')",
+    "json_structure('[true, 1]')", "json_structure('123456789012345678901234')",
+    "json_structure('{\"a\":1,\"a\":\"x\"}')", "json_structure('[[], [1]]')",
+    "json_structure('[{}, {\"a\":1}]')", "json_structure('{}')", "json_structure('null')",
+    "json_structure('[{\"a\":[1]},{\"a\":[{\"b\":1}]}]')", "json_structure('[{\"A\":1},{\"a\":2}]')",
+    "json_structure('{\"x\":{},\"y\":[{}],\"z\":[]}')", "json_structure('[1, -1, 2.5, 99999999999999999999999]')", "json_extract('{\"x\":{\"a\":1},\"a\":2}', '$..a')",
     "json_extract('{\"a\":{\"a\":3},\"b\":{\"a\":4}}', '$..a')",
 };
 

@@ -1,5 +1,6 @@
 #include "expr/functions/json_functions.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -36,6 +37,7 @@ constexpr JsonName kJsonNames[] = {
     {"json", FunctionId::kJsonMinify},
     {"json_contains", FunctionId::kJsonContains},
     {"json_merge_patch", FunctionId::kJsonMergePatch},
+    {"json_structure", FunctionId::kJsonStructure},
     {"to_json", FunctionId::kToJson},
     {"json_quote", FunctionId::kToJson},
     {"json_array", FunctionId::kJsonArray},
@@ -283,6 +285,124 @@ void MergePatch(const JsonDocument& t, std::optional<uint32_t> target, const Jso
   out->push_back('}');
 }
 
+// json_structure: the type of a value, elements and members merged as DuckDB merges them.
+struct Shape {
+  enum class Kind : uint8_t { kNothing, kTruth, kUnsigned, kSigned, kHuge, kReal, kText,
+                              kList, kDict, kAny };
+  Kind kind = Kind::kNothing;
+  std::vector<Shape> element;  // kList: one shape
+  std::vector<std::pair<std::string, Shape>> members;  // kDict, first-seen order
+};
+
+bool IsNumber(Shape::Kind kind) {
+  return kind == Shape::Kind::kUnsigned || kind == Shape::Kind::kSigned ||
+         kind == Shape::Kind::kHuge || kind == Shape::Kind::kReal;
+}
+
+void Merge(Shape* into, Shape&& other) {
+  using Kind = Shape::Kind;
+  if (other.kind == Kind::kNothing) return;
+  if (into->kind == Kind::kNothing) {
+    *into = std::move(other);
+    return;
+  }
+  if (IsNumber(into->kind) && IsNumber(other.kind)) {
+    if (into->kind == other.kind) return;
+    into->kind = into->kind == Kind::kReal || other.kind == Kind::kReal ? Kind::kReal
+                                                                              : Kind::kHuge;
+    return;
+  }
+  if (into->kind != other.kind) {
+    *into = Shape{Kind::kAny, {}, {}};
+    return;
+  }
+  if (into->kind == Kind::kList) {
+    Merge(&into->element[0], std::move(other.element[0]));
+  } else if (into->kind == Kind::kDict) {
+    for (auto& [name, shape] : other.members) {
+      auto it = std::find_if(into->members.begin(), into->members.end(),
+                             [&](const auto& member) { return member.first == name; });
+      if (it == into->members.end()) {
+        into->members.emplace_back(std::move(name), std::move(shape));
+      } else {
+        Merge(&it->second, std::move(shape));
+      }
+    }
+  }
+}
+
+Shape ShapeOf(const JsonDocument& doc, uint32_t index) {
+  using Kind = Shape::Kind;
+  const JsonNode& node = doc.node(index);
+  Shape shape;
+  switch (node.kind) {
+    case JsonKind::kNull: break;
+    case JsonKind::kTrue: case JsonKind::kFalse: shape.kind = Kind::kTruth; break;
+    case JsonKind::kString: shape.kind = Kind::kText; break;
+    case JsonKind::kNumber: {
+      const std::string_view name = doc.TypeName(index);
+      shape.kind = name == "UBIGINT" ? Kind::kUnsigned
+                   : name == "BIGINT" ? Kind::kSigned
+                                      : Kind::kReal;
+      break;
+    }
+    case JsonKind::kArray:
+      shape.kind = Kind::kList;
+      shape.element.emplace_back();
+      for (uint32_t child = JsonDocument::FirstChild(index); child < node.end; child = doc.Next(child)) {
+        Merge(&shape.element[0], ShapeOf(doc, child));
+      }
+      break;
+    case JsonKind::kObject: {
+      shape.kind = Kind::kDict;
+      Shape members;
+      members.kind = Kind::kDict;
+      for (uint32_t key = JsonDocument::FirstChild(index); key < node.end; key = doc.Next(key + 1)) {
+        Shape one;
+        one.kind = Kind::kDict;
+        one.members.emplace_back(std::string(doc.Text(doc.node(key))), ShapeOf(doc, key + 1));
+        Merge(&members, std::move(one));
+      }
+      shape = std::move(members);
+      break;
+    }
+  }
+  return shape;
+}
+
+void AppendShape(const Shape& shape, std::string* out) {
+  using Kind = Shape::Kind;
+  switch (shape.kind) {
+    case Kind::kNothing: out->append("\"NULL\""); return;
+    case Kind::kTruth: out->append("\"BOOLEAN\""); return;
+    case Kind::kUnsigned: out->append("\"UBIGINT\""); return;
+    case Kind::kSigned: out->append("\"BIGINT\""); return;
+    case Kind::kHuge: out->append("\"HUGEINT\""); return;
+    case Kind::kReal: out->append("\"DOUBLE\""); return;
+    case Kind::kText: out->append("\"VARCHAR\""); return;
+    case Kind::kAny: out->append("\"JSON\""); return;
+    case Kind::kList:
+      out->push_back('[');
+      AppendShape(shape.element[0], out);
+      out->push_back(']');
+      return;
+    case Kind::kDict:
+      if (shape.members.empty()) {  // DuckDB has no type for an empty object
+        out->append("\"JSON\"");
+        return;
+      }
+      out->push_back('{');
+      for (size_t i = 0; i < shape.members.size(); ++i) {
+        if (i > 0) out->push_back(',');
+        format::AppendJsonString(shape.members[i].first, out);
+        out->push_back(':');
+        AppendShape(shape.members[i].second, out);
+      }
+      out->push_back('}');
+      return;
+  }
+}
+
 }  // namespace
 
 bool IsJsonFunction(FunctionId id) {
@@ -347,7 +467,7 @@ Status ResolveJsonFunctionTypes(FunctionId id, const std::vector<DataType>& arg_
     return Status::OK();
   }
   switch (id) {
-    case FunctionId::kJsonValid: case FunctionId::kJsonMinify:
+    case FunctionId::kJsonValid: case FunctionId::kJsonMinify: case FunctionId::kJsonStructure:
       if (n != 1 || !IsText(arg_types[0])) return mismatch();
       cast_to->assign({text_type(arg_types[0])});
       *result = id == FunctionId::kJsonValid ? kBool : kJson;
@@ -442,6 +562,12 @@ Result<Value> InvokeJsonFunction(FunctionId id, std::span<const Value> args,
       JsonDocument& doc = ThreadDocument(0);
       TARN_RETURN_NOT_OK(ParseInto(&doc, args[0].GetBytes()));
       doc.Serialize(JsonDocument::kRoot, &out);
+      return Value::Bytes(kJson, std::move(out));
+    }
+    case FunctionId::kJsonStructure: {
+      JsonDocument& doc = ThreadDocument(0);
+      TARN_RETURN_NOT_OK(ParseInto(&doc, args[0].GetBytes()));
+      AppendShape(ShapeOf(doc, JsonDocument::kRoot), &out);
       return Value::Bytes(kJson, std::move(out));
     }
     case FunctionId::kJsonContains: {
