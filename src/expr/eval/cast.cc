@@ -865,11 +865,8 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
         return InvokeJsonFunction(FunctionId::kToJson, args, to);
       }
     }
-    if (from.id == TypeId::kJson && to.id != TypeId::kVarchar && !to.IsNested() &&
-        to.id != TypeId::kVariant) {
-      TARN_ASSIGN_OR_RETURN(std::optional<std::string> text, JsonScalarText(v.GetBytes(), to));
-      if (!text) return Value::Null(to);
-      return CastValue(Value::Varchar(std::move(*text)), to, try_cast);
+    if (from.id == TypeId::kJson && to.id != TypeId::kVarchar && to.id != TypeId::kVariant) {
+      return CastJsonToValue(v.GetBytes(), to);
     }
     if (to.id == TypeId::kVariant) return CastToVariant(v);
     if (from.id == TypeId::kVariant) return CastFromVariant(v, to, try_cast);

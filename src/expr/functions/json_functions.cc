@@ -636,22 +636,97 @@ Status ValidateJsonText(std::string_view text) {
   return status;
 }
 
-Result<std::optional<std::string>> JsonScalarText(std::string_view json, const DataType& to) {
-  JsonDocument& doc = ThreadDocument(0);
-  TARN_RETURN_NOT_OK(ParseInto(&doc, json));
-  const JsonNode& root = doc.node(JsonDocument::kRoot);
-  if (root.kind == JsonKind::kNull) return std::optional<std::string>();
-  if (root.kind == JsonKind::kString) return std::optional<std::string>(std::string(doc.Text(root)));
-  std::string out;
-  doc.Serialize(JsonDocument::kRoot, &out);
-  if (root.kind == JsonKind::kArray || root.kind == JsonKind::kObject) {
+namespace {
+
+Result<Value> JsonNodeAs(const JsonDocument& doc, uint32_t index, const DataType& to) {
+  const JsonNode& node = doc.node(index);
+  if (node.kind == JsonKind::kNull) return Value::Null(to);
+  auto text = [&] {
+    std::string out;
+    doc.Serialize(index, &out);
+    return out;
+  };
+  auto expected = [&](const char* what) {
+    return Status::InvalidArgument("Conversion Error: Expected ", what, ", but got ",
+                                   doc.TypeName(index), ": ", text());
+  };
+  switch (to.id) {
+    case TypeId::kList: {
+      if (node.kind != JsonKind::kArray) return expected("ARRAY");
+      std::vector<Value> elements;
+      for (uint32_t child = JsonDocument::FirstChild(index); child < node.end; child = doc.Next(child)) {
+        TARN_ASSIGN_OR_RETURN(Value element, JsonNodeAs(doc, child, to.children[0].type));
+        elements.push_back(std::move(element));
+      }
+      return Value::Nested(to, std::move(elements));
+    }
+    case TypeId::kStruct: {
+      if (node.kind != JsonKind::kObject) return expected("OBJECT");
+      std::vector<std::optional<Value>> fields(to.children.size());
+      for (uint32_t key = JsonDocument::FirstChild(index); key < node.end; key = doc.Next(key + 1)) {
+        const std::string_view name = doc.Text(doc.node(key));
+        size_t field = 0;
+        while (field < to.children.size() && to.children[field].name != name) ++field;
+        if (field == to.children.size()) {
+          return Status::InvalidArgument("Conversion Error: Object ", text(), " has unknown key \"",
+                                         name, "\"");
+        }
+        TARN_ASSIGN_OR_RETURN(Value value, JsonNodeAs(doc, key + 1, to.children[field].type));
+        fields[field] = std::move(value);
+      }
+      std::vector<Value> values;
+      for (size_t field = 0; field < fields.size(); ++field) {
+        if (!fields[field]) {
+          return Status::InvalidArgument("Conversion Error: Object ", text(),
+                                         " does not have key \"", to.children[field].name, "\"");
+        }
+        values.push_back(std::move(*fields[field]));
+      }
+      return Value::Nested(to, std::move(values));
+    }
+    case TypeId::kMap: {
+      if (node.kind != JsonKind::kObject) return expected("OBJECT");
+      const DataType& entry_type = to.children[0].type;
+      std::vector<Value> entries;
+      for (uint32_t key = JsonDocument::FirstChild(index); key < node.end; key = doc.Next(key + 1)) {
+        TARN_ASSIGN_OR_RETURN(Value k, CastValue(Value::Varchar(std::string(doc.Text(doc.node(key)))),
+                                                 entry_type.children[0].type));
+        TARN_ASSIGN_OR_RETURN(Value v, JsonNodeAs(doc, key + 1, entry_type.children[1].type));
+        entries.push_back(Value::Nested(entry_type, {std::move(k), std::move(v)}));
+      }
+      return Value::Nested(to, std::move(entries));
+    }
+    default:
+      break;
+  }
+  if (to.id == TypeId::kJson) return Value::Bytes(to, text());
+  if (node.kind == JsonKind::kString) {
+    Result<Value> cast = CastValue(Value::Varchar(std::string(doc.Text(node))), to);
+    if (!cast.ok() && to.IsNumeric()) {
+      return Status::InvalidArgument("Conversion Error: Failed to cast value to numerical: ", text());
+    }
+    return cast;
+  }
+  if (node.kind == JsonKind::kTrue || node.kind == JsonKind::kFalse) {
+    return CastValue(Value::Boolean(node.kind == JsonKind::kTrue), to);
+  }
+  if ((node.kind == JsonKind::kArray || node.kind == JsonKind::kObject) && to.id != TypeId::kVarchar) {
     if (to.IsNumeric()) {
-      return Status::InvalidArgument("Conversion Error: Failed to cast value to numerical: ", out);
+      return Status::InvalidArgument("Conversion Error: Failed to cast value to numerical: ", text());
     }
     return Status::InvalidArgument("Conversion Error: Failed to cast value to ", to.ToString(),
-                                   ": ", out);
+                                   ": ", text());
   }
-  return std::optional<std::string>(std::move(out));
+  return CastValue(Value::Varchar(text()), to);
+}
+
+}  // namespace
+
+Result<Value> CastJsonToValue(std::string_view json, const DataType& to) {
+  JsonDocument doc;
+  Status status = doc.Parse(json);
+  if (!status.ok()) return Status::InvalidArgument("Conversion Error: ", status.message());
+  return JsonNodeAs(doc, JsonDocument::kRoot, to);
 }
 
 }  // namespace tarn::expr

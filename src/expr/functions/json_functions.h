@@ -45,8 +45,11 @@ Result<Value> InvokeJsonFunction(FunctionId id, std::span<const Value> args,
 
 // VARCHAR -> JSON: `text` if it is valid JSON, else DuckDB's conversion error.
 Status ValidateJsonText(std::string_view text);
-// JSON -> a scalar type: the text the target type is parsed from (a string's contents, other
-// scalars' JSON text), nullopt for JSON null; an error for arrays and objects.
-Result<std::optional<std::string>> JsonScalarText(std::string_view json, const DataType& to);
+// JSON -> any other type, as DuckDB reads JSON into it: JSON null as NULL, a string's contents
+// or a scalar's text cast to scalar types (booleans as booleans), arrays into lists, objects
+// into structs (every field present, no other key) and maps; a mismatch is DuckDB's
+// Conversion Error ("Expected ARRAY, but got OBJECT: ...", "Failed to cast value to
+// numerical: [1]").
+Result<Value> CastJsonToValue(std::string_view json, const DataType& to);
 
 }  // namespace tarn::expr
