@@ -181,6 +181,9 @@ TEST(JsonFunctions, FiltersGroupsAndLambdasEqualDuckDB) {
       "SELECT json_type(j) AS ty, count(*) AS c FROM " + docs + " GROUP BY ty ORDER BY ty NULLS FIRST",
       "SELECT j ->> '$.a' AS k, count(*) AS c, min(id) AS m FROM " + docs +
           " GROUP BY k ORDER BY m",
+      "SELECT json_extract(j, '$.a') AS k, count(*) AS c FROM " + docs +
+          " GROUP BY k ORDER BY k NULLS FIRST",
+      "SELECT DISTINCT j -> '$.t' AS k FROM " + docs + " ORDER BY k NULLS FIRST",
       "SELECT json_array_length(j) AS n, list(id ORDER BY id) AS ids FROM " + docs +
           " GROUP BY n ORDER BY n NULLS FIRST",
       "SELECT list_transform([1, 2, 3], x -> x + 1) AS l, '{\"a\":5}' -> '$.a' AS e",
