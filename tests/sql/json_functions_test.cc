@@ -65,7 +65,8 @@ const std::vector<std::string> kRowExpressions = {
     "to_json(j)", "json_quote(j)", "json_array(id, j, p)", "json_object('id', id, 'doc', j, 'p', p)",
     "j::JSON", "j::JSON::VARCHAR", "json_extract(j::JSON, '$.a')", "(j::JSON) ->> '$.s'",
     "json_extract(j, '$.a')::VARCHAR", "json_keys(j::JSON)", "json_type(j::JSON, '$.b')",
-    "json_structure(j)", "json_structure(j::JSON)",
+    "json_structure(j)", "json_structure(j::JSON)", "TRY_CAST(p AS JSON)",
+    "TRY_CAST(j AS JSON)", "(j::JSON)::VARCHAR = j",
     "json_extract(j, '$.a.b.c')::INTEGER[]", "json_extract(j, '$.x')::BOOLEAN",
     "json_extract(j, '$.dec')::DOUBLE", "json_extract(j, '$.dup')::JSON[]",
     "json_extract(j, '$.a.b')::STRUCT(c BIGINT[])",
@@ -232,6 +233,7 @@ TEST(JsonFunctions, RefusedLikeDuckDB) {
       "SELECT json('{\"a\":1}{\"b\":2}')",
       "SELECT json('[1e400, -1e400, 01]')",
       "SELECT json_object(p, 1) FROM (VALUES ('a'), (NULL)) t(p)",
+      "SELECT j::JSON FROM (VALUES ('[1]'), ('['), (NULL)) t(j)",
       "SELECT json_extract(j, '$.a') FROM (VALUES ('{\"a\":1}'), ('{')) t(j)",
       "SELECT json_extract(j, p) FROM (VALUES ('{\"a\":1}', '$.a'), ('[1]', '$[')) t(j, p)",
   });
