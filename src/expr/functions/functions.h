@@ -78,7 +78,8 @@ enum class FunctionId : uint16_t {
   kTimeBucket, kMakeTime,
   // json_functions.cc (kJsonExtract .. kJsonObject)
   kJsonExtract, kJsonExtractString, kJsonValue, kJsonExists, kJsonType, kJsonArrayLength,
-  kJsonKeys, kJsonValid, kJsonMinify, kJsonContains, kJsonMergePatch, kJsonStructure, kToJson,
+  kJsonKeys, kJsonValid, kJsonMinify, kJsonContains, kJsonMergePatch, kJsonStructure, kJsonPretty,
+  kToJson,
   kJsonArray,
   kJsonObject,
 };

@@ -214,6 +214,32 @@ void JsonDocument::Serialize(uint32_t index, std::string* out) const {
   }
 }
 
+void JsonDocument::SerializePretty(uint32_t index, int depth, std::string* out) const {
+  const JsonNode& node = nodes_[index];
+  if ((node.kind != JsonKind::kArray && node.kind != JsonKind::kObject) || node.count == 0) {
+    Serialize(index, out);
+    return;
+  }
+  const bool object = node.kind == JsonKind::kObject;
+  out->push_back(object ? '{' : '[');
+  for (uint32_t child = FirstChild(index); child < node.end;
+       child = object ? Next(child + 1) : Next(child)) {
+    if (child != FirstChild(index)) out->push_back(',');
+    out->push_back('\n');
+    out->append(static_cast<size_t>(depth + 1) * 4, ' ');
+    if (object) {
+      format::AppendJsonString(Text(nodes_[child]), out);
+      out->append(": ");
+      SerializePretty(child + 1, depth + 1, out);
+    } else {
+      SerializePretty(child, depth + 1, out);
+    }
+  }
+  out->push_back('\n');
+  out->append(static_cast<size_t>(depth) * 4, ' ');
+  out->push_back(object ? '}' : ']');
+}
+
 const char* JsonDocument::TypeName(uint32_t index) const {
   const JsonNode& node = nodes_[index];
   switch (node.kind) {

@@ -54,6 +54,9 @@ class JsonDocument {
 
   // The minified text of `index`'s subtree appended to `out`.
   void Serialize(uint32_t index, std::string* out) const;
+  // The same laid out as yyjson's pretty writer: one member or element a line, four spaces
+  // an indent level, ": " after keys; empty containers stay "[]" and "{}".
+  void SerializePretty(uint32_t index, int depth, std::string* out) const;
   // DuckDB's json_type name: NULL, BOOLEAN, UBIGINT, BIGINT, DOUBLE, VARCHAR, ARRAY, OBJECT.
   const char* TypeName(uint32_t index) const;
 

@@ -38,6 +38,7 @@ constexpr JsonName kJsonNames[] = {
     {"json_contains", FunctionId::kJsonContains},
     {"json_merge_patch", FunctionId::kJsonMergePatch},
     {"json_structure", FunctionId::kJsonStructure},
+    {"json_pretty", FunctionId::kJsonPretty},
     {"to_json", FunctionId::kToJson},
     {"json_quote", FunctionId::kToJson},
     {"json_array", FunctionId::kJsonArray},
@@ -468,9 +469,12 @@ Status ResolveJsonFunctionTypes(FunctionId id, const std::vector<DataType>& arg_
   }
   switch (id) {
     case FunctionId::kJsonValid: case FunctionId::kJsonMinify: case FunctionId::kJsonStructure:
+    case FunctionId::kJsonPretty:
       if (n != 1 || !IsText(arg_types[0])) return mismatch();
       cast_to->assign({text_type(arg_types[0])});
-      *result = id == FunctionId::kJsonValid ? kBool : kJson;
+      *result = id == FunctionId::kJsonValid    ? kBool
+                : id == FunctionId::kJsonPretty ? kVarchar
+                                                : kJson;
       return Status::OK();
     case FunctionId::kJsonContains:
       if (n != 2 || !IsText(arg_types[0]) || !IsText(arg_types[1])) return mismatch();
@@ -563,6 +567,12 @@ Result<Value> InvokeJsonFunction(FunctionId id, std::span<const Value> args,
       TARN_RETURN_NOT_OK(ParseInto(&doc, args[0].GetBytes()));
       doc.Serialize(JsonDocument::kRoot, &out);
       return Value::Bytes(kJson, std::move(out));
+    }
+    case FunctionId::kJsonPretty: {
+      JsonDocument& doc = ThreadDocument(0);
+      TARN_RETURN_NOT_OK(ParseInto(&doc, args[0].GetBytes()));
+      doc.SerializePretty(JsonDocument::kRoot, 0, &out);
+      return Value::Varchar(std::move(out));
     }
     case FunctionId::kJsonStructure: {
       JsonDocument& doc = ThreadDocument(0);

@@ -8,7 +8,8 @@
 //   json_array_length(j [, path]) -> UBIGINT (0 for a non-array), json_keys(j [, path]) ->
 //       VARCHAR[]
 //   Each of these takes a list of paths too and answers a list, one element per path.
-//   json_valid(s) -> BOOLEAN, json(s) -> JSON (validated and minified), json_structure(j) ->
+//   json_valid(s) -> BOOLEAN, json(s) -> JSON (validated and minified), json_pretty(j) ->
+//       VARCHAR (indented by four spaces, as yyjson writes), json_structure(j) ->
 //       JSON (each value's type; elements and members merged: UBIGINT with BIGINT is HUGEINT,
 //       integers with DOUBLE are DOUBLE, NULL takes the other, other mixtures are JSON),
 //   json_contains(haystack, needle) -> BOOLEAN, json_merge_patch(a, b, ...) -> JSON (RFC 7386)
