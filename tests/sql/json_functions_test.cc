@@ -186,6 +186,14 @@ TEST(JsonFunctions, FiltersGroupsAndLambdasEqualDuckDB) {
       "SELECT json_extract(j, '$.a') AS k, count(*) AS c FROM " + docs +
           " GROUP BY k ORDER BY k NULLS FIRST",
       "SELECT DISTINCT j -> '$.t' AS k FROM " + docs + " ORDER BY k NULLS FIRST",
+      "SELECT json_group_array(x) AS a, json_group_object(k, x) AS b FROM (VALUES (1, 'a'), "
+          "(NULL, 'b'), (3, 'a')) t(x, k)",
+      "SELECT json_group_array(x) AS a, json_group_object(k, x) AS b FROM (SELECT 1 x, 'k' k "
+          "WHERE false)",
+      "SELECT id % 3 AS g, json_group_array(j) AS a, json_group_object(id::VARCHAR, p) AS o FROM " +
+          docs + " GROUP BY g ORDER BY g",
+      "SELECT i % 4 AS g, json_group_array(i) AS a, json_group_array({'i': i, 'l': [i]}) AS s FROM "
+          "range(40) r(i) GROUP BY g ORDER BY g",
       "SELECT json_array_length(j) AS n, list(id ORDER BY id) AS ids FROM " + docs +
           " GROUP BY n ORDER BY n NULLS FIRST",
       "SELECT list_transform([1, 2, 3], x -> x + 1) AS l, '{\"a\":5}' -> '$.a' AS e",
@@ -234,6 +242,7 @@ TEST(JsonFunctions, RefusedLikeDuckDB) {
       "SELECT json('{\"a\":1}{\"b\":2}')",
       "SELECT json('[1e400, -1e400, 01]')",
       "SELECT json_object(p, 1) FROM (VALUES ('a'), (NULL)) t(p)",
+      "SELECT json_group_object(k, x) FROM (VALUES (NULL, 1)) t(k, x)",
       "SELECT j::JSON FROM (VALUES ('[1]'), ('['), (NULL)) t(j)",
       "SELECT json_extract(j, '$.a') FROM (VALUES ('{\"a\":1}'), ('{')) t(j)",
       "SELECT json_extract(j, p) FROM (VALUES ('{\"a\":1}', '$.a'), ('[1]', '$[')) t(j, p)",
