@@ -3,7 +3,7 @@
 #   Debian packages: compiler toolchain, compression libraries, SQLite, utf8proc (Unicode case
 #   mapping), RE2 (regular expressions, the engine DuckDB embeds), GoogleTest/Benchmark,
 #   libpq (the PostgreSQL catalog) and the PostgreSQL 15 server the tests run against, libcurl,
-#   OpenSSL and TinyXML-2 (object storage).
+#   OpenSSL and TinyXML-2 (object storage), RapidJSON (the JSON functions' parser).
 #   npm (pinned in tools/oracle/package-lock.json): DuckDB as test oracle and benchmark peer,
 #   vega-datasets for flights-3m.parquet, s3rver (the S3-compatible server of the tests).
 set -euo pipefail
@@ -14,7 +14,8 @@ packages=(g++ cmake make ccache pkg-config nodejs npm
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
           postgresql libpq-dev
           libutf8proc-dev libre2-dev libedit-dev
-          libcurl4-openssl-dev libssl-dev libtinyxml2-dev libdivide-dev)
+          libcurl4-openssl-dev libssl-dev libtinyxml2-dev libdivide-dev
+          rapidjson-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

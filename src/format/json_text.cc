@@ -100,6 +100,11 @@ class Minifier {
         return true;
       }
       if (!Consume(",")) return false;
+      SkipSpace();
+      if (Consume("}")) {  // a trailing comma, which DuckDB's reader accepts
+        out->push_back('}');
+        return true;
+      }
       out->push_back(',');
     }
   }
@@ -121,6 +126,11 @@ class Minifier {
         return true;
       }
       if (!Consume(",")) return false;
+      SkipSpace();
+      if (Consume("]")) {  // a trailing comma, which DuckDB's reader accepts
+        out->push_back(']');
+        return true;
+      }
       out->push_back(',');
     }
   }

@@ -15,8 +15,9 @@ void AppendJsonString(std::string_view text, std::string* out);
 
 // Appends the JSON value in `text` re-serialized: no whitespace between tokens, strings
 // unescaped and escaped again by AppendJsonString, integers that fit 64 bits as their value,
-// wider integers as written, other numbers through a double (AppendJsonDouble). Text that is
-// not valid JSON is appended unchanged.
+// wider integers as written, other numbers through a double (AppendJsonDouble); a trailing
+// comma in an object or array is dropped, as DuckDB's reader accepts it. Text that is not
+// valid JSON is appended unchanged.
 void AppendMinifiedJson(std::string_view text, std::string* out);
 
 }  // namespace tarn::format

@@ -12,6 +12,7 @@
 #include "expr/functions/lambda_functions.h"
 #include "expr/functions/list_aggregates.h"
 #include "expr/functions/list_functions.h"
+#include "expr/functions/json_functions.h"
 #include "expr/functions/regexp_functions.h"
 
 namespace tarn::expr {
@@ -750,6 +751,13 @@ class Binder {
         return MakeCall(expr, lists ? FunctionId::kListConcatOperator : FunctionId::kConcatOperator,
                         "||", std::move(args));
       }
+      case Op::kJsonExtractText: {
+        std::vector<NodePtr> args;
+        args.push_back(std::move(left));
+        args.push_back(std::move(right));
+        return MakeCall(expr, FunctionId::kJsonExtractString, "json_extract_string",
+                        std::move(args));
+      }
       case Op::kBitAnd: case Op::kBitOr: case Op::kShiftLeft: case Op::kShiftRight: {
         std::vector<NodePtr> args;
         args.push_back(std::move(left));
@@ -1041,7 +1049,7 @@ class Binder {
     DataType result;
     if (IsListFunction(id) || IsListAggregate(id)) return MakeListCall(id, name, std::move(args));
     Status status = ResolveFunctionTypes(id, name, types, constants, &cast_to, &result);
-    if (!status.ok() && IsRegexpFunction(id) &&
+    if (!status.ok() && (IsRegexpFunction(id) || IsJsonFunction(id)) &&
         !std::string_view(status.message()).starts_with("Binder Error: No function")) {
       return status;  // DuckDB's own wording: a bad pattern, group or option
     }
@@ -1160,6 +1168,21 @@ class Binder {
   // A lambda anywhere but as the argument of a lambda function. DuckDB reads `a -> b` there
   // as JSON's arrow operator, so an unknown name in it fails first.
   [[gnu::noinline]] Result<NodePtr> BindBareLambda(const Expr& expr) {
+    const bool arrow = !expr.lambda_syntax && !expr.children.empty() &&
+                       (expr.names.size() == 1 || (expr.names.empty() && expr.children.size() > 1));
+    if (arrow) {  // json_extract(left, right)
+      std::vector<NodePtr> args;
+      if (expr.names.size() == 1) {
+        TARN_ASSIGN_OR_RETURN(NodePtr left, Bind(*ast::MakeColumnRef({expr.names[0]})));
+        args.push_back(std::move(left));
+      } else {
+        TARN_ASSIGN_OR_RETURN(NodePtr left, Bind(*expr.children[1]));
+        args.push_back(std::move(left));
+      }
+      TARN_ASSIGN_OR_RETURN(NodePtr right, Bind(*expr.children[0]));
+      args.push_back(std::move(right));
+      return MakeCall(expr, FunctionId::kJsonExtract, "json_extract", std::move(args));
+    }
     if (!expr.lambda_syntax) {
       for (const std::string& param : expr.names) {
         TARN_RETURN_NOT_OK(Bind(*ast::MakeColumnRef({param})).status());

@@ -9,6 +9,7 @@
 
 #include "columnar/geometry.h"
 #include "expr/functions/datetime.h"
+#include "expr/functions/json_functions.h"
 #include "expr/functions/variant_functions.h"
 #include "format/nested_text.h"
 #include "format/scalar_text.h"
@@ -854,6 +855,19 @@ Result<Value> CastValue(const Value& v, const DataType& to, bool try_cast) {
   const DataType& from = v.type();
   if (from == to) return v;
   Result<Value> result = [&]() -> Result<Value> {
+    if (to.id == TypeId::kJson) {
+      if (from.id == TypeId::kVarchar) {  // validated, kept as written
+        TARN_RETURN_NOT_OK(ValidateJsonText(v.GetBytes()));
+        return Value::Bytes(to, v.GetBytes());
+      }
+      if (from.id != TypeId::kVariant) {
+        const Value args[] = {v};
+        return InvokeJsonFunction(FunctionId::kToJson, args, to);
+      }
+    }
+    if (from.id == TypeId::kJson && to.id != TypeId::kVarchar && to.id != TypeId::kVariant) {
+      return CastJsonToValue(v.GetBytes(), to);
+    }
     if (to.id == TypeId::kVariant) return CastToVariant(v);
     if (from.id == TypeId::kVariant) return CastFromVariant(v, to, try_cast);
     if (to.id == TypeId::kVarchar) return Value::Varchar(ValueToText(v));

@@ -10,6 +10,7 @@
 #include "expr/eval/cast_internal.h"
 #include "expr/eval/kernels.h"
 #include "expr/functions/datetime.h"
+#include "expr/functions/json_functions.h"
 #include "format/scalar_text.h"
 #include "util/integer_math.h"
 
@@ -427,12 +428,33 @@ Result<Vec> Numeric(const Vec& operand, const DataType& to, bool try_cast, int64
   return Vec{};
 }
 
+// VARCHAR -> JSON (each row validated) and JSON -> VARCHAR: the same bytes under the other
+// type, buffers shared.
+Result<Vec> Retag(const Vec& operand, const DataType& to, bool validate) {
+  const Column& in = *operand.column;
+  if (validate) {
+    for (int64_t i = 0; i < in.length; ++i) {
+      if (in.IsValid(i)) TARN_RETURN_NOT_OK(ValidateJsonText(in.GetView(i)));
+    }
+  }
+  auto out = std::make_shared<Column>(in);
+  out->type = to;
+  out->dictionary = nullptr;  // its entries carry the old type
+  return Vec{std::move(out), operand.constant};
+}
+
 }  // namespace
 
 Result<Vec> ConversionCastKernel(const BoundNode& node, const Vec& operand, int64_t rows) {
   const DataType& from = operand.column->type;
   const DataType& to = node.type;
   if (from == to) return operand;
+  if (from.id == TypeId::kJson && to.id == TypeId::kVarchar) return Retag(operand, to, false);
+  if (from.id == TypeId::kVarchar && to.id == TypeId::kJson && !node.try_cast) {
+    return Retag(operand, to, true);
+  }
+  // Other JSON casts read or write JSON row by row (CastValue).
+  if (to.id == TypeId::kJson || from.id == TypeId::kJson) return Vec{};
   if (to.id == TypeId::kVarchar) return ToText(operand, to, rows);
   if (from.id == TypeId::kVarchar) return FromText(operand, to, node.try_cast, rows);
   return Numeric(operand, to, node.try_cast, rows);

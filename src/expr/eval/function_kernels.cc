@@ -5,12 +5,14 @@
 #include <string_view>
 
 #include "expr/eval/cast.h"
+#include "expr/eval/json_kernels.h"
 #include "expr/eval/kernels.h"
 #include "expr/functions/case_mapping.h"
 #include "expr/functions/conversion_functions.h"
 #include "expr/functions/date_functions.h"
 #include "expr/functions/datetime.h"
 #include "expr/functions/functions.h"
+#include "expr/functions/json_functions.h"
 
 namespace tarn::expr {
 namespace {
@@ -521,6 +523,7 @@ Result<Vec> FunctionKernel(const BoundNode& node, const std::vector<Vec>& inputs
     default:
       if (IsDateFunction(node.function)) return DateKernel(node, inputs, rows);
       if (IsIntervalUnitFunction(node.function)) return UnitsToIntervals(node, inputs, rows);
+      if (IsJsonFunction(node.function)) return JsonKernel(node, inputs, rows);
       return Vec{};
   }
 }

@@ -15,6 +15,7 @@
 #include "expr/functions/date_functions.h"
 #include "expr/functions/datetime.h"
 #include "expr/functions/hash_functions.h"
+#include "expr/functions/json_functions.h"
 #include "expr/functions/list_aggregates.h"
 #include "expr/functions/math_functions.h"
 #include "expr/functions/text_functions.h"
@@ -254,6 +255,7 @@ FunctionId LookupFunction(std::string_view name, size_t num_args) {
     if (lower == entry.name) return entry.id;
   }
   if (FunctionId id = LookupListFunction(lower); id != FunctionId::kNone) return id;
+  if (FunctionId id = LookupJsonFunction(lower); id != FunctionId::kNone) return id;
   return LookupListAggregate(lower);
 }
 
@@ -270,6 +272,7 @@ const char* FunctionName(FunctionId id) {
   }
   if (IsListFunction(id)) return ListFunctionName(id);
   if (IsListAggregate(id)) return ListAggregateName(id);
+  if (IsJsonFunction(id)) return JsonFunctionName(id);
   return "?";
 }
 
@@ -280,6 +283,7 @@ bool IsVolatile(FunctionId id) {
 bool PropagatesNull(FunctionId id) {
   if (IsListFunction(id)) return ListFunctionPropagatesNull(id);
   if (IsListAggregate(id)) return false;
+  if (IsJsonFunction(id)) return JsonFunctionPropagatesNull(id);
   return id != FunctionId::kConcat && id != FunctionId::kGreatest && id != FunctionId::kLeast &&
          id != FunctionId::kNullIf && id != FunctionId::kStructPack &&
          id != FunctionId::kListValue && id != FunctionId::kVariantTypeof &&
@@ -416,6 +420,12 @@ Status ResolveFunctionTypes(FunctionId id, std::string_view name,
         Status status = ResolveRegexpFunctionTypes(id, arg_types, constant_args, cast_to, result);
         // DuckDB's own errors (a bad pattern, group or option) stand; a type mismatch is
         // reported below with the signature.
+        if (status.ok() || status.message() != "mismatch") return status;
+        break;
+      }
+      if (IsJsonFunction(id)) {
+        Status status = ResolveJsonFunctionTypes(id, arg_types, constant_args, cast_to, result);
+        // DuckDB's own errors (a bad path, json_object's keys) stand.
         if (status.ok() || status.message() != "mismatch") return status;
         break;
       }
@@ -721,6 +731,7 @@ Result<Value> InvokeFunction(FunctionId id, std::span<const Value> args,
       if (IsHashFunction(id)) return InvokeHashFunction(id, args, result_type);
       if (IsTextFunction(id)) return InvokeTextFunction(id, args, result_type);
       if (IsMathFunction(id)) return InvokeMathFunction(id, args, result_type);
+      if (IsJsonFunction(id)) return InvokeJsonFunction(id, args, result_type);
       break;
   }
   return Status::Internal("unknown function");

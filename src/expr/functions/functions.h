@@ -77,6 +77,12 @@ enum class FunctionId : uint16_t {
   kAsinh, kAcosh, kAtanh, kGamma, kLgamma,
   // date_functions.cc
   kTimeBucket, kMakeTime,
+  // json_functions.cc (kJsonExtract .. kJsonObject)
+  kJsonExtract, kJsonExtractString, kJsonValue, kJsonExists, kJsonType, kJsonArrayLength,
+  kJsonKeys, kJsonValid, kJsonMinify, kJsonContains, kJsonMergePatch, kJsonStructure, kJsonPretty,
+  kToJson,
+  kJsonArray,
+  kJsonObject,
 };
 
 // The function a name calls (case-insensitive, with aliases: substr, ceiling, pow, instr,

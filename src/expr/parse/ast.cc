@@ -53,7 +53,7 @@ int BinaryLevel(Op op) {
     case Op::kGreater: case Op::kGreaterEqual: return kCompare;
     case Op::kIsDistinctFrom: case Op::kIsNotDistinctFrom: return kIs;
     case Op::kConcat: case Op::kBitAnd: case Op::kBitOr: case Op::kShiftLeft:
-    case Op::kShiftRight: return kOther;
+    case Op::kShiftRight: case Op::kJsonExtractText: return kOther;
     case Op::kAdd: case Op::kSubtract: return kAdditive;
     case Op::kMultiply: case Op::kDivide: case Op::kIntDivide: case Op::kModulo:
       return kMultiplicative;
@@ -83,6 +83,7 @@ const char* OpName(Op op) {
     case Op::kBitOr: return "|";
     case Op::kShiftLeft: return "<<";
     case Op::kShiftRight: return ">>";
+    case Op::kJsonExtractText: return "->>";
     case Op::kEqual: return "=";
     case Op::kNotEqual: return "<>";
     case Op::kLess: return "<";

@@ -58,6 +58,8 @@ enum class Op : uint8_t {
   kAdd, kSubtract, kMultiply, kDivide, kIntDivide, kModulo, kPower, kConcat,
   // bitwise on integers: & | << >>
   kBitAnd, kBitOr, kShiftLeft, kShiftRight,
+  // JSON: j ->> path (json_extract_string)
+  kJsonExtractText,
   // comparison
   kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual,
   kIsDistinctFrom, kIsNotDistinctFrom,

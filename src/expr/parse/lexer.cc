@@ -152,6 +152,12 @@ class Lexer {
       token->text = "?";
       return Status::OK();
     }
+    if (text_.substr(pos_, 3) == "->>") {
+      token->kind = TokenKind::kOperator;
+      token->text = "->>";
+      pos_ += 3;
+      return Status::OK();
+    }
     static constexpr std::string_view kTwoChar[] = {"//", "**", "||", "==", "!=", "<>",
                                                     "<=", ">=", "::", "!~", "->", "<<",
                                                     ">>"};

@@ -109,7 +109,8 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseExpr() {
   ++depth_;
   auto result = ParseLevel(kOr);
   // `params -> body` binds looser than OR, as in DuckDB's grammar.
-  if (result.ok() && Peek().IsOperator("->")) {
+  // As JSON's arrow (`j -> 'a' -> 'b'`) it associates to the left.
+  while (result.ok() && Peek().IsOperator("->")) {
     result = ParseArrowLambda(std::move(result).value());
   }
   --depth_;
@@ -150,7 +151,7 @@ bool IsSystemSchema(const Expr& receiver) {
 
 Result<std::unique_ptr<Expr>> ExprParser::ParseArrowLambda(std::unique_ptr<Expr> params) {
   const Token& arrow = Advance();
-  TARN_ASSIGN_OR_RETURN(auto body, ParseExpr());
+  TARN_ASSIGN_OR_RETURN(auto body, ParseLevel(kOr));
   auto e = std::make_unique<Expr>();
   e->kind = ExprKind::kLambda;
   e->range.offset = std::min(params->range.offset, arrow.offset);
@@ -232,6 +233,7 @@ Result<std::unique_ptr<Expr>> ExprParser::ParseLevel(int level) {
         if (token.IsOperator("|")) op = Op::kBitOr;
         if (token.IsOperator("<<")) op = Op::kShiftLeft;
         if (token.IsOperator(">>")) op = Op::kShiftRight;
+        if (token.IsOperator("->>")) op = Op::kJsonExtractText;
         break;
       case kAdditive:
         if (token.IsOperator("+")) op = Op::kAdd;

@@ -9,6 +9,8 @@
 
 #include "expr/eval/cast.h"
 #include "expr/functions/hash_functions.h"
+#include "expr/functions/json_functions.h"
+#include "format/json_text.h"
 
 namespace tarn::sql {
 namespace {
@@ -38,7 +40,7 @@ int64_t HeldBytes(const Value& value) {
 // ---- collecting states: list, string_agg, quantiles, mode ----------------------------------
 
 enum class Collect { kList, kStringAgg, kQuantileCont, kQuantileDisc, kMode, kHistogram, kEntropy,
-                     kMad, kApproxQuantile };
+                     kMad, kApproxQuantile, kJsonArray, kJsonObject };
 
 // approx_quantile's result type: the input's, but a DECIMAL's integer of its storage width
 // (DuckDB's t-digest answers in the physical type).
@@ -69,6 +71,10 @@ class CollectState : public AggregateState {
       case Collect::kMad:
         result_type_ = input.id == TypeId::kDecimal ? input : DataType(TypeId::kFloat64);
         break;
+      case Collect::kJsonArray: case Collect::kJsonObject:
+        result_type_ = DataType(TypeId::kJson);
+        input_type_ = input;
+        break;
     }
   }
 
@@ -76,7 +82,7 @@ class CollectState : public AggregateState {
 
   Status UpdateRange(const Column* input, const uint32_t* ids, int64_t begin, int64_t end,
                      const uint8_t* keep) override {
-    const bool keep_nulls = kind_ == Collect::kList;
+    const bool keep_nulls = kind_ == Collect::kList || kind_ == Collect::kJsonArray;
     if (kind_ == Collect::kEntropy && input->type.id == TypeId::kNull) return Status::OK();
     for (int64_t row = begin; row < end; ++row) {
       if (!Included(keep, row)) continue;
@@ -126,6 +132,33 @@ class CollectState : public AggregateState {
     switch (kind_) {
       case Collect::kList:
         return Value::Nested(result_type_, values);
+      case Collect::kJsonArray: {  // to_json(list(x)), as DuckDB's macro
+        const Value list[] = {Value::Nested(DataType::List(input_type_), values)};
+        return expr::InvokeJsonFunction(expr::FunctionId::kToJson, list, result_type_);
+      }
+      case Collect::kJsonObject: {
+        std::string out = "{";
+        for (size_t i = 0; i < values.size(); ++i) {
+          const Value& key = values[i].children()[0];
+          if (key.is_null()) {
+            return Status::InvalidArgument(
+                "Invalid Input Error: json_group_object key cannot be NULL");
+          }
+          if (i > 0) out.push_back(',');
+          format::AppendJsonString(expr::ValueToText(key), &out);
+          out.push_back(':');
+          const Value value[] = {values[i].children()[1]};
+          if (value[0].is_null()) {
+            out.append("null");
+          } else {
+            TARN_ASSIGN_OR_RETURN(Value json, expr::InvokeJsonFunction(expr::FunctionId::kToJson,
+                                                                       value, result_type_));
+            out.append(json.GetBytes());
+          }
+        }
+        out.push_back('}');
+        return Value::Bytes(result_type_, std::move(out));
+      }
       case Collect::kStringAgg: {
         std::string out;
         for (size_t i = 0; i < values.size(); ++i) {
@@ -279,6 +312,7 @@ class CollectState : public AggregateState {
   }
 
   Collect kind_;
+  DataType input_type_;  // json_group_array's elements
   std::string separator_;
   double fraction_;
   bool decimal_input_ = false;  // approx_quantile of a DECIMAL
@@ -1301,12 +1335,13 @@ bool IsLibraryAggregateName(std::string_view name) {
       "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx", "regr_avgy",
       "regr_sxx", "regr_syy", "regr_sxy", "kurtosis", "kurtosis_pop", "skewness", "entropy",
       "histogram", "approx_count_distinct", "fsum", "sumkahan", "kahan_sum", "favg",
-      "geomean", "geometric_mean", "mad", "#min_n", "#max_n", "approx_quantile"};
+      "geomean", "geometric_mean", "mad", "#min_n", "#max_n", "approx_quantile",
+      "json_group_array", "json_group_object"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
 int LibraryAggregateRowArguments(std::string_view name) {
-  return IsArgName(name) || IsPairName(name) ? 2 : 1;
+  return IsArgName(name) || IsPairName(name) || name == "json_group_object" ? 2 : 1;
 }
 
 std::pair<int, int> LibraryAggregateArity(std::string_view name) {
@@ -1317,13 +1352,13 @@ std::pair<int, int> LibraryAggregateArity(std::string_view name) {
   }
   if (name == "#min_n" || name == "#max_n") return {2, 2};
   if (IsArgName(name)) return {2, 3};
-  if (IsPairName(name)) return {2, 2};
+  if (IsPairName(name) || name == "json_group_object") return {2, 2};
   return {1, 1};
 }
 
 bool LibraryAggregateKeepsNulls(std::string_view name) {
   return name == "list" || name == "array_agg" || name == "first" || name == "arbitrary" ||
-         name == "last";
+         name == "last" || name == "json_group_array";
 }
 
 namespace {
@@ -1348,6 +1383,10 @@ Result<std::unique_ptr<AggregateState>> MakeLibraryAggregateState(
   using State = std::unique_ptr<AggregateState>;
   if (name == "list" || name == "array_agg") {
     return State(new CollectState(Collect::kList, input, "", 0));
+  }
+  if (name == "json_group_array") return State(new CollectState(Collect::kJsonArray, input, "", 0));
+  if (name == "json_group_object") {
+    return State(new CollectState(Collect::kJsonObject, input, "", 0));
   }
   if (name == "string_agg" || name == "group_concat" || name == "listagg") {
     if (input.id != TypeId::kVarchar) {

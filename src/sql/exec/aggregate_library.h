@@ -10,7 +10,9 @@
 //   floats: DOUBLE, interpolated), quantile_disc / quantile (any ordered type: a value of the
 //   group), mode (the most frequent value, the first seen among equals), arg_min / min_by /
 //   arg_max / max_by (the first argument at the row with the smallest / largest second one;
-//   rows where either is NULL are skipped; the argument is a two-field struct).
+//   rows where either is NULL are skipped; the argument is a two-field struct),
+//   json_group_array (JSON: to_json(list(x)), NULLs kept), json_group_object(k, v) (JSON: an
+//   object of every row, repeated keys kept; the argument is a two-field struct).
 //
 // States hold their values (Value objects for the collecting ones); they combine in input
 // order, so a parallel aggregate gives what a row-by-row one gives.
