@@ -36,6 +36,9 @@ TEST(DialectTest, GlobEqualsDuckDB) {
           "SELECT id, s GLOB 'a[[]b]' AS open_bracket, s GLOB '[]a]*' AS close_first, "
           "s GLOB 'ab\\\\c' AS backslash, s GLOB '?' AS one_byte FROM $T ORDER BY id",
           "SELECT id FROM $T WHERE s GLOB '*b*' ORDER BY id",
+          // Column names as DuckDB gives them: the operators ~~~, ~~, !~~, ~~*, !~~*.
+          "SELECT s GLOB 'a*', s LIKE 'a%', s NOT LIKE 'a%', s ILIKE 'A%', s NOT ILIKE 'A%', "
+          "s LIKE 'a!%' ESCAPE '!', s NOT ILIKE 'a!%' ESCAPE '!' FROM $T ORDER BY id",
           "SELECT id FROM $T WHERE NOT (s GLOB '*c') ORDER BY id",
           // Patterns per row, and constants on both sides.
           "SELECT id, s GLOB p AS m FROM $T JOIN (VALUES ('a*'), ('*c'), (NULL)) p(p) ON true "
