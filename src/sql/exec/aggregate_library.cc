@@ -162,9 +162,11 @@ class CollectState : public AggregateState {
         numbers.reserve(values.size());
         for (const Value& value : values) {
           double number = expr::AsDouble(value);
-          if (input_id_ == TypeId::kTimestampS) number = static_cast<double>(value.GetInt64()) * 1e6;
-          if (input_id_ == TypeId::kTimestampMs) number = static_cast<double>(value.GetInt64()) * 1e3;
-          if (input_id_ == TypeId::kTimestampNs) {
+          if (input_id_ == TypeId::kTimestampS) {
+            number = static_cast<double>(value.GetInt64()) * 1e6;
+          } else if (input_id_ == TypeId::kTimestampMs) {
+            number = static_cast<double>(value.GetInt64()) * 1e3;
+          } else if (input_id_ == TypeId::kTimestampNs) {
             number = static_cast<double>(value.GetInt64() / 1000);
           }
           numbers.push_back(decimal_input_ ? std::round(number) : number);
