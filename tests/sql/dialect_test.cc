@@ -36,6 +36,9 @@ TEST(DialectTest, GlobEqualsDuckDB) {
           "SELECT id, s GLOB 'a[[]b]' AS open_bracket, s GLOB '[]a]*' AS close_first, "
           "s GLOB 'ab\\\\c' AS backslash, s GLOB '?' AS one_byte FROM $T ORDER BY id",
           "SELECT id FROM $T WHERE s GLOB '*b*' ORDER BY id",
+          // Column names as DuckDB gives them: the operators ~~~, ~~, !~~, ~~*, !~~*.
+          "SELECT s GLOB 'a*', s LIKE 'a%', s NOT LIKE 'a%', s ILIKE 'A%', s NOT ILIKE 'A%', "
+          "s LIKE 'a!%' ESCAPE '!', s NOT ILIKE 'a!%' ESCAPE '!' FROM $T ORDER BY id",
           "SELECT id FROM $T WHERE NOT (s GLOB '*c') ORDER BY id",
           // Patterns per row, and constants on both sides.
           "SELECT id, s GLOB p AS m FROM $T JOIN (VALUES ('a*'), ('*c'), (NULL)) p(p) ON true "
@@ -169,6 +172,13 @@ TEST(DialectTest, SummarizeEqualsDuckDB) {
       "FROM (SUMMARIZE SELECT range::DOUBLE / 4 AS x, (range % 3)::TINYINT AS y, "
       "CASE WHEN range % 4 = 0 THEN NULL ELSE range END AS z FROM range(10))",
       "FROM (SUMMARIZE SELECT NULL::INTEGER AS n, 'x' AS s FROM range(3))",
+      // Timestamps of every precision (quantiles in microseconds, as DuckDB takes them).
+      "FROM (SUMMARIZE SELECT CAST(TIMESTAMP '2020-01-01' + to_seconds(range * 1000) AS "
+      "TIMESTAMPTZ) AS tz, CAST(TIMESTAMP '2020-01-01' + to_seconds(range) AS TIMESTAMP_MS) AS "
+      "tms, CAST(TIMESTAMP '2020-01-01' + to_microseconds(range * 7) AS TIMESTAMP_NS) AS tns, "
+      "CAST(TIMESTAMP '2020-01-01' + to_seconds(range * 7) AS TIMESTAMP_S) AS ts, "
+      "CAST(TIMESTAMP '1969-12-31 23:59:59' - to_seconds(range * 86399) AS TIMESTAMP) AS before "
+      "FROM range(5))",
       "FROM (SUMMARIZE SELECT a::SMALLINT AS a, b::UBIGINT AS b, c::DECIMAL(9,2) AS c FROM "
       "(VALUES (-7, 100, 12.25), (3, 5, -0.5), (3, 8, 1.5), (-1, 0, 99.99), (5, 11, 0)) t(a, b, c))",
       testing::ReplaceAll("SELECT column_name, q25, q75, null_percentage FROM (SUMMARIZE $M) "

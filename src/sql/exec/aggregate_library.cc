@@ -45,6 +45,12 @@ enum class Collect { kList, kStringAgg, kQuantileCont, kQuantileDisc, kMode, kHi
 // approx_quantile's result type: the input's, but a DECIMAL's integer of its storage width
 // (DuckDB's t-digest answers in the physical type).
 DataType ApproxQuantileType(const DataType& input) {
+  // Timestamps of other precisions are taken in microseconds (DuckDB's t-digest sees them as
+  // TIMESTAMP).
+  if (input.id == TypeId::kTimestampS || input.id == TypeId::kTimestampMs ||
+      input.id == TypeId::kTimestampNs) {
+    return DataType(TypeId::kTimestamp);
+  }
   if (input.id != TypeId::kDecimal) return input;
   if (input.precision <= 4) return DataType(TypeId::kInt16);
   if (input.precision <= 9) return DataType(TypeId::kInt32);
@@ -67,6 +73,7 @@ class CollectState : public AggregateState {
       case Collect::kApproxQuantile:
         result_type_ = ApproxQuantileType(input);
         decimal_input_ = input.id == TypeId::kDecimal;
+        input_id_ = input.id;
         break;
       case Collect::kMad:
         result_type_ = input.id == TypeId::kDecimal ? input : DataType(TypeId::kFloat64);
@@ -187,7 +194,14 @@ class CollectState : public AggregateState {
         std::vector<double> numbers;
         numbers.reserve(values.size());
         for (const Value& value : values) {
-          const double number = expr::AsDouble(value);
+          double number = expr::AsDouble(value);
+          if (input_id_ == TypeId::kTimestampS) {
+            number = static_cast<double>(value.GetInt64()) * 1e6;
+          } else if (input_id_ == TypeId::kTimestampMs) {
+            number = static_cast<double>(value.GetInt64()) * 1e3;
+          } else if (input_id_ == TypeId::kTimestampNs) {
+            number = static_cast<double>(value.GetInt64() / 1000);
+          }
           numbers.push_back(decimal_input_ ? std::round(number) : number);
         }
         std::sort(numbers.begin(), numbers.end(), expr::FloatLess);
@@ -316,6 +330,7 @@ class CollectState : public AggregateState {
   std::string separator_;
   double fraction_;
   bool decimal_input_ = false;  // approx_quantile of a DECIMAL
+  TypeId input_id_ = TypeId::kNull;  // approx_quantile: the input's type
   std::vector<std::vector<Value>> values_;
   int64_t bytes_ = 0;
 };
@@ -1469,6 +1484,8 @@ Result<std::unique_ptr<AggregateState>> MakeLibraryAggregateState(
                                      "parameters in range [0, 1]");
     }
     const bool temporal = input.id == TypeId::kDate || input.id == TypeId::kTimestamp ||
+                          input.id == TypeId::kTimestampS || input.id == TypeId::kTimestampMs ||
+                          input.id == TypeId::kTimestampNs || input.id == TypeId::kTimestampTz ||
                           input.id == TypeId::kTime;
     if (!input.IsNumeric() && !temporal) {
       return NoMatch(name, input, "approx_quantile(ANY, FLOAT) -> ANY");

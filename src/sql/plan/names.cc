@@ -58,6 +58,19 @@ std::string Name(const ast::Expr& expr) {
     case ExprKind::kBetween:
       return "(" + Operand(*expr.children[0]) + (expr.negated ? " NOT BETWEEN " : " BETWEEN ") +
              Operand(*expr.children[1]) + " AND " + Operand(*expr.children[2]) + ")";
+    case ExprKind::kLike: {
+      // DuckDB names LIKE, ILIKE and GLOB by their operators, with ESCAPE by the function.
+      const bool ilike = expr.op == ast::Op::kILike;
+      if (expr.children.size() > 2) {
+        return std::string("main.") + (expr.negated ? "not_" : "") +
+               (ilike ? "ilike_escape(" : "like_escape(") + Operand(*expr.children[0]) + ", " +
+               Operand(*expr.children[1]) + ", " + Operand(*expr.children[2]) + ")";
+      }
+      const char* op = expr.op == ast::Op::kGlob ? "~~~"
+                       : ilike ? (expr.negated ? "!~~*" : "~~*")
+                               : (expr.negated ? "!~~" : "~~");
+      return "(" + Operand(*expr.children[0]) + " " + op + " " + Operand(*expr.children[1]) + ")";
+    }
     case ExprKind::kCast:
       return std::string(expr.try_cast ? "TRY_CAST(" : "CAST(") + Operand(*expr.children[0]) +
              " AS " + TypeSpelling(expr.type_name) + ")";

@@ -32,13 +32,19 @@ std::string QuoteText(std::string_view text) {
   return out + "'";
 }
 
-bool Averages(const DataType& type) {
-  return type.IsNumeric() || type.id == TypeId::kDate || type.id == TypeId::kTimestamp;
+// Dates and timestamps of every precision and zone (DuckDB's temporal types but times).
+bool IsDateOrTimestamp(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kDate: case TypeId::kTimestamp: case TypeId::kTimestampS:
+    case TypeId::kTimestampMs: case TypeId::kTimestampNs: case TypeId::kTimestampTz:
+      return true;
+    default:
+      return false;
+  }
 }
 
 bool HasQuantiles(const DataType& type) {
-  return type.IsNumeric() || type.id == TypeId::kDate || type.id == TypeId::kTimestamp ||
-         type.id == TypeId::kTime;
+  return type.IsNumeric() || IsDateOrTimestamp(type) || type.id == TypeId::kTime;
 }
 
 // The statistics of one column, each a SQL expression over the column `c` (quoted).
@@ -57,10 +63,14 @@ ColumnStatistics StatisticsOf(const Field& field) {
   s.unique = "CAST(approx_count_distinct(" + c + ") AS BIGINT)";
   if (field.type.IsNumeric()) {
     s.avg = "CAST(avg(" + c + ") AS VARCHAR)";
-  } else if (Averages(field.type)) {
-    // DuckDB averages dates and timestamps as timestamps.
-    s.avg = "CAST(TIMESTAMP '1970-01-01' + to_microseconds(CAST(avg(epoch_us(" + c +
-            ")) AS BIGINT)) AS VARCHAR)";
+  } else if (IsDateOrTimestamp(field.type)) {
+    // DuckDB averages dates and timestamps as timestamps (nanosecond and zoned ones in their
+    // own type), truncating to the microsecond.
+    const bool own_type =
+        field.type.id == TypeId::kTimestampNs || field.type.id == TypeId::kTimestampTz;
+    s.avg = "CAST(CAST(TIMESTAMP '1970-01-01' + to_microseconds(CAST(trunc(avg(epoch_us(" + c +
+            "))) AS BIGINT)) AS " + (own_type ? field.type.ToString() : "TIMESTAMP") +
+            ") AS VARCHAR)";
   } else {
     s.avg = null_text;
   }
