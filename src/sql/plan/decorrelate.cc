@@ -1,5 +1,6 @@
 #include "sql/plan/decorrelate.h"
 
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -244,6 +245,40 @@ Result<Value> ValueOverNoRows(const SelectStmt& subquery, std::string_view sql_t
   return batch->column(0).GetValue(0);
 }
 
+// The conjuncts of a subquery's WHERE clause split into its own (reading only its tables,
+// ANDed into *own) and correlation keys (inner_i = outer_i, each side reading one scope);
+// the text of a conjunct of any other shape when there is one.
+std::optional<std::string> SplitCorrelation(const ast::Expr* where, const InnerNames& names,
+                                            ExprPtr* own, std::vector<ExprPtr>* inner_keys,
+                                            std::vector<ExprPtr>* outer_keys) {
+  std::vector<ExprPtr> conjuncts;
+  if (where) SplitConjuncts(where->Clone(), &conjuncts);
+  for (ExprPtr& conjunct : conjuncts) {
+    const Reads reads = ReadsOf(*conjunct, names);
+    if (!reads.outer) {
+      *own = *own ? ast::MakeBinary(ast::Op::kAnd, std::move(*own), std::move(conjunct))
+                  : std::move(conjunct);
+      continue;
+    }
+    if (conjunct->kind == ExprKind::kBinary && conjunct->op == ast::Op::kEqual) {
+      const Reads left = ReadsOf(*conjunct->children[0], names);
+      const Reads right = ReadsOf(*conjunct->children[1], names);
+      if (left.inner && !left.outer && right.outer && !right.inner) {
+        inner_keys->push_back(std::move(conjunct->children[0]));
+        outer_keys->push_back(std::move(conjunct->children[1]));
+        continue;
+      }
+      if (right.inner && !right.outer && left.outer && !left.inner) {
+        inner_keys->push_back(std::move(conjunct->children[1]));
+        outer_keys->push_back(std::move(conjunct->children[0]));
+        continue;
+      }
+    }
+    return conjunct->ToString();
+  }
+  return std::nullopt;
+}
+
 Status Unsupported(const std::string& what) {
   return Status::NotSupported("not yet supported: correlated subqueries ", what);
 }
@@ -268,32 +303,12 @@ Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquer
   if (ReadsOf(item, names).outer) return Unsupported("reading outer columns in their SELECT list");
 
   // Split the WHERE clause into the subquery's own conjuncts and the correlation keys.
-  std::vector<ExprPtr> conjuncts;
-  if (subquery.where) SplitConjuncts(subquery.where->Clone(), &conjuncts);
-  std::vector<ExprPtr> own;
+  ExprPtr own;
   std::vector<ExprPtr> inner_keys;
   std::vector<ExprPtr> outer_keys;
-  for (ExprPtr& conjunct : conjuncts) {
-    const Reads reads = ReadsOf(*conjunct, names);
-    if (!reads.outer) {
-      own.push_back(std::move(conjunct));
-      continue;
-    }
-    if (conjunct->kind == ExprKind::kBinary && conjunct->op == ast::Op::kEqual) {
-      const Reads left = ReadsOf(*conjunct->children[0], names);
-      const Reads right = ReadsOf(*conjunct->children[1], names);
-      if (left.inner && !left.outer && right.outer && !right.inner) {
-        inner_keys.push_back(std::move(conjunct->children[0]));
-        outer_keys.push_back(std::move(conjunct->children[1]));
-        continue;
-      }
-      if (right.inner && !right.outer && left.outer && !left.inner) {
-        inner_keys.push_back(std::move(conjunct->children[1]));
-        outer_keys.push_back(std::move(conjunct->children[0]));
-        continue;
-      }
-    }
-    return Unsupported("whose condition " + conjunct->ToString() +
+  if (std::optional<std::string> other = SplitCorrelation(subquery.where.get(), names, &own,
+                                                          &inner_keys, &outer_keys)) {
+    return Unsupported("whose condition " + *other +
                        " is not an equality of their own columns with the outer query's");
   }
   if (inner_keys.empty()) return Unsupported("correlated outside their WHERE equalities");
@@ -302,11 +317,7 @@ Result<DecorrelatedSubquery> DecorrelateScalarSubquery(const SelectStmt& subquer
   auto derived = std::make_unique<SelectStmt>();
   derived->ctes = subquery.ctes;
   derived->from = CloneTableRef(subquery.from);
-  for (ExprPtr& conjunct : own) {
-    derived->where = derived->where ? ast::MakeBinary(ast::Op::kAnd, std::move(derived->where),
-                                                      std::move(conjunct))
-                                    : std::move(conjunct);
-  }
+  derived->where = std::move(own);
   DecorrelatedSubquery out;
   out.derived.kind = TableRef::Kind::kSubquery;
   out.derived.alias = name;
@@ -408,32 +419,12 @@ Result<DecorrelatedLateral> DecorrelateLateral(const TableRef& lateral, std::str
   if (s.offset && !IsIntegerLiteral(*s.offset)) return LateralUnsupported("with an OFFSET other than a number");
 
   // Split the WHERE clause into the subquery's own conjuncts and the correlation keys.
-  std::vector<ExprPtr> conjuncts;
-  if (s.where) SplitConjuncts(s.where->Clone(), &conjuncts);
   ExprPtr own;
   std::vector<ExprPtr> inner_keys;
   std::vector<ExprPtr> outer_keys;
-  for (ExprPtr& conjunct : conjuncts) {
-    const Reads reads = ReadsOf(*conjunct, names);
-    if (!reads.outer) {
-      own = AndOf(std::move(own), std::move(conjunct));
-      continue;
-    }
-    if (conjunct->kind == ExprKind::kBinary && conjunct->op == ast::Op::kEqual) {
-      const Reads left = ReadsOf(*conjunct->children[0], names);
-      const Reads right = ReadsOf(*conjunct->children[1], names);
-      if (left.inner && !left.outer && right.outer && !right.inner) {
-        inner_keys.push_back(std::move(conjunct->children[0]));
-        outer_keys.push_back(std::move(conjunct->children[1]));
-        continue;
-      }
-      if (right.inner && !right.outer && left.outer && !left.inner) {
-        inner_keys.push_back(std::move(conjunct->children[1]));
-        outer_keys.push_back(std::move(conjunct->children[0]));
-        continue;
-      }
-    }
-    return LateralUnsupported("whose condition " + conjunct->ToString() +
+  if (std::optional<std::string> other =
+          SplitCorrelation(s.where.get(), names, &own, &inner_keys, &outer_keys)) {
+    return LateralUnsupported("whose condition " + *other +
                               " is not an equality of their own columns with the outer query's");
   }
   if (inner_keys.empty()) return LateralUnsupported("correlated outside their WHERE equalities");
@@ -484,39 +475,9 @@ Result<DecorrelatedLateral> DecorrelateLateral(const TableRef& lateral, std::str
   }
   if (ranked) {
     // Each key's rows numbered in the subquery's order (positions and aliases resolved).
-    auto window = std::make_unique<Expr>();
-    window->kind = ExprKind::kWindow;
-    window->names.push_back("row_number");
-    window->window = std::make_unique<ast::WindowSpec>();
-    window->window->num_partitions = static_cast<int32_t>(inner_keys.size());
-    for (const auto& key : inner_keys) window->children.push_back(key->Clone());
-    for (const OrderItem& item : s.order_by) {
-      const Expr& e = *item.expr;
-      ExprPtr key = e.Clone();
-      if (IsIntegerLiteral(e)) {
-        const int64_t position = std::strtoll(e.text.c_str(), nullptr, 10);
-        if (position < 1 || position > static_cast<int64_t>(s.items.size()) ||
-            s.items[static_cast<size_t>(position - 1)].star) {
-          return LateralUnsupported("ordered by a position naming no expression of the select list");
-        }
-        key = s.items[static_cast<size_t>(position - 1)].expr->Clone();
-      } else if (e.kind == ExprKind::kColumnRef && e.names.size() == 1) {
-        for (const SelectItem& select_item : s.items) {
-          if (select_item.expr && !select_item.alias.empty() &&
-              LowerAscii(select_item.alias) == LowerAscii(e.names[0])) {
-            key = select_item.expr->Clone();
-            break;
-          }
-        }
-      }
-      if (ReadsOf(*key, names).outer) return LateralUnsupported("ordered by outer columns");
-      window->children.push_back(std::move(key));
-      ast::WindowOrder order;
-      order.descending = item.descending;
-      order.nulls_first = item.nulls_first ? (*item.nulls_first ? 1 : 0) : -1;
-      window->window->orders.push_back(order);
-    }
-    ast::UpdateHeight(window.get());
+    TARN_ASSIGN_OR_RETURN(ExprPtr window,
+                          RowNumberOver(inner_keys, s.order_by, s.items, "LATERAL subqueries"));
+    if (ReadsOf(*window, names).outer) return LateralUnsupported("ordered by outer columns");
     SelectItem rank;
     rank.expr = std::move(window);
     rank.alias = "#rn";

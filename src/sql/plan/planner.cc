@@ -966,31 +966,8 @@ Result<std::unique_ptr<Operator>> PlanScoped(const SelectStmt& select, std::stri
 // query's order (any one without ORDER BY), as DuckDB keeps it.
 Result<std::unique_ptr<SelectStmt>> RewriteDistinctOn(const SelectStmt& select) {
   std::unique_ptr<SelectStmt> out = CloneSelect(select);
-  auto window = std::make_unique<Expr>();
-  window->kind = ExprKind::kWindow;
-  window->names.push_back("row_number");
-  window->window = std::make_unique<ast::WindowSpec>();
-  window->window->num_partitions = static_cast<int32_t>(select.distinct_on.size());
-  for (const auto& key : select.distinct_on) window->children.push_back(key->Clone());
-  for (const OrderItem& item : select.order_by) {
-    const Expr& e = *item.expr;
-    ExprPtr key = e.Clone();
-    if (IsIntegerLiteral(e)) {  // ORDER BY 2: the second select item
-      const int64_t position = std::strtoll(e.text.c_str(), nullptr, 10);
-      if (position < 1 || position > static_cast<int64_t>(select.items.size()) ||
-          select.items[static_cast<size_t>(position - 1)].star) {
-        return Status::NotSupported("not yet supported: DISTINCT ON with ORDER BY ", position,
-                                    " naming no expression of the select list");
-      }
-      key = select.items[static_cast<size_t>(position - 1)].expr->Clone();
-    }
-    window->children.push_back(std::move(key));
-    ast::WindowOrder order;
-    order.descending = item.descending;
-    order.nulls_first = item.nulls_first ? (*item.nulls_first ? 1 : 0) : -1;
-    window->window->orders.push_back(order);
-  }
-  ast::UpdateHeight(window.get());
+  TARN_ASSIGN_OR_RETURN(ExprPtr window, RowNumberOver(select.distinct_on, select.order_by,
+                                                      select.items, "DISTINCT ON"));
   ExprPtr first = ast::MakeBinary(ast::Op::kEqual, std::move(window),
                                   ast::MakeLiteral(ast::LiteralKind::kInteger, "1"));
   out->qualify = out->qualify ? ast::MakeBinary(ast::Op::kAnd, std::move(out->qualify), std::move(first))

@@ -1,5 +1,6 @@
 #include "sql/plan/window_rewrite.h"
 
+#include <cstdlib>
 #include <utility>
 
 #include "expr/bind/binder.h"
@@ -260,6 +261,45 @@ Result<WindowFunction> BindWindow(const Expr& call, const BindFn& bind, std::str
     }
   }
   return function;
+}
+
+Result<std::unique_ptr<ast::Expr>> RowNumberOver(
+    const std::vector<std::unique_ptr<ast::Expr>>& partitions, const std::vector<OrderItem>& order,
+    const std::vector<SelectItem>& items, const std::string& what) {
+  auto window = std::make_unique<ast::Expr>();
+  window->kind = ast::ExprKind::kWindow;
+  window->names.push_back("row_number");
+  window->window = std::make_unique<ast::WindowSpec>();
+  window->window->num_partitions = static_cast<int32_t>(partitions.size());
+  for (const auto& key : partitions) window->children.push_back(key->Clone());
+  for (const OrderItem& item : order) {
+    const ast::Expr& e = *item.expr;
+    std::unique_ptr<ast::Expr> key = e.Clone();
+    if (e.kind == ast::ExprKind::kLiteral && e.literal_kind == ast::LiteralKind::kInteger) {
+      const int64_t position = std::strtoll(e.text.c_str(), nullptr, 10);
+      if (position < 1 || position > static_cast<int64_t>(items.size()) ||
+          items[static_cast<size_t>(position - 1)].star) {
+        return Status::NotSupported("not yet supported: ", what, " with ORDER BY ", position,
+                                    " naming no expression of the select list");
+      }
+      key = items[static_cast<size_t>(position - 1)].expr->Clone();
+    } else if (e.kind == ast::ExprKind::kColumnRef && e.names.size() == 1) {
+      for (const SelectItem& select_item : items) {
+        if (select_item.expr && !select_item.alias.empty() &&
+            LowerAscii(select_item.alias) == LowerAscii(e.names[0])) {
+          key = select_item.expr->Clone();
+          break;
+        }
+      }
+    }
+    window->children.push_back(std::move(key));
+    ast::WindowOrder direction;
+    direction.descending = item.descending;
+    direction.nulls_first = item.nulls_first ? (*item.nulls_first ? 1 : 0) : -1;
+    window->window->orders.push_back(direction);
+  }
+  ast::UpdateHeight(window.get());
+  return window;
 }
 
 }  // namespace tarn::sql

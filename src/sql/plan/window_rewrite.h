@@ -19,6 +19,14 @@ namespace tarn::sql {
 // Whether the tree holds a window call.
 bool ContainsWindow(const ast::Expr& expr);
 
+// row_number() OVER (PARTITION BY partitions ORDER BY order): the number of each row within
+// its partition in the query's order (what DISTINCT ON and LATERAL ... LIMIT rewrite into). An
+// ORDER BY position (ORDER BY 2) or a select-list alias stands for that item's expression; a
+// position naming no expression is NotSupported, naming `what`.
+Result<std::unique_ptr<ast::Expr>> RowNumberOver(
+    const std::vector<std::unique_ptr<ast::Expr>>& partitions, const std::vector<OrderItem>& order,
+    const std::vector<SelectItem>& items, const std::string& what);
+
 // OVER w and OVER (w ...) in the select list, QUALIFY and ORDER BY → the definition of w from
 // the WINDOW clause merged in (its PARTITION BY, its ORDER BY unless the reference has one,
 // its frame unless the reference has one); then clears select->windows. An unknown window is

@@ -82,6 +82,23 @@ Result<std::vector<ShownTable>> ListTables(bool all, const ExecContext& context)
   return tables;
 }
 
+// DESCRIBE's columns, all VARCHAR, and a builder for each.
+std::shared_ptr<Schema> DescribeSchema() {
+  auto schema = std::make_shared<Schema>();
+  for (const char* column : {"column_name", "column_type", "null", "key", "default", "extra"}) {
+    schema->fields.emplace_back(column, DataType(TypeId::kVarchar));
+  }
+  return schema;
+}
+
+std::vector<std::unique_ptr<ColumnBuilder>> DescribeBuilders() {
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  for (int c = 0; c < 6; ++c) {
+    builders.push_back(std::make_unique<ColumnBuilder>(DataType(TypeId::kVarchar)));
+  }
+  return builders;
+}
+
 }  // namespace
 
 std::string DefaultText(const ColumnInfo& column) {
@@ -165,14 +182,8 @@ Result<std::shared_ptr<Batch>> DescribeLakeTable(const SelectStmt& select,
   if (!name.ok()) return std::shared_ptr<Batch>();
   std::shared_ptr<const TableInfo> table = snapshot->FindTable(name->schema, name->name);
   if (!table) return std::shared_ptr<Batch>();
-  auto schema = std::make_shared<Schema>();
-  for (const char* column : {"column_name", "column_type", "null", "key", "default", "extra"}) {
-    schema->fields.emplace_back(column, DataType(TypeId::kVarchar));
-  }
-  std::vector<std::unique_ptr<ColumnBuilder>> builders;
-  for (int c = 0; c < 6; ++c) {
-    builders.push_back(std::make_unique<ColumnBuilder>(DataType(TypeId::kVarchar)));
-  }
+  auto schema = DescribeSchema();
+  std::vector<std::unique_ptr<ColumnBuilder>> builders = DescribeBuilders();
   for (const ColumnInfo& column : table->columns) {
     builders[0]->AppendBytes(column.name);
     builders[1]->AppendBytes(column.type.ToString());
@@ -198,14 +209,8 @@ Result<std::shared_ptr<Batch>> DescribeRows(const SelectStmt& select, std::strin
                         DescribeLakeTable(select, sql_text, context));
   if (described) return described;
   TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> root, PlanSelect(select, sql_text, context));
-  auto schema = std::make_shared<Schema>();
-  for (const char* column : {"column_name", "column_type", "null", "key", "default", "extra"}) {
-    schema->fields.emplace_back(column, DataType(TypeId::kVarchar));
-  }
-  std::vector<std::unique_ptr<ColumnBuilder>> builders;
-  for (int c = 0; c < 6; ++c) {
-    builders.push_back(std::make_unique<ColumnBuilder>(DataType(TypeId::kVarchar)));
-  }
+  auto schema = DescribeSchema();
+  std::vector<std::unique_ptr<ColumnBuilder>> builders = DescribeBuilders();
   for (const Field& field : root->schema()->fields) {
     builders[0]->AppendBytes(field.name);
     builders[1]->AppendBytes(field.type.ToString());
