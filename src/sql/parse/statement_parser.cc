@@ -1128,7 +1128,8 @@ Result<TableRef> StatementParser::ParseFromClause() {
 }
 
 Result<TableRef> StatementParser::ParseJoinChain() {
-  TARN_ASSIGN_OR_RETURN(TableRef left, ParseJoinOperand());
+  TARN_ASSIGN_OR_RETURN(TableRef left, ParseJoinOperandBase());
+  TARN_ASSIGN_OR_RETURN(left, ParsePivotSuffixes(std::move(left)));
   while (true) {
     const int32_t offset = Peek().offset;
     auto join = std::make_unique<TableRef>();
@@ -1171,7 +1172,8 @@ Result<TableRef> StatementParser::ParseJoinChain() {
       TARN_RETURN_NOT_OK(ExpectKeyword("JOIN"));
     }
     TARN_RETURN_NOT_OK(CountOperator(offset));
-    TARN_ASSIGN_OR_RETURN(TableRef right, ParseJoinOperand());
+    TARN_ASSIGN_OR_RETURN(TableRef right, ParseJoinOperandBase());
+    TARN_ASSIGN_OR_RETURN(right, ParsePivotSuffixes(std::move(right)));
     const bool takes_condition = !join->natural && join->join_type != JoinType::kCross;
     if (takes_condition && AcceptKeyword("ON")) {
       TARN_ASSIGN_OR_RETURN(join->on, ParseExpr());
@@ -1193,6 +1195,12 @@ Result<TableRef> StatementParser::ParseJoinChain() {
 
 Result<TableRef> StatementParser::ParseJoinOperand() {
   TARN_ASSIGN_OR_RETURN(TableRef ref, ParseJoinOperandBase());
+  return ParsePivotSuffixes(std::move(ref));
+}
+
+// `ref PIVOT (...)` / `ref UNPIVOT (...)`, any number of them. Called after the operand is
+// parsed (not around it), so nested subqueries spend no extra stack frame per level.
+Result<TableRef> StatementParser::ParsePivotSuffixes(TableRef ref) {
   while (true) {
     const bool pivot = Peek().IsKeyword("PIVOT") && Peek(1).IsOperator("(");
     const bool unpivot =
@@ -1275,50 +1283,65 @@ Result<TableRef> StatementParser::ParseStandardPivot(TableRef source, bool unpiv
   return out;
 }
 
-Result<TableRef> StatementParser::ParseJoinOperandBase() {
-  // LATERAL f(...): a table function whose arguments read the tables before it (unnest); a
-  // table function call is lateral without the word as well.
-  if (Peek().IsKeyword("LATERAL")) {
-    const int32_t offset = Peek().offset;
-    Advance();
-    TARN_ASSIGN_OR_RETURN(TableRef ref, ParseTableRef());
-    if (ref.kind == TableRef::Kind::kSubquery) {
-      ref.lateral = true;
-      return ref;
-    }
-    if (ref.kind != TableRef::Kind::kFunction) {
-      return Status::InvalidArgument(
-          FormatErrorAt(text_, "Parser Error: LATERAL names a table function or a subquery", offset));
-    }
+// LATERAL f(...): a table function whose arguments read the tables before it (unnest; a
+// table function call is lateral without the word as well); LATERAL (SELECT …): a subquery
+// that may read them (sql/plan/decorrelate.h).
+Result<TableRef> StatementParser::ParseLateralOperand() {
+  const int32_t offset = Peek().offset;
+  Advance();
+  TARN_ASSIGN_OR_RETURN(TableRef ref, ParseTableRef());
+  if (ref.kind == TableRef::Kind::kSubquery) {
+    ref.lateral = true;
     return ref;
   }
-  // (SHOW [ALL] TABLES) [AS alias]: its rows, as a table function's.
+  if (ref.kind != TableRef::Kind::kFunction) {
+    return Status::InvalidArgument(
+        FormatErrorAt(text_, "Parser Error: LATERAL names a table function or a subquery", offset));
+  }
+  return ref;
+}
+
+// (SHOW [ALL] TABLES) [AS alias]: its rows, as a table function's.
+Result<TableRef> StatementParser::ParseShowTablesOperand() {
+  const int all = Peek(2).IsKeyword("ALL") ? 1 : 0;
+  TableRef ref;
+  ref.kind = TableRef::Kind::kFunction;
+  ref.offset = static_cast<int32_t>(Peek(1).offset);
+  ref.names.push_back(all ? "#show_all_tables" : "#show_tables");
+  for (int i = 0; i < 4 + all; ++i) Advance();
+  TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
+  return ref;
+}
+
+// (DESCRIBE target) / (SHOW name) [AS alias[(columns)]]: DESCRIBE's rows, as a table
+// function's.
+Result<TableRef> StatementParser::ParseDescribeOperand() {
+  TableRef ref;
+  ref.kind = TableRef::Kind::kFunction;
+  ref.offset = static_cast<int32_t>(Peek(1).offset);
+  ref.names.push_back("#describe");
+  Advance();
+  Advance();
+  TARN_ASSIGN_OR_RETURN(ref.subquery, ParseDescribeTarget());
+  TARN_RETURN_NOT_OK(ExpectOperator(")"));
+  TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
+  TARN_RETURN_NOT_OK(ParseColumnAliases(&ref));
+  return ref;
+}
+
+// The operand forms that do not nest (LATERAL, (SHOW …), (DESCRIBE …)) parse in functions of
+// their own, so their locals do not weigh on the stack frame of every nesting level.
+Result<TableRef> StatementParser::ParseJoinOperandBase() {
+  if (Peek().IsKeyword("LATERAL")) return ParseLateralOperand();
   const int all = Peek(2).IsKeyword("ALL") ? 1 : 0;
   if (Peek().IsOperator("(") && Peek(1).IsKeyword("SHOW") && Peek(2 + all).IsKeyword("TABLES") &&
       Peek(3 + all).IsOperator(")")) {
-    TableRef ref;
-    ref.kind = TableRef::Kind::kFunction;
-    ref.offset = static_cast<int32_t>(Peek(1).offset);
-    ref.names.push_back(all ? "#show_all_tables" : "#show_tables");
-    for (int i = 0; i < 4 + all; ++i) Advance();
-    TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
-    return ref;
+    return ParseShowTablesOperand();
   }
-  // (DESCRIBE target) / (SHOW name) [AS alias]: DESCRIBE's rows, as a table function's.
   if (Peek().IsOperator("(") &&
       (Peek(1).IsKeyword("DESCRIBE") || Peek(1).IsKeyword("DESC") ||
        (Peek(1).IsKeyword("SHOW") && !Peek(2).IsKeyword("TABLES") && !Peek(2).IsKeyword("ALL")))) {
-    TableRef ref;
-    ref.kind = TableRef::Kind::kFunction;
-    ref.offset = static_cast<int32_t>(Peek(1).offset);
-    ref.names.push_back("#describe");
-    Advance();
-    Advance();
-    TARN_ASSIGN_OR_RETURN(ref.subquery, ParseDescribeTarget());
-    TARN_RETURN_NOT_OK(ExpectOperator(")"));
-    TARN_ASSIGN_OR_RETURN(ref.alias, ParseAlias());
-    TARN_RETURN_NOT_OK(ParseColumnAliases(&ref));
-    return ref;
+    return ParseDescribeOperand();
   }
   // ( a JOIN b ... ) [AS alias]: a parenthesized join; a subquery otherwise.
   if (Peek().IsOperator("(") && !Peek(1).IsKeyword("SELECT") && !Peek(1).IsKeyword("FROM") &&

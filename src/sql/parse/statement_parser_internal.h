@@ -144,6 +144,10 @@ class StatementParser {
   // it.
   Result<TableRef> ParseJoinOperand();
   Result<TableRef> ParseJoinOperandBase();
+  [[gnu::noinline]] Result<TableRef> ParseLateralOperand();
+  [[gnu::noinline]] Result<TableRef> ParseShowTablesOperand();
+  [[gnu::noinline]] Result<TableRef> ParseDescribeOperand();
+  Result<TableRef> ParsePivotSuffixes(TableRef ref);
   Result<TableRef> ParseStandardPivot(TableRef source, bool unpivot);
   Status ParseTableArgs(TableRef* ref);
 
