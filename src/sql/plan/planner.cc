@@ -1012,6 +1012,61 @@ Result<std::unique_ptr<Operator>> PlanOrderByAll(const SelectStmt& select,
 
 }  // namespace
 
+namespace {
+
+// The rewrites below plan in functions of their own (not inlined), so their locals do not
+// weigh on PlanSelect's frame, which every level of a nested query spends.
+
+// LIMIT p% [OFFSET n]: the query without them, all its rows held, then the share of them.
+[[gnu::noinline]] Result<std::unique_ptr<Operator>> PlanLimitPercent(const SelectStmt& select,
+                                                                     std::string_view sql_text,
+                                                                     const ExecContext& context) {
+  std::unique_ptr<SelectStmt> whole = CloneSelect(select);
+  whole->limit = nullptr;
+  whole->limit_percent = false;
+  whole->offset = nullptr;
+  TARN_ASSIGN_OR_RETURN(const double percent, ConstantPercent(*select.limit));
+  int64_t offset = 0;
+  if (select.offset) {
+    TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
+  }
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> input, PlanSelect(*whole, sql_text, context));
+  if (percent < 0) return offset > 0 ? MakeLimit(std::move(input), -1, offset) : std::move(input);
+  return MakeLimitPercent(std::move(input), percent, std::max<int64_t>(offset, 0));
+}
+
+// unnest(struct) as a whole item is the struct's fields: the arguments' types decide. Null
+// when no whole item unnests a struct.
+[[gnu::noinline]] Result<std::unique_ptr<Operator>> PlanStructUnnests(const SelectStmt& select,
+                                                                      std::string_view sql_text,
+                                                                      const ExecContext& context) {
+  const std::vector<size_t> bare = BareUnnestItems(select);
+  if (bare.empty()) return std::unique_ptr<Operator>();
+  std::unique_ptr<SelectStmt> probe = UnnestArgumentProbe(select, bare);
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> probed, PlanSelect(*probe, sql_text, context));
+  std::vector<DataType> types;
+  for (int c = 0; c < probed->schema()->num_fields(); ++c) {
+    types.push_back(probed->schema()->field(c).type);
+  }
+  TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded,
+                        ExpandStructUnnests(select, bare, types));
+  if (!expanded) return std::unique_ptr<Operator>();
+  return PlanSelect(*expanded, sql_text, context);
+}
+
+// FROM …, LATERAL (SELECT …): decorrelated into joins (decorrelate.h), then planned; the CTEs
+// of the query (`inner`) are in scope for the subqueries' tables.
+[[gnu::noinline]] Result<std::unique_ptr<Operator>> PlanLateral(const SelectStmt& select,
+                                                                std::string_view sql_text,
+                                                                const ExecContext& context,
+                                                                const ExecContext& inner) {
+  std::unique_ptr<SelectStmt> rewritten = CloneSelect(select);
+  TARN_RETURN_NOT_OK(RewriteLateralJoins(&rewritten->from, sql_text, inner));
+  return PlanSelect(*rewritten, sql_text, context);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::string_view sql_text,
                                              const ExecContext& outer_context) {
   if (StackBytesLeft() < kPlanStackReserve) {
@@ -1026,21 +1081,7 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded, ExpandMacroCalls(select, context));
     if (expanded) return PlanSelect(*expanded, sql_text, context);
   }
-  if (select.limit_percent) {
-    // LIMIT p% [OFFSET n]: the query without them, all its rows held, then the share of them.
-    std::unique_ptr<SelectStmt> whole = CloneSelect(select);
-    whole->limit = nullptr;
-    whole->limit_percent = false;
-    whole->offset = nullptr;
-    TARN_ASSIGN_OR_RETURN(const double percent, ConstantPercent(*select.limit));
-    int64_t offset = 0;
-    if (select.offset) {
-      TARN_ASSIGN_OR_RETURN(offset, ConstantCount(*select.offset, "OFFSET"));
-    }
-    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> input, PlanSelect(*whole, sql_text, context));
-    if (percent < 0) return offset > 0 ? MakeLimit(std::move(input), -1, offset) : std::move(input);
-    return MakeLimitPercent(std::move(input), percent, std::max<int64_t>(offset, 0));
-  }
+  if (select.limit_percent) return PlanLimitPercent(select, sql_text, context);
   if (select.summarize) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten,
                           RewriteSummarize(select, sql_text, context));
@@ -1066,19 +1107,8 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
   if (IsOrderByAll(select)) return PlanOrderByAll(select, sql_text, context);
   if (!select.values.empty()) return PlanValues(select);
   if (select.set_op == SetOp::kNone && HasSelectUnnest(select)) {
-    const std::vector<size_t> bare = BareUnnestItems(select);
-    if (!bare.empty()) {
-      // unnest(struct) as a whole item is the struct's fields: the arguments' types decide.
-      std::unique_ptr<SelectStmt> probe = UnnestArgumentProbe(select, bare);
-      TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> probed, PlanSelect(*probe, sql_text, context));
-      std::vector<DataType> types;
-      for (int c = 0; c < probed->schema()->num_fields(); ++c) {
-        types.push_back(probed->schema()->field(c).type);
-      }
-      TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> expanded,
-                            ExpandStructUnnests(select, bare, types));
-      if (expanded) return PlanSelect(*expanded, sql_text, context);
-    }
+    TARN_ASSIGN_OR_RETURN(std::unique_ptr<Operator> fields, PlanStructUnnests(select, sql_text, context));
+    if (fields) return fields;
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSelectUnnest(select));
     return PlanSelect(*rewritten, sql_text, context);
   }
@@ -1110,11 +1140,7 @@ Result<std::unique_ptr<Operator>> PlanSelect(const SelectStmt& select, std::stri
     if (cte.query) CountTableNames(*cte.query, true, &later);
   }
   if (select.set_op != SetOp::kNone) return PlanSetQuery(select, sql_text, inner);
-  if (HasLateralSubquery(select.from)) {
-    std::unique_ptr<SelectStmt> rewritten = CloneSelect(select);
-    TARN_RETURN_NOT_OK(RewriteLateralJoins(&rewritten->from, sql_text, inner));
-    return PlanSelect(*rewritten, sql_text, context);
-  }
+  if (HasLateralSubquery(select.from)) return PlanLateral(select, sql_text, context, inner);
   if (HasSubqueries(select)) {
     TARN_ASSIGN_OR_RETURN(std::unique_ptr<SelectStmt> rewritten, RewriteSubqueries(select, inner));
     return PlanScoped(*rewritten, sql_text, inner);
